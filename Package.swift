@@ -1,0 +1,32 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Plugboard",
+    products: [
+        .library(name: "Plugboard", targets: ["Plugboard"]),
+        .library(name: "PlugboardFiles", targets: ["PlugboardFiles"]),
+        .executable(name: "plugboard", targets: ["plugboard"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // The C ABI: the top-level include/ is a header-only C module.
+        .target(name: "CPlugboard", path: "include", publicHeadersPath: "."),
+        // The sandboxed file facade; knows nothing of plugins.
+        .target(name: "PlugboardFiles"),
+        // The host library: loader, registry, dispatcher, host services, built-in plugins.
+        .target(name: "Plugboard", dependencies: ["CPlugboard", "PlugboardFiles"]),
+        // The command-line tool.
+        .executableTarget(
+            name: "plugboard",
+            dependencies: [
+                "Plugboard",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(name: "PlugboardFilesTests", dependencies: ["PlugboardFiles"]),
+        .testTarget(name: "PlugboardTests", dependencies: ["Plugboard", "CPlugboard", "plugboard"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
