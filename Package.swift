@@ -10,12 +10,15 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // The C ABI: the top-level include/ is a header-only C module.
         .target(name: "CPlugboard", path: "include", publicHeadersPath: "."),
         // The sandboxed file facade; knows nothing of plugins.
-        .target(name: "PlugboardFiles"),
+        .target(
+            name: "PlugboardFiles",
+            dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         // The host library: loader, registry, dispatcher, host services, built-in plugins.
         .target(name: "Plugboard", dependencies: ["CPlugboard", "PlugboardFiles"]),
         // The command-line tool.
