@@ -41,9 +41,9 @@ struct pb_fetch_completion {
  * plugin answered or the host's deadline passed. A plugin that has not answered
  * by then is reported as timed out and does not count.
  *
- * Owned by the plugin; valid until `deinit` returns. A NULL slot means the
- * plugin does not take part in that event (for a notification: not asked and
- * not waited for).
+ * Owned by the plugin; valid until `deinit` returns. A NULL registration
+ * slot is skipped; a NULL `did_receive_remote_notification` counts as
+ * PB_FETCH_NO_DATA at once.
  */
 typedef struct pb_remote_notifications {
     /** sizeof(pb_remote_notifications_t) the plugin was compiled with. */

@@ -1,0 +1,136 @@
+import Dispatch
+import Synchronization
+
+/// Collects the answers to one remote notification and gives the reduced
+/// answer exactly once: when the last plugin answered, or at the deadline,
+/// whichever comes first. Answers may arrive on any thread, also during the
+/// dispatch loop; repeated, late or malformed answers are ignored and reported.
+final class FetchAggregation: Sendable {
+    private struct State {
+        var answers: [PluginAnswer?]
+        var durations: [UInt64]
+        var remaining: Int
+        var notes: [String] = []
+        var report: EventReport?
+    }
+
+    private let ids: [PluginID]
+    private let start: UInt64
+    private let state: Mutex<State>
+    private let finished = DispatchSemaphore(value: 0)
+    private let onFinish: @Sendable (EventReport) -> Void
+    private let warn: @Sendable (PluginID, String) -> Void
+
+    init(ids: [PluginID], onFinish: @escaping @Sendable (EventReport) -> Void,
+         warn: @escaping @Sendable (PluginID, String) -> Void) {
+        self.ids = ids
+        start = MonotonicClock.now()
+        state = Mutex(State(answers: Array(repeating: nil, count: ids.count),
+                            durations: Array(repeating: 0, count: ids.count), remaining: ids.count))
+        self.onFinish = onFinish
+        self.warn = warn
+        if ids.isEmpty { finish { $0.report = self.reduce(&$0) } }
+    }
+
+    /// The completion handed to the plugin at `index`.
+    func completion(for index: Int) -> FetchCompletion {
+        FetchCompletion(answer: { self.answer(index, $0) }, misuse: { self.misuse(index, $0) })
+    }
+
+    /// Ends the wait at `deadline` from now, unless every plugin answered before.
+    func expire(after deadline: Duration) {
+        let (seconds, attoseconds) = deadline.components
+        let nanoseconds = max(0, seconds) &* 1_000_000_000 &+ max(0, attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds))) {
+            self.expireNow()
+        }
+    }
+
+    /// Blocks until the reduced answer exists and returns it.
+    func waitForReport() -> EventReport {
+        finished.wait()
+        finished.signal()
+        return state.withLock { $0.report } ?? expireNow()
+    }
+
+    @discardableResult
+    private func expireNow() -> EventReport {
+        var report: EventReport?
+        finish { state in
+            if let done = state.report { report = done; return }
+            let now = MonotonicClock.now()
+            for index in state.answers.indices where state.answers[index] == nil {
+                state.answers[index] = .timedOut
+                state.durations[index] = now &- start
+            }
+            state.report = reduce(&state)
+            report = state.report
+        }
+        return report ?? reduceEmpty()
+    }
+
+    private func answer(_ index: Int, _ result: FetchResult) {
+        var problem: String?
+        finish { state in
+            if state.report != nil {
+                problem = "answered the remote notification with \(result.rawValue) after the host's answer was given (deadline passed or already answered); ignored"
+            } else if let earlier = state.answers[index] {
+                problem = "answered the remote notification twice (first \(describe(earlier)), then \(result.rawValue)); the second answer is ignored"
+                state.notes.append("\(ids[index]) " + (problem ?? ""))
+            } else {
+                state.answers[index] = .fetch(result)
+                state.durations[index] = MonotonicClock.now() &- start
+                state.remaining -= 1
+                if state.remaining == 0 { state.report = reduce(&state) }
+            }
+        }
+        if let problem { warn(ids[index], problem) }
+    }
+
+    private func misuse(_ index: Int, _ problem: String) {
+        state.withLock { $0.notes.append("\(ids[index]) \(problem)") }
+        warn(ids[index], problem)
+    }
+
+    /// Runs `change` under the lock; if it produced the report, delivers it once, outside the lock.
+    private func finish(_ change: (inout State) -> Void) {
+        let delivered: EventReport? = state.withLock { state in
+            let before = state.report != nil
+            change(&state)
+            return before ? nil : state.report
+        }
+        if let delivered {
+            finished.signal()
+            onFinish(delivered)
+        }
+    }
+
+    private func reduce(_ state: inout State) -> EventReport {
+        let answered = zip(ids, state.answers).compactMap { id, answer -> (PluginID, FetchResult)? in
+            if case .fetch(let result) = answer { (id, result) } else { nil }
+        }
+        let result = answered.map(\.1).reduce(nil as FetchResult?) { best, next in
+            best.map { FetchResult.strongest($0, next) } ?? next
+        } ?? .noData
+        let calls = ids.indices.map {
+            PluginCall(plugin: ids[$0], answer: state.answers[$0] ?? .timedOut, nanoseconds: state.durations[$0])
+        }
+        return EventReport(event: .remoteNotification, answer: .fetch(result), calls: calls,
+                           decidedBy: answered.filter { $0.1 == result }.map(\.0), notes: state.notes,
+                           nanoseconds: MonotonicClock.now() &- start)
+    }
+
+    private func reduceEmpty() -> EventReport {
+        EventReport(event: .remoteNotification, answer: .fetch(.noData), calls: [], decidedBy: [], notes: [],
+                    nanoseconds: 0)
+    }
+
+    private func describe(_ answer: PluginAnswer) -> String {
+        switch answer {
+        case .fetch(let result): result.rawValue
+        case .timedOut: "timed out"
+        case .bool(let value): String(value)
+        case .returned: "returned"
+        }
+    }
+}

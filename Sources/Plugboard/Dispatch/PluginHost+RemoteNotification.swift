@@ -1,0 +1,35 @@
+/// Remote notifications: every plugin is called and may answer later.
+extension PluginHost {
+    /// Delivers a notification to every plugin; `completion` receives the reduced
+    /// answer (new data > no data > failed; no data with no plugins) exactly once,
+    /// when all answered or `deadline` after the call, on whichever thread that happens.
+    public func didReceiveRemoteNotification(
+        userInfo: String, deadline: Duration = .seconds(30),
+        completion: @escaping @Sendable (EventReport) -> Void
+    ) {
+        _ = dispatchRemoteNotification(userInfo: userInfo, deadline: deadline, completion: completion)
+    }
+
+    /// Delivers a notification and waits on this thread for the reduced answer
+    /// (at most `deadline`). A plugin that answers on this same thread later
+    /// than its callback cannot answer in time.
+    @discardableResult
+    public func didReceiveRemoteNotification(userInfo: String, deadline: Duration = .seconds(30)) -> EventReport {
+        dispatchRemoteNotification(userInfo: userInfo, deadline: deadline) { _ in }.waitForReport()
+    }
+
+    private func dispatchRemoteNotification(
+        userInfo: String, deadline: Duration, completion: @escaping @Sendable (EventReport) -> Void
+    ) -> FetchAggregation {
+        let participants = registry.participants().remoteNotifications
+        let log = logHandler
+        let aggregation = FetchAggregation(ids: participants.map(\.id), onFinish: completion) { id, message in
+            log(PluginLogRecord(source: HostIdentity.name, plugin: id.rawValue, level: .warning, message: message))
+        }
+        for (index, participant) in participants.enumerated() {
+            participant.plugin.didReceiveRemoteNotification(userInfo: userInfo, completion: aggregation.completion(for: index))
+        }
+        aggregation.expire(after: deadline)
+        return aggregation
+    }
+}

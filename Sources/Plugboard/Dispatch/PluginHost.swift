@@ -1,0 +1,49 @@
+/// The host: composes built-in Swift plugins and loaded C plugins behind one
+/// dispatcher, fans every lifecycle event out by its ``DispatchPolicy`` and
+/// reports who answered what.
+///
+/// Use one host from one thread: that thread is the plugins' dispatch thread.
+/// Libraries are shared by the hosts of a process; hosts that share a library
+/// must dispatch from the same thread.
+public final class PluginHost {
+    /// Receives every message plugins log, and the host's own warnings about plugin misuse.
+    public typealias LogHandler = @Sendable (PluginLogRecord) -> Void
+
+    var registry = PluginRegistry()
+    var libraries: [LoadedLibrary] = []
+    let logHandler: LogHandler
+
+    /// An empty host; `logHandler` receives plugin log messages from any thread.
+    public init(logHandler: @escaping LogHandler = { _ in }) {
+        self.logHandler = logHandler
+    }
+
+    deinit { shutdown() }
+
+    /// The registered plugins, in dispatch order.
+    public var plugins: [PluginSummary] {
+        registry.ordered().map {
+            PluginSummary(descriptor: $0.descriptor, concerns: $0.concerns.sorted(), source: $0.source)
+        }
+    }
+
+    /// Registers a plugin compiled into the process; a duplicate id is refused.
+    public func register(_ plugin: any ApplicationPlugin) throws(LoadFailure) {
+        try registry.add(plugin, source: .builtIn)
+    }
+
+    /// Lets go of every loaded library; the last host using one runs its `deinit`.
+    /// Send ``willTerminate()`` first. No plugin is called afterwards.
+    public func shutdown() {
+        registry = PluginRegistry()
+        for library in libraries.reversed() {
+            LibraryTable.shared.release(library, owner: ObjectIdentifier(self))
+        }
+        libraries = []
+    }
+
+    /// A warning from the host itself about a plugin.
+    func warn(_ plugin: PluginID?, _ message: String) {
+        logHandler(PluginLogRecord(source: HostIdentity.name, plugin: plugin?.rawValue, level: .warning, message: message))
+    }
+}

@@ -1,0 +1,33 @@
+import CPlugboard
+
+/// One message a plugin logged through the host services, attributed to its source.
+public struct PluginLogRecord: Sendable, Encodable {
+    /// Severity, as the C ABI defines it.
+    public enum Level: String, Sendable, Codable, Comparable, CaseIterable {
+        case trace, debug, info, warning, error
+
+        init?(abiValue: pb_log_level_t) {
+            switch abiValue {
+            case PB_LOG_TRACE: self = .trace
+            case PB_LOG_DEBUG: self = .debug
+            case PB_LOG_INFO: self = .info
+            case PB_LOG_WARNING: self = .warning
+            case PB_LOG_ERROR: self = .error
+            default: return nil
+            }
+        }
+
+        public static func < (lhs: Level, rhs: Level) -> Bool {
+            (allCases.firstIndex(of: lhs) ?? 0) < (allCases.firstIndex(of: rhs) ?? 0)
+        }
+    }
+
+    /// Where the message came from: a library path, or "plugboard" for the host's own diagnostics.
+    public let source: String
+    /// The plugin the message is about; nil for the library (or host) itself.
+    public let plugin: String?
+    /// Severity.
+    public let level: Level
+    /// The text; marked when the plugin passed an id or level the host does not know.
+    public let message: String
+}

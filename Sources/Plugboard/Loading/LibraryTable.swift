@@ -1,0 +1,55 @@
+import Synchronization
+
+/// The libraries loaded in this process, by file identity.
+///
+/// A file is initialized once however many hosts load it; the last host to
+/// release it triggers its `deinit`. The library stays mapped (RTLD_NODELETE),
+/// so a later load initializes it again.
+final class LibraryTable: Sendable {
+    static let shared = LibraryTable()
+
+    private struct Entry {
+        let library: LoadedLibrary
+        var users: Set<ObjectIdentifier>
+    }
+
+    private let entries = Mutex<[FileIdentity: Entry]>([:])
+
+    /// The library at `path` for `owner`, loading it if no host has it yet.
+    /// `abi` receives the declared layout, also when a later stage fails.
+    func acquire(path: String, identity: FileIdentity, owner: ObjectIdentifier, sink: @escaping LogRouter.Sink,
+                 abi: inout LibraryABI?) -> Result<LoadedLibrary, LoadFailure> {
+        entries.withLock { entries in
+            if var entry = entries[identity] {
+                entry.users.insert(owner)
+                entries[identity] = entry
+                entry.library.router.attach(owner, sink)
+                abi = entry.library.abi
+                return .success(entry.library)
+            }
+            let router = LogRouter()
+            router.attach(owner, sink)
+            let result = LoadedLibrary.load(path: path, identity: identity, router: router, abi: &abi)
+            if case .success(let library) = result {
+                entries[identity] = Entry(library: library, users: [owner])
+            }
+            return result
+        }
+    }
+
+    /// Lets go of `library` for `owner`; the last release runs the library's `deinit`.
+    func release(_ library: LoadedLibrary, owner: ObjectIdentifier) {
+        let last = entries.withLock { entries -> Bool in
+            guard var entry = entries[library.identity], entry.library === library else { return false }
+            entry.users.remove(owner)
+            if entry.users.isEmpty {
+                entries[library.identity] = nil
+                return true
+            }
+            entries[library.identity] = entry
+            return false
+        }
+        library.router.detach(owner)
+        if last { library.finalize() }
+    }
+}

@@ -1,0 +1,65 @@
+/// What happened to one file during loading: the operator's answer to "why is
+/// my plugin not there?".
+public struct LoadReport: Sendable, Encodable {
+    /// The outcome for the file.
+    public enum Status: String, Sendable, Codable {
+        /// At least one plugin of the library is registered.
+        case loaded
+        /// Nothing of the library is used; ``LoadReport/failure`` says why.
+        case failed
+        /// The file was not loaded again: it is the same file (device and inode) as ``LoadReport/sameFileAs``.
+        case skipped
+    }
+
+    /// The file or directory the report is about, as it was found.
+    public let path: String
+    /// The outcome.
+    public var status: Status
+    /// Why the library failed, when it did.
+    public var failure: LoadFailure?
+    /// For a skipped file: the path it was already loaded from.
+    public var sameFileAs: String?
+    /// The library's ABI layout, once its entry record was read.
+    public var abi: LibraryABI?
+    /// The plugins registered from this library, in the order the library added them.
+    public var plugins: [PluginSummary] = []
+    /// Plugins the library added that were refused, each with its reason.
+    public var refused: [PluginRefusal] = []
+
+    init(path: String, status: Status) {
+        self.path = path
+        self.status = status
+    }
+
+    static func failed(_ path: String, _ failure: LoadFailure) -> LoadReport {
+        var report = LoadReport(path: path, status: .failed)
+        report.failure = failure
+        return report
+    }
+}
+
+/// The ABI facts a library declared in its entry record.
+public struct LibraryABI: Sendable, Codable, Equatable {
+    /// The version the library was built for.
+    public let version: ABIVersion
+    /// The `struct_size` of each struct the library handed over, by C name.
+    public var structSizes: [String: Int]
+}
+
+/// A registered plugin as reports show it.
+public struct PluginSummary: Sendable, Encodable {
+    /// Id, name, version, priority.
+    public let descriptor: PluginDescriptor
+    /// The concerns it takes part in, in declaration order.
+    public let concerns: [PluginConcern]
+    /// Where it came from.
+    public let source: PluginSource
+}
+
+/// A plugin that a library added and the host refused.
+public struct PluginRefusal: Error, Sendable, Codable, Equatable {
+    /// The id as the library gave it (possibly empty or malformed).
+    public let id: String
+    /// Why it was refused.
+    public let failure: LoadFailure
+}

@@ -1,0 +1,15 @@
+/// Where loading a library stopped; each stage names one step of the loading rules.
+public enum LoadStage: String, Sendable, Codable, CaseIterable {
+    /// Finding the file: the directory or the file could not be listed or read.
+    case scan
+    /// Reading the ELF header and `dlopen`.
+    case open
+    /// Finding `plugboard_entry` and reading the record it returns.
+    case entry
+    /// ABI version and struct-size negotiation.
+    case version
+    /// The library's `init`.
+    case `init`
+    /// `register_plugins` and each plugin it adds.
+    case register
+}

@@ -1,0 +1,28 @@
+/// The answer handle for one remote notification; call it exactly once.
+///
+/// Thread-safe. A second call, or a call after the host's deadline, is ignored
+/// and reported.
+public struct FetchCompletion: Sendable {
+    private let answer: @Sendable (FetchResult) -> Void
+    private let misuse: @Sendable (String) -> Void
+
+    /// Makes a completion that forwards the answer to `answer`.
+    public init(_ answer: @escaping @Sendable (FetchResult) -> Void) {
+        self.init(answer: answer, misuse: { _ in })
+    }
+
+    init(answer: @escaping @Sendable (FetchResult) -> Void, misuse: @escaping @Sendable (String) -> Void) {
+        self.answer = answer
+        self.misuse = misuse
+    }
+
+    /// Answers the notification.
+    public func callAsFunction(_ result: FetchResult) {
+        answer(result)
+    }
+
+    /// Reports an answer that could not be understood (from a C plugin), without answering.
+    func reject(_ problem: String) {
+        misuse(problem)
+    }
+}

@@ -1,0 +1,75 @@
+import CPlugboard
+
+/// A plugin as a C library added it: the copied descriptor and the vtables
+/// read to the plugin's `struct_size` (missing slots zero, which reads as NULL).
+struct CPluginDefinition: @unchecked Sendable {
+    let descriptor: PluginDescriptor
+    let ctx: UnsafeMutableRawPointer?
+    let launch: pb_launch_t?
+    let openURL: pb_open_url_t?
+    let userActivity: pb_user_activity_t?
+    let remoteNotifications: pb_remote_notifications_t?
+    let memory: pb_memory_t?
+    let protectedData: pb_protected_data_t?
+    let appState: pb_app_state_t?
+    let termination: pb_termination_t?
+    /// The `struct_size` the plugin declared for its descriptor and each vtable, by C name.
+    let declaredSizes: [String: Int]
+
+    /// The concerns whose vtable is present, in declaration order.
+    var concerns: [PluginConcern] {
+        let present: [(PluginConcern, Bool)] = [
+            (.launch, launch != nil), (.openURL, openURL != nil), (.userActivity, userActivity != nil),
+            (.remoteNotifications, remoteNotifications != nil), (.memory, memory != nil),
+            (.protectedData, protectedData != nil), (.appState, appState != nil), (.termination, termination != nil),
+        ]
+        return present.filter(\.1).map(\.0)
+    }
+
+    /// Validates and copies what `add_plugin` received, or says why it is refused.
+    static func read(_ pointer: UnsafePointer<pb_plugin_t>) -> Result<CPluginDefinition, PluginRefusal> {
+        let raw = UnsafeRawPointer(pointer)
+        let plugin: pb_plugin_t
+        switch pb_plugin_t.read(from: raw) {
+        case .success(let value): plugin = value
+        case .failure(let error): return .failure(refusal("", error.description))
+        }
+        let idText = plugin.id.map { String(cString: $0) } ?? ""
+        guard plugin.id != nil else { return .failure(refusal("", "pb_plugin_t.id is NULL")) }
+        let id: PluginID
+        do { id = try PluginID(validating: idText) } catch {
+            return .failure(refusal(idText, "invalid plugin id '\(idText)': \(error)"))
+        }
+        var sizes = [pb_plugin_t.cName: Int(plugin.struct_size)]
+        func vtable<T: ABIStruct>(_ pointer: UnsafePointer<T>?) throws(ABIStructError) -> T? {
+            guard let pointer else { return nil }
+            let raw = UnsafeRawPointer(pointer)
+            sizes[T.cName] = Int(raw.load(as: UInt32.self))
+            return try T.read(from: raw).get()
+        }
+        do {
+            return .success(CPluginDefinition(
+                descriptor: PluginDescriptor(
+                    id: id,
+                    name: plugin.name.map { String(cString: $0) } ?? "",
+                    version: plugin.version.map { String(cString: $0) } ?? "0",
+                    priority: plugin.priority),
+                ctx: plugin.ctx,
+                launch: try vtable(plugin.launch),
+                openURL: try vtable(plugin.open_url),
+                userActivity: try vtable(plugin.user_activity),
+                remoteNotifications: try vtable(plugin.remote_notifications),
+                memory: try vtable(plugin.memory),
+                protectedData: try vtable(plugin.protected_data),
+                appState: try vtable(plugin.app_state),
+                termination: try vtable(plugin.termination),
+                declaredSizes: sizes))
+        } catch {
+            return .failure(refusal(idText, "plugin '\(idText)': \(error)"))
+        }
+    }
+
+    private static func refusal(_ id: String, _ message: String) -> PluginRefusal {
+        PluginRefusal(id: id, failure: LoadFailure(.register, message))
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// The `plugboard` command: load plugins, run them, look into them.
+@main
+struct PlugboardCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plugboard",
+        abstract: "Load drop-in .so plugins and run the application lifecycle through them.",
+        subcommands: [])
+}
