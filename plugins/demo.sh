@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Plugboard demo: builds the host and the example C plugins, then plays a
+# scripted sequence of application events through them.
+#
+#   plugins/demo.sh           # human-readable output
+#   plugins/demo.sh --json    # any arguments go to `plugboard run`
+#
+# Needs only swift and a C compiler (cc, or $CC); no cmake. Works from any
+# directory. Build output and headings go to stderr, so stdout carries only
+# what `plugboard run` prints (`plugins/demo.sh --json | jq .` works).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+step() { printf '\n==> %s\n' "$*" >&2; }
+
+CC="${CC:-cc}"
+for tool in swift "$CC"; do
+    if ! command -v "$tool" >/dev/null 2>&1; then
+        echo "demo.sh: '$tool' not found; install it and run again" >&2
+        exit 1
+    fi
+done
+
+# The flags every plugin needs: a shared library (-shared -fPIC) whose only
+# exported symbol is plugboard_entry (-fvisibility=hidden). The examples are
+# warning-free with -Werror too; it is left out here so that a newer compiler
+# with new warnings cannot stop the demo.
+CFLAGS=(-std=c11 -Wall -Wextra -pedantic -O2 -shared -fPIC -fvisibility=hidden -I include)
+PLUGIN_DIR=.build/demo-plugins
+EVENTS=plugins/demo-events.jsonl
+
+step "Building the plugboard host (swift build --product plugboard)"
+swift build --product plugboard >&2
+
+step "Compiling the example plugins into $PLUGIN_DIR"
+rm -rf "$PLUGIN_DIR"          # no stale plugin from a renamed folder
+mkdir -p "$PLUGIN_DIR"
+for dir in plugins/*/; do
+    name="$(basename "$dir")"
+    sources=("$dir"*.c)
+    [[ -e "${sources[0]}" ]] || continue     # not a C plugin (no *.c): skip
+    echo "    $name.so  <-  ${sources[*]}" >&2
+    "$CC" "${CFLAGS[@]}" -o "$PLUGIN_DIR/$name.so" "${sources[@]}"
+done
+
+step "Running the scripted events in $EVENTS"
+bin_path="$(swift build --show-bin-path)"
+exec "$bin_path/plugboard" run --plugin-dir "$PLUGIN_DIR" --events "$EVENTS" "$@"
