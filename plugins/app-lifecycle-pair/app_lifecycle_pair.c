@@ -40,12 +40,12 @@
 
 /* The state of each plugin. One instance per plugin, allocated in `init`. */
 typedef struct session_tracker {
-    const char *state;          /* a string literal: "inactive", "active", ... */
-    unsigned transitions;       /* all state changes seen */
-    unsigned became_active;     /* did_become_active */
-    unsigned resigned_active;   /* will_resign_active */
-    unsigned entered_background; /* did_enter_background */
-    unsigned entering_foreground; /* will_enter_foreground */
+    const char *state;            /* a string literal: "inactive", "active", ... */
+    unsigned transitions;         /* all state changes seen */
+    unsigned became_active;       /* did_become_active calls */
+    unsigned resigned_active;     /* will_resign_active calls */
+    unsigned entered_background;  /* did_enter_background calls */
+    unsigned entering_foreground; /* will_enter_foreground calls */
 } session_tracker_t;
 
 typedef struct launch_guard {
