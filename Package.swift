@@ -20,7 +20,7 @@ let package = Package(
             name: "PlugboardFiles",
             dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         // The host library: loader, registry, dispatcher, host services, built-in plugins.
-        .target(name: "Plugboard", dependencies: ["CPlugboard", "PlugboardFiles"]),
+        .target(name: "Plugboard", dependencies: ["CPlugboard"]),
         // The command-line tool.
         .executableTarget(
             name: "plugboard",

@@ -6,5 +6,7 @@ struct PlugboardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugboard",
         abstract: "Load drop-in .so plugins and run the application lifecycle through them.",
-        subcommands: [])
+        discussion: ExitCodes.helpText,
+        version: "0.1.0",
+        subcommands: [RunCommand.self, ListCommand.self, InspectCommand.self])
 }

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Plugboard
+
+/// `plugboard inspect FILE.so`: one library in detail.
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Show one plugin library in detail: ABI version, struct sizes, plugins, concerns.",
+        discussion: """
+            Loads the library (entry, version check, init, register) without sending any \
+            lifecycle event, then shuts it down.
+
+            \(ExitCodes.helpText)
+            """)
+
+    @Argument(help: ArgumentHelp("The plugin library to inspect.", valueName: "file.so"))
+    var file: String
+
+    @OptionGroup var output: OutputOptions
+
+    /// The `--json` document.
+    struct Inspection: Encodable {
+        let hostABI: ABIVersion
+        let library: LoadReport
+    }
+
+    func validate() throws {
+        if file.isEmpty { throw ValidationError("the library path is empty") }
+    }
+
+    func run() throws {
+        let host = PluginHost()
+        let report = host.loadLibrary(at: file)
+        host.shutdown()
+        if output.json {
+            print(JSONOutput.encode(Inspection(hostABI: .host, library: report), pretty: true))
+        } else {
+            print(lines(report).joined(separator: "\n"))
+        }
+        if report.status == .failed { throw ExitCodes.failure }
+    }
+
+    private func lines(_ report: LoadReport) -> [String] {
+        func row(_ key: String, _ value: String) -> String {
+            key.padding(toLength: 14, withPad: " ", startingAt: 0) + value
+        }
+        var lines = [row("File", report.path), row("Status", report.status.rawValue)]
+        if let failure = report.failure {
+            lines.append(row("Stage", failure.stage.rawValue))
+            lines.append(row("Error", failure.message))
+            if let system = failure.systemError { lines.append(row("System error", system)) }
+        }
+        if let abi = report.abi {
+            lines.append(row("ABI", "\(abi.version) (host \(ABIVersion.host))"))
+            lines.append(row("Struct sizes", abi.structSizes.sorted { $0.key < $1.key }
+                .map { "\($0.key) \($0.value)" }.joined(separator: ", ")))
+        }
+        lines.append(row("Plugins", String(report.plugins.count)))
+        for plugin in report.plugins {
+            let d = plugin.descriptor
+            lines.append("  \(d.id)")
+            lines.append("    " + row("Name", d.name))
+            lines.append("    " + row("Version", d.version))
+            lines.append("    " + row("Priority", String(d.priority)))
+            lines.append("    " + row("Concerns", plugin.concerns.map(\.rawValue).joined(separator: ", ")))
+        }
+        lines += report.refused.map { "  refused \($0.id.isEmpty ? "(no id)" : $0.id): \($0.failure)" }
+        return lines
+    }
+}

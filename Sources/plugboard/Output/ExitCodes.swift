@@ -1,0 +1,23 @@
+import ArgumentParser
+
+/// The documented exit codes of `plugboard`; README and `--help` list the same.
+enum ExitCodes {
+    /// Everything asked for was done.
+    static let success = ExitCode(0)
+    /// A runtime failure: `list`/`inspect` found a library that failed, or an input could not be read.
+    static let failure = ExitCode(1)
+    /// `run`: a plugin vetoed the launch.
+    static let launchVetoed = ExitCode(2)
+    /// `run`: plugins were asked for (flag or environment), and none could be loaded.
+    static let noPluginLoaded = ExitCode(3)
+    /// A wrong argument or option (swift-argument-parser's validation exit code).
+    static let usage = ExitCode.validationFailure
+
+    /// The text appended to each command's help.
+    static let helpText = """
+        Exit codes: 0 success; 1 a library failed to load (list, inspect) or an input \
+        could not be read; 2 launch vetoed (run); 3 plugins were asked for but none \
+        loaded (run); 64 usage error; 128+N interrupted by signal N (run, after \
+        will-terminate reached every plugin).
+        """
+}

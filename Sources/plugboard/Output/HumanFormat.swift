@@ -1,0 +1,79 @@
+import Foundation
+import Plugboard
+
+/// The human renderings of the report models; `--json` prints the models themselves.
+enum HumanFormat {
+    /// "850 ns", "12.3 µs", "4.10 ms", "1.20 s".
+    static func duration(_ nanoseconds: UInt64) -> String {
+        let value = Double(nanoseconds)
+        switch nanoseconds {
+        case ..<1_000: return "\(nanoseconds) ns"
+        case ..<1_000_000: return String(format: "%.1f µs", value / 1e3)
+        case ..<1_000_000_000: return String(format: "%.2f ms", value / 1e6)
+        default: return String(format: "%.2f s", value / 1e9)
+        }
+    }
+
+    /// One file's load outcome, with its plugins and refusals indented below.
+    static func load(_ report: LoadReport) -> [String] {
+        var lines: [String]
+        switch report.status {
+        case .loaded:
+            lines = ["loaded   \(report.path)" + (report.abi.map { "  (ABI \($0.version))" } ?? "")]
+        case .skipped:
+            lines = ["skipped  \(report.path): same file as \(report.sameFileAs ?? "one loaded before")"]
+        case .failed:
+            lines = ["FAILED   \(report.path): " + (report.failure?.description ?? "unknown failure")]
+        }
+        lines += report.plugins.map { "           " + plugin($0) }
+        lines += report.refused.map { "           refused \($0.id.isEmpty ? "(no id)" : $0.id): \($0.failure)" }
+        return lines
+    }
+
+    /// "com.example.x 1.0 "Name" priority 10 [launch, open-url]".
+    static func plugin(_ summary: PluginSummary) -> String {
+        let d = summary.descriptor
+        let name = d.name == d.id.rawValue ? "" : " \"\(d.name)\""
+        return "\(d.id) \(d.version)\(name)  priority \(d.priority)  [\(summary.concerns.map(\.rawValue).joined(separator: ", "))]"
+    }
+
+    /// The tally line under a list of load reports.
+    static func tally(_ reports: [LoadReport], plugins: Int) -> String {
+        let count = { (status: LoadReport.Status) in reports.filter { $0.status == status }.count }
+        return "\(reports.count) file(s): \(count(.loaded)) loaded, \(count(.failed)) failed, \(count(.skipped)) skipped; \(plugins) plugin(s)"
+    }
+
+    /// An event's answer, who decided, and each call.
+    static func event(_ report: EventReport, detail: String?) -> [String] {
+        let title = report.event.rawValue + (detail.map { " \($0)" } ?? "")
+        var summary: String
+        switch (report.event.policy, report.answer) {
+        case (.callAllAnd, .bool(let ok)):
+            summary = ok ? "true" : "false (vetoed by \(report.decidedBy.map(\.rawValue).joined(separator: ", ")))"
+        case (.firstTrueWins, .bool(let handled)):
+            summary = handled ? "handled by \(report.decidedBy.first?.rawValue ?? "?")" : "not handled"
+        case (_, .fetch(let result)):
+            summary = result.rawValue + (report.decidedBy.isEmpty ? "" : " (from \(report.decidedBy.map(\.rawValue).joined(separator: ", ")))")
+        default:
+            summary = "delivered"
+        }
+        var lines = ["\(title) → \(summary)  [\(report.calls.count) call(s), \(duration(report.nanoseconds))]"]
+        lines += report.calls.map { "    \($0.plugin)  \(answer($0.answer))  \(duration($0.nanoseconds))" }
+        lines += report.notes.map { "    note: \($0)" }
+        return lines
+    }
+
+    /// A plugin's log line.
+    static func log(_ record: PluginLogRecord) -> String {
+        "  [\(record.plugin ?? record.source)] \(record.level.rawValue): \(record.message)"
+    }
+
+    private static func answer(_ answer: PluginAnswer) -> String {
+        switch answer {
+        case .returned: "returned"
+        case .bool(let value): String(value)
+        case .fetch(let result): result.rawValue
+        case .timedOut: "timed out"
+        }
+    }
+}

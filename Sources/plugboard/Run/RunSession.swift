@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import Plugboard
+
+/// The steps of one `plugboard run`, printing each report as it happens.
+struct RunSession {
+    let host: PluginHost
+    let console: Console
+    let json: Bool
+
+    /// Runs load → launch → URLs → events → terminate and returns the exit code.
+    func perform(_ command: RunCommand, signals: SignalWatcher?) -> ExitCode {
+        let searchPath = command.search.searchPath
+        let reports = host.loadPlugins(from: searchPath)
+        for report in reports {
+            json ? console.jsonLine(Tagged(type: "load", report)) : HumanFormat.load(report).forEach(console.line)
+        }
+        if !json { console.line(HumanFormat.tally(reports, plugins: host.plugins.count)) }
+        if host.plugins.isEmpty && searchPath.directories.contains(where: \.isExplicit) {
+            note("no plugin could be loaded from " + searchPath.directories.map(\.path).joined(separator: ", "))
+            return ExitCodes.noPluginLoaded
+        }
+
+        for launch in [host.willFinishLaunching, host.didFinishLaunching] {
+            let report = launch(command.launchOptions)
+            show(report, detail: nil)
+            if report.accepted == false {
+                show(host.willTerminate(), detail: nil)
+                return ExitCodes.launchVetoed
+            }
+        }
+        for url in command.urls {
+            if let signal = signals?.pending() { return terminate(signal: signal) }
+            show(host.open(url: url), detail: url)
+        }
+        if let path = command.eventsPath {
+            switch deliverEvents(from: path, signals: signals) {
+            case .finished: break
+            case .signal(let signal): return terminate(signal: signal)
+            case .unreadable(let message):
+                note(message)
+                show(host.willTerminate(), detail: nil)
+                return ExitCodes.failure
+            }
+        }
+        show(host.willTerminate(), detail: nil)
+        return ExitCodes.success
+    }
+
+    /// The last line: the exit code and why.
+    func finish(_ code: ExitCode) {
+        if json { console.jsonLine(Tagged(type: "exit", ["code": Int(code.rawValue)])) }
+    }
+
+    private enum EventsOutcome {
+        case finished
+        case signal(Int32)
+        case unreadable(String)
+    }
+
+    private func deliverEvents(from path: String, signals: SignalWatcher?) -> EventsOutcome {
+        let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            return .unreadable("cannot open the events file '\(path)': \(String(cString: strerror(errno)))")
+        }
+        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+        var reader = EventLineReader(descriptor: descriptor, signals: signals)
+        while true {
+            switch reader.next() {
+            case .end: return .finished
+            case .signal(let signal): return .signal(signal)
+            case .failure(let message): return .unreadable(message)
+            case .line(let number, let text):
+                if text.allSatisfy(\.isWhitespace) { continue }
+                do throws(ScriptError) {
+                    let event = try ScriptedEvent(jsonLine: text)
+                    if event == .willTerminate { return .finished }
+                    show(host.deliver(event), detail: detail(event))
+                } catch {
+                    inputError(line: number, error.description)
+                }
+            }
+        }
+    }
+
+    private func terminate(signal: Int32) -> ExitCode {
+        note("received \(signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)"): terminating")
+        show(host.willTerminate(), detail: nil)
+        return ExitCode(128 + signal)
+    }
+
+    private func show(_ report: EventReport, detail: String?) {
+        json ? console.jsonLine(Tagged(type: "event", report)) : HumanFormat.event(report, detail: detail).forEach(console.line)
+    }
+
+    private func note(_ message: String) {
+        json ? console.jsonLine(Tagged(type: "note", ["message": message])) : console.line("plugboard: " + message)
+    }
+
+    private func inputError(line: Int, _ message: String) {
+        if json {
+            console.jsonLine(Tagged(type: "input-error", InputError(line: line, message: message)))
+        } else {
+            console.line("events line \(line): \(message); skipped")
+        }
+    }
+
+    private struct InputError: Encodable {
+        let line: Int
+        let message: String
+    }
+
+    private func detail(_ event: ScriptedEvent) -> String? {
+        switch event {
+        case .openURL(let url, _): url
+        case .continueUserActivity(let type, _): type
+        case .registerFailed(let error): error
+        default: nil
+        }
+    }
+}
