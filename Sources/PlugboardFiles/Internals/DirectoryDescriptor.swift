@@ -1,0 +1,140 @@
+import Glibc
+import SystemPackage
+
+/// An open directory: the anchor of every path operation.
+///
+/// The facade never hands a multi-component path to the kernel. It opens the
+/// container root, then each component with `openat(O_NOFOLLOW |
+/// O_DIRECTORY)`, and performs the final operation with an `*at` call on a
+/// single component. A symbolic link, or a directory swapped for one between
+/// two calls, therefore cannot redirect it outside the container.
+///
+/// The descriptor is closed when the object goes away; the raw descriptor
+/// never leaves this type, so it cannot be used after close.
+final class DirectoryDescriptor {
+    private let descriptor: CInt
+
+    private init(descriptor: CInt) {
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Opens the container root. Its path is trusted (the host chose it), so
+    /// symbolic links in it are followed; nothing below it is.
+    static func open(absolutePath path: String) throws(Errno) -> DirectoryDescriptor {
+        let descriptor = try systemCall { Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        return DirectoryDescriptor(descriptor: descriptor)
+    }
+
+    /// Opens the subdirectory `component`, refusing a symbolic link with
+    /// ELOOP (the kernel says ENOTDIR for a link under O_DIRECTORY; the
+    /// distinction matters to callers).
+    func openSubdirectory(_ component: String) throws(Errno) -> DirectoryDescriptor {
+        do {
+            let descriptor = try systemCall {
+                openat(self.descriptor, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            }
+            return DirectoryDescriptor(descriptor: descriptor)
+        } catch .notDirectory where (try? kind(of: component)) == .symbolicLink {
+            throw .tooManySymbolicLinkLevels
+        }
+    }
+
+    /// Creates the subdirectory `component` unless it exists, then opens it
+    /// (refusing a symbolic link, even one that appeared in between).
+    func makeAndOpenSubdirectory(_ component: String, mode: mode_t) throws(Errno) -> DirectoryDescriptor {
+        do {
+            try systemCall { mkdirat(descriptor, component, mode) }
+        } catch .fileExists {
+            // Already there; opening decides whether it is a usable directory.
+        }
+        return try openSubdirectory(component)
+    }
+
+    /// Opens the file `component` without following a symbolic link.
+    func openFile(_ component: String, flags: CInt, mode: mode_t = 0) throws(Errno) -> OpenFile {
+        let descriptor = try systemCall {
+            openat(self.descriptor, component, flags | O_NOFOLLOW | O_CLOEXEC, mode)
+        }
+        return OpenFile(descriptor: descriptor)
+    }
+
+    /// Removes the entry `component` (a symbolic link itself, never its target).
+    func unlink(_ component: String, isDirectory: Bool = false) throws(Errno) {
+        try systemCall { unlinkat(descriptor, component, isDirectory ? AT_REMOVEDIR : 0) }
+    }
+
+    /// Renames `component` to `newComponent` in `destination`; with
+    /// `replacing` false the kernel refuses atomically if the destination exists.
+    func rename(
+        _ component: String, to destination: DirectoryDescriptor, as newComponent: String, replacing: Bool
+    ) throws(Errno) {
+        try systemCall {
+            LinuxSystemCalls.renameat2(
+                descriptor, component, destination.descriptor, newComponent,
+                replacing ? 0 : LinuxSystemCalls.renameNoReplace)
+        }
+    }
+
+    /// `fstatat` of the entry itself (a symbolic link is described, not followed).
+    func status(of component: String) throws(Errno) -> stat {
+        var status = stat()
+        try systemCall { fstatat(descriptor, component, &status, AT_SYMLINK_NOFOLLOW) }
+        return status
+    }
+
+    /// The kind of the entry itself.
+    func kind(of component: String) throws(Errno) -> FileKind {
+        FileKind(mode: try status(of: component).st_mode)
+    }
+
+    /// Whether the effective user may access the entry itself in `mode`
+    /// (`R_OK`, `W_OK`); throws for anything but a plain "no".
+    func isAccessible(_ component: String, mode: CInt) throws(Errno) -> Bool {
+        do {
+            try systemCall { faccessat(descriptor, component, mode, AT_EACCESS | AT_SYMLINK_NOFOLLOW) }
+            return true
+        } catch .permissionDenied, .readOnlyFileSystem {
+            return false
+        }
+    }
+
+    /// The names in this directory, without "." and "..", in no particular order.
+    func entryNames() throws(Errno) -> [String] {
+        // fdopendir owns the descriptor it is given, so give it a duplicate.
+        let duplicate = try systemCall { fcntl(descriptor, F_DUPFD_CLOEXEC, 0) }
+        guard let stream = fdopendir(duplicate) else {
+            let failure = Errno(rawValue: errno)
+            close(duplicate)
+            throw failure
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                if errno != 0 { throw Errno(rawValue: errno) }
+                return names
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." {
+                names.append(name)
+            }
+        }
+    }
+
+    /// Flushes the directory itself, so a rename into it survives a crash.
+    func synchronize() throws(Errno) {
+        try systemCall { fsync(descriptor) }
+    }
+
+    /// Sets this directory's permission bits.
+    func setPermissions(_ mode: mode_t) throws(Errno) {
+        try systemCall { fchmod(descriptor, mode) }
+    }
+}

@@ -1,0 +1,14 @@
+import Glibc
+import SystemPackage
+
+/// Runs a C call that returns -1 and sets errno on failure, retrying when a
+/// signal interrupted it, and turns the failure into a typed `Errno`.
+@discardableResult
+func systemCall<Result: BinaryInteger>(_ call: () -> Result) throws(Errno) -> Result {
+    while true {
+        let result = call()
+        if result != -1 { return result }
+        let failure = Errno(rawValue: errno)
+        if failure != .interrupted { throw failure }
+    }
+}
