@@ -1,0 +1,33 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Turning a (directory, name) pair into a full path, as one concern, for
+/// callers that must hand a path to code outside the facade.
+///
+/// The result is only a spelling: code that opens it by path follows
+/// symbolic links and does not get the facade's confinement.
+public protocol DirectoryNaming: Sendable {
+    /// The absolute file URL of `name` in `directory`.
+    func url(for name: String, in directory: AppDirectory) throws(FileFacadeError) -> URL
+    /// The absolute path of `name` in `directory`.
+    func path(for name: String, in directory: AppDirectory) throws(FileFacadeError) -> String
+}
+
+extension FileFacade: DirectoryNaming {
+    /// The absolute file URL of `name` in `directory`; `name` is validated
+    /// like every other name, so the URL stays inside the container.
+    public func url(for name: String, in directory: AppDirectory) throws(FileFacadeError) -> URL {
+        URL(fileURLWithPath: try path(for: name, in: directory))
+    }
+
+    /// The absolute path of `name` in `directory`; `name` is validated like
+    /// every other name, so the path stays inside the container.
+    public func path(for name: String, in directory: AppDirectory) throws(FileFacadeError) -> String {
+        let context = ErrorContext(operation: .resolveName, directory: directory, name: name)
+        _ = try SandboxedName(validating: name, context)
+        return container.absolutePath(of: directory.relativePath + "/" + name)
+    }
+}

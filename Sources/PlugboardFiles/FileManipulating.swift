@@ -1,0 +1,222 @@
+import Glibc
+import SystemPackage
+
+/// Creating, reading, and rearranging files, as one concern a caller can
+/// depend on (and a test can fake) without the rest of the facade.
+///
+/// Every operation that could replace something takes `overwrite`; when it
+/// is false an existing destination is refused with `.destinationExists`.
+public protocol FileManipulating: Sendable {
+    /// Atomically writes `bytes` to `name`.
+    func writeBytes(
+        _ bytes: [UInt8], to name: String, in directory: AppDirectory, overwrite: Bool,
+        createIntermediateDirectories: Bool) throws(FileFacadeError)
+    /// Atomically writes `text` as UTF-8 to `name`.
+    func writeText(
+        _ text: String, to name: String, in directory: AppDirectory, overwrite: Bool,
+        createIntermediateDirectories: Bool) throws(FileFacadeError)
+    /// The contents of the regular file `name`.
+    func readBytes(_ name: String, in directory: AppDirectory) throws(FileFacadeError) -> [UInt8]
+    /// The contents of the regular file `name`, which must be valid UTF-8.
+    func readText(_ name: String, in directory: AppDirectory) throws(FileFacadeError) -> String
+    /// Removes a file, a symbolic link (not its target) or an empty directory.
+    func delete(_ name: String, in directory: AppDirectory) throws(FileFacadeError)
+    /// Gives `name` a new last component `newName` in the same folder.
+    func rename(_ name: String, in directory: AppDirectory, to newName: String, overwrite: Bool)
+        throws(FileFacadeError)
+    /// Moves `name` to `newName` in another (or the same) directory, atomically.
+    func move(
+        _ name: String, from source: AppDirectory, to newName: String, in destination: AppDirectory,
+        overwrite: Bool, createIntermediateDirectories: Bool) throws(FileFacadeError)
+    /// Copies the regular file `name` to `newName`, atomically, keeping its permissions.
+    func copy(
+        _ name: String, from source: AppDirectory, to newName: String, in destination: AppDirectory,
+        overwrite: Bool, createIntermediateDirectories: Bool) throws(FileFacadeError)
+    /// Renames `name` to carry `newExtension` (empty removes it) and returns the new name.
+    func changeExtension(
+        of name: String, in directory: AppDirectory, to newExtension: String, overwrite: Bool
+    ) throws(FileFacadeError) -> String
+}
+
+extension FileFacade: FileManipulating {
+    /// Atomically writes `bytes` to `name`: readers see the old file or the
+    /// new one, never a part. Missing folders are created only when
+    /// `createIntermediateDirectories` is true.
+    public func writeBytes(
+        _ bytes: [UInt8], to name: String, in directory: AppDirectory, overwrite: Bool = false,
+        createIntermediateDirectories: Bool = false
+    ) throws(FileFacadeError) {
+        let context = ErrorContext(operation: .write, directory: directory, name: name)
+        let validName = try SandboxedName(validating: name, context)
+        let parent = try openParent(
+            of: validName, in: directory, creatingFolders: createIntermediateDirectories, context)
+        try context.attempt { () throws(Errno) in
+            try AtomicWrite.write(into: parent, as: validName.leaf, replacing: overwrite) {
+                file throws(Errno) in try file.writeAll(bytes)
+            }
+        }
+    }
+
+    /// Atomically writes `text` as UTF-8 to `name`; see `writeBytes`.
+    public func writeText(
+        _ text: String, to name: String, in directory: AppDirectory, overwrite: Bool = false,
+        createIntermediateDirectories: Bool = false
+    ) throws(FileFacadeError) {
+        try writeBytes(
+            Array(text.utf8), to: name, in: directory, overwrite: overwrite,
+            createIntermediateDirectories: createIntermediateDirectories)
+    }
+
+    /// The contents of the regular file `name`; a directory, FIFO or device is refused.
+    public func readBytes(_ name: String, in directory: AppDirectory) throws(FileFacadeError) -> [UInt8] {
+        let context = ErrorContext(operation: .read, directory: directory, name: name)
+        let validName = try SandboxedName(validating: name, context)
+        let parent = try openParent(of: validName, in: directory, context)
+        let file = try openRegularFile(validName.leaf, in: parent, context)
+        return try context.attempt { () throws(Errno) in try file.readToEnd() }
+    }
+
+    /// The contents of the regular file `name`; refused with `.notUTF8Text`
+    /// rather than silently repaired when the bytes are not UTF-8.
+    public func readText(_ name: String, in directory: AppDirectory) throws(FileFacadeError) -> String {
+        let bytes = try readBytes(name, in: directory)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw FileFacadeError(operation: .read, directory: directory, name: name, reason: .notUTF8Text)
+        }
+        return text
+    }
+
+    /// Removes a file, a symbolic link (never its target) or an empty
+    /// directory; a directory with contents is refused with `.directoryNotEmpty`.
+    public func delete(_ name: String, in directory: AppDirectory) throws(FileFacadeError) {
+        let context = ErrorContext(operation: .delete, directory: directory, name: name)
+        let validName = try SandboxedName(validating: name, context)
+        let parent = try openParent(of: validName, in: directory, context)
+        try context.attempt { () throws(Errno) in
+            do throws(Errno) {
+                try parent.unlink(validName.leaf)
+            } catch .isDirectory {
+                try parent.unlink(validName.leaf, isDirectory: true)
+            }
+        }
+    }
+
+    /// Gives `name` the new last component `newName` (a single component, no
+    /// '/') in the same folder, atomically.
+    public func rename(
+        _ name: String, in directory: AppDirectory, to newName: String, overwrite: Bool = false
+    ) throws(FileFacadeError) {
+        let context = ErrorContext(operation: .rename, directory: directory, name: name)
+        let newContext = ErrorContext(operation: .rename, directory: directory, name: newName)
+        let validName = try SandboxedName(validating: name, context)
+        let validNewName = try SandboxedName(validatingComponent: newName, newContext)
+        let parent = try openParent(of: validName, in: directory, context)
+        try renameEntry(
+            validName.leaf, in: parent, context, to: validNewName.leaf, in: parent, newContext,
+            overwrite: overwrite)
+    }
+
+    /// Moves `name` to `newName` in `destination` with one atomic rename
+    /// (files and directories alike).
+    public func move(
+        _ name: String, from source: AppDirectory, to newName: String, in destination: AppDirectory,
+        overwrite: Bool = false, createIntermediateDirectories: Bool = false
+    ) throws(FileFacadeError) {
+        let context = ErrorContext(operation: .move, directory: source, name: name)
+        let newContext = ErrorContext(operation: .move, directory: destination, name: newName)
+        let validName = try SandboxedName(validating: name, context)
+        let validNewName = try SandboxedName(validating: newName, newContext)
+        let sourceParent = try openParent(of: validName, in: source, context)
+        let destinationParent = try openParent(
+            of: validNewName, in: destination, creatingFolders: createIntermediateDirectories, newContext)
+        try renameEntry(
+            validName.leaf, in: sourceParent, context, to: validNewName.leaf, in: destinationParent,
+            newContext, overwrite: overwrite)
+        try context.attempt { () throws(Errno) in try sourceParent.synchronize() }
+    }
+
+    /// Copies the regular file `name` to `newName` in `destination`; the
+    /// copy appears atomically and keeps the source's permission bits.
+    public func copy(
+        _ name: String, from source: AppDirectory, to newName: String, in destination: AppDirectory,
+        overwrite: Bool = false, createIntermediateDirectories: Bool = false
+    ) throws(FileFacadeError) {
+        let context = ErrorContext(operation: .copy, directory: source, name: name)
+        let newContext = ErrorContext(operation: .copy, directory: destination, name: newName)
+        let validName = try SandboxedName(validating: name, context)
+        let validNewName = try SandboxedName(validating: newName, newContext)
+        let sourceParent = try openParent(of: validName, in: source, context)
+        let sourceFile = try openRegularFile(validName.leaf, in: sourceParent, context)
+        let permissions = try context.attempt { () throws(Errno) in try sourceFile.status().st_mode & 0o7777 }
+        let destinationParent = try openParent(
+            of: validNewName, in: destination, creatingFolders: createIntermediateDirectories, newContext)
+        try newContext.attempt { () throws(Errno) in
+            try AtomicWrite.write(into: destinationParent, as: validNewName.leaf, replacing: overwrite) {
+                file throws(Errno) in
+                try file.setPermissions(permissions)
+                try file.copyContents(of: sourceFile)
+            }
+        }
+    }
+
+    /// Renames `name` so its last component carries `newExtension` (without
+    /// the dot; empty removes the extension) and returns the new name.
+    ///
+    /// Only the last dot counts, and a leading dot is not an extension:
+    /// "a.tar.gz" → "a.tar.zip", ".profile" → ".profile.bak". When the name
+    /// does not change, nothing is renamed (but the file must exist).
+    public func changeExtension(
+        of name: String, in directory: AppDirectory, to newExtension: String, overwrite: Bool = false
+    ) throws(FileFacadeError) -> String {
+        let context = ErrorContext(operation: .changeExtension, directory: directory, name: name)
+        let validName = try SandboxedName(validating: name, context)
+        let newLeaf = try FileNameExtension.replacing(
+            in: validName.leaf, with: newExtension,
+            ErrorContext(operation: .changeExtension, directory: directory, name: newExtension))
+        let newName = (validName.folders + [newLeaf]).joined(separator: "/")
+        let newContext = ErrorContext(operation: .changeExtension, directory: directory, name: newName)
+        let validNewLeaf = try SandboxedName(validatingComponent: newLeaf, newContext)
+        let parent = try openParent(of: validName, in: directory, context)
+        if validNewLeaf.leaf == validName.leaf {
+            _ = try context.attempt { () throws(Errno) in try parent.status(of: validName.leaf) }
+        } else {
+            try renameEntry(
+                validName.leaf, in: parent, context, to: validNewLeaf.leaf, in: parent, newContext,
+                overwrite: overwrite)
+        }
+        return newName
+    }
+
+    /// Opens `leaf` for reading, refusing symbolic links, directories and
+    /// special files (opened non-blocking so a FIFO cannot hang the caller).
+    private func openRegularFile(_ leaf: String, in parent: DirectoryDescriptor, _ context: ErrorContext)
+        throws(FileFacadeError) -> OpenFile
+    {
+        let file = try context.attempt { () throws(Errno) in
+            try parent.openFile(leaf, flags: O_RDONLY | O_NONBLOCK)
+        }
+        let kind = try context.attempt { () throws(Errno) in FileKind(mode: try file.status().st_mode) }
+        switch kind {
+        case .file: return file
+        case .directory: throw context.error(.isADirectory)
+        case .symbolicLink, .other: throw context.error(.notARegularFile)
+        }
+    }
+
+    /// Renames with `renameat2`, then flushes the destination folder; blames
+    /// a failure on the side it concerns.
+    private func renameEntry(
+        _ leaf: String, in parent: DirectoryDescriptor, _ context: ErrorContext,
+        to newLeaf: String, in newParent: DirectoryDescriptor, _ newContext: ErrorContext,
+        overwrite: Bool
+    ) throws(FileFacadeError) {
+        do {
+            try parent.rename(leaf, to: newParent, as: newLeaf, replacing: overwrite)
+        } catch {
+            let concernsDestination = [.fileExists, .directoryNotEmpty, .isDirectory, .notDirectory]
+                .contains(error)
+            throw (concernsDestination ? newContext : context).error(error)
+        }
+        try newContext.attempt { () throws(Errno) in try newParent.synchronize() }
+    }
+}

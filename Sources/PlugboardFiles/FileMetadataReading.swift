@@ -1,0 +1,83 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Glibc
+import SystemPackage
+
+/// Describing what is there, as one concern: listings and attributes.
+public protocol FileMetadataReading: Sendable {
+    /// The entries of `directory`, or of the folder `folder` inside it, sorted by name.
+    func listContents(of directory: AppDirectory, folder: String?) throws(FileFacadeError) -> [DirectoryEntry]
+    /// Size, kind, permissions, owner and dates of the entry `name` itself.
+    func attributes(of name: String, in directory: AppDirectory) throws(FileFacadeError) -> FileAttributes
+}
+
+extension FileFacade: FileMetadataReading {
+    /// The entries of `directory` (or of its subfolder `folder`), sorted by
+    /// the bytes of their names, as `ls` does in the C locale. Each entry's
+    /// kind is that of the entry itself; symbolic links are not followed.
+    public func listContents(of directory: AppDirectory, folder: String? = nil) throws(FileFacadeError)
+        -> [DirectoryEntry]
+    {
+        let context = ErrorContext(operation: .listContents, directory: directory, name: folder ?? "")
+        var listed = try container.openDirectory(directory, context)
+        if let folder {
+            let validFolder = try SandboxedName(validating: folder, context)
+            listed = try context.attempt { () throws(Errno) in
+                var current = listed
+                for component in validFolder.components {
+                    current = try current.openSubdirectory(component)
+                }
+                return current
+            }
+        }
+        var entries: [DirectoryEntry] = []
+        for name in try context.attempt({ () throws(Errno) in try listed.entryNames() }) {
+            do throws(Errno) {
+                entries.append(DirectoryEntry(name: name, kind: try listed.kind(of: name)))
+            } catch .noSuchFileOrDirectory {
+                // Removed since the directory was read: not part of the listing.
+            } catch {
+                throw context.error(error)
+            }
+        }
+        return entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    }
+
+    /// The attributes of the entry `name` itself (a final symbolic link is
+    /// described, not followed), all read from one descriptor.
+    public func attributes(of name: String, in directory: AppDirectory) throws(FileFacadeError)
+        -> FileAttributes
+    {
+        let context = ErrorContext(operation: .readAttributes, directory: directory, name: name)
+        let validName = try SandboxedName(validating: name, context)
+        let parent = try openParent(of: validName, in: directory, context)
+        let entry = try context.attempt { () throws(Errno) in
+            try parent.openFile(validName.leaf, flags: LinuxSystemCalls.openPathOnly)
+        }
+        let status = try context.attempt { () throws(Errno) in try entry.status() }
+        return FileAttributes(
+            size: UInt64(status.st_size),
+            kind: FileKind(mode: status.st_mode),
+            permissions: FilePermissions(rawValue: status.st_mode & 0o7777),
+            ownerID: status.st_uid,
+            ownerName: Self.userName(of: status.st_uid),
+            modificationDate: Self.date(status.st_mtim),
+            creationDate: entry.birthTime().map(Self.date))
+    }
+
+    private static func date(_ time: timespec) -> Date {
+        Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000)
+    }
+
+    private static func userName(of userID: uid_t) -> String? {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let status = getpwuid_r(userID, &entry, &buffer, buffer.count, &result)
+        guard status == 0, result != nil, let name = entry.pw_name else { return nil }
+        return String(cString: name)
+    }
+}
