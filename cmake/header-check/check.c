@@ -68,14 +68,14 @@ PB_CHECK_FIRST(pb_termination_t);
 #  if defined(__LP64__)
 #    define PB_CHECK_SIZE(type, size) _Static_assert(sizeof(type) == (size), #type " size")
 PB_CHECK_SIZE(pb_host_t, 48);
-PB_CHECK_SIZE(pb_registrar_t, 24);
+PB_CHECK_SIZE(pb_registrar_t, 32);
 PB_CHECK_SIZE(pb_entry_t, 40);
 PB_CHECK_SIZE(pb_plugin_t, 104);
 PB_CHECK_SIZE(pb_launch_t, 24);
 PB_CHECK_SIZE(pb_open_url_t, 16);
 PB_CHECK_SIZE(pb_user_activity_t, 16);
 PB_CHECK_SIZE(pb_remote_notifications_t, 32);
-PB_CHECK_SIZE(pb_fetch_completion_t, 16);
+PB_CHECK_SIZE(pb_fetch_completion_t, 24);
 PB_CHECK_SIZE(pb_memory_t, 16);
 PB_CHECK_SIZE(pb_protected_data_t, 24);
 PB_CHECK_SIZE(pb_app_state_t, 40);

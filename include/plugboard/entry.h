@@ -17,6 +17,8 @@ typedef struct pb_registrar pb_registrar_t;
 struct pb_registrar {
     /** sizeof(pb_registrar_t) of the host. */
     uint32_t struct_size;
+    /** The same services table `init` received (also for a library whose `init` is NULL). */
+    const pb_host_t *host;
     /** Opaque host data. Do not read or change it. */
     void *host_data;
 
@@ -44,7 +46,8 @@ struct pb_registrar {
  *   2. `init(host)` once per process, however many hosts load the library;
  *   3. `register_plugins(registrar)` once, right after `init`;
  *   4. `deinit()` once, when the last host that uses the library shuts down,
- *      and only if `init` returned true.
+ *      or right away when `register_plugins` returned false or added no
+ *      usable plugin; never when `init` returned false.
  * The library is never unloaded (the host opens it with RTLD_NODELETE), so
  * static data outlives `deinit`; a later `init` may follow.
  */

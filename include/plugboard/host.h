@@ -25,8 +25,9 @@ typedef int32_t pb_log_level_t;
  *
  * Owned by the host; valid from `init` until `deinit` returns, so a library
  * may keep the pointer. Each library gets its own table, which is how the host
- * attributes log messages to their source. Read only the fields that
- * `struct_size` covers: an older host has a shorter table.
+ * attributes log messages to their source. A newer host may hand over a
+ * longer table (`struct_size` says how long); read only the fields you know.
+ * Every function pointer of the 1.0 part is non-NULL.
  */
 typedef struct pb_host pb_host_t;
 struct pb_host {

@@ -60,6 +60,8 @@ public enum PluginAnswer: Sendable, Equatable, Encodable {
     case fetch(FetchResult)
     /// No notification answer before the deadline.
     case timedOut
+    /// The plugin takes part in the concern but not in this event (a NULL C slot).
+    case notTakingPart
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
@@ -68,6 +70,7 @@ public enum PluginAnswer: Sendable, Equatable, Encodable {
         case .bool(let value): try container.encode(value)
         case .fetch(let value): try container.encode(value)
         case .timedOut: try container.encode("timed-out")
+        case .notTakingPart: try container.encode("not-taking-part")
         }
     }
 }

@@ -34,7 +34,8 @@ final class FetchAggregation: Sendable {
 
     /// The completion handed to the plugin at `index`.
     func completion(for index: Int) -> FetchCompletion {
-        FetchCompletion(answer: { self.answer(index, $0) }, misuse: { self.misuse(index, $0) })
+        FetchCompletion(answer: { self.record(index, .fetch($0)) }, misuse: { self.misuse(index, $0) },
+                        abstention: { self.record(index, .notTakingPart) })
     }
 
     /// Ends the wait at `deadline` from now, unless every plugin answered before.
@@ -69,16 +70,16 @@ final class FetchAggregation: Sendable {
         return report ?? reduceEmpty()
     }
 
-    private func answer(_ index: Int, _ result: FetchResult) {
+    private func record(_ index: Int, _ answer: PluginAnswer) {
         var problem: String?
         finish { state in
             if state.report != nil {
-                problem = "answered the remote notification with \(result.rawValue) after the host's answer was given (deadline passed or already answered); ignored"
+                problem = "answered the remote notification with \(describe(answer)) after the host's answer was given (deadline passed or already answered); ignored"
             } else if let earlier = state.answers[index] {
-                problem = "answered the remote notification twice (first \(describe(earlier)), then \(result.rawValue)); the second answer is ignored"
+                problem = "answered the remote notification twice (first \(describe(earlier)), then \(describe(answer))); the second answer is ignored"
                 state.notes.append("\(ids[index]) " + (problem ?? ""))
             } else {
-                state.answers[index] = .fetch(result)
+                state.answers[index] = answer
                 state.durations[index] = MonotonicClock.now() &- start
                 state.remaining -= 1
                 if state.remaining == 0 { state.report = reduce(&state) }
@@ -129,6 +130,7 @@ final class FetchAggregation: Sendable {
         switch answer {
         case .fetch(let result): result.rawValue
         case .timedOut: "timed out"
+        case .notTakingPart: "not taking part"
         case .bool(let value): String(value)
         case .returned: "returned"
         }

@@ -24,7 +24,8 @@ final class FetchCompletionPool: Sendable {
     func handle(for completion: FetchCompletion) -> UnsafePointer<pb_fetch_completion_t> {
         let record = Unmanaged.passRetained(Record(completion))
         let pointer = UnsafeMutablePointer<pb_fetch_completion_t>.allocate(capacity: 1)
-        pointer.initialize(to: pb_fetch_completion_t(host_data: record.toOpaque(), complete: Self.complete))
+        pointer.initialize(to: pb_fetch_completion_t(
+            struct_size: UInt32(MemoryLayout<pb_fetch_completion_t>.size), host_data: record.toOpaque(), complete: Self.complete))
         handles.withLock { $0.append(Handle(pointer: pointer, record: record)) }
         return UnsafePointer(pointer)
     }

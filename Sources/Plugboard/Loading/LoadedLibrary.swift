@@ -69,7 +69,7 @@ final class LoadedLibrary: @unchecked Sendable {
         if let initialize = entry.`init`, !initialize(services.table) {
             return .failure(LoadFailure(.`init`, "init returned false" + explanation(router)))
         }
-        let session = RegistrationSession()
+        let session = RegistrationSession(host: UnsafePointer(services.table))
         let succeeded = register(session.registrar)
         let registered = session.close()
         guard succeeded else {

@@ -17,10 +17,11 @@ final class RegistrationSession: @unchecked Sendable {
     private let state = Mutex(State())
     let registrar: UnsafeMutablePointer<pb_registrar_t>
 
-    init() {
+    init(host: UnsafePointer<pb_host_t>) {
         registrar = .allocate(capacity: 1)
         registrar.initialize(to: pb_registrar_t(
-            struct_size: UInt32(MemoryLayout<pb_registrar_t>.size), host_data: nil, add_plugin: Self.addPlugin))
+            struct_size: UInt32(MemoryLayout<pb_registrar_t>.size), host: host, host_data: nil,
+            add_plugin: Self.addPlugin))
         registrar.pointee.host_data = Unmanaged.passUnretained(self).toOpaque()
     }
 

@@ -5,15 +5,18 @@
 public struct FetchCompletion: Sendable {
     private let answer: @Sendable (FetchResult) -> Void
     private let misuse: @Sendable (String) -> Void
+    private let abstention: @Sendable () -> Void
 
     /// Makes a completion that forwards the answer to `answer`.
     public init(_ answer: @escaping @Sendable (FetchResult) -> Void) {
-        self.init(answer: answer, misuse: { _ in })
+        self.init(answer: answer, misuse: { _ in }, abstention: {})
     }
 
-    init(answer: @escaping @Sendable (FetchResult) -> Void, misuse: @escaping @Sendable (String) -> Void) {
+    init(answer: @escaping @Sendable (FetchResult) -> Void, misuse: @escaping @Sendable (String) -> Void,
+         abstention: @escaping @Sendable () -> Void) {
         self.answer = answer
         self.misuse = misuse
+        self.abstention = abstention
     }
 
     /// Answers the notification.
@@ -24,5 +27,10 @@ public struct FetchCompletion: Sendable {
     /// Reports an answer that could not be understood (from a C plugin), without answering.
     func reject(_ problem: String) {
         misuse(problem)
+    }
+
+    /// Takes the plugin out of this notification: not waited for, not counted (a C plugin's NULL slot).
+    func abstain() {
+        abstention()
     }
 }

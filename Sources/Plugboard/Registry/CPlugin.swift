@@ -56,7 +56,7 @@ final class CPlugin: ApplicationPlugin, LaunchPlugin, OpenURLPlugin, UserActivit
 
     func didReceiveRemoteNotification(userInfo: String, completion: FetchCompletion) {
         guard let slot = definition.remoteNotifications?.did_receive_remote_notification else {
-            return completion(.noData)
+            return completion.abstain()
         }
         let handle = library.completions.handle(for: completion)
         userInfo.withCString { slot(ctx, $0, userInfo.utf8.count, handle) }

@@ -74,6 +74,7 @@ enum HumanFormat {
         case .bool(let value): String(value)
         case .fetch(let result): result.rawValue
         case .timedOut: "timed out"
+        case .notTakingPart: "not taking part"
         }
     }
 }

@@ -10,6 +10,8 @@ PB_BEGIN_DECLS
  * Launch events. Policy: the host calls every plugin that has this vtable (none
  * is skipped because another said no), then ANDs the answers; a `false` is a
  * veto and is reported with the plugin's id. With no plugins the answer is true.
+ * After a veto of either event the host sends no further event but
+ * `will_terminate` (so a vetoed will-finish is not followed by did-finish).
  *
  * Owned by the plugin; must stay valid until the library's `deinit` returns
  * (a `static const` table is the usual choice). A NULL slot means "true".

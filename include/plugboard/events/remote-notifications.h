@@ -25,6 +25,8 @@ typedef int32_t pb_fetch_result_t;
  */
 typedef struct pb_fetch_completion pb_fetch_completion_t;
 struct pb_fetch_completion {
+    /** sizeof(pb_fetch_completion_t) of the host. */
+    uint32_t struct_size;
     /** Opaque host data. Do not read or change it. */
     void *host_data;
     /**
@@ -41,9 +43,9 @@ struct pb_fetch_completion {
  * plugin answered or the host's deadline passed. A plugin that has not answered
  * by then is reported as timed out and does not count.
  *
- * Owned by the plugin; valid until `deinit` returns. A NULL registration
- * slot is skipped; a NULL `did_receive_remote_notification` counts as
- * PB_FETCH_NO_DATA at once.
+ * Owned by the plugin; valid until `deinit` returns. A NULL slot means the
+ * plugin does not take part in that event: it is skipped, and for a
+ * notification it is neither waited for nor counted in the answer.
  */
 typedef struct pb_remote_notifications {
     /** sizeof(pb_remote_notifications_t) the plugin was compiled with. */
@@ -53,7 +55,7 @@ typedef struct pb_remote_notifications {
 
     /**
      * The device registered for remote notifications; `token` is `token_len`
-     * opaque bytes (not NUL-terminated).
+     * opaque bytes (not NUL-terminated; may be NULL when `token_len` is 0).
      * [dispatch-thread]
      */
     void (*did_register)(void *ctx, const uint8_t *token, size_t token_len);
