@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "Plugboard", targets: ["Plugboard"]),
         .library(name: "PlugboardFiles", targets: ["PlugboardFiles"]),
         .executable(name: "plugboard", targets: ["plugboard"]),
+        .executable(name: "plugboard-benchmark", targets: ["PlugboardBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -28,8 +29,14 @@ let package = Package(
                 "Plugboard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // Benchmarks: measured as ratios against a hand-written C baseline; see BENCHMARKS.md.
+        .target(name: "CBenchmarkBaseline", dependencies: ["CPlugboard"]),
+        .executableTarget(name: "PlugboardBenchmark", dependencies: ["Plugboard", "CBenchmarkBaseline"]),
         .testTarget(name: "PlugboardFilesTests", dependencies: ["PlugboardFiles"]),
-        .testTarget(name: "PlugboardTests", dependencies: ["Plugboard", "CPlugboard", "plugboard"]),
+        .testTarget(
+            name: "PlugboardTests",
+            dependencies: ["Plugboard", "CPlugboard", "plugboard"],
+            exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,1 @@
+#include "benchmark_baseline.h"

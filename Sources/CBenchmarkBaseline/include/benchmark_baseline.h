@@ -1,0 +1,2 @@
+/* Replaced by the C baseline. */
+#pragma once

@@ -1,0 +1,2 @@
+// Replaced by the benchmark driver.
+print("benchmark not written yet")
