@@ -14,6 +14,10 @@ final class FetchAggregation: Sendable {
         var report: EventReport?
     }
 
+    /// Deadlines fire on their own serial queue, which gets a thread even when
+    /// every shared worker is blocked (for instance in a caller that waits).
+    private static let deadlines = DispatchQueue(label: "plugboard.notification-deadlines")
+
     private let ids: [PluginID]
     private let start: UInt64
     private let state: Mutex<State>
@@ -42,7 +46,7 @@ final class FetchAggregation: Sendable {
     func expire(after deadline: Duration) {
         let (seconds, attoseconds) = deadline.components
         let nanoseconds = max(0, seconds) &* 1_000_000_000 &+ max(0, attoseconds / 1_000_000_000)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds))) {
+        Self.deadlines.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds))) {
             self.expireNow()
         }
     }

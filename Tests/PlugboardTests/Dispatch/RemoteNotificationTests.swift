@@ -1,0 +1,89 @@
+import Synchronization
+import Testing
+@testable import Plugboard
+
+/// The remote-notification policy: call all, strongest answer, completion exactly once.
+@Suite struct RemoteNotificationTests {
+    private func host(_ plugins: [ScriptedPlugin], log: @escaping PluginHost.LogHandler = { _ in }) throws -> PluginHost {
+        let host = PluginHost(logHandler: log)
+        for plugin in plugins { try host.register(plugin) }
+        return host
+    }
+
+    private func plugin(_ id: String, _ fetch: ScriptedPlugin.FetchBehaviour, log: CallLog) throws -> ScriptedPlugin {
+        var plugin = try ScriptedPlugin(id, log: log)
+        plugin.fetch = fetch
+        return plugin
+    }
+
+    @Test(arguments: [
+        ([FetchResult.failed, .noData, .newData], FetchResult.newData),
+        ([.failed, .noData], .noData),
+        ([.failed, .failed], .failed),
+        ([.noData], .noData),
+    ])
+    func theStrongestAnswerWins(_ answers: [FetchResult], _ expected: FetchResult) throws {
+        let log = CallLog()
+        let plugins = try answers.enumerated().map { try plugin("com.p.n\($0.offset)", .now($0.element), log: log) }
+        let report = try host(plugins).didReceiveRemoteNotification(userInfo: "{}")
+        #expect(report.answer == .fetch(expected))
+        #expect(report.calls.count == answers.count)
+        #expect(report.decidedBy.count == answers.filter { $0 == expected }.count)
+    }
+
+    @Test func aPluginThatNeverAnswersTimesOutAndTheOthersStillCount() throws {
+        let log = CallLog()
+        let host = try host([try plugin("com.p.silent", .never, log: log), try plugin("com.p.fast", .now(.newData), log: log)])
+        let report = host.didReceiveRemoteNotification(userInfo: "{}", deadline: .milliseconds(100))
+        #expect(report.answer == .fetch(.newData))
+        let answers = Dictionary(uniqueKeysWithValues: report.calls.map { ($0.plugin.rawValue, $0.answer) })
+        #expect(answers == ["com.p.silent": .timedOut, "com.p.fast": .fetch(.newData)])
+        #expect(report.nanoseconds >= 100_000_000)
+    }
+
+    @Test func theCompletionFiresExactlyOnceEvenWhenAPluginAnswersTwice() async throws {
+        let log = CallLog()
+        let warnings = CallLog()
+        let host = try host([try plugin("com.p.twice", .twice(.noData, .newData), log: log),
+                             try plugin("com.p.late", .later(.failed, milliseconds: 30), log: log)]) { record in
+            warnings.record("\(record.plugin ?? "-") \(record.message)")
+        }
+        let deliveries = Mutex<[EventReport]>([])
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            host.didReceiveRemoteNotification(userInfo: "{}", deadline: .seconds(5)) { report in
+                deliveries.withLock { $0.append(report) }
+                done.resume()
+            }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        let reports = deliveries.withLock { $0 }
+        #expect(reports.count == 1)
+        #expect(reports.first?.answer == .fetch(.noData))
+        #expect(reports.first?.notes.count == 1)
+        #expect(reports.first?.notes.first?.contains("com.p.twice answered the remote notification twice") == true)
+        #expect(warnings.all.count == 1)
+    }
+
+    @Test func anAnswerAfterTheDeadlineIsIgnoredAndReported() async throws {
+        let log = CallLog()
+        let warnings = CallLog()
+        let host = try host([try plugin("com.p.slow", .later(.newData, milliseconds: 150), log: log)]) { record in
+            warnings.record(record.message)
+        }
+        let report = host.didReceiveRemoteNotification(userInfo: "{}", deadline: .milliseconds(20))
+        #expect(report.answer == .fetch(.noData))
+        #expect(report.calls.first?.answer == .timedOut)
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(warnings.all.count == 1)
+        #expect(warnings.all.first?.contains("after the host's answer was given") == true)
+    }
+
+    @Test func noPluginsAnswersNoDataAtOnce() {
+        let delivered = Mutex(0)
+        PluginHost().didReceiveRemoteNotification(userInfo: "{}") { report in
+            #expect(report.answer == .fetch(.noData))
+            delivered.withLock { $0 += 1 }
+        }
+        #expect(delivered.withLock { $0 } == 1)
+    }
+}
