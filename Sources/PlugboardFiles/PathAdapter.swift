@@ -10,8 +10,9 @@
 /// A container path is relative to the container root and starts with one
 /// of the standard directories; the longest one wins, so
 /// "Documents/Inbox/a" is (inbox, "a") rather than (documents, "Inbox/a").
-/// The rest is validated with the facade's name rules: "Documents/../x",
-/// "/etc/passwd", "Documents//a" and "Desktop/a" are all refused.
+/// The whole path is validated with the facade's name rules first:
+/// "Documents/../x", "/etc/passwd", "Documents//a" and "Desktop/a" are all
+/// refused.
 public struct PathAdapter: Sendable {
     /// The container whose root anchors the URL view.
     public let container: Container
@@ -24,22 +25,15 @@ public struct PathAdapter: Sendable {
     /// The facade location a container path names.
     public static func location(forContainerPath path: String) throws(FileFacadeError) -> FileLocation {
         let context = ErrorContext(operation: .adaptPath, directory: nil, name: path)
-        let bytes = path.utf8
-        if bytes.isEmpty { throw context.error(.invalidName(.empty)) }
-        if bytes.contains(0) { throw context.error(.invalidName(.containsNUL)) }
-        if bytes.first == UInt8(ascii: "/") { throw context.error(.escapesContainer) }
+        let validPath = try SandboxedName(validating: path, context)
         for directory in directoriesLongestFirst {
-            let prefix = directory.relativePath.utf8
-            guard bytes.starts(with: prefix) else { continue }
-            let rest = bytes.dropFirst(prefix.count)
-            if rest.isEmpty || rest.elementsEqual([UInt8(ascii: "/")]) {
-                throw context.error(.invalidName(.empty))
+            let prefix = directory.components
+            guard validPath.components.starts(with: prefix, by: { $0.utf8.elementsEqual($1.utf8) }) else {
+                continue
             }
-            guard rest.first == UInt8(ascii: "/") else { continue }
-            // The prefix ends at an ASCII byte, so the rest is valid UTF-8.
-            let name = String(decoding: rest.dropFirst(), as: UTF8.self)
-            _ = try SandboxedName(validating: name, context)
-            return FileLocation(directory: directory, name: name)
+            let name = validPath.components.dropFirst(prefix.count)
+            if name.isEmpty { throw context.error(.invalidName(.empty)) }
+            return FileLocation(directory: directory, name: name.joined(separator: "/"))
         }
         throw context.error(.outsideAppDirectories)
     }
