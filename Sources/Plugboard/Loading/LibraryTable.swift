@@ -49,7 +49,7 @@ final class LibraryTable: Sendable {
             entries[library.identity] = entry
             return false
         }
-        library.router.detach(owner)
         if last { library.finalize() }
+        library.router.detach(owner)
     }
 }
