@@ -15,6 +15,7 @@ struct Sandbox {
     let outside: URL
 
     /// Runs `body` with a new sandbox whose container directories exist.
+    @discardableResult
     static func with<Result>(_ body: (Sandbox) throws -> Result) throws -> Result {
         let base = FileManager.default.temporaryDirectory
             .appendingPathComponent("PlugboardFilesTests-\(UUID().uuidString)", isDirectory: true)
