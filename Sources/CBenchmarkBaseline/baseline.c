@@ -1,1 +1,292 @@
+/* The hand-written C dispatcher of the benchmark; see benchmark_baseline.h. */
+#define _GNU_SOURCE
 #include "benchmark_baseline.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "plugboard.h"
+
+/** One registered plugin: the copied descriptor and the copied id. */
+typedef struct pbb_plugin {
+    pb_plugin_t descriptor;
+    char *id;
+} pbb_plugin_t;
+
+struct pbb_set {
+    size_t library_count;
+    size_t plugin_count;
+    size_t plugin_capacity;
+    pbb_plugin_t *plugins;
+};
+
+/** The registrar's host data: the set being filled. */
+typedef struct pbb_registration {
+    pbb_set_t *set;
+    bool failed;
+} pbb_registration_t;
+
+uint64_t pbb_now_ns(void) {
+    struct timespec time;
+    clock_gettime(CLOCK_MONOTONIC, &time);
+    return (uint64_t)time.tv_sec * 1000000000u + (uint64_t)time.tv_nsec;
+}
+
+/** `pb_host_t.log`: the baseline drops every message. */
+static void pbb_log(const pb_host_t *host, const char *plugin_id, pb_log_level_t level, const char *message) {
+    (void)host;
+    (void)plugin_id;
+    (void)level;
+    (void)message;
+}
+
+/** The one services table every library of the baseline receives. */
+static const pb_host_t pbb_host = {
+    .struct_size = sizeof(pb_host_t),
+    .abi_major = PB_ABI_VERSION_MAJOR,
+    .abi_minor = PB_ABI_VERSION_MINOR,
+    .name = "plugboard-benchmark-baseline",
+    .version = "0",
+    .host_data = NULL,
+    .log = pbb_log,
+};
+
+/** `pb_registrar_t.add_plugin`: copies the descriptor (it may be temporary) and its id. */
+static pb_status_t pbb_add_plugin(const pb_registrar_t *registrar, const pb_plugin_t *plugin) {
+    pbb_registration_t *registration = registrar->host_data;
+    pbb_set_t *set = registration->set;
+    if (plugin == NULL || plugin->id == NULL || plugin->struct_size < sizeof(pb_plugin_t)) {
+        return PB_ERR_INVALID_ARGUMENT;
+    }
+    if (set->plugin_count == set->plugin_capacity) {
+        size_t capacity = set->plugin_capacity ? set->plugin_capacity * 2 : 16;
+        pbb_plugin_t *grown = realloc(set->plugins, capacity * sizeof *grown);
+        if (grown == NULL) {
+            registration->failed = true;
+            return PB_ERR_INVALID_ARGUMENT;
+        }
+        set->plugins = grown;
+        set->plugin_capacity = capacity;
+    }
+    pbb_plugin_t *copy = &set->plugins[set->plugin_count];
+    memset(copy, 0, sizeof *copy);
+    memcpy(&copy->descriptor, plugin, sizeof(pb_plugin_t));
+    copy->id = strdup(plugin->id);
+    if (copy->id == NULL) {
+        registration->failed = true;
+        return PB_ERR_INVALID_ARGUMENT;
+    }
+    copy->descriptor.id = copy->id;
+    copy->descriptor.name = NULL;
+    copy->descriptor.version = NULL;
+    set->plugin_count += 1;
+    return PB_OK;
+}
+
+/** Writes a formatted reason into `error`. */
+static void pbb_fail(char *error, size_t error_size, const char *format, ...) {
+    if (error == NULL || error_size == 0) return;
+    va_list arguments;
+    va_start(arguments, format);
+    vsnprintf(error, error_size, format, arguments);
+    va_end(arguments);
+}
+
+/** qsort order of the file names: byte order, as the host scans. */
+static int pbb_compare_names(const void *lhs, const void *rhs) {
+    return strcmp(*(char *const *)lhs, *(char *const *)rhs);
+}
+
+/** Whether `name` ends in ".so" and has something before it. */
+static bool pbb_is_candidate(const char *name) {
+    size_t length = strlen(name);
+    return length > 3 && strcmp(name + length - 3, ".so") == 0;
+}
+
+/** The sorted `*.so` names of `directory`, or NULL (then `*count` is untouched). */
+static char **pbb_list(const char *directory, size_t *count, char *error, size_t error_size) {
+    DIR *stream = opendir(directory);
+    if (stream == NULL) {
+        pbb_fail(error, error_size, "cannot open the directory %s", directory);
+        return NULL;
+    }
+    size_t used = 0, capacity = 64;
+    char **names = malloc(capacity * sizeof *names);
+    bool out_of_memory = names == NULL;
+    struct dirent *entry;
+    while (!out_of_memory && (entry = readdir(stream)) != NULL) {
+        if (!pbb_is_candidate(entry->d_name)) continue;
+        if (used == capacity) {
+            char **grown = realloc(names, capacity * 2 * sizeof *grown);
+            if (grown == NULL) {
+                out_of_memory = true;
+                break;
+            }
+            names = grown;
+            capacity *= 2;
+        }
+        names[used] = strdup(entry->d_name);
+        if (names[used] == NULL) {
+            out_of_memory = true;
+            break;
+        }
+        used += 1;
+    }
+    closedir(stream);
+    if (out_of_memory) {
+        for (size_t i = 0; i < used; i++) free(names[i]);
+        free(names);
+        pbb_fail(error, error_size, "out of memory listing %s", directory);
+        return NULL;
+    }
+    qsort(names, used, sizeof *names, pbb_compare_names);
+    *count = used;
+    return names;
+}
+
+/** Opens one library and registers its plugins into `set`; false with a reason on failure. */
+static bool pbb_open_library(pbb_set_t *set, const char *path, char *error, size_t error_size) {
+    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    if (handle == NULL) {
+        const char *reason = dlerror();
+        pbb_fail(error, error_size, "dlopen failed: %s", reason ? reason : "(no reason)");
+        return false;
+    }
+    pb_entry_fn entry_function;
+    void *symbol = dlsym(handle, PB_ENTRY_SYMBOL);
+    memcpy(&entry_function, &symbol, sizeof entry_function);
+    const pb_entry_t *entry = entry_function ? entry_function() : NULL;
+    if (entry == NULL || entry->abi_major != PB_ABI_VERSION_MAJOR || entry->register_plugins == NULL) {
+        pbb_fail(error, error_size, "%s: no usable plugboard_entry", path);
+        return false;
+    }
+    if (entry->init != NULL && !entry->init(&pbb_host)) {
+        pbb_fail(error, error_size, "%s: init returned false", path);
+        return false;
+    }
+    pbb_registration_t registration = {.set = set, .failed = false};
+    pb_registrar_t registrar = {
+        .struct_size = sizeof(pb_registrar_t),
+        .host = &pbb_host,
+        .host_data = &registration,
+        .add_plugin = pbb_add_plugin,
+    };
+    if (!entry->register_plugins(&registrar) || registration.failed) {
+        pbb_fail(error, error_size, "%s: register_plugins failed", path);
+        return false;
+    }
+    set->library_count += 1;
+    return true;
+}
+
+pbb_set_t *pbb_set_open_directory(const char *directory, char *error, size_t error_size) {
+    pbb_fail(error, error_size, "%s", "");
+    pbb_set_t *set = calloc(1, sizeof *set);
+    if (set == NULL) {
+        pbb_fail(error, error_size, "out of memory");
+        return NULL;
+    }
+    size_t count = 0;
+    char **names = pbb_list(directory, &count, error, error_size);
+    if (names == NULL) {
+        free(set);
+        return NULL;
+    }
+    bool ok = true;
+    size_t directory_length = strlen(directory);
+    for (size_t i = 0; i < count; i++) {
+        size_t length = directory_length + 1 + strlen(names[i]) + 1;
+        char *path = malloc(length);
+        if (path == NULL) {
+            pbb_fail(error, error_size, "out of memory");
+            ok = false;
+        } else {
+            snprintf(path, length, "%s/%s", directory, names[i]);
+            ok = ok && pbb_open_library(set, path, error, error_size);
+            free(path);
+        }
+        free(names[i]);
+    }
+    free(names);
+    if (!ok) {
+        pbb_set_close(set);
+        return NULL;
+    }
+    return set;
+}
+
+size_t pbb_set_library_count(const pbb_set_t *set) { return set->library_count; }
+
+size_t pbb_set_plugin_count(const pbb_set_t *set) { return set->plugin_count; }
+
+uint64_t pbb_set_will_finish_launching(const pbb_set_t *set, uint64_t iterations, bool *answer) {
+    const pbb_plugin_t *plugins = set->plugins;
+    const size_t count = set->plugin_count;
+    bool all = true;
+    uint64_t start = pbb_now_ns();
+    for (uint64_t round = 0; round < iterations; round++) {
+        bool result = true;
+        for (size_t i = 0; i < count; i++) {
+            const pb_plugin_t *plugin = &plugins[i].descriptor;
+            if (plugin->launch != NULL && plugin->launch->will_finish_launching != NULL) {
+                result &= plugin->launch->will_finish_launching(plugin->ctx, "{}", 2);
+            }
+        }
+        all &= result;
+    }
+    uint64_t elapsed = pbb_now_ns() - start;
+    if (answer != NULL) *answer = all;
+    return elapsed;
+}
+
+uint64_t pbb_set_will_finish_launching_timed(const pbb_set_t *set, uint64_t iterations, uint64_t *durations,
+                                             bool *answer) {
+    const pbb_plugin_t *plugins = set->plugins;
+    const size_t count = set->plugin_count;
+    bool all = true;
+    uint64_t start = pbb_now_ns();
+    for (uint64_t round = 0; round < iterations; round++) {
+        bool result = true;
+        uint64_t last = pbb_now_ns();
+        for (size_t i = 0; i < count; i++) {
+            const pb_plugin_t *plugin = &plugins[i].descriptor;
+            if (plugin->launch != NULL && plugin->launch->will_finish_launching != NULL) {
+                result &= plugin->launch->will_finish_launching(plugin->ctx, "{}", 2);
+                uint64_t now = pbb_now_ns();
+                durations[i] = now - last;
+                last = now;
+            }
+        }
+        all &= result;
+    }
+    uint64_t elapsed = pbb_now_ns() - start;
+    if (answer != NULL) *answer = all;
+    return elapsed;
+}
+
+uint64_t pbb_set_memory_warning(const pbb_set_t *set, uint64_t iterations) {
+    const pbb_plugin_t *plugins = set->plugins;
+    const size_t count = set->plugin_count;
+    uint64_t start = pbb_now_ns();
+    for (uint64_t round = 0; round < iterations; round++) {
+        for (size_t i = 0; i < count; i++) {
+            const pb_plugin_t *plugin = &plugins[i].descriptor;
+            if (plugin->memory != NULL && plugin->memory->did_receive_memory_warning != NULL) {
+                plugin->memory->did_receive_memory_warning(plugin->ctx);
+            }
+        }
+    }
+    return pbb_now_ns() - start;
+}
+
+void pbb_set_close(pbb_set_t *set) {
+    if (set == NULL) return;
+    for (size_t i = 0; i < set->plugin_count; i++) free(set->plugins[i].id);
+    free(set->plugins);
+    free(set);
+}

@@ -1,2 +1,109 @@
-// Replaced by the benchmark driver.
-print("benchmark not written yet")
+import Foundation
+import Glibc
+
+/// The benchmark driver: parses the command line, prepares the plugins, runs
+/// the load and dispatch benchmarks and prints the report.
+enum BenchmarkCommand {
+    /// The package root, found from this source file: three levels up
+    /// (Sources/PlugboardBenchmark/main.swift).
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// The package's `include/`.
+    static var packageInclude: String { packageRoot + "/include" }
+
+    /// Runs the command and returns the exit status.
+    static func main(_ arguments: [String]) -> Int32 {
+        let options: BenchmarkOptions
+        do {
+            options = try BenchmarkOptions.parse(arguments)
+        } catch {
+            Progress.say("plugboard-benchmark: \(error)")
+            return 64
+        }
+        if options.help {
+            print(BenchmarkOptions.usage)
+            return 0
+        }
+        if let child = options.childLoad {
+            return LoadBenchmark.childMain(side: child.side, directory: child.directory)
+        }
+        do {
+            let results = try run(options)
+            print(options.markdown ? Report.markdown(results) : Report.table(results))
+            return 0
+        } catch {
+            Progress.say("plugboard-benchmark: \(error)")
+            return 1
+        }
+    }
+
+    /// Prepares the plugins and runs both benchmarks.
+    static func run(_ options: BenchmarkOptions) throws -> BenchmarkResults {
+        let started = Clock.now()
+        let settings = options.quick ? BenchmarkSettings.quick : BenchmarkSettings.full
+        guard let executable = Files.currentExecutable() else {
+            throw BenchmarkError("cannot find this executable through /proc/self/exe")
+        }
+        let factory = try PluginFactory(includeDirectory: options.include ?? packageInclude)
+        let machine = MachineInfo.current(compiler: factory.compiler)
+
+        let dispatchSets = settings.dispatchCounts.map { PluginSet(purpose: "dispatch", count: $0) }
+        let loadSets = settings.loadCounts.map { PluginSet(purpose: "load", count: $0) }
+        let jobs = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        let compile = try factory.prepare(dispatchSets + loadSets, jobs: jobs)
+
+        let cli = try findCLI(options.cli, next: executable)
+
+        // Loads first, while the process has loaded no plugin library yet.
+        let loader = LoadBenchmark(repetitions: settings.repetitions, executable: executable, cli: cli,
+                                   emptyDirectory: try factory.emptyDirectory())
+        var loads: [LoadMeasurement] = []
+        var alreadyLoaded = 0
+        for set in loadSets {
+            Progress.say("load: \(set.count) plugins …")
+            loads.append(try loader.run(directory: factory.directory(of: set), paths: factory.paths(of: set),
+                                        count: set.count, alreadyLoaded: alreadyLoaded))
+            alreadyLoaded += set.count
+        }
+
+        let dispatcher = DispatchBenchmark(targetNanoseconds: settings.targetNanoseconds,
+                                           repetitions: settings.repetitions)
+        var dispatches: [DispatchMeasurement] = []
+        for set in dispatchSets {
+            Progress.say("dispatch: \(set.count) plugins …")
+            dispatches += try dispatcher.run(directory: factory.directory(of: set), count: set.count)
+        }
+        return BenchmarkResults(quick: options.quick, settings: settings, machine: machine, compile: compile,
+                                cacheName: factory.cacheName, cliFound: cli != nil, dispatch: dispatches,
+                                load: loads, nanoseconds: Clock.now() &- started)
+    }
+
+    /// The `plugboard` CLI: the one given, else the one next to this executable,
+    /// else the one `swift build` puts there (built now, in the same scratch
+    /// directory and configuration), else nil with a note.
+    static func findCLI(_ given: String?, next executable: String) throws -> String? {
+        if let given {
+            guard Files.isExecutable(given) else { throw BenchmarkError("--plugboard \(given) is not an executable file") }
+            return given
+        }
+        let products = Files.parent(executable)
+        let sibling = products + "/plugboard"
+        if Files.isExecutable(sibling) { return sibling }
+        // Products live in <scratch>/<triple>/<configuration>.
+        let configuration = (products as NSString).lastPathComponent
+        let scratch = Files.parent(Files.parent(products))
+        if ["debug", "release"].contains(configuration), Files.exists(packageRoot + "/Package.swift") {
+            Progress.say("building the plugboard CLI next to this executable …")
+            let build = try? ChildProcess.run(
+                "swift", ["build", "--package-path", packageRoot, "-c", configuration, "--scratch-path", scratch,
+                          "--product", "plugboard"], stderr: .inherit)
+            if build?.termination.succeeded == true, Files.isExecutable(sibling) { return sibling }
+        }
+        Progress.say("note: no plugboard executable next to this one; the CLI column is skipped. Build it with "
+            + "`swift build -c release --scratch-path .build-bench --product plugboard` or pass --plugboard PATH.")
+        return nil
+    }
+}
+
+exit(BenchmarkCommand.main(Array(CommandLine.arguments.dropFirst())))

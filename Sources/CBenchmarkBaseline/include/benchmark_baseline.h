@@ -1,2 +1,77 @@
-/* Replaced by the C baseline. */
+/*
+ * CBenchmarkBaseline: the hand-written C dispatcher that `plugboard-benchmark`
+ * measures Plugboard's host against.
+ *
+ * It does, with no checks beyond what the C ABI requires, what the host does:
+ * lists the `*.so` files of a directory in byte order of the name, opens each
+ * with `dlopen(RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)` (the host's flags),
+ * calls `plugboard_entry`, `init` with a minimal `pb_host_t` whose `log` does
+ * nothing, and `register_plugins` with a registrar that copies each
+ * `pb_plugin_t` (and its id) into an array. Then it calls the plugins' vtables
+ * in a plain loop and times the loop with CLOCK_MONOTONIC.
+ *
+ * Not a host: no version check beyond the major, no report, no `deinit` (the
+ * libraries may be shared with a `PluginHost` in the same process, which owns
+ * their lifecycle). Use a set from one thread.
+ */
 #pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The libraries of one directory and the plugins they registered. */
+typedef struct pbb_set pbb_set_t;
+
+/** Nanoseconds on CLOCK_MONOTONIC. */
+uint64_t pbb_now_ns(void);
+
+/**
+ * Opens every `*.so` file of `directory` (byte order of the name), calls its
+ * entry, `init` and `register_plugins`, and copies the plugins it adds.
+ * Returns NULL on the first failure and writes a one-line reason into `error`
+ * (`error_size` bytes, always NUL-terminated when `error_size` > 0).
+ * Free the result with `pbb_set_close`.
+ */
+pbb_set_t *pbb_set_open_directory(const char *directory, char *error, size_t error_size);
+
+/** The number of libraries the set opened. */
+size_t pbb_set_library_count(const pbb_set_t *set);
+
+/** The number of plugins the libraries registered. */
+size_t pbb_set_plugin_count(const pbb_set_t *set);
+
+/**
+ * Runs `iterations` rounds of: for each plugin with a launch vtable,
+ * `answer &= launch->will_finish_launching(ctx, "{}", 2)` (a NULL slot counts
+ * as true). Stores the AND of every round in `*answer` (if non-NULL).
+ * Returns the elapsed nanoseconds.
+ */
+uint64_t pbb_set_will_finish_launching(const pbb_set_t *set, uint64_t iterations, bool *answer);
+
+/**
+ * The same loop, but also reading the clock after each call and storing the
+ * call's duration in `durations[i]` (`durations` has room for
+ * `pbb_set_plugin_count(set)` values): the least a dispatcher that reports a
+ * per-plugin time has to do. Returns the elapsed nanoseconds.
+ */
+uint64_t pbb_set_will_finish_launching_timed(const pbb_set_t *set, uint64_t iterations, uint64_t *durations,
+                                             bool *answer);
+
+/**
+ * Runs `iterations` rounds of: for each plugin with a memory vtable and a
+ * non-NULL slot, `memory->did_receive_memory_warning(ctx)`.
+ * Returns the elapsed nanoseconds.
+ */
+uint64_t pbb_set_memory_warning(const pbb_set_t *set, uint64_t iterations);
+
+/** Frees the set's memory. The libraries stay mapped and initialized. NULL is ignored. */
+void pbb_set_close(pbb_set_t *set);
+
+#ifdef __cplusplus
+}
+#endif

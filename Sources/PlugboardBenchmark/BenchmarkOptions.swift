@@ -1,0 +1,80 @@
+/// The command line of `plugboard-benchmark`.
+struct BenchmarkOptions {
+    /// Fewer iterations and plugins: a smoke run.
+    var quick = false
+    /// Print the BENCHMARKS.md section instead of the plain table.
+    var markdown = false
+    /// The `plugboard` CLI to time; default: next to this executable.
+    var cli: String?
+    /// The ABI headers; default: `include/` of the package this file was built from.
+    var include: String?
+    /// Internal: run one load in this process and print its time (used for fresh-process numbers).
+    var childLoad: (side: LoadSide, directory: String)?
+    /// Print the usage and stop.
+    var help = false
+
+    /// The usage text.
+    static let usage = """
+        usage: plugboard-benchmark [--quick] [--markdown] [--plugboard PATH] [--include DIR]
+
+        Measures Plugboard's dispatch cost against a hand-written C loop over the
+        same vtables (1, 10, 100 plugins), and the cost of loading 200 and 1,000
+        plugin libraries, in this process and in fresh processes. Plugins are
+        generated, compiled with $CC (default cc) and cached under $TMPDIR.
+
+          --quick           fewer iterations and plugins (a smoke run, not for BENCHMARKS.md)
+          --markdown        print the BENCHMARKS.md results section instead of the table
+          --plugboard PATH  the plugboard CLI to time (default: next to this executable)
+          --include DIR     the Plugboard C headers (default: the package's include/)
+          --help            this text
+        """
+
+    /// Parses `arguments` (without the program name).
+    static func parse(_ arguments: [String]) throws -> BenchmarkOptions {
+        var options = BenchmarkOptions()
+        var rest = arguments[...]
+        func value(for flag: String) throws -> String {
+            guard let value = rest.popFirst(), !value.isEmpty else {
+                throw BenchmarkError("\(flag) needs a value\n\n\(usage)")
+            }
+            return value
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--quick": options.quick = true
+            case "--markdown": options.markdown = true
+            case "--help", "-h": options.help = true
+            case "--plugboard": options.cli = try value(for: argument)
+            case "--include": options.include = try value(for: argument)
+            case "--child-load":
+                let sideText = try value(for: argument)
+                guard let side = LoadSide(rawValue: sideText) else {
+                    throw BenchmarkError("--child-load takes host or c, not \(String(reflecting: sideText))")
+                }
+                options.childLoad = (side, try value(for: argument))
+            default:
+                throw BenchmarkError("unknown argument \(String(reflecting: argument))\n\n\(usage)")
+            }
+        }
+        return options
+    }
+}
+
+/// How much work a run does.
+struct BenchmarkSettings {
+    /// Plugin counts of the dispatch benchmark.
+    let dispatchCounts: [Int]
+    /// Plugin counts of the load benchmark.
+    let loadCounts: [Int]
+    /// Minimum duration of one dispatch measurement, in ns.
+    let targetNanoseconds: UInt64
+    /// Repetitions per side (best kept), dispatch and fresh-process loads alike.
+    let repetitions: Int
+
+    /// The real run.
+    static let full = BenchmarkSettings(dispatchCounts: [1, 10, 100], loadCounts: [200, 1000],
+                                        targetNanoseconds: 200_000_000, repetitions: 5)
+    /// The smoke run.
+    static let quick = BenchmarkSettings(dispatchCounts: [1, 10, 100], loadCounts: [200],
+                                         targetNanoseconds: 20_000_000, repetitions: 2)
+}

@@ -1,0 +1,184 @@
+/// Everything one run measured.
+struct BenchmarkResults {
+    /// Whether it was a `--quick` run.
+    let quick: Bool
+    /// The amounts of work.
+    let settings: BenchmarkSettings
+    /// The machine.
+    let machine: MachineInfo
+    /// What the plugin compilation did.
+    let compile: PluginFactory.CompileSummary
+    /// The cache directory's name (under the system temporary directory).
+    let cacheName: String
+    /// Whether the `plugboard` CLI was found and timed.
+    let cliFound: Bool
+    /// Dispatch results, by plugin count then event.
+    let dispatch: [DispatchMeasurement]
+    /// Load results, by plugin count.
+    let load: [LoadMeasurement]
+    /// Wall time of the whole run.
+    let nanoseconds: UInt64
+}
+
+/// The goals the numbers are judged against.
+enum Goals {
+    /// Our dispatch may cost at most this many times the C loop.
+    static let dispatchRatio = 1.5
+    /// Loading this many plugins …
+    static let loadPlugins = 1000
+    /// … may take at most this long, in ns.
+    static let loadNanoseconds: UInt64 = 50_000_000
+}
+
+/// Renders results as a plain-text table or as the BENCHMARKS.md section.
+enum Report {
+    /// The command that reproduces a run.
+    static func command(_ results: BenchmarkResults) -> String {
+        "swift build -c release --scratch-path .build-bench --product plugboard && "
+            + "swift run -c release --scratch-path .build-bench plugboard-benchmark" + (results.quick ? " --quick" : "")
+    }
+
+    /// One-line verdicts against the goals.
+    static func verdicts(_ results: BenchmarkResults) -> [String] {
+        var lines: [String] = []
+        if let worst = results.dispatch.max(by: { $0.ratio < $1.ratio }),
+           let best = results.dispatch.min(by: { $0.ratio < $1.ratio }) {
+            let met = worst.ratio <= Goals.dispatchRatio
+            lines.append("Dispatch within \(Format.fixed(Goals.dispatchRatio, 1))× of the C loop: "
+                + (met ? "MET" : "MISSED")
+                + " (ours/C from \(Format.ratio(best.ratio)) [\(best.event.rawValue), \(best.plugins) plugins]"
+                + " to \(Format.ratio(worst.ratio)) [\(worst.event.rawValue), \(worst.plugins) plugins])")
+        }
+        if let thousand = results.load.first(where: { $0.plugins == Goals.loadPlugins }) {
+            let met = thousand.freshProcess < Goals.loadNanoseconds
+            var line = "\(Goals.loadPlugins) plugins loaded in under \(Format.milliseconds(Goals.loadNanoseconds)) ms: "
+                + (met ? "MET" : "MISSED")
+                + " (fresh process \(Format.milliseconds(thousand.freshProcess)) ms,"
+                + " in this process \(Format.milliseconds(thousand.inProcess)) ms"
+            if let net = thousand.cliNet { line += ", `plugboard list --json` \(Format.milliseconds(net)) ms net" }
+            lines.append(line + ")")
+        } else {
+            lines.append("\(Goals.loadPlugins) plugins loaded in under \(Format.milliseconds(Goals.loadNanoseconds)) ms: not measured in this run")
+        }
+        return lines
+    }
+
+    /// µs per plugin for `nanoseconds` spent on `plugins`.
+    private static func perPlugin(_ nanoseconds: UInt64, _ plugins: Int) -> String {
+        Format.fixed(Double(nanoseconds) / 1000 / Double(plugins), 1)
+    }
+
+    /// The plain-text report for a terminal.
+    static func table(_ results: BenchmarkResults) -> String {
+        let machine = results.machine
+        var lines = [
+            "Plugboard benchmark (\(results.quick ? "quick smoke run: not for BENCHMARKS.md" : "full run"))",
+            "machine: \(machine.processors) × \(machine.cpuModel); \(machine.swiftVersion); \(machine.compilerVersion); glibc \(machine.libc); Linux \(machine.kernel)",
+            compileLine(results),
+            "",
+            "Dispatch: ns per plugin per event, best of \(results.settings.repetitions), each measurement ≥ \(Format.fixed(Double(results.settings.targetNanoseconds) / 1e9, 2)) s",
+            [Format.left("event", 24), Format.right("plugins", 7), Format.right("ours", 9), Format.right("C loop", 9),
+             Format.right("ours/C", 8), Format.right("C+clock", 9)].joined(separator: "  "),
+        ]
+        for row in results.dispatch {
+            lines.append([Format.left(row.event.rawValue, 24), Format.right(String(row.plugins), 7),
+                          Format.right(Format.fixed(row.ours, 1), 9), Format.right(Format.fixed(row.c, 2), 9),
+                          Format.right(Format.ratio(row.ratio), 8),
+                          Format.right(row.cTimed.map { Format.fixed($0, 1) } ?? "–", 9)].joined(separator: "  "))
+        }
+        lines += ["  (C+clock: the C loop plus one clock read per call, the floor of a per-plugin timed report)", ""]
+        lines.append("Load: discover, dlopen, init and register; one plugin per library; ms (µs per plugin)")
+        lines.append([Format.right("plugins", 7), Format.right("ours fresh", 18), Format.right("C fresh", 18),
+                      Format.right("ours/C", 7), Format.right("ours in-process", 18), Format.right("again (mapped)", 18),
+                      Format.right("list --json net", 18)].joined(separator: "  "))
+        for row in results.load {
+            func cell(_ ns: UInt64) -> String { "\(Format.milliseconds(ns)) (\(perPlugin(ns, row.plugins)))" }
+            lines.append([Format.right(String(row.plugins), 7), Format.right(cell(row.freshProcess), 18),
+                          Format.right(cell(row.freshProcessC), 18), Format.right(Format.ratio(row.ratio), 7),
+                          Format.right(cell(row.inProcess), 18), Format.right(cell(row.inProcessAgain), 18),
+                          Format.right(row.cliNet.map(cell) ?? "–", 18)].joined(separator: "  "))
+        }
+        if let startup = results.load.first?.cliStartup {
+            lines.append("  (list --json net: wall time of `plugboard list --plugin-dir DIR --json` minus the same over an empty directory, \(Format.milliseconds(startup)) ms)")
+        }
+        lines += ["", "Goals:"] + verdicts(results).map { "  " + $0 }
+        lines.append("")
+        lines.append("run took \(Format.seconds(results.nanoseconds)) s")
+        return lines.joined(separator: "\n")
+    }
+
+    /// The compilation line: how many libraries were compiled and how long it took.
+    private static func compileLine(_ results: BenchmarkResults) -> String {
+        let compile = results.compile
+        var line = "plugins: cache $TMPDIR/\(results.cacheName); "
+        if compile.compiled > 0 {
+            line += "compiled \(compile.compiled) libraries in \(Format.seconds(compile.nanoseconds)) s (\(compile.jobs) jobs)"
+            line += compile.reused > 0 ? ", reused \(compile.reused)" : ""
+        } else {
+            line += "all \(compile.reused) libraries reused from the cache (compiled by an earlier run)"
+        }
+        return line
+    }
+
+    /// The BENCHMARKS.md results section.
+    static func markdown(_ results: BenchmarkResults) -> String {
+        let machine = results.machine
+        let settings = results.settings
+        var lines = [
+            "## Results of one run",
+            "",
+            "Reproduce (from the package root):",
+            "",
+            "```sh",
+            command(results),
+            "```",
+            "",
+            "Machine: \(machine.processors) processors (`nproc`), \(machine.cpuModel) (`/proc/cpuinfo`); "
+                + "\(machine.swiftVersion); \(machine.compilerVersion); glibc \(machine.libc); Linux \(machine.kernel).",
+            "",
+            compileLine(results) + ". Whole run: \(Format.seconds(results.nanoseconds)) s.",
+            "",
+            "### Goals",
+            "",
+        ]
+        lines += verdicts(results).map { "- " + $0 }
+        lines += [
+            "",
+            "### Dispatch",
+            "",
+            "Nanoseconds per plugin per event; best of \(settings.repetitions) measurements per side, the sides "
+                + "interleaved, each measurement at least \(Format.fixed(Double(settings.targetNanoseconds) / 1e9, 2)) s. "
+                + "*C + clock* is the C loop with one `clock_gettime` after each call (what a per-plugin timed report costs at least).",
+            "",
+            "| event | plugins | ours (ns) | C loop (ns) | ours / C | C + clock (ns) | events per measurement (ours / C) |",
+            "|---|---:|---:|---:|---:|---:|---:|",
+        ]
+        for row in results.dispatch {
+            lines.append("| `\(row.event.rawValue)` | \(row.plugins) | \(Format.fixed(row.ours, 1)) | \(Format.fixed(row.c, 2)) | "
+                + "**\(Format.ratio(row.ratio))** | \(row.cTimed.map { Format.fixed($0, 1) } ?? "–") | \(row.oursIterations) / \(row.cIterations) |")
+        }
+        lines += [
+            "",
+            "### Load",
+            "",
+            "Discover, `dlopen`, `init` and `register_plugins`, one plugin per library, files in the page cache. "
+                + "Milliseconds, with µs per plugin in parentheses. *Fresh* columns: best of \(settings.repetitions) child "
+                + "processes, each timing the load alone from inside. *In-process*: once in the benchmark process; "
+                + "*again*: the same directory after `shutdown()`, images still mapped (`RTLD_NODELETE`), so everything "
+                + "but mapping and relocation. *list --json net*: wall time of `plugboard list --plugin-dir DIR --json` "
+                + "minus the same over an empty directory (process start-up), so it includes JSON encoding.",
+            "",
+            "| plugins | ours, fresh | C, fresh | ours / C | ours, in-process | again (mapped) | list --json net | libraries loaded before |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        for row in results.load {
+            func cell(_ ns: UInt64) -> String { "\(Format.milliseconds(ns)) (\(perPlugin(ns, row.plugins)))" }
+            lines.append("| \(row.plugins) | **\(cell(row.freshProcess))** | \(cell(row.freshProcessC)) | \(Format.ratio(row.ratio)) | "
+                + "\(cell(row.inProcess)) | \(cell(row.inProcessAgain)) | \(row.cliNet.map(cell) ?? "not measured") | \(row.alreadyLoaded) |")
+        }
+        if let startup = results.load.first?.cliStartup {
+            lines += ["", "`plugboard list --json` over an empty directory (start-up baseline): \(Format.milliseconds(startup)) ms."]
+        }
+        return lines.joined(separator: "\n")
+    }
+}
