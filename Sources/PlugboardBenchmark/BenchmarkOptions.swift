@@ -10,6 +10,8 @@ struct BenchmarkOptions {
     var include: String?
     /// Internal: run one load in this process and print its time (used for fresh-process numbers).
     var childLoad: (side: LoadSide, directory: String)?
+    /// Only run both dispatchers for a fixed number of events (for a profiler such as callgrind).
+    var profile: (plugins: Int, events: UInt64)?
     /// Print the usage and stop.
     var help = false
 
@@ -26,6 +28,9 @@ struct BenchmarkOptions {
           --markdown        print the BENCHMARKS.md results section instead of the table
           --plugboard PATH  the plugboard CLI to time (default: next to this executable)
           --include DIR     the Plugboard C headers (default: the package's include/)
+          --profile-dispatch PLUGINS EVENTS
+                            only send EVENTS willFinishLaunching and EVENTS memory warnings
+                            to PLUGINS loaded plugins, ours then the C loop (for callgrind)
           --help            this text
         """
 
@@ -33,6 +38,7 @@ struct BenchmarkOptions {
     static func parse(_ arguments: [String]) throws -> BenchmarkOptions {
         var options = BenchmarkOptions()
         var rest = arguments[...]
+        /// The argument after `flag`.
         func value(for flag: String) throws -> String {
             guard let value = rest.popFirst(), !value.isEmpty else {
                 throw BenchmarkError("\(flag) needs a value\n\n\(usage)")
@@ -46,6 +52,13 @@ struct BenchmarkOptions {
             case "--help", "-h": options.help = true
             case "--plugboard": options.cli = try value(for: argument)
             case "--include": options.include = try value(for: argument)
+            case "--profile-dispatch":
+                let pluginsText = try value(for: argument), eventsText = try value(for: argument)
+                guard let plugins = Int(pluginsText), plugins > 0, plugins <= 10_000,
+                      let events = UInt64(eventsText), events > 0 else {
+                    throw BenchmarkError("--profile-dispatch takes a plugin count (1…10000) and an event count (> 0)")
+                }
+                options.profile = (plugins, events)
             case "--child-load":
                 let sideText = try value(for: argument)
                 guard let side = LoadSide(rawValue: sideText) else {

@@ -24,6 +24,7 @@ struct ChildProcess {
         /// Whether it exited with status 0.
         var succeeded: Bool { self == .exited(0) }
 
+        /// "exit status N" or "signal N".
         var description: String {
             switch self {
             case .exited(let status): "exit status \(status)"
@@ -50,6 +51,7 @@ struct ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        /// Adds the file action that sends `descriptor` to `output`.
         func redirect(_ output: Output, _ descriptor: Int32) {
             switch output {
             case .inherit: break

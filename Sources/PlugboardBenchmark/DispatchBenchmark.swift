@@ -21,8 +21,9 @@ struct DispatchMeasurement {
     let c: Double
     /// The C loop that also reads the clock after each call (launch only).
     let cTimed: Double?
-    /// Iterations (events) per measurement of our side and of the C side.
+    /// Events per measurement of our side.
     let oursIterations: UInt64
+    /// Events per measurement of the C side.
     let cIterations: UInt64
     /// The shortest single measurement, in ns (to show each lasted long enough).
     let shortestMeasurement: UInt64
@@ -113,6 +114,7 @@ struct DispatchBenchmark {
                 shortest = min(shortest, elapsed)
             }
         }
+        /// Nanoseconds per plugin per event.
         func perPluginPerEvent(_ elapsed: UInt64, _ iterations: UInt64) -> Double {
             Double(elapsed) / Double(iterations) / Double(count)
         }

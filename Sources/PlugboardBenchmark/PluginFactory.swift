@@ -233,6 +233,8 @@ struct PluginFactory {
         }
         summary.nanoseconds = Clock.now() &- start
         summary.compiled = work.count
+        // Write the new files back now, so that no writeback competes with the measurements.
+        sync()
         for set in pending {
             try Files.write("\(set.count)\n", to: cacheDirectory + "/" + set.name + ".complete")
         }

@@ -92,6 +92,7 @@ enum Report {
                       Format.right("ours/C", 7), Format.right("ours in-process", 18), Format.right("again (mapped)", 18),
                       Format.right("list --json net", 18)].joined(separator: "  "))
         for row in results.load {
+            /// Milliseconds with µs per plugin.
             func cell(_ ns: UInt64) -> String { "\(Format.milliseconds(ns)) (\(perPlugin(ns, row.plugins)))" }
             lines.append([Format.right(String(row.plugins), 7), Format.right(cell(row.freshProcess), 18),
                           Format.right(cell(row.freshProcessC), 18), Format.right(Format.ratio(row.ratio), 7),
@@ -172,6 +173,7 @@ enum Report {
             "|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for row in results.load {
+            /// Milliseconds with µs per plugin.
             func cell(_ ns: UInt64) -> String { "\(Format.milliseconds(ns)) (\(perPlugin(ns, row.plugins)))" }
             lines.append("| \(row.plugins) | **\(cell(row.freshProcess))** | \(cell(row.freshProcessC)) | \(Format.ratio(row.ratio)) | "
                 + "\(cell(row.inProcess)) | \(cell(row.inProcessAgain)) | \(row.cliNet.map(cell) ?? "not measured") | \(row.alreadyLoaded) |")

@@ -4,6 +4,7 @@ import Glibc
 
 /// A setup or measurement problem, with a sentence saying what went wrong.
 struct BenchmarkError: Error, CustomStringConvertible {
+    /// The sentence.
     let description: String
 
     /// An error with the given sentence.

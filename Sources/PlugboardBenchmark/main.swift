@@ -1,5 +1,7 @@
+import CBenchmarkBaseline
 import Foundation
 import Glibc
+import Plugboard
 
 /// The benchmark driver: parses the command line, prepares the plugins, runs
 /// the load and dispatch benchmarks and prints the report.
@@ -29,6 +31,10 @@ enum BenchmarkCommand {
             return LoadBenchmark.childMain(side: child.side, directory: child.directory)
         }
         do {
+            if let profile = options.profile {
+                try runProfile(options, plugins: profile.plugins, events: profile.events)
+                return 0
+            }
             let results = try run(options)
             print(options.markdown ? Report.markdown(results) : Report.table(results))
             return 0
@@ -77,6 +83,32 @@ enum BenchmarkCommand {
         return BenchmarkResults(quick: options.quick, settings: settings, machine: machine, compile: compile,
                                 cacheName: factory.cacheName, cliFound: cli != nil, dispatch: dispatches,
                                 load: loads, nanoseconds: Clock.now() &- started)
+    }
+
+    /// Loads one dispatch set and sends `events` of each measured event through
+    /// our dispatcher, then through the C loop: a short, fixed workload for a
+    /// profiler (`valgrind --tool=callgrind --toggle-collect=…`).
+    static func runProfile(_ options: BenchmarkOptions, plugins: Int, events: UInt64) throws {
+        let factory = try PluginFactory(includeDirectory: options.include ?? packageInclude)
+        let set = PluginSet(purpose: "dispatch", count: plugins)
+        _ = try factory.prepare([set], jobs: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        let host = PluginHost()
+        defer { host.shutdown() }
+        let reports = host.loadPlugins(from: PluginSearchPath(explicit: [factory.directory(of: set)]))
+        try LoadBenchmark.check(reports, plugins: host.plugins.count, count: plugins, directory: factory.directory(of: set))
+        var error = [CChar](repeating: 0, count: 512)
+        guard let baseline = pbb_set_open_directory(factory.directory(of: set), &error, error.count) else {
+            throw BenchmarkError("the C baseline could not load \(factory.directory(of: set))")
+        }
+        defer { pbb_set_close(baseline) }
+        /// ns per plugin per event.
+        func per(_ elapsed: UInt64) -> String { Format.fixed(Double(elapsed) / Double(events) / Double(plugins), 1) }
+        let launch = DispatchBenchmark.timeWillFinishLaunching(host, events)
+        let memory = DispatchBenchmark.timeMemoryWarning(host, events)
+        let cLaunch = pbb_set_will_finish_launching(baseline, events, nil)
+        let cMemory = pbb_set_memory_warning(baseline, events)
+        print("\(events) events to \(plugins) plugins, ns per plugin per event: willFinishLaunching ours \(per(launch)), "
+            + "C \(per(cLaunch)); didReceiveMemoryWarning ours \(per(memory)), C \(per(cMemory))")
     }
 
     /// The `plugboard` CLI: the one given, else the one next to this executable,
