@@ -25,7 +25,7 @@ struct DispatchMeasurement {
     let oursIterations: UInt64
     /// Events per measurement of the C side.
     let cIterations: UInt64
-    /// The shortest single measurement, in ns (to show each lasted long enough).
+    /// The shortest accepted measurement, in ns (each lasts at least the target).
     let shortestMeasurement: UInt64
 
     /// Ours divided by C.
@@ -93,51 +93,70 @@ struct DispatchBenchmark {
         guard answer else { throw BenchmarkError("the C loop's will_finish_launching answered false") }
     }
 
+    /// One side of a comparison: its events per measurement and its best so far.
+    private struct Side {
+        /// Events per measurement; only grows.
+        var iterations: UInt64
+        /// The best ns per event of the measurements so far.
+        var best = Double.infinity
+        /// The shortest accepted measurement, in ns.
+        var shortest = UInt64.max
+    }
+
     /// Calibrates each side to the target duration, then measures the sides in
     /// turn (C, ours, C with clock) `repetitions` times and keeps each side's best.
     private func measure(_ event: DispatchEvent, count: Int, ours: (UInt64) -> UInt64, c: (UInt64) -> UInt64,
                          cTimed: ((UInt64) -> UInt64)?) throws -> DispatchMeasurement {
-        let oursIterations = calibrate(ours)
-        let cIterations = calibrate(c)
-        let cTimedIterations = cTimed.map { calibrate($0) } ?? 0
-        var best = (ours: UInt64.max, c: UInt64.max, cTimed: UInt64.max)
-        var shortest = UInt64.max
+        var oursSide = Side(iterations: calibrate(ours))
+        var cSide = Side(iterations: calibrate(c))
+        var cTimedSide = Side(iterations: cTimed.map { calibrate($0) } ?? 0)
         for _ in 0..<repetitions {
-            let cElapsed = c(cIterations)
-            let oursElapsed = ours(oursIterations)
-            best.c = min(best.c, cElapsed)
-            best.ours = min(best.ours, oursElapsed)
-            shortest = min(shortest, cElapsed, oursElapsed)
-            if let cTimed {
-                let elapsed = cTimed(cTimedIterations)
-                best.cTimed = min(best.cTimed, elapsed)
-                shortest = min(shortest, elapsed)
-            }
+            measureOnce(c, &cSide)
+            measureOnce(ours, &oursSide)
+            if let cTimed { measureOnce(cTimed, &cTimedSide) }
         }
-        /// Nanoseconds per plugin per event.
-        func perPluginPerEvent(_ elapsed: UInt64, _ iterations: UInt64) -> Double {
-            Double(elapsed) / Double(iterations) / Double(count)
-        }
+        let perPlugin = Double(count)
         return DispatchMeasurement(
             event: event, plugins: count,
-            ours: perPluginPerEvent(best.ours, oursIterations),
-            c: perPluginPerEvent(best.c, cIterations),
-            cTimed: cTimed == nil ? nil : perPluginPerEvent(best.cTimed, cTimedIterations),
-            oursIterations: oursIterations, cIterations: cIterations, shortestMeasurement: shortest)
+            ours: oursSide.best / perPlugin, c: cSide.best / perPlugin,
+            cTimed: cTimed == nil ? nil : cTimedSide.best / perPlugin,
+            oursIterations: oursSide.iterations, cIterations: cSide.iterations,
+            shortestMeasurement: min(oursSide.shortest, cSide.shortest, cTimedSide.shortest))
     }
 
-    /// An iteration count for which `body` takes at least the target duration
-    /// (with a 25 % margin against noise).
+    /// One measurement of `body` that lasts at least the target duration: a
+    /// shorter one (the calibration was thrown off by a stall) is discarded and
+    /// repeated with more events.
+    private func measureOnce(_ body: (UInt64) -> UInt64, _ side: inout Side) {
+        while true {
+            let elapsed = body(side.iterations)
+            if elapsed >= targetNanoseconds {
+                side.best = min(side.best, Double(elapsed) / Double(side.iterations))
+                side.shortest = min(side.shortest, elapsed)
+                return
+            }
+            side.iterations = grown(side.iterations, elapsed: elapsed)
+        }
+    }
+
+    /// An iteration count for which `body` should take the target duration
+    /// (with a 25 % margin against noise); `measureOnce` enforces it.
     private func calibrate(_ body: (UInt64) -> UInt64) -> UInt64 {
         var iterations: UInt64 = 1
         while true {
-            let elapsed = max(body(iterations), 1)
+            let elapsed = body(iterations)
             if elapsed >= targetNanoseconds / 8 || iterations >= 1 << 40 {
-                let scaled = Double(iterations) * Double(targetNanoseconds) * 1.25 / Double(elapsed)
-                return max(iterations, UInt64(scaled.rounded(.up)))
+                return grown(iterations, elapsed: elapsed)
             }
             iterations *= 4
         }
+    }
+
+    /// `iterations` scaled so that `elapsed` would reach the target with a 25 % margin; never less than before.
+    private func grown(_ iterations: UInt64, elapsed: UInt64) -> UInt64 {
+        let scaled = Double(iterations) * Double(targetNanoseconds) * 1.25 / Double(max(elapsed, 1))
+        let capped = min(scaled.rounded(.up), Double(UInt64(1) << 40))
+        return max(iterations + 1, UInt64(capped))
     }
 
     /// Times `iterations` calls of `willFinishLaunching(options: "{}")`.

@@ -34,8 +34,7 @@ enum Goals {
 enum Report {
     /// The command that reproduces a run.
     static func command(_ results: BenchmarkResults) -> String {
-        "swift build -c release --scratch-path .build-bench --product plugboard && "
-            + "swift run -c release --scratch-path .build-bench plugboard-benchmark" + (results.quick ? " --quick" : "")
+        "swift run -c release --scratch-path .build-bench plugboard-benchmark" + (results.quick ? " --quick" : "")
     }
 
     /// One-line verdicts against the goals.
@@ -134,6 +133,8 @@ enum Report {
             command(results),
             "```",
             "",
+            "(It builds the `plugboard` CLI next to itself if it is missing, and compiles the plugins on first use.)",
+            "",
             "Machine: \(machine.processors) processors (`nproc`), \(machine.cpuModel) (`/proc/cpuinfo`); "
                 + "\(machine.swiftVersion); \(machine.compilerVersion); glibc \(machine.libc); Linux \(machine.kernel).",
             "",
@@ -157,6 +158,9 @@ enum Report {
         for row in results.dispatch {
             lines.append("| `\(row.event.rawValue)` | \(row.plugins) | \(Format.fixed(row.ours, 1)) | \(Format.fixed(row.c, 2)) | "
                 + "**\(Format.ratio(row.ratio))** | \(row.cTimed.map { Format.fixed($0, 1) } ?? "–") | \(row.oursIterations) / \(row.cIterations) |")
+        }
+        if let shortest = results.dispatch.map(\.shortestMeasurement).min() {
+            lines += ["", "Shortest single measurement of the run: \(Format.fixed(Double(shortest) / 1e9, 3)) s."]
         }
         lines += [
             "",
