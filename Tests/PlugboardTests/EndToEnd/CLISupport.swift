@@ -1,0 +1,90 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Driving the real `plugboard` binary.
+enum CLI {
+    /// The binary, required to be found (a relative "plugboard" would run whatever PATH has).
+    static func binary() throws -> String {
+        let path = TestPaths.plugboard
+        try #require(path.hasPrefix("/"), "the plugboard binary was not found next to the test bundle")
+        return path
+    }
+
+    /// Runs `plugboard arguments…` with the test's environment minus `PLUGBOARD_PLUGIN_PATH`,
+    /// plus `environment`.
+    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
+        var env = ProcessInfo.processInfo.environment
+        env["PLUGBOARD_PLUGIN_PATH"] = nil
+        env.merge(environment) { $1 }
+        return try PlugboardTests.run(try binary(), arguments, input: input, environment: env)
+    }
+
+    /// The lines of `run` human output that are event reports ("name … → answer …"), as event names.
+    static func eventNames(_ output: String) -> [String] {
+        output.split(separator: "\n").filter { !$0.hasPrefix(" ") && $0.contains(" → ") }
+            .map { String($0.prefix { $0 != " " }) }
+    }
+
+    /// The plugin log lines of `run` human output, as "id: message".
+    static func pluginLogs(_ output: String) -> [String] {
+        output.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("  ["), let close = line.firstIndex(of: "]") else { return nil }
+            let id = line[line.index(line.startIndex, offsetBy: 3)..<close]
+            guard let colon = line[close...].range(of: ": ") else { return nil }
+            return "\(id): \(line[colon.upperBound...])"
+        }
+    }
+
+    /// The objects of `run --json` output, one per line; nil if a line is not a JSON object.
+    static func jsonLines(_ output: String) -> [[String: Any]]? {
+        var objects: [[String: Any]] = []
+        for line in output.split(separator: "\n") {
+            guard let object = jsonObject(line) else { return nil }
+            objects.append(object)
+        }
+        return objects
+    }
+
+    /// The `libraries` of a `list --json` document.
+    static func libraries(_ result: ProcessResult) throws -> [[String: Any]] {
+        let document = try #require(jsonObject(result.output), "not a JSON document:\n\(result.output)\n\(result.errorOutput)")
+        return try #require(document["libraries"] as? [[String: Any]], "no libraries:\n\(result.output)")
+    }
+
+    /// The documented `type`s of `run --json` lines (README and `run --help`).
+    static let documentedLineTypes: Set<String> = ["load", "log", "event", "note", "input-error", "exit"]
+}
+
+extension [String: Any] {
+    func string(_ key: String) -> String? { self[key] as? String }
+    func object(_ key: String) -> [String: Any]? { self[key] as? [String: Any] }
+    func objects(_ key: String) -> [[String: Any]]? { self[key] as? [[String: Any]] }
+    func int(_ key: String) -> Int? { (self[key] as? NSNumber)?.intValue }
+}
+
+/// A temporary folder with a `plugins` subfolder, removed at the end.
+struct Workspace {
+    let root: TemporaryDirectory
+    let plugins: String
+
+    init(_ label: String) throws {
+        root = try TemporaryDirectory("plugboard-e2e-\(label)")
+        plugins = root.file("plugins")
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: false)
+    }
+
+    /// Builds a fixture into `plugins` (or `directory`).
+    @discardableResult
+    func plugin(_ name: String, _ definitions: [String], in directory: String? = nil) throws -> String {
+        try PluginCompiler.lenientFixture(name, in: directory ?? plugins, definitions)
+    }
+
+    /// Writes an events file and returns its path.
+    func events(_ lines: [String], name: String = "events.jsonl") throws -> String {
+        try root.write(name, lines.joined(separator: "\n") + "\n")
+        return root.file(name)
+    }
+
+    func remove() { root.remove() }
+}
