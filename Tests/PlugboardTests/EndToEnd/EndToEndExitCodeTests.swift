@@ -1,0 +1,201 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The documented exit codes, each produced for real.
+@Suite struct EndToEndExitCodeTests {
+    /// A usage error: the arguments after `plugboard`, and words its message must contain.
+    struct UsageCase: Sendable, CustomTestStringConvertible {
+        let arguments: [String]
+        let words: [String]
+        var testDescription: String { arguments.joined(separator: " ") }
+    }
+
+    static let usageCases: [UsageCase] = [
+        UsageCase(arguments: ["run", "--bogus"], words: ["Unknown option", "--bogus"]),
+        UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--events", "PLUGINS/missing.jsonl"],
+                  words: ["cannot read the events file", "missing.jsonl", "No such file or directory"]),
+        UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--launch-options", "[1]"],
+                  words: ["--launch-options must be a JSON object", "[1]"]),
+        UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--launch-options", "{"], words: ["--launch-options"]),
+        UsageCase(arguments: ["run", "--plugin-dir", ""], words: ["--plugin-dir needs a directory path"]),
+        UsageCase(arguments: ["list", "--bogus"], words: ["Unknown option", "--bogus"]),
+        UsageCase(arguments: ["inspect"], words: ["Missing expected argument"]),
+        UsageCase(arguments: ["frobnicate"], words: ["frobnicate"]),
+    ]
+
+    @Test(arguments: usageCases)
+    func usageErrorsExit64(_ usage: UsageCase) throws {
+        let workspace = try Workspace("usage")
+        defer { workspace.remove() }
+        try workspace.plugin("app.so", EndToEndRunTests.app)
+        let arguments = usage.arguments.map { $0.replacingOccurrences(of: "PLUGINS", with: workspace.plugins) }
+        let result = try CLI.run(arguments)
+        #expect(result.status == 64, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
+        for word in usage.words {
+            #expect(result.errorOutput.contains(word), "stderr lacks \(String(reflecting: word)):\n\(result.errorOutput)")
+        }
+        // Nothing was run: no plugin was called.
+        #expect(!result.output.contains("will-finish-launching"), "\(result.output)")
+    }
+
+    @Test func vetoedLaunchExits2AfterWillTerminate() throws {
+        let workspace = try Workspace("veto")
+        defer { workspace.remove() }
+        try workspace.plugin("a_veto.so", ["FIX_ID=\"com.e2e.veto\"", "FIX_LAUNCH=0", "FIX_TERMINATE", "FIX_BROADCASTS"])
+        try workspace.plugin("b_yes.so", ["FIX_ID=\"com.e2e.yes\"", "FIX_LAUNCH=1", "FIX_TERMINATE", "FIX_BROADCASTS"])
+        let events = try workspace.events([#"{"event":"memory-warning"}"#])
+
+        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--events", events, "--open-url", "myapp://x"])
+        #expect(result.status == 2, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
+        #expect(CLI.eventNames(result.output) == ["will-finish-launching", "will-terminate"], "\(result.output)")
+        #expect(result.output.contains("will-finish-launching → false (vetoed by com.e2e.veto)  [2 call(s)"), "\(result.output)")
+        let logs = CLI.pluginLogs(result.output).filter { $0.hasPrefix("com.e2e.") }
+        // Both were asked (a veto does not skip the others); both hear will-terminate; nothing else is sent.
+        #expect(logs.sorted() == ["com.e2e.veto: will-finish-launching", "com.e2e.veto: will-terminate",
+                                  "com.e2e.yes: will-finish-launching", "com.e2e.yes: will-terminate"], "\(result.output)")
+        #expect(!result.output.contains("did-finish-launching"), "\(result.output)")
+
+        let json = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--json"])
+        #expect(json.status == 2)
+        let objects = try #require(CLI.jsonLines(json.output), "\(json.output)")
+        #expect(objects.filter { $0.string("type") == "event" }.map { $0.string("event") ?? "?" }
+                    == ["will-finish-launching", "will-terminate"], "\(json.output)")
+        #expect(objects.last?.string("type") == "exit" && objects.last?.int("code") == 2, "\(json.output)")
+    }
+
+    @Test func vetoedLaunchSendsNoURL() throws {
+        let workspace = try Workspace("veto-url")
+        defer { workspace.remove() }
+        try workspace.plugin("veto.so", ["FIX_ID=\"com.e2e.veto\"", "FIX_LAUNCH=0", "FIX_OPEN_URL=1", "FIX_TERMINATE"])
+        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x"])
+        #expect(result.status == 2, "exit \(result.status)\n\(result.output)")
+        #expect(CLI.eventNames(result.output) == ["will-finish-launching", "will-terminate"], "\(result.output)")
+        #expect(CLI.pluginLogs(result.output).filter { $0.hasPrefix("com.e2e.veto:") }
+                    == ["com.e2e.veto: will-finish-launching", "com.e2e.veto: will-terminate"], "\(result.output)")
+    }
+
+    @Test func noLoadablePluginExits3() throws {
+        let workspace = try Workspace("none")
+        defer { workspace.remove() }
+        let empty = workspace.root.file("empty")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
+        try "text\n".write(toFile: workspace.plugins + "/bad.so", atomically: false, encoding: .utf8)
+        try workspace.plugin("init.so", ["FIX_ID=\"com.bad.init\"", "FIX_INIT_FAILS", "FIX_LAUNCH=1", "FIX_TERMINATE"])
+
+        for directories in [[empty], [workspace.plugins], [workspace.root.file("missing")], [empty, workspace.plugins]] {
+            let arguments = ["run"] + directories.flatMap { ["--plugin-dir", $0] }
+            let result = try CLI.run(arguments)
+            #expect(result.status == 3, "\(arguments): exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
+            #expect(result.output.contains("plugboard: no plugin could be loaded from " + directories.joined(separator: ", ")),
+                    "\(result.output)")
+            #expect(CLI.eventNames(result.output).isEmpty, "no event may be sent:\n\(result.output)")
+        }
+        let json = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--json"])
+        #expect(json.status == 3)
+        let objects = try #require(CLI.jsonLines(json.output), "\(json.output)")
+        #expect(objects.last?.string("type") == "exit" && objects.last?.int("code") == 3, "\(json.output)")
+        #expect(objects.contains { $0.string("type") == "note" && $0.string("message")?.contains("no plugin could be loaded") == true },
+                "\(json.output)")
+    }
+
+    @Test func listAndInspectExit1WhenALibraryFailed() throws {
+        let workspace = try Workspace("exit1")
+        defer { workspace.remove() }
+        let good = try workspace.plugin("good.so", EndToEndRunTests.app)
+        let goodOnly = try CLI.run(["list", "--plugin-dir", workspace.plugins])
+        #expect(goodOnly.status == 0, "\(goodOnly.output)")
+        #expect(goodOnly.output.contains("1 file(s): 1 loaded, 0 failed, 0 skipped; 1 plugin(s)"), "\(goodOnly.output)")
+        #expect(try CLI.run(["inspect", good]).status == 0)
+
+        let bad = try workspace.plugin("major.so", ["FIX_ID=\"com.bad.major\"", "FIX_ABI_MAJOR=2", "FIX_TERMINATE"])
+        for arguments in [["list", "--plugin-dir", workspace.plugins], ["list", "--plugin-dir", workspace.plugins, "--json"],
+                          ["inspect", bad], ["inspect", bad, "--json"]] {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 1, "\(arguments): exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
+        }
+        let list = try CLI.run(["list", "--plugin-dir", workspace.plugins])
+        #expect(list.output.contains("FAILED   \(bad): version: ABI major version mismatch: field abi_major, plugin 2, host 1"),
+                "\(list.output)")
+        // run still runs with the good plugin: a failed library alone does not fail a run.
+        #expect(try CLI.run(["run", "--plugin-dir", workspace.plugins]).status == 0)
+    }
+
+    @Test func unreadableEventsInputExits1AfterWillTerminate() throws {
+        let workspace = try Workspace("events-dir")
+        defer { workspace.remove() }
+        try workspace.plugin("app.so", EndToEndRunTests.app)
+        // A directory passes the "is it readable" check but cannot be read as lines.
+        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--events", workspace.root.path])
+        #expect(result.status == 1, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
+        #expect(result.output.contains("plugboard: cannot read events"), "\(result.output)")
+        #expect(CLI.eventNames(result.output) == ["will-finish-launching", "did-finish-launching", "will-terminate"], "\(result.output)")
+    }
+}
+
+/// SIGINT and SIGTERM while `run --events -` waits on standard input.
+@Suite struct EndToEndSignalTests {
+    struct SignalCase: Sendable, CustomTestStringConvertible {
+        let signal: Int32
+        let name: String
+        let json: Bool
+        var blocked = false
+        var testDescription: String { name + (json ? " --json" : "") + (blocked ? " (started blocked)" : "") }
+    }
+
+    @Test(arguments: [SignalCase(signal: SIGINT, name: "SIGINT", json: false), SignalCase(signal: SIGTERM, name: "SIGTERM", json: false),
+                      SignalCase(signal: SIGINT, name: "SIGINT", json: true), SignalCase(signal: SIGTERM, name: "SIGTERM", json: true)])
+    func signalWhileWaitingSendsWillTerminate(_ signal: SignalCase) throws {
+        try check(signal)
+    }
+
+    /// A child inherits its parent's signal mask: Foundation's `Process` started from a
+    /// test, Dispatch or Swift-concurrency thread hands over a mask that blocks SIGINT and
+    /// SIGTERM. `plugboard run` promises to answer them, so it must unblock them itself.
+    @Test(arguments: [SignalCase(signal: SIGINT, name: "SIGINT", json: false, blocked: true),
+                      SignalCase(signal: SIGTERM, name: "SIGTERM", json: false, blocked: true)])
+    func signalIsAnsweredWhenStartedWithItBlocked(_ signal: SignalCase) throws {
+        try check(signal)
+    }
+
+    private func check(_ signal: SignalCase) throws {
+        let workspace = try Workspace("signal")
+        defer { workspace.remove() }
+        let id = "com.e2e.signal"
+        try workspace.plugin("app.so", ["FIX_ID=\"\(id)\"", "FIX_LAUNCH=1", "FIX_BROADCASTS", "FIX_TERMINATE"])
+
+        let process = try LiveProcess(try CLI.binary(),
+                                      ["run", "--plugin-dir", workspace.plugins, "--events", "-"] + (signal.json ? ["--json"] : []),
+                                      blockedSignals: signal.blocked ? [SIGINT, SIGTERM] : [])
+        defer { process.stop() }
+        let launched = signal.json ? #""event":"did-finish-launching""# : "did-finish-launching → true"
+        try #require(process.waitForOutput(containing: launched), "never launched:\n\(process.output)")
+        // It reads standard input live: an event sent now is delivered while the input stays open.
+        try process.send(#"{"event":"memory-warning"}"# + "\n")
+        let warned = signal.json ? #""event":"memory-warning""# : "memory-warning → delivered"
+        try #require(process.waitForOutput(containing: warned), "the event was not delivered:\n\(process.output)")
+        #expect(!process.output.contains("will-terminate"), "terminated before the signal:\n\(process.output)")
+
+        #expect(kill(process.pid, signal.signal) == 0)
+        let exit = process.waitForExit(timeout: .seconds(5))
+        #expect(!exit.timedOut, "still running 5 s after \(signal.name):\n\(exit.output)")
+        #expect(exit.ending == .exit(128 + signal.signal), "ended with \(exit.ending)\n\(exit.output)")
+
+        if signal.json {
+            let objects = try #require(CLI.jsonLines(exit.output), "a line is not JSON:\n\(exit.output)")
+            #expect(objects.filter { $0.string("type") == "event" }.map { $0.string("event") ?? "?" }
+                        == ["will-finish-launching", "did-finish-launching", "memory-warning", "will-terminate"], "\(exit.output)")
+            #expect(objects.contains { $0.string("type") == "log" && $0.string("plugin") == id && $0.string("message") == "will-terminate" },
+                    "\(exit.output)")
+            #expect(objects.contains { $0.string("type") == "note" && $0.string("message") == "received \(signal.name): terminating" },
+                    "\(exit.output)")
+            #expect(objects.last?.string("type") == "exit" && objects.last?.int("code") == Int(128 + signal.signal), "\(exit.output)")
+        } else {
+            #expect(exit.output.contains("plugboard: received \(signal.name): terminating\n"), "\(exit.output)")
+            #expect(CLI.pluginLogs(exit.output).filter { $0.hasPrefix(id) }
+                        == ["will-finish-launching", "did-finish-launching", "memory-warning", "will-terminate"].map { "\(id): \($0)" },
+                    "\(exit.output)")
+            #expect(CLI.eventNames(exit.output).last == "will-terminate", "\(exit.output)")
+        }
+    }
+}

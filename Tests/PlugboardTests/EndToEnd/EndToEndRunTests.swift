@@ -1,0 +1,174 @@
+import Foundation
+import Glibc
+import Testing
+
+/// `plugboard run`: launch → events → terminate, in the human report and in JSON lines.
+@Suite struct EndToEndRunTests {
+    static let appID = "com.e2e.app"
+    static let app = ["FIX_ID=\"\(appID)\"", "FIX_LAUNCH=1", "FIX_OPEN_URL=1", "FIX_BROADCASTS", "FIX_TERMINATE"]
+    static let script = [
+        #"{"event":"open-url","url":"myapp://item/42"}"#,
+        #"{"event":"memory-warning"}"#,
+        #"{"event":"did-enter-background"}"#,
+    ]
+    static let expectedEvents = ["will-finish-launching", "did-finish-launching", "open-url", "memory-warning",
+                                 "did-enter-background", "will-terminate"]
+    static let expectedLogs = ["will-finish-launching", "did-finish-launching", "open-url myapp://item/42", "memory-warning",
+                               "did-enter-background", "will-terminate"]
+
+    /// Where the events come from and how the report is printed.
+    struct Mode: Sendable, CustomTestStringConvertible {
+        let standardInput: Bool
+        let json: Bool
+        var testDescription: String { (standardInput ? "--events -" : "--events FILE") + (json ? " --json" : "") }
+    }
+
+    @Test(arguments: [Mode(standardInput: false, json: false), Mode(standardInput: true, json: false),
+                      Mode(standardInput: false, json: true), Mode(standardInput: true, json: true)])
+    func launchEventsTerminateInOrder(_ mode: Mode) throws {
+        let workspace = try Workspace("run-order")
+        defer { workspace.remove() }
+        let path = try workspace.plugin("app.so", Self.app)
+        let events = try workspace.events(Self.script)
+        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--events", mode.standardInput ? "-" : events]
+                                     + (mode.json ? ["--json"] : []),
+                                 input: mode.standardInput ? Self.script.joined(separator: "\n") + "\n" : nil)
+        #expect(result.status == 0, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
+        if mode.json {
+            try checkJSON(result, library: path)
+        } else {
+            try checkHuman(result)
+        }
+    }
+
+    private func checkHuman(_ result: ProcessResult) throws {
+        #expect(CLI.eventNames(result.output) == Self.expectedEvents, "\(result.output)")
+        #expect(CLI.pluginLogs(result.output).filter { $0.hasPrefix(Self.appID) }
+                    == Self.expectedLogs.map { "\(Self.appID): \($0)" }, "\(result.output)")
+        #expect(result.output.contains("open-url myapp://item/42 → handled by \(Self.appID)"), "\(result.output)")
+        // Each plugin log line comes right before the report of its event.
+        let lines = result.output.split(separator: "\n").map(String.init)
+        for event in ["will-finish-launching", "memory-warning", "will-terminate"] {
+            let index = try #require(lines.firstIndex { $0.hasPrefix(event + " → ") }, "\(result.output)")
+            #expect(lines[index - 1] == "  [\(Self.appID)] info: \(event)", "\(result.output)")
+        }
+    }
+
+    private func checkJSON(_ result: ProcessResult, library path: String) throws {
+        let objects = try #require(CLI.jsonLines(result.output), "a line is not JSON:\n\(result.output)")
+        try #require(objects.count >= 14, "\(result.output)")
+        let types = objects.map { $0.string("type") ?? "?" }
+        #expect(types.first == "load" && types.last == "exit", "\(types)")
+        #expect(Set(types).isSubset(of: CLI.documentedLineTypes), "\(types)")
+        #expect(objects[0].string("path") == path && objects[0].string("status") == "loaded", "\(objects[0])")
+        #expect(objects.last?.int("code") == 0)
+        let events = objects.filter { $0.string("type") == "event" }
+        #expect(events.map { $0.string("event") ?? "?" } == Self.expectedEvents, "\(result.output)")
+        #expect(events.allSatisfy { ($0.objects("calls") ?? []).map { $0.string("plugin") } == [Self.appID] }, "\(result.output)")
+        #expect(events.first { $0.string("event") == "open-url" }?["decidedBy"] as? [String] == [Self.appID])
+        let logs = objects.filter { $0.string("type") == "log" && $0.string("plugin") == Self.appID }
+        #expect(logs.map { $0.string("message") ?? "?" } == Self.expectedLogs, "\(result.output)")
+        #expect(logs.allSatisfy { $0.string("source") == path && $0.string("level") == "info" })
+        // Each log line precedes its event line.
+        let order = objects.compactMap { object -> String? in
+            switch object.string("type") {
+            case "log" where object.string("plugin") == Self.appID: "log " + (object.string("message") ?? "")
+            case "event": "event " + (object.string("event") ?? "")
+            default: nil
+            }
+        }
+        var expectedOrder: [String] = []
+        for (log, event) in zip(Self.expectedLogs, Self.expectedEvents) {
+            expectedOrder += ["log " + log, "event " + event]
+        }
+        #expect(order == expectedOrder, "\(order)")
+    }
+
+    static let malformedScript = [
+        #"{"event":"memory-warning"}"#,
+        #"not json"#,
+        "",
+        #"{"event":"explode"}"#,
+        #"{"event":"memory-warning","loud":true}"#,
+        #"{"event":"open-url"}"#,
+        #"{"event":"did-finish-launching"}"#,
+        #"{"event":"did-become-active"}"#,
+    ]
+    /// Line number and key words of each input error.
+    static let malformedErrors: [(Int, [String])] = [
+        (2, ["not valid JSON"]),
+        (4, ["unknown event", "explode"]),
+        (5, ["unknown field", "loud", "memory-warning"]),
+        (6, ["open-url", "needs", "url"]),
+        (7, ["did-finish-launching", "cannot be scripted"]),
+    ]
+
+    @Test func malformedLinesAreReportedWithTheirNumberAndSkipped() throws {
+        let workspace = try Workspace("run-malformed")
+        defer { workspace.remove() }
+        try workspace.plugin("app.so", Self.app)
+        let events = try workspace.events(Self.malformedScript)
+
+        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--events", events])
+        #expect(result.status == 0, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        let errorLines = lines.filter { $0.hasPrefix("events line ") }
+        try #require(errorLines.count == Self.malformedErrors.count, "\(result.output)")
+        for (line, (number, words)) in zip(errorLines, Self.malformedErrors) {
+            #expect(line.hasPrefix("events line \(number): ") && line.hasSuffix("; skipped"), "\(line)")
+            for word in words { #expect(line.contains(word), "\(line) lacks \(word)") }
+        }
+        #expect(CLI.eventNames(result.output) == ["will-finish-launching", "did-finish-launching", "memory-warning",
+                                                  "did-become-active", "will-terminate"], "\(result.output)")
+        // The good line after the bad ones is still delivered, after the last error.
+        let lastError = try #require(lines.lastIndex { $0.hasPrefix("events line ") })
+        let active = try #require(lines.firstIndex { $0.hasPrefix("did-become-active → delivered") }, "\(result.output)")
+        #expect(lastError < active)
+    }
+
+    @Test func malformedLinesAsJSONFromStandardInput() throws {
+        let workspace = try Workspace("run-malformed-json")
+        defer { workspace.remove() }
+        try workspace.plugin("app.so", Self.app)
+
+        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--events", "-", "--json"],
+                                 input: Self.malformedScript.joined(separator: "\n"))  // no final newline
+        #expect(result.status == 0, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
+        let objects = try #require(CLI.jsonLines(result.output), "a line is not JSON:\n\(result.output)")
+        let errors = objects.filter { $0.string("type") == "input-error" }
+        try #require(errors.count == Self.malformedErrors.count, "\(result.output)")
+        for (error, (number, words)) in zip(errors, Self.malformedErrors) {
+            #expect(error.int("line") == number, "\(error)")
+            for word in words { #expect(error.string("message")?.contains(word) == true, "\(error) lacks \(word)") }
+        }
+        let events = objects.filter { $0.string("type") == "event" }.map { $0.string("event") ?? "?" }
+        #expect(events == ["will-finish-launching", "did-finish-launching", "memory-warning", "did-become-active", "will-terminate"],
+                "\(result.output)")
+        #expect(objects.last?.string("type") == "exit" && objects.last?.int("code") == 0)
+    }
+
+    @Test func willTerminateInTheScriptEndsIt() throws {
+        let workspace = try Workspace("run-terminate")
+        defer { workspace.remove() }
+        try workspace.plugin("app.so", Self.app)
+        let events = try workspace.events([#"{"event":"memory-warning"}"#, #"{"event":"will-terminate"}"#,
+                                           #"{"event":"did-become-active"}"#])
+        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--events", events])
+        #expect(result.status == 0, "exit \(result.status)\n\(result.output)")
+        #expect(CLI.eventNames(result.output) == ["will-finish-launching", "did-finish-launching", "memory-warning", "will-terminate"],
+                "\(result.output)")
+    }
+
+    @Test func openURLFlagsComeBeforeTheEvents() throws {
+        let workspace = try Workspace("run-urls")
+        defer { workspace.remove() }
+        try workspace.plugin("app.so", Self.app)
+        let events = try workspace.events([#"{"event":"open-url","url":"myapp://from-script"}"#])
+        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--open-url", "myapp://one", "--open-url", "myapp://two",
+                                  "--events", events, "--launch-options", #"{"k":1}"#])
+        #expect(result.status == 0, "exit \(result.status)\n\(result.output)")
+        #expect(CLI.pluginLogs(result.output).filter { $0.contains("open-url") }
+                    == ["\(Self.appID): open-url myapp://one", "\(Self.appID): open-url myapp://two",
+                        "\(Self.appID): open-url myapp://from-script"], "\(result.output)")
+    }
+}
