@@ -39,6 +39,23 @@ import Testing
         #expect(!result.output.contains("will-finish-launching"), "\(result.output)")
     }
 
+    /// An events file that exists but cannot be read is a usage error too; as root every
+    /// file is readable, so the binary runs as nobody.
+    @Test(.enabled(if: PrivilegeDrop.unavailableReason == nil, EndToEndLoadingTests.nobodyReason))
+    func unreadableEventsFileExits64() throws {
+        let workspace = try Workspace("events-perm")
+        defer { workspace.remove() }
+        #expect(chmod(workspace.root.path, 0o755) == 0 && chmod(workspace.plugins, 0o755) == 0)
+        try workspace.plugin("app.so", EndToEndRunTests.app)
+        let events = try workspace.events([#"{"event":"memory-warning"}"#])
+        #expect(chmod(events, 0) == 0)
+        let (tool, arguments) = PrivilegeDrop.asNobody(try CLI.binary(), ["run", "--plugin-dir", workspace.plugins, "--events", events])
+        let result = try run(tool, arguments)
+        #expect(result.status == 64, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
+        #expect(result.errorOutput.contains("cannot read the events file '\(events)': Permission denied"), "\(result.errorOutput)")
+        #expect(!result.output.contains("will-finish-launching"), "\(result.output)")
+    }
+
     @Test func vetoedLaunchExits2AfterWillTerminate() throws {
         let workspace = try Workspace("veto")
         defer { workspace.remove() }
