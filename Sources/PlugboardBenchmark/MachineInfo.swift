@@ -43,6 +43,13 @@ struct MachineInfo {
         return text.split(separator: " ").last.map(String.init) ?? text
     }
 
+    /// The 1, 5 and 15 minute load averages from /proc/loadavg: other work on
+    /// the machine during the run, which the timings cannot hide.
+    static func loadAverage() -> String {
+        let fields = (Files.text("/proc/loadavg") ?? "").split(separator: " ").prefix(3)
+        return fields.count == 3 ? fields.joined(separator: " ") : "unknown"
+    }
+
     /// The first non-empty line `program arguments` prints, or "unknown".
     private static func firstLine(of program: String, _ arguments: [String]) -> String {
         guard let outcome = try? ChildProcess.run(program, arguments, captureOutput: true),

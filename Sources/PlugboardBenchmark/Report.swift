@@ -18,6 +18,8 @@ struct BenchmarkResults {
     let load: [LoadMeasurement]
     /// Wall time of the whole run.
     let nanoseconds: UInt64
+    /// Load averages at the start and at the end of the run.
+    let loadAverages: (start: String, end: String)
 }
 
 /// The goals the numbers are judged against.
@@ -103,7 +105,7 @@ enum Report {
         }
         lines += ["", "Goals:"] + verdicts(results).map { "  " + $0 }
         lines.append("")
-        lines.append("run took \(Format.seconds(results.nanoseconds)) s")
+        lines.append("run took \(Format.seconds(results.nanoseconds)) s; load average (1/5/15 min) \(results.loadAverages.start) at the start, \(results.loadAverages.end) at the end")
         return lines.joined(separator: "\n")
     }
 
@@ -138,7 +140,9 @@ enum Report {
             "Machine: \(machine.processors) processors (`nproc`), \(machine.cpuModel) (`/proc/cpuinfo`); "
                 + "\(machine.swiftVersion); \(machine.compilerVersion); glibc \(machine.libc); Linux \(machine.kernel).",
             "",
-            compileLine(results) + ". Whole run: \(Format.seconds(results.nanoseconds)) s.",
+            compileLine(results) + ". Whole run: \(Format.seconds(results.nanoseconds)) s. "
+                + "Load average (1/5/15 min, other work on the machine): \(results.loadAverages.start) at the start, "
+                + "\(results.loadAverages.end) at the end.",
             "",
             "### Goals",
             "",

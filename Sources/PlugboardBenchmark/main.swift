@@ -47,6 +47,7 @@ enum BenchmarkCommand {
     /// Prepares the plugins and runs both benchmarks.
     static func run(_ options: BenchmarkOptions) throws -> BenchmarkResults {
         let started = Clock.now()
+        let loadAtStart = MachineInfo.loadAverage()
         let settings = options.quick ? BenchmarkSettings.quick : BenchmarkSettings.full
         guard let executable = Files.currentExecutable() else {
             throw BenchmarkError("cannot find this executable through /proc/self/exe")
@@ -82,7 +83,8 @@ enum BenchmarkCommand {
         }
         return BenchmarkResults(quick: options.quick, settings: settings, machine: machine, compile: compile,
                                 cacheName: factory.cacheName, cliFound: cli != nil, dispatch: dispatches,
-                                load: loads, nanoseconds: Clock.now() &- started)
+                                load: loads, nanoseconds: Clock.now() &- started,
+                                loadAverages: (loadAtStart, MachineInfo.loadAverage()))
     }
 
     /// Loads one dispatch set and sends `events` of each measured event through
