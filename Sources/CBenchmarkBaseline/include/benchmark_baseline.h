@@ -12,7 +12,9 @@
  *
  * Not a host: no version check beyond the major, no report, no `deinit` (the
  * libraries may be shared with a `PluginHost` in the same process, which owns
- * their lifecycle). Use a set from one thread.
+ * their lifecycle). Opening files a host already loaded calls their `init`
+ * and `register_plugins` a second time, which the ABI does not promise to
+ * work; the benchmark's generated plugins allow it. Use a set from one thread.
  */
 #pragma once
 
