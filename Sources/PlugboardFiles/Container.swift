@@ -87,7 +87,7 @@ public struct Container: Sendable, Hashable {
     public func createDirectories() throws(FileFacadeError) {
         let rootContext = ErrorContext(operation: .createDirectories, directory: nil, name: rootPath)
         try rootContext.attempt { () throws(Errno) in
-            try Self.makeDirectoryWithParents(FilePath(rootPath))
+            try Self.makeDirectoryWithParents(rootPath)
             try DirectoryDescriptor.open(absolutePath: rootPath).setPermissions(Self.privateMode)
         }
         for directory in AppDirectory.allCases {
@@ -132,12 +132,12 @@ public struct Container: Sendable, Hashable {
 
     private static let privateMode: mode_t = 0o700
 
-    private static func makeDirectoryWithParents(_ path: FilePath) throws(Errno) {
-        var prefix = FilePath(root: path.root)
-        for component in path.components {
-            prefix.append(component)
+    private static func makeDirectoryWithParents(_ path: String) throws(Errno) {
+        var prefix = ""
+        for component in path.utf8.split(separator: UInt8(ascii: "/")) {
+            prefix += "/" + String(decoding: component, as: UTF8.self)
             do {
-                try systemCall { mkdir(prefix.string, privateMode) }
+                try systemCall { mkdir(prefix, privateMode) }
             } catch .fileExists {
                 // Already there; opening the root later checks it is a directory.
             }

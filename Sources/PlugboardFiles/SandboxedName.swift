@@ -33,24 +33,37 @@ struct SandboxedName: Sendable, Equatable {
     /// Works on UTF-8 bytes, as the kernel does: Swift's `Character`
     /// comparison would treat "/" followed by a combining mark as one
     /// grapheme that is not "/", while the kernel still sees a separator.
+    /// One pass finds the separators and NUL bytes; of several problems,
+    /// the most telling is reported.
     init(validating name: String, _ context: ErrorContext) throws(FileFacadeError) {
         let bytes = Array(name.utf8)
-        if bytes.isEmpty { throw context.error(.invalidName(.empty)) }
-        if bytes.contains(0) { throw context.error(.invalidName(.containsNUL)) }
-        if bytes[0] == Self.slash { throw context.error(.escapesContainer) }
-        let segments = bytes.split(separator: Self.slash, omittingEmptySubsequences: false)
-        if segments.contains(where: { $0.elementsEqual([Self.dot, Self.dot]) }) {
-            throw context.error(.escapesContainer)
+        var segments: [Range<Int>] = []
+        var containsNUL = false
+        var segmentStart = 0
+        for index in 0...bytes.count {
+            if index < bytes.count {
+                if bytes[index] == 0 { containsNUL = true }
+                if bytes[index] != Self.slash { continue }
+            }
+            segments.append(segmentStart..<index)
+            segmentStart = index + 1
         }
+        func isDots(_ segment: Range<Int>, _ count: Int) -> Bool {
+            segment.count == count && bytes[segment].allSatisfy { $0 == Self.dot }
+        }
+        if bytes.isEmpty { throw context.error(.invalidName(.empty)) }
+        if containsNUL { throw context.error(.invalidName(.containsNUL)) }
+        if bytes[0] == Self.slash { throw context.error(.escapesContainer) }
+        if segments.contains(where: { isDots($0, 2) }) { throw context.error(.escapesContainer) }
         if segments.contains(where: \.isEmpty) { throw context.error(.invalidName(.emptySegment)) }
-        if segments.contains(where: { $0.elementsEqual([Self.dot]) }) {
+        if segments.contains(where: { isDots($0, 1) }) {
             throw context.error(.invalidName(.currentDirectorySegment))
         }
         if segments.contains(where: { $0.count > Self.maximumComponentBytes }) {
             throw context.error(.invalidName(.componentTooLong))
         }
         // Each segment ends at an ASCII '/', so it is valid UTF-8 on its own.
-        self.components = segments.map { String(decoding: $0, as: UTF8.self) }
+        self.components = segments.map { String(decoding: bytes[$0], as: UTF8.self) }
     }
 
     /// Validates a name that must be a single component (the new name of a
