@@ -27,7 +27,7 @@ public struct FileFacadeError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     /// Why a name was rejected before the file system was touched.
-    public enum InvalidNameReason: Sendable, Equatable {
+    public enum InvalidNameReason: Sendable, Hashable {
         /// Nothing to name: empty string, or a directory prefix with no name after it.
         case empty
         /// C callers would see a truncated name, so NUL is never accepted.
@@ -47,7 +47,7 @@ public struct FileFacadeError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     /// The cause, coarse enough to act on.
-    public enum Reason: Sendable, Equatable {
+    public enum Reason: Sendable, Hashable {
         /// The name was malformed; nothing was touched.
         case invalidName(InvalidNameReason)
         /// The name used "..", or was absolute, and so would leave the container.
