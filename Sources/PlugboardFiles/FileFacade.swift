@@ -13,8 +13,11 @@ import SystemPackage
 /// component that is a symbolic link is acted on as an entry (deleted,
 /// renamed, described) and never opened.
 ///
-/// Writes are atomic (see `AtomicWrite`), overwriting is always an explicit
-/// choice, and every failure is a `FileFacadeError`.
+/// Writes and copies are atomic and flushed to storage (see `AtomicWrite`).
+/// Renames and moves are one atomic `renameat2`, not flushed: after a power
+/// loss the entry may still carry its old name, but it is never lost or
+/// partial. Overwriting is always an explicit choice, and every failure is
+/// a `FileFacadeError`.
 ///
 /// The facade is a plain value: it keeps no descriptors open between calls,
 /// so it can be shared freely across threads.

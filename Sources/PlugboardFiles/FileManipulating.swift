@@ -132,7 +132,6 @@ extension FileFacade: FileManipulating {
         try renameEntry(
             validName.leaf, in: sourceParent, context, to: validNewName.leaf, in: destinationParent,
             newContext, overwrite: overwrite)
-        try context.attempt { () throws(Errno) in try sourceParent.synchronize() }
     }
 
     /// Copies the regular file `name` to `newName` in `destination`; the
@@ -203,8 +202,7 @@ extension FileFacade: FileManipulating {
         }
     }
 
-    /// Renames with `renameat2`, then flushes the destination folder; blames
-    /// a failure on the side it concerns.
+    /// Renames with `renameat2`, blaming a failure on the side it concerns.
     private func renameEntry(
         _ leaf: String, in parent: DirectoryDescriptor, _ context: ErrorContext,
         to newLeaf: String, in newParent: DirectoryDescriptor, _ newContext: ErrorContext,
@@ -217,6 +215,5 @@ extension FileFacade: FileManipulating {
                 .contains(error)
             throw (concernsDestination ? newContext : context).error(error)
         }
-        try newContext.attempt { () throws(Errno) in try newParent.synchronize() }
     }
 }
