@@ -10,7 +10,8 @@ struct NamedOperation {
 /// aimed at `name`, so a confinement test cannot forget one (`path(for:)`
 /// and `url(for:)` only spell a path and are tested on their own). `partner` is the other name of the
 /// two-name operations, used as the source when `name` is the destination
-/// (the caller makes sure it exists).
+/// (the caller makes sure it exists, in `partnerDirectory` and, for
+/// "rename to", in `directory`).
 func everyOperation(
     _ facade: FileFacade, on name: String, in directory: AppDirectory,
     partner: String, partnerDirectory: AppDirectory
@@ -40,8 +41,11 @@ func everyOperation(
         NamedOperation(label: "move to") { () throws(FileFacadeError) in
             try facade.move(partner, from: partnerDirectory, to: name, in: directory, overwrite: true, createIntermediateDirectories: true)
         },
-        NamedOperation(label: "rename") { () throws(FileFacadeError) in
+        NamedOperation(label: "rename from") { () throws(FileFacadeError) in
             try facade.rename(name, in: directory, to: "renamed", overwrite: true)
+        },
+        NamedOperation(label: "rename to") { () throws(FileFacadeError) in
+            try facade.rename(partner, in: directory, to: name, overwrite: true)
         },
         NamedOperation(label: "change extension") { () throws(FileFacadeError) in
             _ = try facade.changeExtension(of: name, in: directory, to: "moved", overwrite: true)
