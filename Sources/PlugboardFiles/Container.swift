@@ -78,9 +78,9 @@ public struct Container: Sendable, Hashable {
         URL(fileURLWithPath: path(of: directory), isDirectory: true)
     }
 
-    /// Creates the root (mode 0700, like `mkdir -p`) and the four standard
-    /// directories. Safe to call every launch: existing directories are
-    /// kept, and the root's mode is reset to 0700.
+    /// Creates the root (like `mkdir -p`) and the four standard directories,
+    /// all private (mode 0700). Safe to call every launch: existing
+    /// directories are kept, and the root's mode is reset to 0700.
     ///
     /// A standard directory that exists as a symbolic link or a file is
     /// refused, not replaced.
@@ -108,7 +108,7 @@ public struct Container: Sendable, Hashable {
         let context = ErrorContext(
             operation: .emptyTemporaryDirectory, directory: nil, name: AppDirectory.tmp.relativePath)
         let temporary = try openDirectory(.tmp, context)
-        try removeContents(of: temporary, path: "")
+        try context.attempt { () throws(Errno) in try temporary.removeContents() }
     }
 
     /// Opens a standard directory, walking from the root without following
@@ -141,45 +141,6 @@ public struct Container: Sendable, Hashable {
             } catch .fileExists {
                 // Already there; opening the root later checks it is a directory.
             }
-        }
-    }
-
-    private func removeContents(of directory: DirectoryDescriptor, path: String) throws(FileFacadeError) {
-        let context = ErrorContext(operation: .emptyTemporaryDirectory, directory: .tmp, name: path)
-        for name in try context.attempt({ () throws(Errno) in try directory.entryNames() }) {
-            try removeEntry(name, in: directory, path: path.isEmpty ? name : path + "/" + name)
-        }
-    }
-
-    private func removeEntry(_ name: String, in directory: DirectoryDescriptor, path: String)
-        throws(FileFacadeError)
-    {
-        let context = ErrorContext(operation: .emptyTemporaryDirectory, directory: .tmp, name: path)
-        let subdirectory: DirectoryDescriptor
-        do {
-            subdirectory = try directory.openSubdirectory(name)
-        } catch .notDirectory, .tooManySymbolicLinkLevels {
-            // A file or a symbolic link: remove the entry itself.
-            try context.attempt { () throws(Errno) in try Self.removeIfPresent(name, in: directory) }
-            return
-        } catch .noSuchFileOrDirectory {
-            return
-        } catch {
-            throw context.error(error)
-        }
-        try removeContents(of: subdirectory, path: path)
-        try context.attempt { () throws(Errno) in
-            try Self.removeIfPresent(name, in: directory, isDirectory: true)
-        }
-    }
-
-    private static func removeIfPresent(
-        _ name: String, in directory: DirectoryDescriptor, isDirectory: Bool = false
-    ) throws(Errno) {
-        do {
-            try directory.unlink(name, isDirectory: isDirectory)
-        } catch .noSuchFileOrDirectory {
-            // Removed by someone else meanwhile: the goal is reached.
         }
     }
 }

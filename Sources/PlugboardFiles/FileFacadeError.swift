@@ -6,23 +6,41 @@ import SystemPackage
 public struct FileFacadeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What the caller asked for; part of the message so a log line stands alone.
     public enum Operation: String, Sendable {
+        /// `writeBytes`, `writeText`.
         case write
+        /// `readBytes`, `readText`.
         case read
+        /// `delete`.
         case delete
+        /// `rename`.
         case rename
+        /// `move`.
         case move
+        /// `copy`.
         case copy
+        /// `changeExtension`.
         case changeExtension = "change extension"
+        /// `exists`.
         case checkExistence = "check existence"
+        /// `isReadable`.
         case checkReadability = "check readability"
+        /// `isWritable`.
         case checkWritability = "check writability"
+        /// `listContents`.
         case listContents = "list contents"
+        /// `attributes`.
         case readAttributes = "read attributes"
+        /// `path(for:in:)`, `url(for:in:)`.
         case resolveName = "resolve name"
+        /// `Container.init(rootPath:)`, `Container.init(root:)`.
         case openContainer = "open container"
+        /// `Container.defaultRootPath`, `Container.init(appName:)`.
         case resolveDefaultRoot = "resolve default root"
+        /// `Container.createDirectories`.
         case createDirectories = "create directories"
+        /// `Container.emptyTemporaryDirectory`.
         case emptyTemporaryDirectory = "empty temporary directory"
+        /// `PathAdapter` conversions.
         case adaptPath = "adapt path"
     }
 

@@ -18,6 +18,8 @@ extension FileFacade: FileMetadataReading {
     /// The entries of `directory` (or of its subfolder `folder`), sorted by
     /// the bytes of their names, as `ls` does in the C locale. Each entry's
     /// kind is that of the entry itself; symbolic links are not followed.
+    /// A name that is not UTF-8 (made outside the facade) is listed with
+    /// U+FFFD in place of the bad bytes, and cannot be addressed by that name.
     public func listContents(of directory: AppDirectory, folder: String? = nil) throws(FileFacadeError)
         -> [DirectoryEntry]
     {
@@ -33,16 +35,7 @@ extension FileFacade: FileMetadataReading {
                 return current
             }
         }
-        var entries: [DirectoryEntry] = []
-        for name in try context.attempt({ () throws(Errno) in try listed.entryNames() }) {
-            do throws(Errno) {
-                entries.append(DirectoryEntry(name: name, kind: try listed.kind(of: name)))
-            } catch .noSuchFileOrDirectory {
-                // Removed since the directory was read: not part of the listing.
-            } catch {
-                throw context.error(error)
-            }
-        }
+        let entries = try context.attempt { () throws(Errno) in try listed.entries() }
         return entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }
 

@@ -102,8 +102,58 @@ final class DirectoryDescriptor {
         }
     }
 
-    /// The names in this directory, without "." and "..", in no particular order.
-    func entryNames() throws(Errno) -> [String] {
+    /// The entries of this directory, without "." and "..", in no
+    /// particular order, each with the kind of the entry itself. A name that
+    /// is not UTF-8 (made outside the facade) is shown with U+FFFD.
+    func entries() throws(Errno) -> [DirectoryEntry] {
+        var entries: [DirectoryEntry] = []
+        for rawName in try rawEntryNames() {
+            var status = stat()
+            do {
+                try systemCall { fstatat(descriptor, rawName, &status, AT_SYMLINK_NOFOLLOW) }
+            } catch .noSuchFileOrDirectory {
+                continue  // Removed since the directory was read.
+            }
+            let name = String(decoding: rawName.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            entries.append(DirectoryEntry(name: name, kind: FileKind(mode: status.st_mode)))
+        }
+        return entries
+    }
+
+    /// Removes everything inside this directory, depth first, removing
+    /// symbolic links themselves and never descending through one. Works on
+    /// the names' bytes, so names that are not UTF-8 go too.
+    func removeContents() throws(Errno) {
+        for rawName in try rawEntryNames() {
+            let child: DirectoryDescriptor
+            do {
+                child = DirectoryDescriptor(descriptor: try systemCall {
+                    openat(descriptor, rawName, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                })
+            } catch .notDirectory, .tooManySymbolicLinkLevels {
+                try removeIfPresent(rawName, flags: 0)  // A file or a symbolic link.
+                continue
+            } catch .noSuchFileOrDirectory {
+                continue
+            }
+            try child.removeContents()
+            try removeIfPresent(rawName, flags: AT_REMOVEDIR)
+        }
+    }
+
+    private func removeIfPresent(_ rawName: [CChar], flags: CInt) throws(Errno) {
+        do {
+            try systemCall { unlinkat(descriptor, rawName, flags) }
+        } catch .noSuchFileOrDirectory {
+            // Removed by someone else meanwhile: the goal is reached.
+        }
+    }
+
+    private static let currentDirectory = Array(".".utf8CString)
+    private static let parentDirectory = Array("..".utf8CString)
+
+    /// The NUL-terminated names in this directory, except "." and "..".
+    private func rawEntryNames() throws(Errno) -> [[CChar]] {
         // fdopendir owns the descriptor it is given, so give it a duplicate.
         let duplicate = try systemCall { fcntl(descriptor, F_DUPFD_CLOEXEC, 0) }
         guard let stream = fdopendir(duplicate) else {
@@ -112,7 +162,7 @@ final class DirectoryDescriptor {
             throw failure
         }
         defer { closedir(stream) }
-        var names: [String] = []
+        var names: [[CChar]] = []
         while true {
             errno = 0
             guard let entry = readdir(stream) else {
@@ -120,9 +170,9 @@ final class DirectoryDescriptor {
                 return names
             }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+                bytes.prefix { $0 != 0 }.map { CChar(bitPattern: $0) } + [0]
             }
-            if name != "." && name != ".." {
+            if name != Self.currentDirectory && name != Self.parentDirectory {
                 names.append(name)
             }
         }
