@@ -44,7 +44,7 @@ import Testing
             for generation in 1...UInt32(Self.kills) {
                 let child = Process()
                 child.executableURL = URL(fileURLWithPath: executable)
-                child.arguments = ["--testing-library", "swift-testing", "--filter", "writerLoop"]
+                child.arguments = ["--testing-library", "swift-testing", "--filter", "AtomicWriteKillTests/writerLoop"]
                 var environment = ProcessInfo.processInfo.environment
                 environment[Self.rootVariable] = sandbox.container.rootPath
                 environment[Self.generationVariable] = "\(generation)"

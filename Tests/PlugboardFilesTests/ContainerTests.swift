@@ -112,6 +112,7 @@ import Testing
             try facade.writeText("b", to: "deep/er/b.txt", in: .tmp, createIntermediateDirectories: true)
             try sandbox.plantSymlink("tmp/linkToDirectory", to: sandbox.outside.path)
             try sandbox.plantSymlink("tmp/deep/linkToFile", to: sandbox.outside.path + "/secret.txt")
+            try sandbox.createFile(in: "tmp/deep", rawName: [0x6E, 0x6F, 0xFE, 0xFF])
             try facade.writeText("kept", to: "kept.txt", in: .library)
             let before = try sandbox.snapshotOutside()
 

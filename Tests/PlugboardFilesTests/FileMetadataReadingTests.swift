@@ -28,6 +28,13 @@ import Testing
         }
     }
 
+    @Test func listsNamesThatAreNotUTF8WithReplacementCharacters() throws {
+        try Sandbox.with { sandbox in
+            try sandbox.createFile(in: "tmp", rawName: [0x66, 0xFF])
+            #expect(try sandbox.facade.listContents(of: .tmp) == [DirectoryEntry(name: "f\u{FFFD}", kind: .file)])
+        }
+    }
+
     @Test func listingFailures() throws {
         try Sandbox.with { sandbox in
             let facade = sandbox.facade

@@ -43,6 +43,15 @@ struct Sandbox {
         try FileManager.default.createSymbolicLink(atPath: path(relativePath), withDestinationPath: target)
     }
 
+    /// Creates an empty file whose last path component is `rawName`, bytes
+    /// that need not be UTF-8 (as a program other than the facade may make).
+    func createFile(in relativeFolder: String, rawName: [UInt8]) throws {
+        let path = Array(self.path(relativeFolder + "/").utf8) + rawName
+        let descriptor = open(path.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        try #require(descriptor >= 0)
+        close(descriptor)
+    }
+
     /// Everything under the sandbox base except the container: names, kinds,
     /// contents and modification times. Comparing two snapshots proves the
     /// facade neither changed nor created anything outside the container.
