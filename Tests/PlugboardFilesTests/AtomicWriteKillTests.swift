@@ -26,7 +26,9 @@ import Testing
         let generation = try #require(environment[Self.generationVariable].flatMap { UInt32($0) })
         let facade = FileFacade(container: try Container(rootPath: root))
         var sequence: UInt32 = 0
-        while true {
+        // Stop if the parent test dies without killing this writer.
+        let parent = getppid()
+        while getppid() == parent {
             sequence &+= 1
             let version = Version(generation: generation, sequence: sequence)
             try facade.writeBytes(version.contents, to: Self.target, in: .documents, overwrite: true)
@@ -52,6 +54,13 @@ import Testing
                 child.standardOutput = FileHandle.nullDevice
                 child.standardError = FileHandle.nullDevice
                 try child.run()
+                // Never leave a writer behind, even when an expectation throws.
+                defer {
+                    if child.isRunning {
+                        kill(child.processIdentifier, SIGKILL)
+                        child.waitUntilExit()
+                    }
+                }
 
                 // Wait until the child has completed a write, then let it run
                 // for a random while, reading the file as it is replaced.

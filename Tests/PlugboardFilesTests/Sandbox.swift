@@ -20,7 +20,12 @@ struct Sandbox {
         let base = FileManager.default.temporaryDirectory
             .appendingPathComponent("PlugboardFilesTests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: base) }
+        // Removed through descriptors: the corpus makes paths longer than
+        // PATH_MAX, which path-based removal cannot reach.
+        defer {
+            try? DirectoryDescriptor.open(absolutePath: base.path).removeContents()
+            rmdir(base.path)
+        }
         let container = try Container(root: base.appendingPathComponent("container", isDirectory: true))
         try container.createDirectories()
         let outside = base.appendingPathComponent("outside", isDirectory: true)
