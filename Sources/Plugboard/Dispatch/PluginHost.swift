@@ -11,6 +11,8 @@ public final class PluginHost {
 
     var registry = PluginRegistry()
     var libraries: [LoadedLibrary] = []
+    /// Every file this host tried, loaded or not, so a file reached twice is tried once.
+    var triedFiles: [FileIdentity: String] = [:]
     let logHandler: LogHandler
 
     /// An empty host; `logHandler` receives plugin log messages from any thread.
@@ -40,6 +42,7 @@ public final class PluginHost {
             LibraryTable.shared.release(library, owner: ObjectIdentifier(self))
         }
         libraries = []
+        triedFiles = [:]
     }
 
     /// A warning from the host itself about a plugin.

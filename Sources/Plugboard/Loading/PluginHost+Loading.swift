@@ -29,11 +29,12 @@ extension PluginHost {
             guard isRegular else { return .failed(path, LoadFailure(.scan, "not a regular file")) }
             identity = found
         }
-        if let same = libraries.first(where: { $0.identity == identity }) {
+        if let same = triedFiles[identity] {
             var report = LoadReport(path: path, status: .skipped)
-            report.sameFileAs = same.path
+            report.sameFileAs = same
             return report
         }
+        triedFiles[identity] = path
         var abi: LibraryABI?
         let owner = ObjectIdentifier(self)
         let acquired = LibraryTable.shared.acquire(path: path, identity: identity, owner: owner, sink: logHandler, abi: &abi)

@@ -26,7 +26,7 @@ struct RunCommand: ParsableCommand {
             A malformed line is reported with its line number and skipped.
 
             With --json, every load report, log message, event report and input error is \
-            one JSON object per line, with a "type" of load, log, event, input-error or exit.
+            one JSON object per line, with a "type" of load, log, event, note, input-error or exit.
 
             \(ExitCodes.helpText)
             """)

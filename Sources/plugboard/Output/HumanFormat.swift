@@ -26,6 +26,7 @@ enum HumanFormat {
             lines = ["FAILED   \(report.path): " + (report.failure?.description ?? "unknown failure")]
         }
         lines += report.plugins.map { "           " + plugin($0) }
+        guard report.status == .loaded else { return lines }
         lines += report.refused.map { "           refused \($0.id.isEmpty ? "(no id)" : $0.id): \($0.failure)" }
         return lines
     }

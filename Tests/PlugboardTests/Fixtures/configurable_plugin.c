@@ -26,7 +26,7 @@
 
 static const pb_host_t *host;
 
-static void say(void *ctx, const char *event) {
+__attribute__((unused)) static void say(void *ctx, const char *event) {
     if (host) host->log(host, (const char *)ctx, PB_LOG_INFO, event);
 }
 
@@ -119,7 +119,7 @@ static const pb_termination_t termination_vtable = {sizeof(pb_termination_t), te
 #define FIX_PLUGIN_SIZE sizeof(pb_plugin_t)
 #endif
 
-static pb_plugin_t describe(const char *id) {
+__attribute__((unused)) static pb_plugin_t describe(const char *id) {
     pb_plugin_t plugin;
     memset(&plugin, 0, sizeof plugin);
     plugin.struct_size = FIX_PLUGIN_SIZE;
@@ -166,7 +166,7 @@ static void deinit(void) {
     host = NULL;
 }
 
-static bool register_plugins(const pb_registrar_t *registrar) {
+__attribute__((unused)) static bool register_plugins(const pb_registrar_t *registrar) {
 #ifdef FIX_REGISTER_FAILS
     registrar->host->log(registrar->host, NULL, PB_LOG_ERROR, "the fixture's register was told to fail");
     return false;
@@ -200,7 +200,7 @@ static bool register_plugins(const pb_registrar_t *registrar) {
 #define FIX_ENTRY_SIZE sizeof(pb_entry_t)
 #endif
 
-static const pb_entry_t entry = {
+__attribute__((unused)) static const pb_entry_t entry = {
     FIX_ENTRY_SIZE, FIX_ABI_MAJOR, FIX_ABI_MINOR, init, deinit,
 #ifdef FIX_NO_REGISTER
     NULL,
