@@ -47,7 +47,8 @@ public struct PluginCall: Sendable, Encodable {
     /// What it answered.
     public let answer: PluginAnswer
     /// How long the call took; for a notification, until its completion (or the deadline).
-    public let nanoseconds: UInt64
+    /// Nil when the host times only whole events (``CallTiming/perEvent``).
+    public let nanoseconds: UInt64?
 }
 
 /// What one plugin answered.

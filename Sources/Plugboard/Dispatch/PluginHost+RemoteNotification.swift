@@ -21,7 +21,7 @@ extension PluginHost {
     private func dispatchRemoteNotification(
         userInfo: String, deadline: Duration, completion: @escaping @Sendable (EventReport) -> Void
     ) -> FetchAggregation {
-        let participants = registry.participants().remoteNotifications
+        let participants = prepared.remoteNotifications
         let log = logHandler
         let aggregation = FetchAggregation(ids: participants.map(\.id), onFinish: completion) { id, message in
             log(PluginLogRecord(source: HostIdentity.name, plugin: id.rawValue, level: .warning, message: message))

@@ -9,14 +9,19 @@ public final class PluginHost {
     /// Receives every message plugins log, and the host's own warnings about plugin misuse.
     public typealias LogHandler = @Sendable (PluginLogRecord) -> Void
 
-    var registry = PluginRegistry()
+    private(set) var registry = PluginRegistry()
     var libraries: [LoadedLibrary] = []
     /// Every file this host tried, loaded or not, so a file reached twice is tried once.
     var triedFiles: [FileIdentity: String] = [:]
     let logHandler: LogHandler
 
+    /// Whether each plugin call is timed (two clock reads become one per call, and
+    /// a clock read costs more than a C callback), or only each event.
+    public var timing: CallTiming
+
     /// An empty host; `logHandler` receives plugin log messages from any thread.
-    public init(logHandler: @escaping LogHandler = { _ in }) {
+    public init(timing: CallTiming = .perCall, logHandler: @escaping LogHandler = { _ in }) {
+        self.timing = timing
         self.logHandler = logHandler
     }
 
@@ -24,7 +29,8 @@ public final class PluginHost {
 
     /// The registered plugins, in dispatch order.
     public var plugins: [PluginSummary] {
-        registry.ordered().map {
+        registry.prepare()
+        return registry.entries.map {
             PluginSummary(descriptor: $0.descriptor, concerns: $0.concerns.sorted(), source: $0.source)
         }
     }
@@ -45,8 +51,9 @@ public final class PluginHost {
         triedFiles = [:]
     }
 
-    /// A warning from the host itself about a plugin.
-    func warn(_ plugin: PluginID?, _ message: String) {
-        logHandler(PluginLogRecord(source: HostIdentity.name, plugin: plugin?.rawValue, level: .warning, message: message))
+    /// The registry, in dispatch order, for an event about to be dispatched.
+    var prepared: PluginRegistry {
+        registry.prepare()
+        return registry
     }
 }

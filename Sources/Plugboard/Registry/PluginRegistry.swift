@@ -1,6 +1,9 @@
 /// The registered plugins of one host: ids unique, kept in dispatch order, and
 /// split per concern so each event walks only the plugins that take part in it.
-struct PluginRegistry {
+///
+/// The per-concern lists are rebuilt once after registrations change, not per
+/// event; an event reads one stored array and borrows its elements.
+final class PluginRegistry {
     /// One plugin with the facts the host keeps about it.
     struct Entry {
         let plugin: any ApplicationPlugin
@@ -15,60 +18,50 @@ struct PluginRegistry {
         let plugin: Plugin
     }
 
-    /// The per-concern lists, in dispatch order.
-    struct Participants {
-        var launch: [Participant<any LaunchPlugin>] = []
-        var openURL: [Participant<any OpenURLPlugin>] = []
-        var userActivity: [Participant<any UserActivityPlugin>] = []
-        var remoteNotifications: [Participant<any RemoteNotificationPlugin>] = []
-        var memory: [Participant<any MemoryWarningPlugin>] = []
-        var protectedData: [Participant<any ProtectedDataPlugin>] = []
-        var appState: [Participant<any AppStatePlugin>] = []
-        var termination: [Participant<any TerminationPlugin>] = []
-    }
-
     private(set) var entries: [Entry] = []
     private var sources: [PluginID: PluginSource] = [:]
-    private var cached: Participants?
+    private var isOrdered = true
+
+    private(set) var launch: [Participant<any LaunchPlugin>] = []
+    private(set) var openURL: [Participant<any OpenURLPlugin>] = []
+    private(set) var userActivity: [Participant<any UserActivityPlugin>] = []
+    private(set) var remoteNotifications: [Participant<any RemoteNotificationPlugin>] = []
+    private(set) var memory: [Participant<any MemoryWarningPlugin>] = []
+    private(set) var protectedData: [Participant<any ProtectedDataPlugin>] = []
+    private(set) var appState: [Participant<any AppStatePlugin>] = []
+    private(set) var termination: [Participant<any TerminationPlugin>] = []
 
     /// Adds `plugin`, refusing an id that is already registered and naming both sources.
-    mutating func add(_ plugin: any ApplicationPlugin, source: PluginSource) throws(LoadFailure) {
+    func add(_ plugin: any ApplicationPlugin, source: PluginSource) throws(LoadFailure) {
         let descriptor = plugin.descriptor
         if let existing = sources[descriptor.id] {
             throw LoadFailure(.register, "duplicate plugin id '\(descriptor.id)' from \(source): already registered by \(existing)")
         }
         sources[descriptor.id] = source
         entries.append(Entry(plugin: plugin, descriptor: descriptor, concerns: plugin.concerns, source: source))
-        cached = nil
+        isOrdered = false
     }
 
-    /// The plugins in dispatch order.
-    mutating func ordered() -> [Entry] {
-        _ = participants()
-        return entries
-    }
-
-    /// The per-concern lists, rebuilt only after a registration changed them.
-    mutating func participants() -> Participants {
-        if let cached { return cached }
+    /// Sorts the plugins into dispatch order and rebuilds the per-concern lists,
+    /// if a registration changed them since the last call.
+    func prepare() {
+        guard !isOrdered else { return }
+        isOrdered = true
         entries.sort { PluginDescriptor.dispatchOrder($0.descriptor, $1.descriptor) }
-        var lists = Participants()
-        func take<P>(_ concern: PluginConcern, _ entry: Entry, _ list: inout [Participant<P>]) {
-            if entry.concerns.contains(concern), let plugin = entry.plugin as? P {
-                list.append(Participant(id: entry.descriptor.id, plugin: plugin))
-            }
+        launch = participants(.launch)
+        openURL = participants(.openURL)
+        userActivity = participants(.userActivity)
+        remoteNotifications = participants(.remoteNotifications)
+        memory = participants(.memory)
+        protectedData = participants(.protectedData)
+        appState = participants(.appState)
+        termination = participants(.termination)
+    }
+
+    private func participants<P>(_ concern: PluginConcern) -> [Participant<P>] {
+        entries.compactMap { entry in
+            guard entry.concerns.contains(concern), let plugin = entry.plugin as? P else { return nil }
+            return Participant(id: entry.descriptor.id, plugin: plugin)
         }
-        for entry in entries {
-            take(.launch, entry, &lists.launch)
-            take(.openURL, entry, &lists.openURL)
-            take(.userActivity, entry, &lists.userActivity)
-            take(.remoteNotifications, entry, &lists.remoteNotifications)
-            take(.memory, entry, &lists.memory)
-            take(.protectedData, entry, &lists.protectedData)
-            take(.appState, entry, &lists.appState)
-            take(.termination, entry, &lists.termination)
-        }
-        cached = lists
-        return lists
     }
 }

@@ -59,7 +59,9 @@ enum HumanFormat {
             summary = "delivered"
         }
         var lines = ["\(title) → \(summary)  [\(report.calls.count) call(s), \(duration(report.nanoseconds))]"]
-        lines += report.calls.map { "    \($0.plugin)  \(answer($0.answer))  \(duration($0.nanoseconds))" }
+        lines += report.calls.map { call in
+            "    \(call.plugin)  \(answer(call.answer))" + (call.nanoseconds.map { "  " + duration($0) } ?? "")
+        }
         lines += report.notes.map { "    note: \($0)" }
         return lines
     }

@@ -59,7 +59,7 @@ struct CMakePackageTests {
         try check(cflags, "pkg-config")
         try FileManager.default.createDirectory(atPath: work.file("pc"), withIntermediateDirectories: true)
         try check(run("/usr/bin/env", ["cc", "-std=c11", "-Wall", "-Wextra", "-pedantic", "-Werror", "-shared", "-fPIC",
-                                       "-fvisibility=hidden"] + cflags.output.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+                                       "-fvisibility=hidden"] + cflags.output.split(whereSeparator: \.isWhitespace).map(String.init)
                                        + ["-o", work.file("pc/hello.so"), work.file("oot/hello.c")]), "pkg-config build")
 
         for library in [work.file("oot/build/hello.so"), work.file("pc/hello.so")] {
