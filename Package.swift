@@ -21,18 +21,21 @@ let package = Package(
             name: "PlugboardFiles",
             dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         // The host library: loader, registry, dispatcher, host services, built-in plugins.
-        .target(name: "Plugboard", dependencies: ["CPlugboard"]),
+        .target(name: "Plugboard", dependencies: ["CPlugboard", "PlugboardFiles"]),
         // The command-line tool.
         .executableTarget(
             name: "plugboard",
             dependencies: [
                 "Plugboard",
+                "PlugboardFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Benchmarks: measured as ratios against a hand-written C baseline; see BENCHMARKS.md.
         .target(name: "CBenchmarkBaseline", dependencies: ["CPlugboard"]),
         .executableTarget(name: "PlugboardBenchmark", dependencies: ["Plugboard", "CBenchmarkBaseline"]),
-        .testTarget(name: "PlugboardFilesTests", dependencies: ["PlugboardFiles"]),
+        .testTarget(
+            name: "PlugboardFilesTests",
+            dependencies: ["PlugboardFiles", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(
             name: "PlugboardTests",
             dependencies: ["Plugboard", "CPlugboard", "plugboard"],

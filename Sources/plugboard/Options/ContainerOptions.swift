@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import PlugboardFiles
+
+/// `--container` and `--app-name`: which application container the file facade works in.
+struct ContainerOptions: ParsableArguments {
+    /// The app name used when `--app-name` is not given.
+    static let defaultAppName = "plugboard-app"
+
+    @Option(name: .customLong("container"),
+            help: ArgumentHelp("The application's container root (absolute). Default: $XDG_DATA_HOME/plugboard/<app-name>, else ~/.local/share/plugboard/<app-name>.",
+                               valueName: "dir"))
+    var containerPath: String?
+
+    @Option(name: .customLong("app-name"),
+            help: ArgumentHelp("The application's name, which picks the default container. Default: \(defaultAppName).",
+                               valueName: "name"))
+    var appName = defaultAppName
+
+    /// The container these options name; a bad value is a usage error that says why.
+    func container() throws -> Container {
+        do {
+            if let containerPath {
+                let absolute = containerPath.hasPrefix("/") ? containerPath
+                    : FileManager.default.currentDirectoryPath + "/" + containerPath
+                return try Container(rootPath: absolute)
+            }
+            return try Container(appName: appName)
+        } catch {
+            throw ValidationError("cannot use the container: \(error)")
+        }
+    }
+
+    func validate() throws {
+        _ = try container()
+    }
+}
