@@ -67,7 +67,10 @@ PB_CHECK_FIRST(pb_termination_t);
  * append fields: update these sizes then, and never the offsets. */
 #  if defined(__LP64__)
 #    define PB_CHECK_SIZE(type, size) _Static_assert(sizeof(type) == (size), #type " size")
-PB_CHECK_SIZE(pb_host_t, 48);
+PB_CHECK_SIZE(pb_host_t, 56);
+PB_CHECK_SIZE(pb_files_t, 104);
+PB_CHECK_SIZE(pb_file_attributes_t, 40);
+PB_CHECK_SIZE(pb_buffer_t, 16);
 PB_CHECK_SIZE(pb_registrar_t, 32);
 PB_CHECK_SIZE(pb_entry_t, 40);
 PB_CHECK_SIZE(pb_plugin_t, 104);

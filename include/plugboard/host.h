@@ -3,6 +3,7 @@
 
 #include "macros.h"
 #include "types.h"
+#include "services/files.h"
 
 PB_BEGIN_DECLS
 
@@ -55,6 +56,14 @@ struct pb_host {
      */
     void (*log)(const pb_host_t *host, const char *plugin_id, pb_log_level_t level,
                 const char *message);
+
+    /* ---- since 1.1 ---- */
+
+    /**
+     * The application's container (services/files.h), or NULL when this host
+     * has none (for example `plugboard list` and `inspect`).
+     */
+    const pb_files_t *files;
 };
 
 PB_END_DECLS

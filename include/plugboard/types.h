@@ -36,3 +36,18 @@ typedef int32_t pb_status_t;
 #define PB_ERR_DUPLICATE_ID (-2)
 /** The call came at a time its tag does not allow (e.g. a registrar used after registration). */
 #define PB_ERR_WRONG_STATE (-3)
+
+/* ---- since 1.1: the files service ---- */
+
+/** The path, or one of its folders, does not exist. */
+#define PB_ERR_NOT_FOUND (-4)
+/** The destination exists and PB_FILES_OVERWRITE was not given. */
+#define PB_ERR_EXISTS (-5)
+/** The path is malformed, leaves the container, or goes through a symbolic link. */
+#define PB_ERR_INVALID_PATH (-6)
+/** The system failed (see last_error for its words). */
+#define PB_ERR_IO (-7)
+/** The system denied access. */
+#define PB_ERR_PERMISSION (-8)
+/** The host offers no such service here (for example no container). */
+#define PB_ERR_UNAVAILABLE (-9)

@@ -1,3 +1,5 @@
+import PlugboardFiles
+
 /// The host: composes built-in Swift plugins and loaded C plugins behind one
 /// dispatcher, fans every lifecycle event out by its ``DispatchPolicy`` and
 /// reports who answered what.
@@ -14,6 +16,10 @@ public final class PluginHost {
     /// Every file this host tried, loaded or not, so a file reached twice is tried once.
     var triedFiles: [FileIdentity: String] = [:]
     let logHandler: LogHandler
+
+    /// The container offered to C plugins loaded after it is set, as the `files`
+    /// host service; nil offers none. See also ``FilesPlugin``.
+    public var fileFacade: FileFacade?
 
     /// Whether each plugin call is timed (two clock reads become one per call, and
     /// a clock read costs more than a C callback), or only each event.

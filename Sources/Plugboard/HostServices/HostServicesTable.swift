@@ -1,4 +1,5 @@
 import CPlugboard
+import PlugboardFiles
 import Synchronization
 
 /// The `pb_host_t` one library receives at `init`: the host's services, bound
@@ -12,18 +13,22 @@ final class HostServicesTable: @unchecked Sendable {
         let libraryPath: String
         let router: LogRouter
         let pluginIDs = Mutex<Set<String>>([])
+        let files: FilesService?
 
-        init(libraryPath: String, router: LogRouter) {
+        init(libraryPath: String, router: LogRouter, files: FileFacade?) {
             self.libraryPath = libraryPath
             self.router = router
+            self.files = files.map(FilesService.init)
         }
     }
 
     let context: Context
     let table: UnsafeMutablePointer<pb_host_t>
+    private let filesTable: UnsafeMutablePointer<pb_files_t>?
 
-    init(libraryPath: String, router: LogRouter) {
-        context = Context(libraryPath: libraryPath, router: router)
+    init(libraryPath: String, router: LogRouter, files: FileFacade?) {
+        context = Context(libraryPath: libraryPath, router: router, files: files)
+        filesTable = files == nil ? nil : FilesService.makeTable()
         table = .allocate(capacity: 1)
         table.initialize(to: pb_host_t(
             struct_size: UInt32(MemoryLayout<pb_host_t>.size),
@@ -32,12 +37,15 @@ final class HostServicesTable: @unchecked Sendable {
             name: HostIdentity.nameCString,
             version: HostIdentity.versionCString,
             host_data: Unmanaged.passUnretained(context).toOpaque(),
-            log: Self.log))
+            log: Self.log,
+            files: filesTable.map { UnsafePointer($0) }))
     }
 
     deinit {
         table.deinitialize(count: 1)
         table.deallocate()
+        filesTable?.deinitialize(count: 1)
+        filesTable?.deallocate()
     }
 
     /// `pb_host_t.log`: thread-safe, copies the message, never fails.

@@ -1,3 +1,4 @@
+import PlugboardFiles
 import Synchronization
 
 /// The libraries loaded in this process, by file identity.
@@ -16,9 +17,10 @@ final class LibraryTable: Sendable {
     private let entries = Mutex<[FileIdentity: Entry]>([:])
 
     /// The library at `path` for `owner`, loading it if no host has it yet.
-    /// `abi` receives the declared layout, also when a later stage fails.
+    /// `abi` receives the declared layout, also when a later stage fails. The
+    /// files service is the first host's: a library is initialized once.
     func acquire(path: String, identity: FileIdentity, owner: ObjectIdentifier, sink: @escaping LogRouter.Sink,
-                 abi: inout LibraryABI?) -> Result<LoadedLibrary, LoadFailure> {
+                 files: FileFacade?, abi: inout LibraryABI?) -> Result<LoadedLibrary, LoadFailure> {
         entries.withLock { entries in
             if var entry = entries[identity] {
                 entry.users.insert(owner)
@@ -29,7 +31,7 @@ final class LibraryTable: Sendable {
             }
             let router = LogRouter()
             router.attach(owner, sink)
-            let result = LoadedLibrary.load(path: path, identity: identity, router: router, abi: &abi)
+            let result = LoadedLibrary.load(path: path, identity: identity, router: router, files: files, abi: &abi)
             if case .success(let library) = result {
                 entries[identity] = Entry(library: library, users: [owner])
             }

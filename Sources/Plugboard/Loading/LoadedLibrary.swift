@@ -1,4 +1,5 @@
 import CPlugboard
+import PlugboardFiles
 
 /// A plugin library that passed every loading stage: opened, negotiated,
 /// initialized and registered. Shared by every host in the process that
@@ -31,7 +32,7 @@ final class LoadedLibrary: @unchecked Sendable {
 
     /// Runs the loading stages in order; the first that fails ends it.
     /// `abi` receives the declared layout as soon as it is known, for reports.
-    static func load(path: String, identity: FileIdentity, router: LogRouter,
+    static func load(path: String, identity: FileIdentity, router: LogRouter, files: FileFacade?,
                      abi declared: inout LibraryABI?) -> Result<LoadedLibrary, LoadFailure> {
         if let failure = ELFPreflight.check(path) { return .failure(failure) }
         let library: DynamicLibrary
@@ -64,7 +65,7 @@ final class LoadedLibrary: @unchecked Sendable {
             return .failure(LoadFailure(.entry, "the entry record has no register_plugins function (it is required)"))
         }
 
-        let services = HostServicesTable(libraryPath: path, router: router)
+        let services = HostServicesTable(libraryPath: path, router: router, files: files)
         _ = router.takeLastError()
         if let initialize = entry.`init`, !initialize(services.table) {
             return .failure(LoadFailure(.`init`, "init returned false" + explanation(router)))

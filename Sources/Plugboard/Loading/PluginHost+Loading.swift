@@ -37,7 +37,8 @@ extension PluginHost {
         triedFiles[identity] = path
         var abi: LibraryABI?
         let owner = ObjectIdentifier(self)
-        let acquired = LibraryTable.shared.acquire(path: path, identity: identity, owner: owner, sink: logHandler, abi: &abi)
+        let acquired = LibraryTable.shared.acquire(path: path, identity: identity, owner: owner, sink: logHandler,
+                                                     files: fileFacade, abi: &abi)
         var report = LoadReport(path: path, status: .loaded)
         report.abi = abi
         let library: LoadedLibrary

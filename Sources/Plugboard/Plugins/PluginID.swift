@@ -36,6 +36,11 @@ public struct PluginID: Sendable, Hashable, Codable, CustomStringConvertible {
         rawValue = text
     }
 
+    /// An id the host itself spells, known to be valid.
+    init(unchecked text: String) {
+        rawValue = text
+    }
+
     public var description: String { rawValue }
 
     public init(from decoder: any Decoder) throws {

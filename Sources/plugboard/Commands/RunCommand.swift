@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Glibc
 import Plugboard
+import PlugboardFiles
 
 /// `plugboard run`: load, launch, deliver events in order, terminate, and
 /// report every event as it happens.
@@ -10,6 +11,10 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Load the plugins, launch, deliver events, terminate; report who did what.",
         discussion: """
+            The built-in files plugin (org.plugboard.files) creates the container's \
+            Documents, Documents/Inbox, Library and tmp at launch and empties tmp at \
+            terminate; C plugins reach the container through the files host service.
+
             Order: will-finish-launching and did-finish-launching (a veto stops the run \
             after will-terminate), each --open-url, each line of --events, then will-terminate. \
             SIGINT or SIGTERM while events are read sends will-terminate to every plugin, then exits.
@@ -32,6 +37,7 @@ struct RunCommand: ParsableCommand {
             """)
 
     @OptionGroup var search: PluginSearchOptions
+    @OptionGroup var container: ContainerOptions
 
     @Option(name: .customLong("events"),
             help: ArgumentHelp("Read events as JSON lines from this file, or - for standard input.", valueName: "file"))
@@ -61,9 +67,13 @@ struct RunCommand: ParsableCommand {
         let console = Console()
         let json = output.json
         let signals = SignalWatcher.install()
-        let host = PluginHost { record in
+        let log: PluginHost.LogHandler = { record in
             json ? console.jsonLine(Tagged(type: "log", record)) : console.line(HumanFormat.log(record))
         }
+        let host = PluginHost(logHandler: log)
+        let facade = FileFacade(container: try container.container())
+        host.fileFacade = facade
+        try host.register(FilesPlugin(facade: facade, log: log))
         let session = RunSession(host: host, console: console, json: json)
         let code = session.perform(self, signals: signals)
         host.shutdown()
