@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// C plugins reach the container through the files host service, end to end
+/// through `plugboard run`: every function, its status codes and error text,
+/// and confinement.
+@Suite struct FilesServiceTests {
+    private func logLines(_ output: String) -> [String: String] {
+        var steps: [String: String] = [:]
+        for line in output.split(separator: "\n") {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  object["type"] as? String == "log", let message = object["message"] as? String,
+                  let space = message.firstIndex(of: " ") else { continue }
+            steps[String(message[..<space])] = String(message[message.index(after: space)...])
+        }
+        return steps
+    }
+
+    @Test func everyFilesFunctionWorksThroughRun() throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        try FileManager.default.createDirectory(atPath: work.file("plugins"), withIntermediateDirectories: true)
+        try PluginCompiler.compile(TestPaths.fixtures + "/files_probe.c", to: work.file("plugins/probe.so"))
+        let container = work.file("container")
+        try FileManager.default.createDirectory(atPath: work.file("outside"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: container + "/Documents", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: container + "/Documents/link", withDestinationPath: work.file("outside"))
+
+        let result = try run(TestPaths.plugboard, ["run", "--plugin-dir", work.file("plugins"), "--container", container, "--json"])
+        #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
+        let steps = logLines(result.output)
+        #expect(steps.count == 17, "\(result.output)")
+        #expect(steps["write"] == "0 ")
+        #expect(steps["write-again"]?.hasPrefix("-5 ") == true, "refused without overwrite: \(steps["write-again"] ?? "")")
+        #expect(steps["write-again"]?.contains("destination exists") == true)
+        #expect(steps["read"] == "0 hello")
+        #expect(steps["overwrite"] == "0 ")
+        #expect(steps["copy"] == "0 ")
+        #expect(steps["rename"] == "0 ")
+        #expect(steps["move"] == "0 ")
+        #expect(steps["ext"] == "0 tmp/d.md")
+        #expect(steps["exists"] == "0 yes")
+        #expect(steps["attributes"] == "0 size=6 kind=0")
+        #expect(steps["list"] == #"0 [{"kind":"file","name":"a.txt"}]"#)
+        #expect(steps["remove"] == "0 ")
+        #expect(steps["read-missing"]?.hasPrefix("-4 ") == true)
+        for escape in ["escape-dotdot", "escape-absolute", "escape-directory", "escape-link"] {
+            #expect(steps[escape]?.hasPrefix("-6 ") == true, "\(escape): \(steps[escape] ?? "missing")")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.file("outside")).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: work.path + "/outside.txt"))
+        #expect(try String(contentsOfFile: container + "/Documents/notes/a.txt", encoding: .utf8) == "hello!")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: container + "/tmp").isEmpty, "tmp emptied at terminate")
+    }
+
+    @Test func listAndInspectOfferNoContainer() throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        try FileManager.default.createDirectory(atPath: work.file("plugins"), withIntermediateDirectories: true)
+        try PluginCompiler.compile(TestPaths.fixtures + "/files_probe.c", to: work.file("plugins/probe.so"))
+        let result = try run(TestPaths.plugboard, ["inspect", work.file("plugins/probe.so")])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("1.1"))
+    }
+
+    @Test func theURLHistoryExampleKeepsItsHistoryAcrossRuns() throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        try FileManager.default.createDirectory(atPath: work.file("plugins"), withIntermediateDirectories: true)
+        let source = TestPaths.packageRoot.appendingPathComponent("plugins/url-history/url_history.c").path
+        try PluginCompiler.compile(source, to: work.file("plugins/url-history.so"), flags: ["-pedantic"])
+        let container = work.file("container")
+        let first = try run(TestPaths.plugboard, ["run", "--plugin-dir", work.file("plugins"), "--container", container,
+                                                  "--open-url", "myapp://item/1", "--open-url", "https://example.com/b"])
+        #expect(first.status == 0, "\(first.output)")
+        #expect(first.output.contains("no history yet"))
+        #expect(try String(contentsOfFile: container + "/Documents/history.log", encoding: .utf8)
+                == "myapp://item/1\nhttps://example.com/b\n")
+        let second = try run(TestPaths.plugboard, ["run", "--plugin-dir", work.file("plugins"), "--container", container])
+        #expect(second.output.contains("2 URL(s) opened before"), "\(second.output)")
+        #expect(second.output.contains("last: https://example.com/b"))
+    }
+}
