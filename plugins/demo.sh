@@ -46,4 +46,7 @@ done
 
 step "Running the scripted events in $EVENTS"
 bin_path="$(swift build --show-bin-path)"
-exec "$bin_path/plugboard" run --plugin-dir "$PLUGIN_DIR" --events "$EVENTS" "$@"
+# The application's container (Documents, Library, tmp) stays in .build, so the
+# url-history example remembers the demo's URLs from one run to the next.
+exec "$bin_path/plugboard" run --plugin-dir "$PLUGIN_DIR" --container .build/demo-container \
+    --events "$EVENTS" "$@"

@@ -4,7 +4,7 @@ import Testing
 /// The bundled examples, built the way plugins/demo.sh builds them, driven
 /// through the real binary with the demo's events: what a newcomer sees.
 @Suite struct ExamplePluginTests {
-    private static let examples = ["deeplink-router", "notification-logger", "app-lifecycle-pair"]
+    private static let examples = ["deeplink-router", "notification-logger", "app-lifecycle-pair", "url-history"]
 
     private func buildExamples(into directory: TemporaryDirectory) throws {
         for name in Self.examples {
@@ -22,13 +22,14 @@ import Testing
         defer { directory.remove() }
         try buildExamples(into: directory)
         let script = TestPaths.packageRoot.appendingPathComponent("plugins/demo-events.jsonl").path
-        let result = try run(TestPaths.plugboard, ["run", "--plugin-dir", directory.path, "--events", script, "--json"])
+        let result = try run(TestPaths.plugboard, ["run", "--plugin-dir", directory.path, "--events", script, "--json",
+                                                   "--container", directory.file("container")])
         #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
         let lines = result.output.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
         let loads = lines.filter { $0["type"] as? String == "load" }
-        #expect(loads.count == 3)
+        #expect(loads.count == Self.examples.count)
         #expect(loads.allSatisfy { $0["status"] as? String == "loaded" })
         let events = lines.filter { $0["type"] as? String == "event" }
         let names = events.compactMap { $0["event"] as? String }
