@@ -1,0 +1,31 @@
+import ArgumentParser
+import PlugboardFiles
+
+/// `plugboard files cat PATH`: a file's bytes on standard output, unchanged.
+struct FilesCatCommand: FilesSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cat",
+        abstract: "Write a file's bytes to standard output, unchanged (binary-safe).",
+        discussion: """
+            Only regular files are read: a directory, a FIFO, a device or a symbolic link is refused.
+
+            Examples:
+              plugboard files cat Documents/notes/a.txt
+              plugboard files cat Library/cache.bin > cache.bin
+
+            \(FilesHelp.exitCodes)
+            """)
+
+    @Argument(help: FilesHelp.path("The file to read"))
+    var path: String
+
+    @OptionGroup var container: ContainerOptions
+
+    func run() throws {
+        try FilesSession.perform(container) { session in
+            let location = try session.location(path)
+            let bytes = try session.facade.readBytes(location.name, in: location.directory)
+            try StandardStream.writeOutput(bytes)
+        }
+    }
+}

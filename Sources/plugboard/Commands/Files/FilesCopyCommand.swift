@@ -1,0 +1,40 @@
+import ArgumentParser
+import PlugboardFiles
+
+/// `plugboard files cp FROM TO`: copy a regular file, across directories too.
+struct FilesCopyCommand: FilesSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cp",
+        abstract: "Copy a regular file, also from one standard directory to another.",
+        discussion: """
+            The copy appears atomically and keeps the source's permission bits. TO is the new \
+            path itself, not a folder to copy into. An existing TO is kept unless --overwrite is given.
+
+            Examples:
+              plugboard files cp Library/prefs.json Library/prefs.json.bak
+              plugboard files cp Documents/Inbox/report.pdf Documents/reports/2026.pdf --parents
+
+            \(FilesHelp.exitCodes)
+            """)
+
+    @Argument(help: FilesHelp.path("The file to copy", valueName: "from"))
+    var from: String
+
+    @Argument(help: FilesHelp.path("The copy's path", valueName: "to"))
+    var to: String
+
+    @OptionGroup var transfer: TransferOptions
+    @OptionGroup var container: ContainerOptions
+
+    func run() throws {
+        let destination = try? PathAdapter.location(forContainerPath: to)
+        let hint = FilesSession.destinationHint(destination, parents: transfer.parents)
+        try FilesSession.perform(container, hint: hint) { session in
+            let source = try session.location(from)
+            let target = try session.location(to)
+            try session.facade.copy(
+                source.name, from: source.directory, to: target.name, in: target.directory,
+                overwrite: transfer.overwrite, createIntermediateDirectories: transfer.parents)
+        }
+    }
+}

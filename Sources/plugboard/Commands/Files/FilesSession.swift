@@ -1,0 +1,92 @@
+import ArgumentParser
+import PlugboardFiles
+
+/// What every `files` subcommand shares: the facade over a container whose
+/// directories exist, container-path parsing, and the one-line error report.
+struct FilesSession {
+    /// The facade over the chosen container.
+    let facade: FileFacade
+
+    /// The container the facade works in.
+    var container: Container { facade.container }
+
+    /// The facade location of a container path such as "Documents/notes/a.txt".
+    func location(_ path: String) throws(FileFacadeError) -> FileLocation {
+        try PathAdapter.location(forContainerPath: path)
+    }
+
+    /// The container path of a location, for messages and listings.
+    static func containerPath(_ location: FileLocation) -> String {
+        location.directory.relativePath + "/" + location.name
+    }
+
+    /// Runs `body` against the container `options` names, after creating its
+    /// directories when missing.
+    ///
+    /// A failure becomes one line on standard error, `plugboard files: <what, where,
+    /// why>` (plus the flag that would help, from `hint`), and exit code 1. A bad
+    /// `--container` or `--app-name` is a usage error (64), as `validate()` reports it.
+    static func perform(
+        _ options: ContainerOptions, hint: (FileFacadeError) -> String? = { _ in nil },
+        _ body: (FilesSession) throws -> Void
+    ) throws {
+        let container = try options.container()
+        do {
+            try container.createDirectories()
+            try body(FilesSession(facade: FileFacade(container: container)))
+        } catch let error as FileFacadeError {
+            let advice = hint(error) ?? standardDirectoryHint(error)
+            try fail(error.description + (advice.map { "; \($0)" } ?? ""))
+        } catch let error as StandardStreamError {
+            try fail(error.description)
+        }
+    }
+
+    /// Hints for the operations that take `--overwrite` and `--parents`: an existing
+    /// destination suggests `--overwrite`; a missing folder on the way to `destination`
+    /// suggests `--parents` (when the command has it and it was not given).
+    static func destinationHint(_ destination: FileLocation? = nil, parents: Bool? = nil)
+        -> (FileFacadeError) -> String?
+    {
+        { error in
+            switch error.reason {
+            case .destinationExists:
+                return "add --overwrite to replace it"
+            case .notFound:
+                guard parents == false, let destination, error.directory == destination.directory,
+                      error.name == destination.name else { return nil }
+                return "add --parents to create the missing folders"
+            default:
+                return nil
+            }
+        }
+    }
+
+    /// A standard directory alone ("Documents") where an entry is needed.
+    private static func standardDirectoryHint(_ error: FileFacadeError) -> String? {
+        guard error.operation == .adaptPath, error.reason == .invalidName(.empty),
+              AppDirectory.allCases.contains(where: { $0.relativePath == error.name }) else { return nil }
+        return "it is a standard directory; name an entry inside it ('plugboard files ls \(error.name)' lists them)"
+    }
+
+    private static func fail(_ message: String) throws -> Never {
+        StandardStream.writeError("plugboard files: " + FilesFormat.oneLine(message))
+        throw ExitCodes.failure
+    }
+}
+
+/// A `files` subcommand: it names its container with `--container` / `--app-name`.
+protocol FilesSubcommand: ParsableCommand {
+    /// The container options of the command line.
+    var container: ContainerOptions { get }
+}
+
+extension FilesSubcommand {
+    /// Refuses an empty `--container`, which `ContainerOptions` would take for the
+    /// current directory (and `createDirectories()` would then make private, mode 0700).
+    func validate() throws {
+        if container.containerPath?.isEmpty == true {
+            throw ValidationError("--container needs a directory path, got \"\"")
+        }
+    }
+}
