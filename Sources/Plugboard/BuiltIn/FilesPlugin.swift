@@ -26,6 +26,7 @@ public struct FilesPlugin: LaunchPlugin, TerminationPlugin {
         self.log = log
     }
 
+    /// Creates the container's directories; vetoes the launch if it cannot, with the reason logged.
     public func willFinishLaunching(options: String) -> Bool {
         do {
             try facade.container.createDirectories()
@@ -36,6 +37,7 @@ public struct FilesPlugin: LaunchPlugin, TerminationPlugin {
         }
     }
 
+    /// Empties `tmp`.
     public func willTerminate() {
         do {
             try facade.container.emptyTemporaryDirectory()

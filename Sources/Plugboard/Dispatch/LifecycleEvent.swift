@@ -1,19 +1,34 @@
 /// Every application lifecycle event the host dispatches, by its report and script name.
 public enum LifecycleEvent: String, Sendable, Codable, CaseIterable {
+    /// The application is about to finish launching (launch options as JSON).
     case willFinishLaunching = "will-finish-launching"
+    /// The application finished launching.
     case didFinishLaunching = "did-finish-launching"
+    /// The application is asked to open a URL.
     case openURL = "open-url"
+    /// The application is asked to continue a user activity.
     case continueUserActivity = "continue-user-activity"
+    /// A remote notification arrived.
     case remoteNotification = "remote-notification"
+    /// The device registered for remote notifications.
     case registerToken = "register-token"
+    /// Registering for remote notifications failed.
     case registerFailed = "register-failed"
+    /// The system is short of memory.
     case memoryWarning = "memory-warning"
+    /// Protected files are about to lock.
     case protectedDataWillBecomeUnavailable = "protected-data-will-become-unavailable"
+    /// Protected files are readable again.
     case protectedDataDidBecomeAvailable = "protected-data-did-become-available"
+    /// The application became active.
     case didBecomeActive = "did-become-active"
+    /// The application is about to become inactive.
     case willResignActive = "will-resign-active"
+    /// The application moved to the background.
     case didEnterBackground = "did-enter-background"
+    /// The application is about to return to the foreground.
     case willEnterForeground = "will-enter-foreground"
+    /// The application is about to terminate.
     case willTerminate = "will-terminate"
 
     /// The concern whose plugins receive this event.

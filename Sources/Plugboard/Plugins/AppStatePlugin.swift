@@ -11,8 +11,12 @@ public protocol AppStatePlugin: ApplicationPlugin {
 }
 
 extension AppStatePlugin {
+    /// The default: see the requirement.
     public func didBecomeActive() {}
+    /// The default: see the requirement.
     public func willResignActive() {}
+    /// The default: see the requirement.
     public func didEnterBackground() {}
+    /// The default: see the requirement.
     public func willEnterForeground() {}
 }

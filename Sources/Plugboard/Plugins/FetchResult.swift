@@ -2,8 +2,11 @@ import CPlugboard
 
 /// What a plugin fetched in answer to a remote notification, strongest first.
 public enum FetchResult: String, Sendable, Codable, CaseIterable {
+    /// New data was fetched.
     case newData = "new-data"
+    /// Nothing new.
     case noData = "no-data"
+    /// The fetch failed.
     case failed
 
     /// The C value (`PB_FETCH_*`), or nil for a value the ABI does not define.

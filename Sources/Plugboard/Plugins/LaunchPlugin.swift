@@ -9,6 +9,8 @@ public protocol LaunchPlugin: ApplicationPlugin {
 }
 
 extension LaunchPlugin {
+    /// The default: see the requirement.
     public func willFinishLaunching(options: String) -> Bool { true }
+    /// The default: see the requirement.
     public func didFinishLaunching(options: String) -> Bool { true }
 }

@@ -5,5 +5,6 @@ public protocol MemoryWarningPlugin: ApplicationPlugin {
 }
 
 extension MemoryWarningPlugin {
+    /// The default: see the requirement.
     public func didReceiveMemoryWarning() {}
 }

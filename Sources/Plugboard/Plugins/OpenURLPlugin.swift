@@ -6,5 +6,6 @@ public protocol OpenURLPlugin: ApplicationPlugin {
 }
 
 extension OpenURLPlugin {
+    /// The default: see the requirement.
     public func open(url: String, options: String) -> Bool { false }
 }

@@ -2,13 +2,21 @@
 ///
 /// Each concern is one small protocol in Swift and one small vtable in the C ABI.
 public enum PluginConcern: String, Sendable, Codable, CaseIterable, Comparable {
+    /// Will and did finish launching.
     case launch
+    /// Opening URLs.
     case openURL = "open-url"
+    /// Continuing user activities.
     case userActivity = "user-activity"
+    /// Remote notification registration and delivery.
     case remoteNotifications = "remote-notifications"
+    /// Memory warnings.
     case memory
+    /// Protected data locking and unlocking.
     case protectedData = "protected-data"
+    /// Active, inactive, background and foreground changes.
     case appState = "app-state"
+    /// Termination.
     case termination
 
     public static func < (lhs: PluginConcern, rhs: PluginConcern) -> Bool {

@@ -7,6 +7,8 @@ public protocol ProtectedDataPlugin: ApplicationPlugin {
 }
 
 extension ProtectedDataPlugin {
+    /// The default: see the requirement.
     public func protectedDataWillBecomeUnavailable() {}
+    /// The default: see the requirement.
     public func protectedDataDidBecomeAvailable() {}
 }

@@ -12,8 +12,11 @@ public protocol RemoteNotificationPlugin: ApplicationPlugin {
 }
 
 extension RemoteNotificationPlugin {
+    /// The default: see the requirement.
     public func didRegisterForRemoteNotifications(deviceToken: [UInt8]) {}
+    /// The default: see the requirement.
     public func didFailToRegisterForRemoteNotifications(error: String) {}
+    /// The default: see the requirement.
     public func didReceiveRemoteNotification(userInfo: String, completion: FetchCompletion) {
         completion(.noData)
     }

@@ -5,5 +5,6 @@ public protocol TerminationPlugin: ApplicationPlugin {
 }
 
 extension TerminationPlugin {
+    /// The default: see the requirement.
     public func willTerminate() {}
 }

@@ -6,5 +6,6 @@ public protocol UserActivityPlugin: ApplicationPlugin {
 }
 
 extension UserActivityPlugin {
+    /// The default: see the requirement.
     public func continueUserActivity(type: String, userInfo: String) -> Bool { false }
 }

@@ -5,18 +5,31 @@ import Foundation
 ///
 /// Launch events are not scriptable: the host sends them itself before the first line.
 public enum ScriptedEvent: Sendable, Equatable {
+    /// `{"event":"open-url","url":…,"options":{…}}`
     case openURL(url: String, options: String)
+    /// `{"event":"continue-user-activity","type":…,"userInfo":{…}}`
     case continueUserActivity(type: String, userInfo: String)
+    /// `{"event":"remote-notification","userInfo":{…},"deadlineMs":…}`
     case remoteNotification(userInfo: String, deadline: Duration)
+    /// `{"event":"register-token","token":"hex"}`
     case registerToken([UInt8])
+    /// `{"event":"register-failed","error":…}`
     case registerFailed(error: String)
+    /// `{"event":"memory-warning"}`
     case memoryWarning
+    /// `{"event":"protected-data-will-become-unavailable"}`
     case protectedDataWillBecomeUnavailable
+    /// `{"event":"protected-data-did-become-available"}`
     case protectedDataDidBecomeAvailable
+    /// `{"event":"did-become-active"}`
     case didBecomeActive
+    /// `{"event":"will-resign-active"}`
     case willResignActive
+    /// `{"event":"did-enter-background"}`
     case didEnterBackground
+    /// `{"event":"will-enter-foreground"}`
     case willEnterForeground
+    /// `{"event":"will-terminate"}`: ends the script.
     case willTerminate
 
     /// The deadline of a notification line without `deadlineMs`.
