@@ -224,19 +224,38 @@ size_t pbb_set_library_count(const pbb_set_t *set) { return set->library_count; 
 
 size_t pbb_set_plugin_count(const pbb_set_t *set) { return set->plugin_count; }
 
-uint64_t pbb_set_will_finish_launching(const pbb_set_t *set, uint64_t iterations, bool *answer) {
+/** How a loop reads the clock; each exported loop passes a constant, so each is compiled on its own. */
+enum pbb_timing { PBB_UNTIMED, PBB_PER_CALL, PBB_PER_EVENT };
+
+/** Keeps a measured duration from being optimized away. */
+static volatile uint64_t pbb_sink;
+
+/**
+ * The launch loop: `answer &= will_finish_launching(ctx, "{}", 2)` over every
+ * plugin with the slot (a NULL slot counts as true), `iterations` rounds,
+ * reading the clock as `timing` says.
+ */
+static inline __attribute__((always_inline)) uint64_t
+pbb_launch_loop(const pbb_set_t *set, uint64_t iterations, enum pbb_timing timing, uint64_t *durations, bool *answer) {
     const pbb_plugin_t *plugins = set->plugins;
     const size_t count = set->plugin_count;
     bool all = true;
     uint64_t start = pbb_now_ns();
     for (uint64_t round = 0; round < iterations; round++) {
         bool result = true;
+        uint64_t last = timing != PBB_UNTIMED ? pbb_now_ns() : 0;
         for (size_t i = 0; i < count; i++) {
             const pb_plugin_t *plugin = &plugins[i].descriptor;
             if (plugin->launch != NULL && plugin->launch->will_finish_launching != NULL) {
                 result &= plugin->launch->will_finish_launching(plugin->ctx, "{}", 2);
+                if (timing == PBB_PER_CALL) {
+                    uint64_t now = pbb_now_ns();
+                    durations[i] = now - last;
+                    last = now;
+                }
             }
         }
+        if (timing == PBB_PER_EVENT) pbb_sink = pbb_now_ns() - last;
         all &= result;
     }
     uint64_t elapsed = pbb_now_ns() - start;
@@ -244,44 +263,53 @@ uint64_t pbb_set_will_finish_launching(const pbb_set_t *set, uint64_t iterations
     return elapsed;
 }
 
-uint64_t pbb_set_will_finish_launching_timed(const pbb_set_t *set, uint64_t iterations, uint64_t *durations,
-                                             bool *answer) {
-    const pbb_plugin_t *plugins = set->plugins;
-    const size_t count = set->plugin_count;
-    bool all = true;
-    uint64_t start = pbb_now_ns();
-    for (uint64_t round = 0; round < iterations; round++) {
-        bool result = true;
-        uint64_t last = pbb_now_ns();
-        for (size_t i = 0; i < count; i++) {
-            const pb_plugin_t *plugin = &plugins[i].descriptor;
-            if (plugin->launch != NULL && plugin->launch->will_finish_launching != NULL) {
-                result &= plugin->launch->will_finish_launching(plugin->ctx, "{}", 2);
-                uint64_t now = pbb_now_ns();
-                durations[i] = now - last;
-                last = now;
-            }
-        }
-        all &= result;
-    }
-    uint64_t elapsed = pbb_now_ns() - start;
-    if (answer != NULL) *answer = all;
-    return elapsed;
-}
-
-uint64_t pbb_set_memory_warning(const pbb_set_t *set, uint64_t iterations) {
+/** The memory-warning loop: every non-NULL slot, `iterations` rounds, reading the clock as `timing` says. */
+static inline __attribute__((always_inline)) uint64_t
+pbb_memory_loop(const pbb_set_t *set, uint64_t iterations, enum pbb_timing timing, uint64_t *durations) {
     const pbb_plugin_t *plugins = set->plugins;
     const size_t count = set->plugin_count;
     uint64_t start = pbb_now_ns();
     for (uint64_t round = 0; round < iterations; round++) {
+        uint64_t last = timing != PBB_UNTIMED ? pbb_now_ns() : 0;
         for (size_t i = 0; i < count; i++) {
             const pb_plugin_t *plugin = &plugins[i].descriptor;
             if (plugin->memory != NULL && plugin->memory->did_receive_memory_warning != NULL) {
                 plugin->memory->did_receive_memory_warning(plugin->ctx);
+                if (timing == PBB_PER_CALL) {
+                    uint64_t now = pbb_now_ns();
+                    durations[i] = now - last;
+                    last = now;
+                }
             }
         }
+        if (timing == PBB_PER_EVENT) pbb_sink = pbb_now_ns() - last;
     }
     return pbb_now_ns() - start;
+}
+
+uint64_t pbb_set_will_finish_launching(const pbb_set_t *set, uint64_t iterations, bool *answer) {
+    return pbb_launch_loop(set, iterations, PBB_UNTIMED, NULL, answer);
+}
+
+uint64_t pbb_set_will_finish_launching_timed(const pbb_set_t *set, uint64_t iterations, uint64_t *durations,
+                                             bool *answer) {
+    return pbb_launch_loop(set, iterations, PBB_PER_CALL, durations, answer);
+}
+
+uint64_t pbb_set_will_finish_launching_event_timed(const pbb_set_t *set, uint64_t iterations, bool *answer) {
+    return pbb_launch_loop(set, iterations, PBB_PER_EVENT, NULL, answer);
+}
+
+uint64_t pbb_set_memory_warning(const pbb_set_t *set, uint64_t iterations) {
+    return pbb_memory_loop(set, iterations, PBB_UNTIMED, NULL);
+}
+
+uint64_t pbb_set_memory_warning_timed(const pbb_set_t *set, uint64_t iterations, uint64_t *durations) {
+    return pbb_memory_loop(set, iterations, PBB_PER_CALL, durations);
+}
+
+uint64_t pbb_set_memory_warning_event_timed(const pbb_set_t *set, uint64_t iterations) {
+    return pbb_memory_loop(set, iterations, PBB_PER_EVENT, NULL);
 }
 
 void pbb_set_close(pbb_set_t *set) {

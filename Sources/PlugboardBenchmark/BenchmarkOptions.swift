@@ -1,3 +1,5 @@
+import Plugboard
+
 /// The command line of `plugboard-benchmark`.
 struct BenchmarkOptions {
     /// Fewer iterations and plugins: a smoke run.
@@ -12,6 +14,8 @@ struct BenchmarkOptions {
     var childLoad: (side: LoadSide, directory: String)?
     /// Only run both dispatchers for a fixed number of events (for a profiler such as callgrind).
     var profile: (plugins: Int, events: UInt64)?
+    /// The host's timing for `--profile-dispatch`.
+    var profileTiming = CallTiming.perCall
     /// Print the usage and stop.
     var help = false
 
@@ -31,6 +35,8 @@ struct BenchmarkOptions {
           --profile-dispatch PLUGINS EVENTS
                             only send EVENTS willFinishLaunching and EVENTS memory warnings
                             to PLUGINS loaded plugins, ours then the C loop (for callgrind)
+          --timing per-call|per-event
+                            the host's timing for --profile-dispatch (default per-call)
           --help            this text
         """
 
@@ -59,6 +65,12 @@ struct BenchmarkOptions {
                     throw BenchmarkError("--profile-dispatch takes a plugin count (1…10000) and an event count (> 0)")
                 }
                 options.profile = (plugins, events)
+            case "--timing":
+                switch try value(for: argument) {
+                case "per-call": options.profileTiming = .perCall
+                case "per-event": options.profileTiming = .perEvent
+                case let other: throw BenchmarkError("--timing takes per-call or per-event, not \(String(reflecting: other))")
+                }
             case "--child-load":
                 let sideText = try value(for: argument)
                 guard let side = LoadSide(rawValue: sideText) else {

@@ -9,31 +9,39 @@ enum DispatchEvent: String, CaseIterable {
     case memoryWarning = "didReceiveMemoryWarning"
 }
 
-/// One dispatch result: both sides' best time per plugin per event.
+/// One dispatch result: every side's best time per plugin per event.
 struct DispatchMeasurement {
     /// The event.
     let event: DispatchEvent
     /// Loaded plugins, each taking part in the event.
     let plugins: Int
-    /// Our dispatcher, ns per plugin per event (best of the repetitions).
-    let ours: Double
-    /// The C loop, ns per plugin per event (best of the repetitions).
+    /// The C loop, no clock read inside (best of the repetitions).
     let c: Double
-    /// The C loop that also reads the clock after each call (launch only).
-    let cTimed: Double?
-    /// Events per measurement of our side.
-    let oursIterations: UInt64
-    /// Events per measurement of the C side.
-    let cIterations: UInt64
+    /// The C loop with two clock reads per event: the floor of ``CallTiming/perEvent``.
+    let cPerEvent: Double
+    /// The C loop with one clock read per call (and one per event): the floor of ``CallTiming/perCall``.
+    let cPerCall: Double
+    /// Our dispatcher with `timing: .perEvent`.
+    let perEvent: Double
+    /// Our dispatcher with `timing: .perCall` (the default).
+    let perCall: Double
+    /// Events per measurement of our `.perEvent` side and of the C loop.
+    let iterations: (perEvent: UInt64, c: UInt64)
     /// The shortest accepted measurement, in ns (each lasts at least the target).
     let shortestMeasurement: UInt64
 
-    /// Ours divided by C.
-    var ratio: Double { ours / c }
+    /// `.perEvent` divided by the C loop: the goal's ratio.
+    var ratioPerEvent: Double { perEvent / c }
+    /// `.perCall` divided by the C loop.
+    var ratioPerCall: Double { perCall / c }
+    /// `.perEvent` divided by its floor, the C loop with two clock reads per event.
+    var perEventOverFloor: Double { perEvent / cPerEvent }
+    /// `.perCall` divided by its floor, the C loop with a clock read per call.
+    var perCallOverFloor: Double { perCall / cPerCall }
 }
 
-/// Measures the dispatch cost of `PluginHost` against the C baseline's loop
-/// over the same vtables, for each plugin count.
+/// Measures the dispatch cost of `PluginHost`, in both timing modes, against
+/// the C baseline's loop over the same vtables, for each plugin count.
 struct DispatchBenchmark {
     /// Each measurement lasts at least this long.
     let targetNanoseconds: UInt64
@@ -59,34 +67,55 @@ struct DispatchBenchmark {
         guard pbb_set_plugin_count(set) == count else {
             throw BenchmarkError("the C baseline registered \(pbb_set_plugin_count(set)) of \(count) plugins")
         }
-        try verify(host: host, set: set, count: count)
+        for timing in [CallTiming.perCall, .perEvent] {
+            host.timing = timing
+            try verify(host: host, set: set, count: count)
+        }
 
         var durations = [UInt64](repeating: 0, count: count)
-        let launch = try measure(.willFinishLaunching, count: count,
-                                 ours: { Self.timeWillFinishLaunching(host, $0) },
-                                 c: { pbb_set_will_finish_launching(set, $0, nil) },
-                                 cTimed: { iterations in
-                                     durations.withUnsafeMutableBufferPointer {
-                                         pbb_set_will_finish_launching_timed(set, iterations, $0.baseAddress, nil)
-                                     }
-                                 })
-        let memory = try measure(.memoryWarning, count: count,
-                                 ours: { Self.timeMemoryWarning(host, $0) },
-                                 c: { pbb_set_memory_warning(set, $0) },
-                                 cTimed: nil)
+        /// Our side with `timing`: the host is switched before each measurement.
+        func ours(_ timing: CallTiming, _ body: @escaping (PluginHost, UInt64) -> UInt64) -> (UInt64) -> UInt64 {
+            { iterations in
+                host.timing = timing
+                return body(host, iterations)
+            }
+        }
+        let launch = try measure(.willFinishLaunching, count: count, Sides(
+            c: { pbb_set_will_finish_launching(set, $0, nil) },
+            cPerEvent: { pbb_set_will_finish_launching_event_timed(set, $0, nil) },
+            cPerCall: { iterations in
+                durations.withUnsafeMutableBufferPointer {
+                    pbb_set_will_finish_launching_timed(set, iterations, $0.baseAddress, nil)
+                }
+            },
+            perEvent: ours(.perEvent, Self.timeWillFinishLaunching),
+            perCall: ours(.perCall, Self.timeWillFinishLaunching)))
+        let memory = try measure(.memoryWarning, count: count, Sides(
+            c: { pbb_set_memory_warning(set, $0) },
+            cPerEvent: { pbb_set_memory_warning_event_timed(set, $0) },
+            cPerCall: { iterations in
+                durations.withUnsafeMutableBufferPointer { pbb_set_memory_warning_timed(set, iterations, $0.baseAddress) }
+            },
+            perEvent: ours(.perEvent, Self.timeMemoryWarning),
+            perCall: ours(.perCall, Self.timeMemoryWarning)))
         blackHole(durations)
+        host.timing = .perCall
         return [launch, memory]
     }
 
-    /// Checks that one event of each side calls every plugin and answers true.
+    /// Checks that one event of each side calls every plugin and answers true,
+    /// and that the host times each call exactly when its timing says so.
     private func verify(host: PluginHost, set: OpaquePointer, count: Int) throws {
+        let timed = host.timing == .perCall
         let report = host.willFinishLaunching(options: "{}")
-        guard report.accepted == true, report.calls.count == count else {
-            throw BenchmarkError("willFinishLaunching answered \(report.answer) with \(report.calls.count) calls, expected true with \(count)")
+        guard report.accepted == true, report.calls.count == count,
+              report.calls.allSatisfy({ $0.answer == .bool(true) && ($0.nanoseconds != nil) == timed }) else {
+            throw BenchmarkError("willFinishLaunching (\(host.timing)) answered \(report.answer) with \(report.calls.count) calls, expected true with \(count)")
         }
         let memory = host.didReceiveMemoryWarning()
-        guard memory.calls.count == count else {
-            throw BenchmarkError("didReceiveMemoryWarning made \(memory.calls.count) calls, expected \(count)")
+        guard memory.calls.count == count,
+              memory.calls.allSatisfy({ $0.answer == .returned && ($0.nanoseconds != nil) == timed }) else {
+            throw BenchmarkError("didReceiveMemoryWarning (\(host.timing)) made \(memory.calls.count) calls, expected \(count)")
         }
         var answer = false
         _ = pbb_set_will_finish_launching(set, 1, &answer)
@@ -103,25 +132,36 @@ struct DispatchBenchmark {
         var shortest = UInt64.max
     }
 
+    /// The five sides of one event: each runs the given number of events and returns the elapsed ns.
+    struct Sides {
+        /// The C loop.
+        let c: (UInt64) -> UInt64
+        /// The C loop with two clock reads per event.
+        let cPerEvent: (UInt64) -> UInt64
+        /// The C loop with a clock read per call.
+        let cPerCall: (UInt64) -> UInt64
+        /// Our host with `timing: .perEvent`.
+        let perEvent: (UInt64) -> UInt64
+        /// Our host with `timing: .perCall`.
+        let perCall: (UInt64) -> UInt64
+    }
+
     /// Calibrates each side to the target duration, then measures the sides in
-    /// turn (C, ours, C with clock) `repetitions` times and keeps each side's best.
-    private func measure(_ event: DispatchEvent, count: Int, ours: (UInt64) -> UInt64, c: (UInt64) -> UInt64,
-                         cTimed: ((UInt64) -> UInt64)?) throws -> DispatchMeasurement {
-        var oursSide = Side(iterations: calibrate(ours))
-        var cSide = Side(iterations: calibrate(c))
-        var cTimedSide = Side(iterations: cTimed.map { calibrate($0) } ?? 0)
+    /// turn (C, C with two clock reads per event, ours per event, C with a clock
+    /// read per call, ours per call) `repetitions` times and keeps each side's best.
+    private func measure(_ event: DispatchEvent, count: Int, _ sides: Sides) throws -> DispatchMeasurement {
+        let bodies = [sides.c, sides.cPerEvent, sides.perEvent, sides.cPerCall, sides.perCall]
+        var states = bodies.map { Side(iterations: calibrate($0)) }
         for _ in 0..<repetitions {
-            measureOnce(c, &cSide)
-            measureOnce(ours, &oursSide)
-            if let cTimed { measureOnce(cTimed, &cTimedSide) }
+            for index in bodies.indices { measureOnce(bodies[index], &states[index]) }
         }
         let perPlugin = Double(count)
         return DispatchMeasurement(
             event: event, plugins: count,
-            ours: oursSide.best / perPlugin, c: cSide.best / perPlugin,
-            cTimed: cTimed == nil ? nil : cTimedSide.best / perPlugin,
-            oursIterations: oursSide.iterations, cIterations: cSide.iterations,
-            shortestMeasurement: min(oursSide.shortest, cSide.shortest, cTimedSide.shortest))
+            c: states[0].best / perPlugin, cPerEvent: states[1].best / perPlugin, cPerCall: states[3].best / perPlugin,
+            perEvent: states[2].best / perPlugin, perCall: states[4].best / perPlugin,
+            iterations: (states[2].iterations, states[0].iterations),
+            shortestMeasurement: states.map(\.shortest).min() ?? 0)
     }
 
     /// One measurement of `body` that lasts at least the target duration: a

@@ -94,7 +94,7 @@ enum BenchmarkCommand {
         let factory = try PluginFactory(includeDirectory: options.include ?? packageInclude)
         let set = PluginSet(purpose: "dispatch", count: plugins)
         _ = try factory.prepare([set], jobs: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-        let host = PluginHost()
+        let host = PluginHost(timing: options.profileTiming)
         defer { host.shutdown() }
         let reports = host.loadPlugins(from: PluginSearchPath(explicit: [factory.directory(of: set)]))
         try LoadBenchmark.check(reports, plugins: host.plugins.count, count: plugins, directory: factory.directory(of: set))
@@ -109,7 +109,7 @@ enum BenchmarkCommand {
         let memory = DispatchBenchmark.timeMemoryWarning(host, events)
         let cLaunch = pbb_set_will_finish_launching(baseline, events, nil)
         let cMemory = pbb_set_memory_warning(baseline, events)
-        print("\(events) events to \(plugins) plugins, ns per plugin per event: willFinishLaunching ours \(per(launch)), "
+        print("\(events) events to \(plugins) plugins (\(options.profileTiming)), ns per plugin per event: willFinishLaunching ours \(per(launch)), "
             + "C \(per(cLaunch)); didReceiveMemoryWarning ours \(per(memory)), C \(per(cMemory))")
     }
 

@@ -65,11 +65,31 @@ uint64_t pbb_set_will_finish_launching_timed(const pbb_set_t *set, uint64_t iter
                                              bool *answer);
 
 /**
+ * The same loop, reading the clock at the start and at the end of each round
+ * (the duration goes to a volatile sink): the least a dispatcher that reports
+ * each event's duration has to do. Returns the elapsed nanoseconds.
+ */
+uint64_t pbb_set_will_finish_launching_event_timed(const pbb_set_t *set, uint64_t iterations, bool *answer);
+
+/**
  * Runs `iterations` rounds of: for each plugin with a memory vtable and a
  * non-NULL slot, `memory->did_receive_memory_warning(ctx)`.
  * Returns the elapsed nanoseconds.
  */
 uint64_t pbb_set_memory_warning(const pbb_set_t *set, uint64_t iterations);
+
+/**
+ * The memory-warning loop with one clock read after each call (and one at the
+ * start of each round), storing each duration in `durations[i]` (room for
+ * `pbb_set_plugin_count(set)` values). Returns the elapsed nanoseconds.
+ */
+uint64_t pbb_set_memory_warning_timed(const pbb_set_t *set, uint64_t iterations, uint64_t *durations);
+
+/**
+ * The memory-warning loop with a clock read at the start and at the end of
+ * each round. Returns the elapsed nanoseconds.
+ */
+uint64_t pbb_set_memory_warning_event_timed(const pbb_set_t *set, uint64_t iterations);
 
 /** Frees the set's memory. The libraries stay mapped and initialized. NULL is ignored. */
 void pbb_set_close(pbb_set_t *set);
