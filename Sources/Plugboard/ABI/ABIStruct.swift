@@ -14,6 +14,10 @@ protocol ABIStruct {
 }
 
 extension ABIStruct {
+    /// In ABI 1.0 every plugin-side struct is exactly its current size. When a
+    /// minor version appends fields to one, that struct overrides this with its 1.0 size.
+    static var minimumSize: Int { MemoryLayout<Self>.size }
+
     /// The struct as the plugin declared it, zero-extended, or an error naming the size problem.
     static func read(from pointer: UnsafeRawPointer) -> Result<Self, ABIStructError> {
         let declared = Int(pointer.load(as: UInt32.self))
@@ -39,45 +43,13 @@ struct ABIStructError: Error, CustomStringConvertible {
     }
 }
 
-// In ABI 1.0 every struct is exactly its current size. When a minor version
-// appends fields, these become the 1.0 sizes, not `MemoryLayout.size`.
-extension pb_entry_t: ABIStruct {
-    static var cName: String { "pb_entry_t" }
-    static var minimumSize: Int { MemoryLayout<Self>.size }
-}
-extension pb_plugin_t: ABIStruct {
-    static var cName: String { "pb_plugin_t" }
-    static var minimumSize: Int { MemoryLayout<Self>.size }
-}
-extension pb_launch_t: ABIStruct {
-    static var cName: String { "pb_launch_t" }
-    static var minimumSize: Int { MemoryLayout<Self>.size }
-}
-extension pb_open_url_t: ABIStruct {
-    static var cName: String { "pb_open_url_t" }
-    static var minimumSize: Int { MemoryLayout<Self>.size }
-}
-extension pb_user_activity_t: ABIStruct {
-    static var cName: String { "pb_user_activity_t" }
-    static var minimumSize: Int { MemoryLayout<Self>.size }
-}
-extension pb_remote_notifications_t: ABIStruct {
-    static var cName: String { "pb_remote_notifications_t" }
-    static var minimumSize: Int { MemoryLayout<Self>.size }
-}
-extension pb_memory_t: ABIStruct {
-    static var cName: String { "pb_memory_t" }
-    static var minimumSize: Int { MemoryLayout<Self>.size }
-}
-extension pb_protected_data_t: ABIStruct {
-    static var cName: String { "pb_protected_data_t" }
-    static var minimumSize: Int { MemoryLayout<Self>.size }
-}
-extension pb_app_state_t: ABIStruct {
-    static var cName: String { "pb_app_state_t" }
-    static var minimumSize: Int { MemoryLayout<Self>.size }
-}
-extension pb_termination_t: ABIStruct {
-    static var cName: String { "pb_termination_t" }
-    static var minimumSize: Int { MemoryLayout<Self>.size }
-}
+extension pb_entry_t: ABIStruct { static var cName: String { "pb_entry_t" } }
+extension pb_plugin_t: ABIStruct { static var cName: String { "pb_plugin_t" } }
+extension pb_launch_t: ABIStruct { static var cName: String { "pb_launch_t" } }
+extension pb_open_url_t: ABIStruct { static var cName: String { "pb_open_url_t" } }
+extension pb_user_activity_t: ABIStruct { static var cName: String { "pb_user_activity_t" } }
+extension pb_remote_notifications_t: ABIStruct { static var cName: String { "pb_remote_notifications_t" } }
+extension pb_memory_t: ABIStruct { static var cName: String { "pb_memory_t" } }
+extension pb_protected_data_t: ABIStruct { static var cName: String { "pb_protected_data_t" } }
+extension pb_app_state_t: ABIStruct { static var cName: String { "pb_app_state_t" } }
+extension pb_termination_t: ABIStruct { static var cName: String { "pb_termination_t" } }
