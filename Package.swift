@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "PlugboardFiles", targets: ["PlugboardFiles"]),
         .executable(name: "plugboard", targets: ["plugboard"]),
         .executable(name: "plugboard-benchmark", targets: ["PlugboardBenchmark"]),
+        .executable(name: "plugboard-files-benchmark", targets: ["PlugboardFilesBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -33,6 +34,7 @@ let package = Package(
         // Benchmarks: measured as ratios against a hand-written C baseline; see BENCHMARKS.md.
         .target(name: "CBenchmarkBaseline", dependencies: ["CPlugboard"]),
         .executableTarget(name: "PlugboardBenchmark", dependencies: ["Plugboard", "CBenchmarkBaseline"]),
+        .executableTarget(name: "PlugboardFilesBenchmark", dependencies: ["PlugboardFiles"]),
         .testTarget(
             name: "PlugboardFilesTests",
             dependencies: ["PlugboardFiles", .product(name: "SystemPackage", package: "swift-system")]),
