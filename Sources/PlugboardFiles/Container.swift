@@ -80,15 +80,17 @@ public struct Container: Sendable, Hashable {
 
     /// Creates the root (like `mkdir -p`) and the four standard directories,
     /// all private (mode 0700). Safe to call every launch: existing
-    /// directories are kept, and the root's mode is reset to 0700.
+    /// directories are kept as they are, so pointing the container at an
+    /// existing folder never changes that folder's permissions.
     ///
     /// A standard directory that exists as a symbolic link or a file is
     /// refused, not replaced.
     public func createDirectories() throws(FileFacadeError) {
         let rootContext = ErrorContext(operation: .createDirectories, directory: nil, name: rootPath)
         try rootContext.attempt { () throws(Errno) in
-            try Self.makeDirectoryWithParents(rootPath)
-            try DirectoryDescriptor.open(absolutePath: rootPath).setPermissions(Self.privateMode)
+            if try Self.makeDirectoryWithParents(rootPath) {
+                try DirectoryDescriptor.open(absolutePath: rootPath).setPermissions(Self.privateMode)
+            }
         }
         for directory in AppDirectory.allCases {
             let context = ErrorContext(
@@ -132,15 +134,20 @@ public struct Container: Sendable, Hashable {
 
     private static let privateMode: mode_t = 0o700
 
-    private static func makeDirectoryWithParents(_ path: String) throws(Errno) {
+    /// Whether the last component was created now.
+    private static func makeDirectoryWithParents(_ path: String) throws(Errno) -> Bool {
         var prefix = ""
+        var created = false
         for component in path.utf8.split(separator: UInt8(ascii: "/")) {
             prefix += "/" + String(decoding: component, as: UTF8.self)
             do {
                 try systemCall { mkdir(prefix, privateMode) }
+                created = true
             } catch .fileExists {
                 // Already there; opening the root later checks it is a directory.
+                created = false
             }
         }
+        return created
     }
 }

@@ -63,7 +63,7 @@ import Testing
         #expect(container.root == URL(fileURLWithPath: "/srv/app", isDirectory: true))
     }
 
-    @Test func createDirectoriesMakesPrivateRootAndFourDirectoriesIdempotently() throws {
+    @Test func createDirectoriesMakesANewRootPrivateAndFourDirectoriesIdempotently() throws {
         try Sandbox.with { sandbox in
             let nested = try Container(rootPath: sandbox.base.path + "/deep/er/root")
             try nested.createDirectories()
@@ -75,10 +75,11 @@ import Testing
             }
             let mode = try FileManager.default.attributesOfItem(atPath: nested.rootPath)[.posixPermissions] as? Int
             #expect(mode == 0o700)
+            // An existing root keeps its permissions: pointing a container at a folder never changes it.
             chmod(nested.rootPath, 0o755)
             try nested.createDirectories()
-            let resetMode = try FileManager.default.attributesOfItem(atPath: nested.rootPath)[.posixPermissions] as? Int
-            #expect(resetMode == 0o700)
+            let keptMode = try FileManager.default.attributesOfItem(atPath: nested.rootPath)[.posixPermissions] as? Int
+            #expect(keptMode == 0o755)
         }
     }
 

@@ -13,7 +13,7 @@ struct ContainerOptions: ParsableArguments {
     var containerPath: String?
 
     @Option(name: .customLong("app-name"),
-            help: ArgumentHelp("The application's name, which picks the default container. Default: \(defaultAppName).",
+            help: ArgumentHelp("The application's name, which picks the default container.",
                                valueName: "name"))
     var appName = defaultAppName
 
@@ -21,6 +21,7 @@ struct ContainerOptions: ParsableArguments {
     func container() throws -> Container {
         do {
             if let containerPath {
+                guard !containerPath.isEmpty else { throw ValidationError("--container needs a directory path, got an empty one") }
                 let absolute = containerPath.hasPrefix("/") ? containerPath
                     : FileManager.default.currentDirectoryPath + "/" + containerPath
                 return try Container(rootPath: absolute)
