@@ -26,7 +26,6 @@ struct ListCommand: ParsableCommand {
         let host = PluginHost()
         let searchPath = search.searchPath
         let reports = host.loadPlugins(from: searchPath)
-        let count = host.plugins.count
         host.shutdown()
         if output.json {
             print(JSONOutput.encode(Listing(searchPath: searchPath.directories.map(\.path), libraries: reports), pretty: true))
@@ -35,7 +34,7 @@ struct ListCommand: ParsableCommand {
                 print("no plugin files in " + searchPath.directories.map(\.path).joined(separator: ", "))
             }
             reports.flatMap(HumanFormat.load).forEach { print($0) }
-            print(HumanFormat.tally(reports, plugins: count))
+            print(HumanFormat.tally(reports))
         }
         if reports.contains(where: { $0.status == .failed }) { throw ExitCodes.failure }
     }

@@ -38,9 +38,10 @@ enum HumanFormat {
         return "\(d.id) \(d.version)\(name)  priority \(d.priority)  [\(summary.concerns.map(\.rawValue).joined(separator: ", "))]"
     }
 
-    /// The tally line under a list of load reports.
-    static func tally(_ reports: [LoadReport], plugins: Int) -> String {
+    /// The tally line under a list of load reports: files by outcome, and the plugins they registered.
+    static func tally(_ reports: [LoadReport]) -> String {
         let count = { (status: LoadReport.Status) in reports.filter { $0.status == status }.count }
+        let plugins = reports.reduce(0) { $0 + $1.plugins.count }
         return "\(reports.count) file(s): \(count(.loaded)) loaded, \(count(.failed)) failed, \(count(.skipped)) skipped; \(plugins) plugin(s)"
     }
 

@@ -16,7 +16,7 @@ struct RunSession {
         for report in reports {
             json ? console.jsonLine(Tagged(type: "load", report)) : HumanFormat.load(report).forEach(console.line)
         }
-        if !json { console.line(HumanFormat.tally(reports, plugins: host.plugins.count)) }
+        if !json { console.line(HumanFormat.tally(reports)) }
         if !host.plugins.contains(where: { $0.source != .builtIn }) && searchPath.directories.contains(where: \.isExplicit) {
             note("no plugin could be loaded from " + searchPath.directories.map(\.path).joined(separator: ", "))
             return ExitCodes.noPluginLoaded

@@ -2,6 +2,7 @@ import CPlugboard
 import Foundation
 import Glibc
 import Testing
+@testable import Plugboard
 
 /// `plugboard inspect`: one library in detail.
 @Suite struct EndToEndInspectTests {
@@ -14,13 +15,13 @@ import Testing
         let result = try CLI.run(["inspect", file, "--json"])
         #expect(result.status == 0, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
         let document = try #require(jsonObject(result.output), "not JSON:\n\(result.output)")
-        #expect(document.object("hostABI")?.int("major") == 1 && document.object("hostABI")?.int("minor") == 0, "\(result.output)")
+        #expect(document.object("hostABI")?.int("major") == 1 && document.object("hostABI")?.int("minor") == Int(ABIVersion.host.minor), "\(result.output)")
         let library = try #require(document.object("library"), "\(result.output)")
         #expect(library.string("path") == file)
         #expect(library.string("status") == "loaded")
         #expect(library["failure"] == nil)
         let abi = try #require(library.object("abi"), "\(result.output)")
-        #expect(abi.object("version")?.int("major") == 1 && abi.object("version")?.int("minor") == 0, "\(abi)")
+        #expect(abi.object("version")?.int("major") == 1 && abi.object("version")?.int("minor") == Int(ABIVersion.host.minor), "\(abi)")
         let sizes = try #require(abi.object("structSizes"), "\(abi)")
         let expectedSizes = ["pb_entry_t": MemoryLayout<pb_entry_t>.size, "pb_plugin_t": MemoryLayout<pb_plugin_t>.size,
                              "pb_launch_t": MemoryLayout<pb_launch_t>.size, "pb_open_url_t": MemoryLayout<pb_open_url_t>.size,
@@ -39,7 +40,7 @@ import Testing
 
         let human = try CLI.run(["inspect", file])
         #expect(human.status == 0)
-        for line in ["File          \(file)", "Status        loaded", "ABI           1.0 (host 1.0)", "Plugins       2",
+        for line in ["File          \(file)", "Status        loaded", "ABI           \(ABIVersion.host) (host \(ABIVersion.host))", "Plugins       2",
                      "  com.inspect.one", "  com.inspect.two", "    Priority      5", "    Concerns      launch, open-url, termination"] {
             #expect(human.output.contains(line + "\n"), "lacks \(String(reflecting: line)):\n\(human.output)")
         }
@@ -54,7 +55,7 @@ import Testing
         let human = try CLI.run(["inspect", file])
         #expect(human.status == 1, "exit \(human.status)\n\(human.output)")
         for line in ["Status        failed", "Stage         version",
-                     "Error         ABI major version mismatch: field abi_major, plugin 2, host 1", "ABI           2.0 (host 1.0)",
+                     "Error         ABI major version mismatch: field abi_major, plugin 2, host 1", "ABI           2.\(ABIVersion.host.minor) (host \(ABIVersion.host))",
                      "Plugins       0"] {
             #expect(human.output.contains(line + "\n"), "lacks \(String(reflecting: line)):\n\(human.output)")
         }

@@ -66,7 +66,7 @@ import Testing
         let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--events", events, "--open-url", "myapp://x"])
         #expect(result.status == 2, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
         #expect(CLI.eventNames(result.output) == ["will-finish-launching", "will-terminate"], "\(result.output)")
-        #expect(result.output.contains("will-finish-launching → false (vetoed by com.e2e.veto)  [2 call(s)"), "\(result.output)")
+        #expect(result.output.contains("will-finish-launching → false (vetoed by com.e2e.veto)  [3 call(s)"), "\(result.output)")
         let logs = CLI.pluginLogs(result.output).filter { $0.hasPrefix("com.e2e.") }
         // Both were asked (a veto does not skip the others); both hear will-terminate; nothing else is sent.
         #expect(logs.sorted() == ["com.e2e.veto: will-finish-launching", "com.e2e.veto: will-terminate",

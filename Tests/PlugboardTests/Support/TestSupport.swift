@@ -9,6 +9,14 @@ enum TestPaths {
     static let include = packageRoot.appendingPathComponent("include").path
     static let fixtures = packageRoot.appendingPathComponent("Tests/PlugboardTests/Fixtures").path
 
+    /// The process environment with XDG_DATA_HOME in a temporary folder, so a
+    /// `plugboard run` without `--container` never writes into the real home.
+    static let hermeticEnvironment: [String: String] = {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = NSTemporaryDirectory() + "/plugboard-tests-xdg-\(getpid())"
+        return environment
+    }()
+
     /// The `plugboard` executable next to the test bundle (the test target depends on it).
     static var plugboard: String {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -104,7 +112,7 @@ func run(_ executable: String, _ arguments: [String], input: String? = nil,
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+    let env = (environment ?? TestPaths.hermeticEnvironment).map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { (argv + env).forEach { free($0) } }
     var child: pid_t = 0
     let status = posix_spawn(&child, executable, &actions, &attributes, argv, env)
