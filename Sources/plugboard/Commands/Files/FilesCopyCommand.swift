@@ -27,12 +27,8 @@ struct FilesCopyCommand: FilesSubcommand {
     @OptionGroup var container: ContainerOptions
 
     func run() throws {
-        let destination = try? PathAdapter.location(forContainerPath: to)
-        let hint = FilesSession.destinationHint(destination, parents: transfer.parents)
-        try FilesSession.perform(container, hint: hint) { session in
-            let source = try session.location(from)
-            let target = try session.location(to)
-            try session.facade.copy(
+        try FilesSession.transfer(from, to, transfer, container) { facade, source, target, transfer in
+            try facade.copy(
                 source.name, from: source.directory, to: target.name, in: target.directory,
                 overwrite: transfer.overwrite, createIntermediateDirectories: transfer.parents)
         }

@@ -42,6 +42,17 @@ struct FilesSession {
         }
     }
 
+    /// Runs a two-path operation (`mv`, `cp`) with the destination hints.
+    static func transfer(
+        _ from: String, _ to: String, _ transfer: TransferOptions, _ options: ContainerOptions,
+        _ operation: (FileFacade, FileLocation, FileLocation, TransferOptions) throws -> Void
+    ) throws {
+        let destination = try? PathAdapter.location(forContainerPath: to)
+        try perform(options, hint: destinationHint(destination, parents: transfer.parents)) { session in
+            try operation(session.facade, try session.location(from), try session.location(to), transfer)
+        }
+    }
+
     /// Hints for the operations that take `--overwrite` and `--parents`: an existing
     /// destination suggests `--overwrite`; a missing folder on the way to `destination`
     /// suggests `--parents` (when the command has it and it was not given).
