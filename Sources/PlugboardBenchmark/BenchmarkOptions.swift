@@ -16,6 +16,8 @@ struct BenchmarkOptions {
     var profile: (plugins: Int, events: UInt64)?
     /// The host's timing for `--profile-dispatch`.
     var profileTiming = CallTiming.perCall
+    /// Whether `--profile-dispatch` reads each report's `calls`.
+    var profileReadsCalls = false
     /// Print the usage and stop.
     var help = false
 
@@ -37,6 +39,7 @@ struct BenchmarkOptions {
                             to PLUGINS loaded plugins, ours then the C loop (for callgrind)
           --timing per-call|per-event
                             the host's timing for --profile-dispatch (default per-call)
+          --read-calls      with --profile-dispatch: read each report's `calls` (built when read)
           --help            this text
         """
 
@@ -65,6 +68,7 @@ struct BenchmarkOptions {
                     throw BenchmarkError("--profile-dispatch takes a plugin count (1…10000) and an event count (> 0)")
                 }
                 options.profile = (plugins, events)
+            case "--read-calls": options.profileReadsCalls = true
             case "--timing":
                 switch try value(for: argument) {
                 case "per-call": options.profileTiming = .perCall

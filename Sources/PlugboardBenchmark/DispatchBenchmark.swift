@@ -25,6 +25,8 @@ struct DispatchMeasurement {
     let perEvent: Double
     /// Our dispatcher with `timing: .perCall` (the default).
     let perCall: Double
+    /// The same, reading each report's `calls` (the array is built when read).
+    let perCallReadingCalls: Double
     /// Events per measurement of our `.perEvent` side and of the C loop.
     let iterations: (perEvent: UInt64, c: UInt64)
     /// The shortest accepted measurement, in ns (each lasts at least the target).
@@ -74,10 +76,11 @@ struct DispatchBenchmark {
 
         var durations = [UInt64](repeating: 0, count: count)
         /// Our side with `timing`: the host is switched before each measurement.
-        func ours(_ timing: CallTiming, _ body: @escaping (PluginHost, UInt64) -> UInt64) -> (UInt64) -> UInt64 {
+        func ours(_ timing: CallTiming, readingCalls: Bool = false,
+                  _ body: @escaping (PluginHost, UInt64, Bool) -> UInt64) -> (UInt64) -> UInt64 {
             { iterations in
                 host.timing = timing
-                return body(host, iterations)
+                return body(host, iterations, readingCalls)
             }
         }
         let launch = try measure(.willFinishLaunching, count: count, Sides(
@@ -89,7 +92,8 @@ struct DispatchBenchmark {
                 }
             },
             perEvent: ours(.perEvent, Self.timeWillFinishLaunching),
-            perCall: ours(.perCall, Self.timeWillFinishLaunching)))
+            perCall: ours(.perCall, Self.timeWillFinishLaunching),
+            perCallReadingCalls: ours(.perCall, readingCalls: true, Self.timeWillFinishLaunching)))
         let memory = try measure(.memoryWarning, count: count, Sides(
             c: { pbb_set_memory_warning(set, $0) },
             cPerEvent: { pbb_set_memory_warning_event_timed(set, $0) },
@@ -97,7 +101,8 @@ struct DispatchBenchmark {
                 durations.withUnsafeMutableBufferPointer { pbb_set_memory_warning_timed(set, iterations, $0.baseAddress) }
             },
             perEvent: ours(.perEvent, Self.timeMemoryWarning),
-            perCall: ours(.perCall, Self.timeMemoryWarning)))
+            perCall: ours(.perCall, Self.timeMemoryWarning),
+            perCallReadingCalls: ours(.perCall, readingCalls: true, Self.timeMemoryWarning)))
         blackHole(durations)
         host.timing = .perCall
         return [launch, memory]
@@ -132,7 +137,7 @@ struct DispatchBenchmark {
         var shortest = UInt64.max
     }
 
-    /// The five sides of one event: each runs the given number of events and returns the elapsed ns.
+    /// The six sides of one event: each runs the given number of events and returns the elapsed ns.
     struct Sides {
         /// The C loop.
         let c: (UInt64) -> UInt64
@@ -144,13 +149,16 @@ struct DispatchBenchmark {
         let perEvent: (UInt64) -> UInt64
         /// Our host with `timing: .perCall`.
         let perCall: (UInt64) -> UInt64
+        /// Our host with `timing: .perCall`, reading each report's `calls`.
+        let perCallReadingCalls: (UInt64) -> UInt64
     }
 
     /// Calibrates each side to the target duration, then measures the sides in
     /// turn (C, C with two clock reads per event, ours per event, C with a clock
-    /// read per call, ours per call) `repetitions` times and keeps each side's best.
+    /// read per call, ours per call, ours per call reading the calls)
+    /// `repetitions` times and keeps each side's best.
     private func measure(_ event: DispatchEvent, count: Int, _ sides: Sides) throws -> DispatchMeasurement {
-        let bodies = [sides.c, sides.cPerEvent, sides.perEvent, sides.cPerCall, sides.perCall]
+        let bodies = [sides.c, sides.cPerEvent, sides.perEvent, sides.cPerCall, sides.perCall, sides.perCallReadingCalls]
         var states = bodies.map { Side(iterations: calibrate($0)) }
         for _ in 0..<repetitions {
             for index in bodies.indices { measureOnce(bodies[index], &states[index]) }
@@ -160,6 +168,7 @@ struct DispatchBenchmark {
             event: event, plugins: count,
             c: states[0].best / perPlugin, cPerEvent: states[1].best / perPlugin, cPerCall: states[3].best / perPlugin,
             perEvent: states[2].best / perPlugin, perCall: states[4].best / perPlugin,
+            perCallReadingCalls: states[5].best / perPlugin,
             iterations: (states[2].iterations, states[0].iterations),
             shortestMeasurement: states.map(\.shortest).min() ?? 0)
     }
@@ -199,29 +208,37 @@ struct DispatchBenchmark {
         return max(iterations + 1, UInt64(capped))
     }
 
-    /// Times `iterations` calls of `willFinishLaunching(options: "{}")`.
+    /// Times `iterations` calls of `willFinishLaunching(options: "{}")`, using
+    /// each report's answer and, when `readingCalls`, its `calls`.
     @inline(never)
-    static func timeWillFinishLaunching(_ host: PluginHost, _ iterations: UInt64) -> UInt64 {
+    static func timeWillFinishLaunching(_ host: PluginHost, _ iterations: UInt64, readingCalls: Bool) -> UInt64 {
         var accepted = true
-        let start = Clock.now()
-        for _ in 0..<iterations {
-            accepted = (host.willFinishLaunching(options: "{}").accepted ?? false) && accepted
-        }
-        let elapsed = Clock.now() &- start
-        blackHole(accepted)
-        return elapsed
-    }
-
-    /// Times `iterations` calls of `didReceiveMemoryWarning()`.
-    @inline(never)
-    static func timeMemoryWarning(_ host: PluginHost, _ iterations: UInt64) -> UInt64 {
         var calls = 0
         let start = Clock.now()
         for _ in 0..<iterations {
-            calls &+= host.didReceiveMemoryWarning().calls.count
+            let report = host.willFinishLaunching(options: "{}")
+            accepted = (report.accepted ?? false) && accepted
+            if readingCalls { calls &+= report.calls.count }
         }
         let elapsed = Clock.now() &- start
-        blackHole(calls)
+        blackHole((accepted, calls))
+        return elapsed
+    }
+
+    /// Times `iterations` calls of `didReceiveMemoryWarning()`, using each
+    /// report's duration and, when `readingCalls`, its `calls`.
+    @inline(never)
+    static func timeMemoryWarning(_ host: PluginHost, _ iterations: UInt64, readingCalls: Bool) -> UInt64 {
+        var total: UInt64 = 0
+        var calls = 0
+        let start = Clock.now()
+        for _ in 0..<iterations {
+            let report = host.didReceiveMemoryWarning()
+            total &+= report.nanoseconds
+            if readingCalls { calls &+= report.calls.count }
+        }
+        let elapsed = Clock.now() &- start
+        blackHole((total, calls))
         return elapsed
     }
 }

@@ -92,6 +92,7 @@ enum Report {
             [Format.left("event", 24), Format.right("plugins", 7), Format.right("C loop", 8),
              Format.right("C+2clk/ev", 9), Format.right("perEvent", 9), Format.right("÷C", 7), Format.right("÷floor", 7),
              Format.right("C+clk/call", 10), Format.right("perCall", 9), Format.right("÷C", 7), Format.right("÷floor", 7),
+             Format.right("+calls", 8),
             ].joined(separator: "  "),
         ]
         for row in results.dispatch {
@@ -101,10 +102,12 @@ enum Report {
                           Format.right(Format.ratio(row.perEventOverFloor), 7),
                           Format.right(Format.fixed(row.cPerCall, 1), 10), Format.right(Format.fixed(row.perCall, 1), 9),
                           Format.right(Format.ratio(row.ratioPerCall), 7), Format.right(Format.ratio(row.perCallOverFloor), 7),
+                          Format.right(Format.fixed(row.perCallReadingCalls, 1), 8),
                          ].joined(separator: "  "))
         }
         lines += ["  (perEvent, perCall: our host with that `timing`; C+2clk/ev: the C loop plus a clock read at the start and end",
-                  "   of each event, the floor of perEvent; C+clk/call: plus one clock read per call, the floor of perCall)", ""]
+                  "   of each event, the floor of perEvent; C+clk/call: plus one clock read per call, the floor of perCall;",
+                  "   +calls: perCall reading each report's `calls`, which the report builds when read)", ""]
         lines.append("Load: discover, dlopen, init and register; one plugin per library; ms (µs per plugin)")
         lines.append([Format.right("plugins", 7), Format.right("ours fresh", 18), Format.right("C fresh", 18),
                       Format.right("ours/C", 7), Format.right("ours in-process", 18), Format.right("again (mapped)", 18),
@@ -173,16 +176,18 @@ enum Report {
                 + "interleaved, each measurement at least \(Format.fixed(Double(settings.targetNanoseconds) / 1e9, 2)) s. "
                 + "*Ours* is one host, switched between `timing: .perEvent` (two clock reads per event, no duration per call) "
                 + "and `timing: .perCall` (the default: a clock read after every call). Each has its floor next to it: "
-                + "the C loop with the same clock reads (*C + 2 clocks/event*, *C + clock/call*).",
+                + "the C loop with the same clock reads (*C + 2 clocks/event*, *C + clock/call*). "
+                + "The timing loops use each report's answer or duration; *reading `calls`* also reads each report's "
+                + "`calls`, an array the report builds when it is read.",
             "",
-            "| event | plugins | C loop | C + 2 clocks/event | ours, `.perEvent` | ÷ C | ÷ floor | C + clock/call | ours, `.perCall` | ÷ C | ÷ floor |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+            "| event | plugins | C loop | C + 2 clocks/event | ours, `.perEvent` | ÷ C | ÷ floor | C + clock/call | ours, `.perCall` | ÷ C | ÷ floor | `.perCall`, reading `calls` |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for row in results.dispatch {
             lines.append("| `\(row.event.rawValue)` | \(row.plugins) | \(Format.fixed(row.c, 2)) | \(Format.fixed(row.cPerEvent, 1)) | "
                 + "\(Format.fixed(row.perEvent, 1)) | **\(Format.ratio(row.ratioPerEvent))** | \(Format.ratio(row.perEventOverFloor)) | "
                 + "\(Format.fixed(row.cPerCall, 1)) | \(Format.fixed(row.perCall, 1)) | **\(Format.ratio(row.ratioPerCall))** | "
-                + "\(Format.ratio(row.perCallOverFloor)) |")
+                + "\(Format.ratio(row.perCallOverFloor)) | \(Format.fixed(row.perCallReadingCalls, 1)) |")
         }
         if let fewest = results.dispatch.min(by: { $0.iterations.perEvent < $1.iterations.perEvent }) {
             lines += ["", "Events per measurement: from \(fewest.iterations.perEvent) (ours, \(fewest.plugins) plugins) "

@@ -105,11 +105,11 @@ enum BenchmarkCommand {
         defer { pbb_set_close(baseline) }
         /// ns per plugin per event.
         func per(_ elapsed: UInt64) -> String { Format.fixed(Double(elapsed) / Double(events) / Double(plugins), 1) }
-        let launch = DispatchBenchmark.timeWillFinishLaunching(host, events)
-        let memory = DispatchBenchmark.timeMemoryWarning(host, events)
+        let launch = DispatchBenchmark.timeWillFinishLaunching(host, events, readingCalls: options.profileReadsCalls)
+        let memory = DispatchBenchmark.timeMemoryWarning(host, events, readingCalls: options.profileReadsCalls)
         let cLaunch = pbb_set_will_finish_launching(baseline, events, nil)
         let cMemory = pbb_set_memory_warning(baseline, events)
-        print("\(events) events to \(plugins) plugins (\(options.profileTiming)), ns per plugin per event: willFinishLaunching ours \(per(launch)), "
+        print("\(events) events to \(plugins) plugins (\(options.profileTiming)\(options.profileReadsCalls ? ", reading calls" : "")), ns per plugin per event: willFinishLaunching ours \(per(launch)), "
             + "C \(per(cLaunch)); didReceiveMemoryWarning ours \(per(memory)), C \(per(cMemory))")
     }
 

@@ -6,7 +6,12 @@ public struct EventReport: Sendable, Encodable {
     /// The reduced answer.
     public let answer: EventAnswer
     /// The calls made, in call order.
-    public let calls: [PluginCall]
+    ///
+    /// The dispatcher records only what the policy cannot tell afterwards (how
+    /// many plugins it called, and with ``CallTiming/perCall`` each duration);
+    /// this array is built from that and the participants' ids each time it is
+    /// read. Keep a copy when reading it more than once.
+    public var calls: [PluginCall] { trace.calls(decidedBy: decidedBy) }
     /// Who decided: the vetoing plugins of a launch event, the handler of a URL or
     /// activity, the plugins whose answer became a notification's result.
     public let decidedBy: [PluginID]
@@ -14,11 +19,91 @@ public struct EventReport: Sendable, Encodable {
     public let notes: [String]
     /// Wall time from the first call to the reduced answer.
     public let nanoseconds: UInt64
+    /// The calls as the dispatcher recorded them.
+    let trace: CallTrace
+
+    /// A report whose calls were recorded one by one.
+    init(event: LifecycleEvent, answer: EventAnswer, calls: [PluginCall], decidedBy: [PluginID], notes: [String],
+         nanoseconds: UInt64) {
+        self.init(event: event, answer: answer, trace: .recorded(calls), decidedBy: decidedBy, notes: notes,
+                  nanoseconds: nanoseconds)
+    }
+
+    /// A report whose calls follow from `trace` and `decidedBy`.
+    init(event: LifecycleEvent, answer: EventAnswer, trace: CallTrace, decidedBy: [PluginID], notes: [String] = [],
+         nanoseconds: UInt64) {
+        self.event = event
+        self.answer = answer
+        self.trace = trace
+        self.decidedBy = decidedBy
+        self.notes = notes
+        self.nanoseconds = nanoseconds
+    }
 
     /// The answer as a Bool, for launch, URL and activity events.
     public var accepted: Bool? {
         if case .bool(let value) = answer { value } else { nil }
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case event, answer, calls, decidedBy, notes, nanoseconds
+    }
+
+    /// Encodes the report with the keys `event`, `answer`, `calls`, `decidedBy`, `notes` and `nanoseconds`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(event, forKey: .event)
+        try container.encode(answer, forKey: .answer)
+        try container.encode(calls, forKey: .calls)
+        try container.encode(decidedBy, forKey: .decidedBy)
+        try container.encode(notes, forKey: .notes)
+        try container.encode(nanoseconds, forKey: .nanoseconds)
+    }
+}
+
+/// The calls of one event as the dispatcher recorded them.
+enum CallTrace: Sendable {
+    /// Each call with its answer and duration (remote notifications).
+    case recorded([PluginCall])
+    /// The first `made` participants of `ids` in dispatch order (or the last ones,
+    /// in reverse order, when `reversed`), each answer following from the policy
+    /// and the report's `decidedBy`, and, when timed per call, each duration in call order.
+    case compact(ids: [PluginID], made: Int, reversed: Bool, answers: CallAnswers, durations: CallDurations?)
+
+    /// The calls, in call order.
+    func calls(decidedBy: [PluginID]) -> [PluginCall] {
+        switch self {
+        case .recorded(let calls):
+            return calls
+        case .compact(let ids, let made, let reversed, let answers, let durations):
+            var calls: [PluginCall] = []
+            calls.reserveCapacity(made)
+            let last = ids.count - 1
+            ids.withUnsafeBufferPointer { ids in
+                for step in 0..<made {
+                    let id = ids[reversed ? last - step : step]
+                    let answer: PluginAnswer = switch answers {
+                    case .returned: .returned
+                    case .trueUnlessDecided: .bool(decidedBy.isEmpty || !decidedBy.contains(id))
+                    case .falseUnlessDecided: .bool(!decidedBy.isEmpty && decidedBy.contains(id))
+                    }
+                    calls.append(PluginCall(plugin: id, answer: answer, nanoseconds: durations?[step]))
+                }
+            }
+            return calls
+        }
+    }
+}
+
+/// How a compact trace's answers follow from the report's `decidedBy`; ids are
+/// unique in a host, so an id names one call.
+enum CallAnswers: Sendable {
+    /// Broadcasts: every call returned.
+    case returned
+    /// Call all, AND: a call answered false exactly when its plugin vetoed (is in `decidedBy`).
+    case trueUnlessDecided
+    /// First true wins: a call answered true exactly when its plugin handled the event (is in `decidedBy`).
+    case falseUnlessDecided
 }
 
 /// The reduced answer of an event.

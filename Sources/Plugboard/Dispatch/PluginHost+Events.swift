@@ -4,94 +4,139 @@ extension PluginHost {
     /// Call all, AND; true with no plugins. `options` is JSON object text.
     @discardableResult
     public func willFinishLaunching(options: String = "{}") -> EventReport {
-        callAllAnd(.willFinishLaunching, prepared.launch) { $0.willFinishLaunching(options: options) }
+        let roster = prepared.launch
+        return options.withCString { text in
+            let length = options.utf8.count
+            return callAllAnd(.willFinishLaunching, roster) { table, ctx in
+                table.will_finish_launching.map { $0(ctx, text, length) } ?? true
+            } swift: { $0.willFinishLaunching(options: options) }
+        }
     }
 
     /// Call all, AND; true with no plugins. `options` is JSON object text.
     @discardableResult
     public func didFinishLaunching(options: String = "{}") -> EventReport {
-        callAllAnd(.didFinishLaunching, prepared.launch) { $0.didFinishLaunching(options: options) }
+        let roster = prepared.launch
+        return options.withCString { text in
+            let length = options.utf8.count
+            return callAllAnd(.didFinishLaunching, roster) { table, ctx in
+                table.did_finish_launching.map { $0(ctx, text, length) } ?? true
+            } swift: { $0.didFinishLaunching(options: options) }
+        }
     }
 
     /// Priority order, first true handles it; false with no plugins.
     @discardableResult
     public func open(url: String, options: String = "{}") -> EventReport {
-        firstTrueWins(.openURL, prepared.openURL) { $0.open(url: url, options: options) }
+        let roster = prepared.openURL
+        return url.withCString { url8 in
+            options.withCString { options8 in
+                let (urlLength, optionsLength) = (url.utf8.count, options.utf8.count)
+                return firstTrueWins(.openURL, roster) { table, ctx in
+                    table.open_url.map { $0(ctx, url8, urlLength, options8, optionsLength) } ?? false
+                } swift: { $0.open(url: url, options: options) }
+            }
+        }
     }
 
     /// Priority order, first true handles it; false with no plugins.
     @discardableResult
     public func continueUserActivity(type: String, userInfo: String = "{}") -> EventReport {
-        firstTrueWins(.continueUserActivity, prepared.userActivity) {
-            $0.continueUserActivity(type: type, userInfo: userInfo)
+        let roster = prepared.userActivity
+        return type.withCString { type8 in
+            userInfo.withCString { userInfo8 in
+                let (typeLength, userInfoLength) = (type.utf8.count, userInfo.utf8.count)
+                return firstTrueWins(.continueUserActivity, roster) { table, ctx in
+                    table.continue_user_activity.map { $0(ctx, type8, typeLength, userInfo8, userInfoLength) } ?? false
+                } swift: { $0.continueUserActivity(type: type, userInfo: userInfo) }
+            }
         }
     }
 
     /// Broadcast the device token.
     @discardableResult
     public func didRegisterForRemoteNotifications(deviceToken: [UInt8]) -> EventReport {
-        broadcast(.registerToken, prepared.remoteNotifications) {
-            $0.didRegisterForRemoteNotifications(deviceToken: deviceToken)
+        let roster = prepared.remoteNotifications
+        return deviceToken.withUnsafeBufferPointer { token in
+            broadcast(.registerToken, roster) { table, ctx in
+                table.did_register?(ctx, token.baseAddress, token.count)
+            } swift: { $0.didRegisterForRemoteNotifications(deviceToken: deviceToken) }
         }
     }
 
     /// Broadcast the registration failure.
     @discardableResult
     public func didFailToRegisterForRemoteNotifications(error: String) -> EventReport {
-        broadcast(.registerFailed, prepared.remoteNotifications) {
-            $0.didFailToRegisterForRemoteNotifications(error: error)
+        let roster = prepared.remoteNotifications
+        return error.withCString { error8 in
+            let length = error.utf8.count
+            return broadcast(.registerFailed, roster) { table, ctx in
+                table.did_fail_to_register?(ctx, error8, length)
+            } swift: { $0.didFailToRegisterForRemoteNotifications(error: error) }
         }
     }
 
     /// Broadcast, priority order.
     @discardableResult
     public func didReceiveMemoryWarning() -> EventReport {
-        broadcast(.memoryWarning, prepared.memory) { $0.didReceiveMemoryWarning() }
+        broadcast(.memoryWarning, prepared.memory) { table, ctx in
+            table.did_receive_memory_warning?(ctx)
+        } swift: { $0.didReceiveMemoryWarning() }
     }
 
     /// Broadcast, priority order.
     @discardableResult
     public func protectedDataWillBecomeUnavailable() -> EventReport {
-        broadcast(.protectedDataWillBecomeUnavailable, prepared.protectedData) {
-            $0.protectedDataWillBecomeUnavailable()
-        }
+        broadcast(.protectedDataWillBecomeUnavailable, prepared.protectedData) { table, ctx in
+            table.will_become_unavailable?(ctx)
+        } swift: { $0.protectedDataWillBecomeUnavailable() }
     }
 
     /// Broadcast, priority order.
     @discardableResult
     public func protectedDataDidBecomeAvailable() -> EventReport {
-        broadcast(.protectedDataDidBecomeAvailable, prepared.protectedData) {
-            $0.protectedDataDidBecomeAvailable()
-        }
+        broadcast(.protectedDataDidBecomeAvailable, prepared.protectedData) { table, ctx in
+            table.did_become_available?(ctx)
+        } swift: { $0.protectedDataDidBecomeAvailable() }
     }
 
     /// Broadcast, priority order.
     @discardableResult
     public func didBecomeActive() -> EventReport {
-        broadcast(.didBecomeActive, prepared.appState) { $0.didBecomeActive() }
+        broadcast(.didBecomeActive, prepared.appState) { table, ctx in
+            table.did_become_active?(ctx)
+        } swift: { $0.didBecomeActive() }
     }
 
     /// Broadcast, priority order.
     @discardableResult
     public func willResignActive() -> EventReport {
-        broadcast(.willResignActive, prepared.appState) { $0.willResignActive() }
+        broadcast(.willResignActive, prepared.appState) { table, ctx in
+            table.will_resign_active?(ctx)
+        } swift: { $0.willResignActive() }
     }
 
     /// Broadcast, priority order.
     @discardableResult
     public func didEnterBackground() -> EventReport {
-        broadcast(.didEnterBackground, prepared.appState) { $0.didEnterBackground() }
+        broadcast(.didEnterBackground, prepared.appState) { table, ctx in
+            table.did_enter_background?(ctx)
+        } swift: { $0.didEnterBackground() }
     }
 
     /// Broadcast, priority order.
     @discardableResult
     public func willEnterForeground() -> EventReport {
-        broadcast(.willEnterForeground, prepared.appState) { $0.willEnterForeground() }
+        broadcast(.willEnterForeground, prepared.appState) { table, ctx in
+            table.will_enter_foreground?(ctx)
+        } swift: { $0.willEnterForeground() }
     }
 
     /// Broadcast in reverse priority order: last in, first out.
     @discardableResult
     public func willTerminate() -> EventReport {
-        broadcast(.willTerminate, prepared.termination, reversed: true) { $0.willTerminate() }
+        broadcast(.willTerminate, prepared.termination, reversed: true) { table, ctx in
+            table.will_terminate?(ctx)
+        } swift: { $0.willTerminate() }
     }
 }

@@ -23,11 +23,11 @@ extension PluginHost {
     ) -> FetchAggregation {
         let participants = prepared.remoteNotifications
         let log = logHandler
-        let aggregation = FetchAggregation(ids: participants.map(\.id), onFinish: completion) { id, message in
+        let aggregation = FetchAggregation(ids: participants.ids, onFinish: completion) { id, message in
             log(PluginLogRecord(source: HostIdentity.name, plugin: id.rawValue, level: .warning, message: message))
         }
-        for (index, participant) in participants.enumerated() {
-            participant.plugin.didReceiveRemoteNotification(userInfo: userInfo, completion: aggregation.completion(for: index))
+        for (index, plugin) in participants.plugins.enumerated() {
+            plugin.didReceiveRemoteNotification(userInfo: userInfo, completion: aggregation.completion(for: index))
         }
         aggregation.expire(after: deadline)
         return aggregation

@@ -11,7 +11,8 @@ public final class PluginHost {
     /// Receives every message plugins log, and the host's own warnings about plugin misuse.
     public typealias LogHandler = @Sendable (PluginLogRecord) -> Void
 
-    private(set) var registry = PluginRegistry()
+    /// The registered plugins; a constant reference, so reading it costs no exclusivity check.
+    let registry = PluginRegistry()
     var libraries: [LoadedLibrary] = []
     /// Every file this host tried, loaded or not, so a file reached twice is tried once.
     var triedFiles: [FileIdentity: String] = [:]
@@ -23,7 +24,11 @@ public final class PluginHost {
 
     /// Whether each plugin call is timed (two clock reads become one per call, and
     /// a clock read costs more than a C callback), or only each event.
-    public var timing: CallTiming
+    ///
+    /// Read once per event; not checked for exclusive access at run time (that
+    /// check cost more than a C callback), which is safe because a host is used
+    /// from one thread.
+    @exclusivity(unchecked) public var timing: CallTiming
 
     /// An empty host; `logHandler` receives plugin log messages from any thread.
     public init(timing: CallTiming = .perCall, logHandler: @escaping LogHandler = { _ in }) {
@@ -49,7 +54,7 @@ public final class PluginHost {
     /// Lets go of every loaded library; the last host using one runs its `deinit`.
     /// Send ``willTerminate()`` first. No plugin is called afterwards.
     public func shutdown() {
-        registry = PluginRegistry()
+        registry.removeAll()
         for library in libraries.reversed() {
             LibraryTable.shared.release(library, owner: ObjectIdentifier(self))
         }

@@ -1,8 +1,10 @@
+import CPlugboard
+
 /// The registered plugins of one host: ids unique, kept in dispatch order, and
 /// split per concern so each event walks only the plugins that take part in it.
 ///
-/// The per-concern lists are rebuilt once after registrations change, not per
-/// event; an event reads one stored array and borrows its elements.
+/// The per-concern rosters are rebuilt once after registrations change, not per
+/// event; an event reads one stored roster.
 final class PluginRegistry {
     /// One plugin with the facts the host keeps about it.
     struct Entry {
@@ -12,24 +14,18 @@ final class PluginRegistry {
         let source: PluginSource
     }
 
-    /// A plugin as one concern's list holds it.
-    struct Participant<Plugin> {
-        let id: PluginID
-        let plugin: Plugin
-    }
-
     private(set) var entries: [Entry] = []
     private var sources: [PluginID: PluginSource] = [:]
     private var isOrdered = true
 
-    private(set) var launch: [Participant<any LaunchPlugin>] = []
-    private(set) var openURL: [Participant<any OpenURLPlugin>] = []
-    private(set) var userActivity: [Participant<any UserActivityPlugin>] = []
-    private(set) var remoteNotifications: [Participant<any RemoteNotificationPlugin>] = []
-    private(set) var memory: [Participant<any MemoryWarningPlugin>] = []
-    private(set) var protectedData: [Participant<any ProtectedDataPlugin>] = []
-    private(set) var appState: [Participant<any AppStatePlugin>] = []
-    private(set) var termination: [Participant<any TerminationPlugin>] = []
+    private(set) var launch = Roster<any LaunchPlugin, pb_launch_t>()
+    private(set) var openURL = Roster<any OpenURLPlugin, pb_open_url_t>()
+    private(set) var userActivity = Roster<any UserActivityPlugin, pb_user_activity_t>()
+    private(set) var remoteNotifications = Roster<any RemoteNotificationPlugin, pb_remote_notifications_t>()
+    private(set) var memory = Roster<any MemoryWarningPlugin, pb_memory_t>()
+    private(set) var protectedData = Roster<any ProtectedDataPlugin, pb_protected_data_t>()
+    private(set) var appState = Roster<any AppStatePlugin, pb_app_state_t>()
+    private(set) var termination = Roster<any TerminationPlugin, pb_termination_t>()
 
     /// Adds `plugin`, refusing an id that is already registered and naming both sources.
     func add(_ plugin: any ApplicationPlugin, source: PluginSource) throws(LoadFailure) {
@@ -42,26 +38,79 @@ final class PluginRegistry {
         isOrdered = false
     }
 
-    /// Sorts the plugins into dispatch order and rebuilds the per-concern lists,
+    /// Forgets every plugin.
+    func removeAll() {
+        self.entries = []
+        sources = [:]
+        isOrdered = false
+        prepare()
+    }
+
+    /// Sorts the plugins into dispatch order and rebuilds the per-concern rosters,
     /// if a registration changed them since the last call.
     func prepare() {
         guard !isOrdered else { return }
         isOrdered = true
         entries.sort { PluginDescriptor.dispatchOrder($0.descriptor, $1.descriptor) }
-        launch = participants(.launch)
-        openURL = participants(.openURL)
-        userActivity = participants(.userActivity)
-        remoteNotifications = participants(.remoteNotifications)
-        memory = participants(.memory)
-        protectedData = participants(.protectedData)
-        appState = participants(.appState)
-        termination = participants(.termination)
+        launch = roster(.launch, \.launch)
+        openURL = roster(.openURL, \.openURL)
+        userActivity = roster(.userActivity, \.userActivity)
+        remoteNotifications = roster(.remoteNotifications, \.remoteNotifications)
+        memory = roster(.memory, \.memory)
+        protectedData = roster(.protectedData, \.protectedData)
+        appState = roster(.appState, \.appState)
+        termination = roster(.termination, \.termination)
     }
 
-    private func participants<P>(_ concern: PluginConcern) -> [Participant<P>] {
-        entries.compactMap { entry in
-            guard entry.concerns.contains(concern), let plugin = entry.plugin as? P else { return nil }
-            return Participant(id: entry.descriptor.id, plugin: plugin)
+    private func roster<P, Table>(_ concern: PluginConcern,
+                                  _ table: KeyPath<CPluginDefinition, Table?>) -> Roster<P, Table> {
+        var ids: [PluginID] = []
+        var plugins: [P] = []
+        var callees: [Callee<Table>] = []
+        for entry in entries where entry.concerns.contains(concern) {
+            guard let plugin = entry.plugin as? P else { continue }
+            ids.append(entry.descriptor.id)
+            plugins.append(plugin)
+            if let native = entry.plugin as? CPlugin, let vtable = native.definition[keyPath: table] {
+                callees.append(Callee(table: vtable, ctx: native.definition.ctx))
+            } else {
+                callees.append(Callee(table: nil, ctx: nil))
+            }
         }
+        return Roster(ids: ids, plugins: plugins, callees: callees)
     }
+}
+
+/// One concern's participants in dispatch order, ready to call: a C plugin as
+/// the copy of its vtable and its `ctx`, called directly (no existential, no
+/// retain, no string conversion per plugin); a Swift plugin through its protocol.
+///
+/// A final class, so that an event takes it with one retain; reports keep
+/// ``ids`` and refer to the participants by index.
+final class Roster<Plugin, Table> {
+    /// The participants' ids, in dispatch order.
+    let ids: [PluginID]
+    /// The participants as the concern's protocol, same order (C plugins through their adapter).
+    let plugins: [Plugin]
+    /// How the dispatcher calls each participant, same order.
+    let callees: [Callee<Table>]
+
+    init(ids: [PluginID] = [], plugins: [Plugin] = [], callees: [Callee<Table>] = []) {
+        self.ids = ids
+        self.plugins = plugins
+        self.callees = callees
+    }
+
+    /// The number of participants.
+    var count: Int { ids.count }
+}
+
+/// A participant as the dispatcher calls it: a C plugin's vtable (read to its
+/// `struct_size`, missing slots NULL) and `ctx`, or, with no table, a Swift
+/// plugin to call through ``Roster/plugins``.
+struct Callee<Table> {
+    /// The C plugin's vtable for the concern; nil for a Swift plugin.
+    let table: Table?
+    /// The C plugin's `ctx`.
+    let ctx: UnsafeMutableRawPointer?
 }
