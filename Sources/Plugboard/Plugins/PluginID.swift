@@ -24,16 +24,46 @@ public struct PluginID: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// Validates `text` as a plugin id.
+    ///
+    /// One pass over the UTF-8 bytes (the rule is ASCII-only); only a text that
+    /// breaks it is walked again by `Character`, to name the offending one.
     public init(validating text: String) throws(Invalid) {
         let bytes = text.utf8
-        guard !bytes.isEmpty else { throw .empty }
-        guard bytes.count <= 255 else { throw .tooLong(bytes: bytes.count) }
-        for c in text where !(c.isASCII && (c.isLetter || c.isNumber || c == "-" || c == "_" || c == ".")) {
-            throw .forbiddenCharacter(c)
+        let count = bytes.count
+        guard count > 0 else { throw .empty }
+        guard count <= 255 else { throw .tooLong(bytes: count) }
+        /// 0: every byte allowed, the labels well formed; 1: a forbidden byte; 2: an empty label or no dot.
+        let verdict = bytes.withContiguousStorageIfAvailable(Self.check) ?? Self.check(Array(bytes))
+        if verdict == 1 {
+            for c in text where !(c.isASCII && (c.isLetter || c.isNumber || c == "-" || c == "_" || c == ".")) {
+                throw .forbiddenCharacter(c)
+            }
         }
-        let labels = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty }) else { throw .notReverseDNS }
+        guard verdict == 0 else { throw .notReverseDNS }
         rawValue = text
+    }
+
+    /// 0 when `bytes` are ASCII letters, digits, `-`, `_` and `.` in two or more
+    /// non-empty dot-separated labels; 1 when a byte is not allowed; 2 when only
+    /// the labels are wrong.
+    private static func check<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int {
+        var dots = 0
+        var labelLength = 0
+        var emptyLabel = false
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                labelLength += 1
+            case UInt8(ascii: "."):
+                if labelLength == 0 { emptyLabel = true }
+                dots += 1
+                labelLength = 0
+            default:
+                return 1
+            }
+        }
+        return dots == 0 || emptyLabel || labelLength == 0 ? 2 : 0
     }
 
     /// An id the host itself spells, known to be valid.
