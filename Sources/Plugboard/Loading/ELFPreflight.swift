@@ -5,22 +5,30 @@ import Glibc
 /// instead of the loader's terse text, and no code of it runs.
 enum ELFPreflight {
     /// nil when the file looks like a loadable shared library for this machine.
-    static func check(_ path: String) -> LoadFailure? {
+    /// `fileSize` is the size a `stat` of `path` just gave; without it the
+    /// opened file is `fstat`ed.
+    static func check(_ path: String, fileSize: Int? = nil) -> LoadFailure? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             return LoadFailure(.open, "cannot read the file", systemError: SystemError.current().description)
         }
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            return LoadFailure(.open, "cannot read the file", systemError: SystemError.current().description)
+        let size: Int
+        if let fileSize {
+            size = fileSize
+        } else {
+            var info = stat()
+            guard fstat(fd, &info) == 0 else {
+                return LoadFailure(.open, "cannot read the file", systemError: SystemError.current().description)
+            }
+            size = Int(info.st_size)
         }
         var header = [UInt8](repeating: 0, count: 64)
         let count = header.withUnsafeMutableBytes { read(fd, $0.baseAddress, 64) }
         guard count >= 0 else {
             return LoadFailure(.open, "cannot read the file", systemError: SystemError.current().description)
         }
-        return verdict(header: header.prefix(count), fileSize: Int(info.st_size))
+        return verdict(header: header.prefix(count), fileSize: size)
     }
 
     static func verdict(header: ArraySlice<UInt8>, fileSize: Int) -> LoadFailure? {

@@ -19,8 +19,11 @@ final class LibraryTable: Sendable {
     /// The library at `path` for `owner`, loading it if no host has it yet.
     /// `abi` receives the declared layout, also when a later stage fails. The
     /// files service is the first host's: a library is initialized once.
-    func acquire(path: String, identity: FileIdentity, owner: ObjectIdentifier, sink: @escaping LogRouter.Sink,
-                 files: FileFacade?, abi: inout LibraryABI?) -> Result<LoadedLibrary, LoadFailure> {
+    /// `fileSize`, when the caller already has it from the `stat` that gave
+    /// `identity`, spares the preflight an `fstat`.
+    func acquire(path: String, identity: FileIdentity, fileSize: Int? = nil, owner: ObjectIdentifier,
+                 sink: @escaping LogRouter.Sink, files: FileFacade?,
+                 abi: inout LibraryABI?) -> Result<LoadedLibrary, LoadFailure> {
         entries.withLock { entries in
             if var entry = entries[identity] {
                 entry.users.insert(owner)
@@ -31,7 +34,8 @@ final class LibraryTable: Sendable {
             }
             let router = LogRouter()
             router.attach(owner, sink)
-            let result = LoadedLibrary.load(path: path, identity: identity, router: router, files: files, abi: &abi)
+            let result = LoadedLibrary.load(path: path, identity: identity, fileSize: fileSize, router: router,
+                                            files: files, abi: &abi)
             if case .success(let library) = result {
                 entries[identity] = Entry(library: library, users: [owner])
             }

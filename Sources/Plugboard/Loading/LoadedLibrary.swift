@@ -32,9 +32,10 @@ final class LoadedLibrary: @unchecked Sendable {
 
     /// Runs the loading stages in order; the first that fails ends it.
     /// `abi` receives the declared layout as soon as it is known, for reports.
-    static func load(path: String, identity: FileIdentity, router: LogRouter, files: FileFacade?,
+    /// `fileSize`, when known from the `stat` that gave `identity`, spares the preflight an `fstat`.
+    static func load(path: String, identity: FileIdentity, fileSize: Int? = nil, router: LogRouter, files: FileFacade?,
                      abi declared: inout LibraryABI?) -> Result<LoadedLibrary, LoadFailure> {
-        if let failure = ELFPreflight.check(path) { return .failure(failure) }
+        if let failure = ELFPreflight.check(path, fileSize: fileSize) { return .failure(failure) }
         let library: DynamicLibrary
         switch DynamicLibrary.open(path) {
         case .success(let opened): library = opened
@@ -80,8 +81,12 @@ final class LoadedLibrary: @unchecked Sendable {
         services.context.pluginIDs.withLock { ids in
             ids = Set(registered.definitions.map(\.descriptor.id.rawValue))
         }
-        for definition in registered.definitions {
-            declared?.structSizes.merge(definition.declaredSizes) { max($0, $1) }
+        if var sizes = declared?.structSizes {
+            sizes.reserveCapacity(sizes.count + registered.definitions.reduce(0) { $0 + $1.declaredSizes.count })
+            for definition in registered.definitions {
+                for (name, size) in definition.declaredSizes { raise(&sizes[name, default: size], to: size) }
+            }
+            declared?.structSizes = sizes
         }
         let abi = declared ?? LibraryABI(version: header.version, structSizes: [:])
         return .success(LoadedLibrary(path: path, identity: identity, abi: abi, entry: entry,
@@ -92,6 +97,11 @@ final class LoadedLibrary: @unchecked Sendable {
     func finalize() {
         entry.deinit?()
         completions.releaseAll()
+    }
+
+    /// The larger of the sizes declared for one struct (one dictionary look-up through `default:`).
+    private static func raise(_ value: inout Int, to size: Int) {
+        value = max(value, size)
     }
 
     private static func explanation(_ router: LogRouter) -> String {

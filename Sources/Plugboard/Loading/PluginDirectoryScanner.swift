@@ -13,17 +13,35 @@ enum PluginDirectoryScanner {
             return .failure(LoadFailure(.scan, message, systemError: error.description))
         }
         defer { closedir(stream) }
-        var names: [[UInt8]] = []
+        var entries: [(name: [UInt8], type: UInt8)] = []
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
             guard name.count > 3, name.suffix(3).elementsEqual(".so".utf8) else { continue }
-            names.append(name)
+            entries.append((name, entry.pointee.d_type))
         }
         let base = directory.hasSuffix("/") ? directory : directory + "/"
-        return .success(names.sorted { $0.lexicographicallyPrecedes($1) }.compactMap { name in
-            let path = base + String(decoding: name, as: UTF8.self)
+        return .success(entries.sorted { precedes($0.name, $1.name) }.compactMap { entry in
+            // The type readdir gives spares a stat per file; a symlink, an unknown
+            // type or a name that is not UTF-8 (whose path is spelled differently)
+            // is looked at with stat, as before.
+            if let name = String(validating: entry.name, as: UTF8.self) {
+                if entry.type == UInt8(DT_REG) { return base + name }
+                if entry.type == UInt8(DT_DIR) { return nil }
+            }
+            let path = base + String(decoding: entry.name, as: UTF8.self)
             var info = stat()
             return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR ? nil : path
         })
+    }
+
+    /// Byte order of two names (`memcmp`, then the shorter first).
+    private static func precedes(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        let order = lhs.withUnsafeBytes { left in
+            rhs.withUnsafeBytes { right -> Int32 in
+                guard let l = left.baseAddress, let r = right.baseAddress else { return 0 }
+                return memcmp(l, r, min(left.count, right.count))
+            }
+        }
+        return order != 0 ? order < 0 : lhs.count < rhs.count
     }
 }

@@ -21,13 +21,15 @@ extension PluginHost {
     /// Loads the library at `path` and registers its plugins.
     public func loadLibrary(at path: String) -> LoadReport {
         let identity: FileIdentity
+        let fileSize: Int
         switch FileIdentity.of(path) {
         case .failure(let error):
             return .failed(path, LoadFailure(.scan, error.code == ENOENT ? "the file does not exist" : "cannot access the file",
                                              systemError: error.description))
-        case .success(let (found, isRegular)):
+        case .success(let (found, isRegular, size)):
             guard isRegular else { return .failed(path, LoadFailure(.scan, "not a regular file")) }
             identity = found
+            fileSize = size
         }
         if let same = triedFiles[identity] {
             var report = LoadReport(path: path, status: .skipped)
@@ -37,8 +39,8 @@ extension PluginHost {
         triedFiles[identity] = path
         var abi: LibraryABI?
         let owner = ObjectIdentifier(self)
-        let acquired = LibraryTable.shared.acquire(path: path, identity: identity, owner: owner, sink: logHandler,
-                                                     files: fileFacade, abi: &abi)
+        let acquired = LibraryTable.shared.acquire(path: path, identity: identity, fileSize: fileSize, owner: owner,
+                                                     sink: logHandler, files: fileFacade, abi: &abi)
         var report = LoadReport(path: path, status: .loaded)
         report.abi = abi
         let library: LoadedLibrary

@@ -13,17 +13,23 @@ struct CPluginDefinition: @unchecked Sendable {
     let protectedData: pb_protected_data_t?
     let appState: pb_app_state_t?
     let termination: pb_termination_t?
-    /// The `struct_size` the plugin declared for its descriptor and each vtable, by C name.
-    let declaredSizes: [String: Int]
+    /// The `struct_size` the plugin declared for its descriptor and each vtable, by C name
+    /// (each name once; a list, so that a library's sizes go into one dictionary).
+    let declaredSizes: [(name: String, size: Int)]
 
     /// The concerns whose vtable is present, in declaration order.
     var concerns: [PluginConcern] {
-        let present: [(PluginConcern, Bool)] = [
-            (.launch, launch != nil), (.openURL, openURL != nil), (.userActivity, userActivity != nil),
-            (.remoteNotifications, remoteNotifications != nil), (.memory, memory != nil),
-            (.protectedData, protectedData != nil), (.appState, appState != nil), (.termination, termination != nil),
-        ]
-        return present.filter(\.1).map(\.0)
+        var present: [PluginConcern] = []
+        present.reserveCapacity(8)
+        if launch != nil { present.append(.launch) }
+        if openURL != nil { present.append(.openURL) }
+        if userActivity != nil { present.append(.userActivity) }
+        if remoteNotifications != nil { present.append(.remoteNotifications) }
+        if memory != nil { present.append(.memory) }
+        if protectedData != nil { present.append(.protectedData) }
+        if appState != nil { present.append(.appState) }
+        if termination != nil { present.append(.termination) }
+        return present
     }
 
     /// Validates and copies what `add_plugin` received, or says why it is refused.
@@ -40,11 +46,11 @@ struct CPluginDefinition: @unchecked Sendable {
         do { id = try PluginID(validating: idText) } catch {
             return .failure(refusal(idText, "invalid plugin id '\(idText)': \(error)"))
         }
-        var sizes = [pb_plugin_t.cName: Int(plugin.struct_size)]
+        var sizes = [(name: pb_plugin_t.cName, size: Int(plugin.struct_size))]
         func vtable<T: ABIStruct>(_ pointer: UnsafePointer<T>?) throws(ABIStructError) -> T? {
             guard let pointer else { return nil }
             let raw = UnsafeRawPointer(pointer)
-            sizes[T.cName] = Int(raw.load(as: UInt32.self))
+            sizes.append((T.cName, Int(raw.load(as: UInt32.self))))
             return try T.read(from: raw).get()
         }
         do {
