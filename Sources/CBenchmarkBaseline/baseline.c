@@ -18,11 +18,23 @@ typedef struct pbb_plugin {
     char *id;
 } pbb_plugin_t;
 
+/** One slot copied out of a plugin's vtable, next to the plugin's ctx. */
+typedef struct pbb_slot {
+    void *function;
+    void *ctx;
+} pbb_slot_t;
+
 struct pbb_set {
     size_t library_count;
     size_t plugin_count;
     size_t plugin_capacity;
     pbb_plugin_t *plugins;
+    /** The non-NULL `will_finish_launching` slots, in plugin order (built on first use). */
+    pbb_slot_t *launch_slots;
+    size_t launch_slot_count;
+    /** The non-NULL `did_receive_memory_warning` slots, in plugin order (built on first use). */
+    pbb_slot_t *memory_slots;
+    size_t memory_slot_count;
 };
 
 /** The registrar's host data: the set being filled. */
@@ -287,6 +299,68 @@ pbb_memory_loop(const pbb_set_t *set, uint64_t iterations, enum pbb_timing timin
     return pbb_now_ns() - start;
 }
 
+/** Copies the non-NULL slots into one array each; false when out of memory. */
+static bool pbb_copy_slots(pbb_set_t *set) {
+    if (set->launch_slots != NULL || set->plugin_count == 0) return true;
+    set->launch_slots = calloc(set->plugin_count, sizeof(pbb_slot_t));
+    set->memory_slots = calloc(set->plugin_count, sizeof(pbb_slot_t));
+    if (set->launch_slots == NULL || set->memory_slots == NULL) {
+        free(set->launch_slots);
+        free(set->memory_slots);
+        set->launch_slots = set->memory_slots = NULL;
+        return false;
+    }
+    for (size_t i = 0; i < set->plugin_count; i++) {
+        const pb_plugin_t *plugin = &set->plugins[i].descriptor;
+        if (plugin->launch != NULL && plugin->launch->will_finish_launching != NULL) {
+            pbb_slot_t *slot = &set->launch_slots[set->launch_slot_count++];
+            memcpy(&slot->function, &plugin->launch->will_finish_launching, sizeof slot->function);
+            slot->ctx = plugin->ctx;
+        }
+        if (plugin->memory != NULL && plugin->memory->did_receive_memory_warning != NULL) {
+            pbb_slot_t *slot = &set->memory_slots[set->memory_slot_count++];
+            memcpy(&slot->function, &plugin->memory->did_receive_memory_warning, sizeof slot->function);
+            slot->ctx = plugin->ctx;
+        }
+    }
+    return true;
+}
+
+uint64_t pbb_set_will_finish_launching_copied(pbb_set_t *set, uint64_t iterations, bool *answer) {
+    if (!pbb_copy_slots(set)) return 0;
+    const pbb_slot_t *slots = set->launch_slots;
+    const size_t count = set->launch_slot_count;
+    bool all = true;
+    uint64_t start = pbb_now_ns();
+    for (uint64_t round = 0; round < iterations; round++) {
+        bool result = true;
+        for (size_t i = 0; i < count; i++) {
+            bool (*function)(void *, const char *, size_t);
+            memcpy(&function, &slots[i].function, sizeof function);
+            result &= function(slots[i].ctx, "{}", 2);
+        }
+        all &= result;
+    }
+    uint64_t elapsed = pbb_now_ns() - start;
+    if (answer != NULL) *answer = all;
+    return elapsed;
+}
+
+uint64_t pbb_set_memory_warning_copied(pbb_set_t *set, uint64_t iterations) {
+    if (!pbb_copy_slots(set)) return 0;
+    const pbb_slot_t *slots = set->memory_slots;
+    const size_t count = set->memory_slot_count;
+    uint64_t start = pbb_now_ns();
+    for (uint64_t round = 0; round < iterations; round++) {
+        for (size_t i = 0; i < count; i++) {
+            void (*function)(void *);
+            memcpy(&function, &slots[i].function, sizeof function);
+            function(slots[i].ctx);
+        }
+    }
+    return pbb_now_ns() - start;
+}
+
 uint64_t pbb_set_will_finish_launching(const pbb_set_t *set, uint64_t iterations, bool *answer) {
     return pbb_launch_loop(set, iterations, PBB_UNTIMED, NULL, answer);
 }
@@ -316,5 +390,7 @@ void pbb_set_close(pbb_set_t *set) {
     if (set == NULL) return;
     for (size_t i = 0; i < set->plugin_count; i++) free(set->plugins[i].id);
     free(set->plugins);
+    free(set->launch_slots);
+    free(set->memory_slots);
     free(set);
 }

@@ -17,6 +17,8 @@ struct DispatchMeasurement {
     let plugins: Int
     /// The C loop, no clock read inside (best of the repetitions).
     let c: Double
+    /// The C loop over a contiguous copy of the slots (as the host keeps them), no clock read inside.
+    let cCopied: Double
     /// The C loop with two clock reads per event: the floor of ``CallTiming/perEvent``.
     let cPerEvent: Double
     /// The C loop with one clock read per call (and one per event): the floor of ``CallTiming/perCall``.
@@ -34,6 +36,8 @@ struct DispatchMeasurement {
 
     /// `.perEvent` divided by the C loop: the goal's ratio.
     var ratioPerEvent: Double { perEvent / c }
+    /// `.perEvent` divided by the C loop over copied slots.
+    var ratioPerEventCopied: Double { perEvent / cCopied }
     /// `.perCall` divided by the C loop.
     var ratioPerCall: Double { perCall / c }
     /// `.perEvent` divided by its floor, the C loop with two clock reads per event.
@@ -85,6 +89,7 @@ struct DispatchBenchmark {
         }
         let launch = try measure(.willFinishLaunching, count: count, Sides(
             c: { pbb_set_will_finish_launching(set, $0, nil) },
+            cCopied: { pbb_set_will_finish_launching_copied(set, $0, nil) },
             cPerEvent: { pbb_set_will_finish_launching_event_timed(set, $0, nil) },
             cPerCall: { iterations in
                 durations.withUnsafeMutableBufferPointer {
@@ -96,6 +101,7 @@ struct DispatchBenchmark {
             perCallReadingCalls: ours(.perCall, readingCalls: true, Self.timeWillFinishLaunching)))
         let memory = try measure(.memoryWarning, count: count, Sides(
             c: { pbb_set_memory_warning(set, $0) },
+            cCopied: { pbb_set_memory_warning_copied(set, $0) },
             cPerEvent: { pbb_set_memory_warning_event_timed(set, $0) },
             cPerCall: { iterations in
                 durations.withUnsafeMutableBufferPointer { pbb_set_memory_warning_timed(set, iterations, $0.baseAddress) }
@@ -125,6 +131,11 @@ struct DispatchBenchmark {
         var answer = false
         _ = pbb_set_will_finish_launching(set, 1, &answer)
         guard answer else { throw BenchmarkError("the C loop's will_finish_launching answered false") }
+        answer = false
+        _ = pbb_set_will_finish_launching_copied(set, 1, &answer)
+        guard answer else {
+            throw BenchmarkError("the C loop over copied slots failed or answered false")
+        }
     }
 
     /// One side of a comparison: its events per measurement and its best so far.
@@ -137,10 +148,12 @@ struct DispatchBenchmark {
         var shortest = UInt64.max
     }
 
-    /// The six sides of one event: each runs the given number of events and returns the elapsed ns.
+    /// The seven sides of one event: each runs the given number of events and returns the elapsed ns.
     struct Sides {
         /// The C loop.
         let c: (UInt64) -> UInt64
+        /// The C loop over a copy of the slots.
+        let cCopied: (UInt64) -> UInt64
         /// The C loop with two clock reads per event.
         let cPerEvent: (UInt64) -> UInt64
         /// The C loop with a clock read per call.
@@ -154,11 +167,12 @@ struct DispatchBenchmark {
     }
 
     /// Calibrates each side to the target duration, then measures the sides in
-    /// turn (C, C with two clock reads per event, ours per event, C with a clock
-    /// read per call, ours per call, ours per call reading the calls)
+    /// turn (C, C over copied slots, C with two clock reads per event, ours per
+    /// event, C with a clock read per call, ours per call, ours per call reading the calls)
     /// `repetitions` times and keeps each side's best.
     private func measure(_ event: DispatchEvent, count: Int, _ sides: Sides) throws -> DispatchMeasurement {
-        let bodies = [sides.c, sides.cPerEvent, sides.perEvent, sides.cPerCall, sides.perCall, sides.perCallReadingCalls]
+        let bodies = [sides.c, sides.cCopied, sides.cPerEvent, sides.perEvent, sides.cPerCall, sides.perCall,
+                      sides.perCallReadingCalls]
         var states = bodies.map { Side(iterations: calibrate($0)) }
         for _ in 0..<repetitions {
             for index in bodies.indices { measureOnce(bodies[index], &states[index]) }
@@ -166,10 +180,10 @@ struct DispatchBenchmark {
         let perPlugin = Double(count)
         return DispatchMeasurement(
             event: event, plugins: count,
-            c: states[0].best / perPlugin, cPerEvent: states[1].best / perPlugin, cPerCall: states[3].best / perPlugin,
-            perEvent: states[2].best / perPlugin, perCall: states[4].best / perPlugin,
-            perCallReadingCalls: states[5].best / perPlugin,
-            iterations: (states[2].iterations, states[0].iterations),
+            c: states[0].best / perPlugin, cCopied: states[1].best / perPlugin, cPerEvent: states[2].best / perPlugin,
+            cPerCall: states[4].best / perPlugin, perEvent: states[3].best / perPlugin, perCall: states[5].best / perPlugin,
+            perCallReadingCalls: states[6].best / perPlugin,
+            iterations: (states[3].iterations, states[0].iterations),
             shortestMeasurement: states.map(\.shortest).min() ?? 0)
     }
 

@@ -91,6 +91,19 @@ uint64_t pbb_set_memory_warning_timed(const pbb_set_t *set, uint64_t iterations,
  */
 uint64_t pbb_set_memory_warning_event_timed(const pbb_set_t *set, uint64_t iterations);
 
+/**
+ * The launch loop over a copy of the slots: on first use, the set copies each
+ * non-NULL `will_finish_launching` slot and its ctx into one contiguous array
+ * (as the host copies the vtables it reads to their `struct_size`), and the
+ * loop calls `answer &= slot(ctx, "{}", 2)` without following each plugin's
+ * vtable pointer into its library. Returns the elapsed nanoseconds, 0 when
+ * out of memory.
+ */
+uint64_t pbb_set_will_finish_launching_copied(pbb_set_t *set, uint64_t iterations, bool *answer);
+
+/** The memory-warning loop over a copy of the slots, like `pbb_set_will_finish_launching_copied`. */
+uint64_t pbb_set_memory_warning_copied(pbb_set_t *set, uint64_t iterations);
+
 /** Frees the set's memory. The libraries stay mapped and initialized. NULL is ignored. */
 void pbb_set_close(pbb_set_t *set);
 
