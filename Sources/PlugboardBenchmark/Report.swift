@@ -164,7 +164,8 @@ enum Report {
             command(results),
             "```",
             "",
-            "(It builds the `plugboard` CLI next to itself if it is missing, and compiles the plugins on first use.)",
+            "(It builds the `plugboard` CLI next to itself if it is missing, and compiles the plugins on first use. "
+                + "`--markdown` prints this section; `--quick` is a smoke run, not for this file.)",
             "",
             "Machine: \(machine.processors) processors (`nproc`), \(machine.cpuModel) (`/proc/cpuinfo`); "
                 + "\(machine.swiftVersion); \(machine.compilerVersion); glibc \(machine.libc); Linux \(machine.kernel).",
