@@ -1,0 +1,33 @@
+import Testing
+@testable import Plugboard
+
+/// Both timing modes give the same answers and calls; only the per-call durations differ.
+@Suite struct CallTimingTests {
+    @Test(arguments: [CallTiming.perCall, .perEvent])
+    func answersAndCallsDoNotDependOnTiming(_ timing: CallTiming) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try PluginCompiler.fixture("a.so", in: directory, [#"FIX_ID="com.t.veto""#, "FIX_PRIORITY=3", "FIX_LAUNCH=0", "FIX_OPEN_URL=0", "FIX_TERMINATE"])
+        try PluginCompiler.fixture("b.so", in: directory, [#"FIX_ID="com.t.yes""#, "FIX_PRIORITY=1", "FIX_LAUNCH=1", "FIX_OPEN_URL=1", "FIX_TERMINATE"])
+        let log = CallLog()
+        let host = PluginHost(timing: timing)
+        defer { host.shutdown() }
+        try host.register(try ScriptedPlugin("com.t.swift", priority: 2, log: log))
+        #expect(host.loadPlugins(from: PluginSearchPath(explicit: [directory.path])).map(\.status) == [.loaded, .loaded])
+
+        let launch = host.willFinishLaunching()
+        #expect(launch.answer == .bool(false))
+        #expect(launch.decidedBy.map(\.rawValue) == ["com.t.veto"])
+        #expect(launch.calls.map(\.plugin.rawValue) == ["com.t.veto", "com.t.swift", "com.t.yes"])
+        #expect(launch.calls.map(\.answer) == [.bool(false), .bool(true), .bool(true)])
+        let url = host.open(url: "myapp://x")
+        #expect(url.calls.map(\.plugin.rawValue) == ["com.t.veto", "com.t.swift", "com.t.yes"])
+        #expect(url.decidedBy.map(\.rawValue) == ["com.t.yes"])
+        let terminate = host.willTerminate()
+        #expect(terminate.calls.map(\.plugin.rawValue) == ["com.t.yes", "com.t.swift", "com.t.veto"])
+        for report in [launch, url, terminate] {
+            #expect(report.calls.allSatisfy { ($0.nanoseconds != nil) == (timing == .perCall) })
+        }
+        #expect(log.all == ["com.t.swift will-finish-launching", "com.t.swift open-url", "com.t.swift will-terminate"])
+    }
+}
