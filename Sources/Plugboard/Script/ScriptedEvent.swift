@@ -84,25 +84,6 @@ public enum ScriptedEvent: Sendable, Equatable {
         case .willTerminate: self = try fields.bare(.willTerminate)
         }
     }
-
-    /// The lifecycle event this line stands for.
-    public var event: LifecycleEvent {
-        switch self {
-        case .openURL: .openURL
-        case .continueUserActivity: .continueUserActivity
-        case .remoteNotification: .remoteNotification
-        case .registerToken: .registerToken
-        case .registerFailed: .registerFailed
-        case .memoryWarning: .memoryWarning
-        case .protectedDataWillBecomeUnavailable: .protectedDataWillBecomeUnavailable
-        case .protectedDataDidBecomeAvailable: .protectedDataDidBecomeAvailable
-        case .didBecomeActive: .didBecomeActive
-        case .willResignActive: .willResignActive
-        case .didEnterBackground: .didEnterBackground
-        case .willEnterForeground: .willEnterForeground
-        case .willTerminate: .willTerminate
-        }
-    }
 }
 
 /// What is wrong with a scripted event line.
