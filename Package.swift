@@ -17,18 +17,27 @@ let package = Package(
     targets: [
         // The C ABI: the top-level include/ is a header-only C module.
         .target(name: "CPlugboard", path: "include", publicHeadersPath: "."),
+        // System calls the one way: retried on EINTR, failures as swift-system's `Errno`.
+        .target(
+            name: "PlugboardSystem",
+            dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         // The sandboxed file facade; knows nothing of plugins.
         .target(
             name: "PlugboardFiles",
-            dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["PlugboardSystem", .product(name: "SystemPackage", package: "swift-system")]),
         // The host library: loader, registry, dispatcher, host services, built-in plugins.
-        .target(name: "Plugboard", dependencies: ["CPlugboard", "PlugboardFiles"]),
+        .target(
+            name: "Plugboard",
+            dependencies: ["CPlugboard", "PlugboardFiles", "PlugboardSystem",
+                           .product(name: "SystemPackage", package: "swift-system")]),
         // The command-line tool.
         .executableTarget(
             name: "plugboard",
             dependencies: [
                 "Plugboard",
                 "PlugboardFiles",
+                "PlugboardSystem",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Benchmarks: measured as ratios against a hand-written C baseline; see BENCHMARKS.md.

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
+import PlugboardSystem
 import SystemPackage
 
 /// The directory tree one application may use, and nothing outside it.

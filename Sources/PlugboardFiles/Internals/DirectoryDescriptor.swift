@@ -1,4 +1,5 @@
 import Glibc
+import PlugboardSystem
 import SystemPackage
 
 /// An open directory: the anchor of every path operation.

@@ -1,4 +1,5 @@
 import Glibc
+import PlugboardSystem
 import SystemPackage
 
 /// An open file, closed when the object goes away; the raw descriptor never
