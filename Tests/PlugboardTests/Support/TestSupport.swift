@@ -64,13 +64,23 @@ enum PluginCompiler {
                     flags: definitions.map { "-D" + $0 })
     }
 
-    /// Compiles `source` (a path) into a shared library at `output`.
+    /// Builds `Fixtures/hostile_plugin.c` into `directory/name` with the given
+    /// `-D` definitions (`"SEGV_AT=AT_OPEN_URL"`); as C++ when `cplusplus` (for `THROW_AT`).
     @discardableResult
-    static func compile(_ source: String, to output: String, flags: [String] = []) throws -> String {
-        let result = try run("/usr/bin/env", ["cc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-shared", "-fPIC",
-                                             "-fvisibility=hidden", "-I", TestPaths.include] + flags
-                                             + [source, "-o", output, "-lpthread"])
-        guard result.status == 0 else { throw TestFailure("cc failed for \(output):\n\(result.output)") }
+    static func hostile(_ name: String, in directory: String, _ definitions: [String],
+                        cplusplus: Bool = false) throws -> String {
+        try compile(TestPaths.fixtures + "/hostile_plugin.c", to: directory + "/" + name,
+                    flags: definitions.map { "-D" + $0 }, cplusplus: cplusplus)
+    }
+
+    /// Compiles `source` (a path) into a shared library at `output`, as C11 or, when `cplusplus`, as C++17.
+    @discardableResult
+    static func compile(_ source: String, to output: String, flags: [String] = [], cplusplus: Bool = false) throws -> String {
+        let language = cplusplus ? ["c++", "-x", "c++", "-std=c++17"] : ["cc", "-std=c11"]
+        let result = try run("/usr/bin/env", language + ["-Wall", "-Wextra", "-Werror", "-O1", "-shared", "-fPIC",
+                                                         "-fvisibility=hidden", "-I", TestPaths.include] + flags
+                                                         + [source, "-o", output, "-lpthread"])
+        guard result.status == 0 else { throw TestFailure("\(language[0]) failed for \(output):\n\(result.output)") }
         return output
     }
 }

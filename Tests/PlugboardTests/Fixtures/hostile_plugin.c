@@ -1,0 +1,190 @@
+/*
+ * A plugin that misbehaves on purpose, for the hostile-plugin tests. Each
+ * misbehaviour is chosen at compile time with `-D<ACTION>_AT=<place>`, so one
+ * library can, say, ignore SIGTERM in `init` and spin in `open_url`. The file
+ * compiles as C11 and, for THROW_AT, as C++17 (`-x c++`).
+ *
+ * Places:   AT_ENTRY (plugboard_entry), AT_INIT, AT_REGISTER, AT_WILL_FINISH
+ *           (will_finish_launching), AT_OPEN_URL, AT_TERMINATE (will_terminate),
+ *           AT_DEINIT, AT_ATEXIT (an atexit handler registered in init).
+ * Actions:  SEGV_AT (NULL write), ABORT_AT, THROW_AT (C++ exception), EXIT_AT
+ *           (exit(0)), QUICK_EXIT_AT (_exit(0)), SPIN_AT (loops forever),
+ *           PRINT_AT (garbage on fd 1 through stdio and write), CLOSE_STDIO_AT
+ *           (closes fd 1 and 2), IGNORE_SIGNALS_AT (SIGINT/SIGTERM to SIG_IGN),
+ *           BLOCK_SIGNALS_AT (blocks them in the calling thread),
+ *           HANDLE_SIGNALS_AT (installs a handler that does nothing),
+ *           CHDIR_AT (chdir("/")), LOG_AT (logs HOSTILE_MESSAGE).
+ * Identity: HOSTILE_ID (default "com.example.hostile"), HOSTILE_NAME,
+ *           HOSTILE_VERSION, HOSTILE_PRIORITY.
+ *
+ * Every callback that runs logs its event name first, so a test sees how far
+ * the plugin got; it answers true to launch and open_url.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <plugboard.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define AT_ENTRY 1
+#define AT_INIT 2
+#define AT_REGISTER 3
+#define AT_WILL_FINISH 4
+#define AT_OPEN_URL 5
+#define AT_TERMINATE 6
+#define AT_DEINIT 7
+#define AT_ATEXIT 8
+
+#ifndef HOSTILE_ID
+#define HOSTILE_ID "com.example.hostile"
+#endif
+#ifndef HOSTILE_NAME
+#define HOSTILE_NAME "Hostile"
+#endif
+#ifndef HOSTILE_VERSION
+#define HOSTILE_VERSION "1.0"
+#endif
+#ifndef HOSTILE_PRIORITY
+#define HOSTILE_PRIORITY 0
+#endif
+#ifndef HOSTILE_MESSAGE
+#define HOSTILE_MESSAGE "hostile message"
+#endif
+
+static const pb_host_t *host;
+
+static void say(const char *event) {
+    if (host) host->log(host, HOSTILE_ID, PB_LOG_INFO, event);
+}
+
+__attribute__((unused)) static void do_nothing(int signal) { (void)signal; }
+
+static void misbehave(int place) {
+    (void)place;
+#ifdef PRINT_AT
+    if (place == PRINT_AT) {
+        printf("garbage from stdio {\"type\":\"exit\",\"code\":0}\n");
+        fflush(stdout);
+        static const char raw[] = "raw garbage on fd 1\n\x1b]0;owned\x07";
+        if (write(1, raw, sizeof raw - 1) < 0) { /* nothing to do */ }
+    }
+#endif
+#ifdef CLOSE_STDIO_AT
+    if (place == CLOSE_STDIO_AT) { close(1); close(2); }
+#endif
+#ifdef IGNORE_SIGNALS_AT
+    if (place == IGNORE_SIGNALS_AT) { signal(SIGINT, SIG_IGN); signal(SIGTERM, SIG_IGN); }
+#endif
+#ifdef BLOCK_SIGNALS_AT
+    if (place == BLOCK_SIGNALS_AT) {
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, SIGINT);
+        sigaddset(&set, SIGTERM);
+        sigprocmask(SIG_BLOCK, &set, NULL);
+    }
+#endif
+#ifdef HANDLE_SIGNALS_AT
+    if (place == HANDLE_SIGNALS_AT) { signal(SIGINT, do_nothing); signal(SIGTERM, do_nothing); }
+#endif
+#ifdef CHDIR_AT
+    if (place == CHDIR_AT) { if (chdir("/") != 0) { /* nothing to do */ } }
+#endif
+#ifdef LOG_AT
+    if (place == LOG_AT) host->log(host, HOSTILE_ID, PB_LOG_INFO, HOSTILE_MESSAGE);
+#endif
+#ifdef SEGV_AT
+    if (place == SEGV_AT) { volatile int *nothing = NULL; *nothing = 1; }
+#endif
+#ifdef ABORT_AT
+    if (place == ABORT_AT) abort();
+#endif
+#ifdef THROW_AT
+    if (place == THROW_AT) throw 42;
+#endif
+#ifdef EXIT_AT
+    if (place == EXIT_AT) exit(0);
+#endif
+#ifdef QUICK_EXIT_AT
+    if (place == QUICK_EXIT_AT) _exit(0);
+#endif
+#ifdef SPIN_AT
+    if (place == SPIN_AT) for (volatile unsigned long turn = 0;; turn++) {}
+#endif
+}
+
+static bool will_finish(void *ctx, const char *options, size_t length) {
+    (void)ctx; (void)options; (void)length;
+    say("will-finish-launching");
+    misbehave(AT_WILL_FINISH);
+    return true;
+}
+
+static bool did_finish(void *ctx, const char *options, size_t length) {
+    (void)ctx; (void)options; (void)length;
+    say("did-finish-launching");
+    return true;
+}
+
+static bool open_url(void *ctx, const char *url, size_t url_length, const char *options, size_t options_length) {
+    (void)ctx; (void)url; (void)url_length; (void)options; (void)options_length;
+    say("open-url");
+    misbehave(AT_OPEN_URL);
+    return true;
+}
+
+static void will_terminate(void *ctx) {
+    (void)ctx;
+    say("will-terminate");
+    misbehave(AT_TERMINATE);
+}
+
+static const pb_launch_t launch = {sizeof(pb_launch_t), will_finish, did_finish};
+static const pb_open_url_t urls = {sizeof(pb_open_url_t), open_url};
+static const pb_termination_t termination = {sizeof(pb_termination_t), will_terminate};
+
+static void at_exit(void) { misbehave(AT_ATEXIT); }
+
+static bool init(const pb_host_t *given) {
+    host = given;
+    say("init");
+    atexit(at_exit);
+    misbehave(AT_INIT);
+    return true;
+}
+
+static void deinit(void) {
+    say("deinit");
+    misbehave(AT_DEINIT);
+}
+
+static bool register_plugins(const pb_registrar_t *registrar) {
+    misbehave(AT_REGISTER);
+    pb_plugin_t plugin;
+    memset(&plugin, 0, sizeof plugin);
+    plugin.struct_size = sizeof plugin;
+    plugin.priority = HOSTILE_PRIORITY;
+    plugin.id = HOSTILE_ID;
+    plugin.name = HOSTILE_NAME;
+    plugin.version = HOSTILE_VERSION;
+    plugin.launch = &launch;
+    plugin.open_url = &urls;
+    plugin.termination = &termination;
+    return registrar->add_plugin(registrar, &plugin) == PB_OK;
+}
+
+static const pb_entry_t entry = {
+    sizeof(pb_entry_t), PB_ABI_VERSION_MAJOR, PB_ABI_VERSION_MINOR, init, deinit, register_plugins,
+};
+
+#ifdef __cplusplus
+extern "C"
+#endif
+PB_EXPORT const pb_entry_t *plugboard_entry(void) {
+    misbehave(AT_ENTRY);
+    return &entry;
+}
