@@ -25,10 +25,12 @@ let package = Package(
         .target(
             name: "PlugboardFiles",
             dependencies: ["PlugboardSystem", .product(name: "SystemPackage", package: "swift-system")]),
+        // Which plugin code runs, read by async-signal-safe fault reporting (C for that reason).
+        .target(name: "CFaultReporter"),
         // The host library: loader, registry, dispatcher, host services, built-in plugins.
         .target(
             name: "Plugboard",
-            dependencies: ["CPlugboard", "PlugboardFiles", "PlugboardSystem",
+            dependencies: ["CPlugboard", "CFaultReporter", "PlugboardFiles", "PlugboardSystem",
                            .product(name: "SystemPackage", package: "swift-system")]),
         // The command-line tool.
         .executableTarget(

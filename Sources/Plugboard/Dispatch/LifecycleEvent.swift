@@ -55,4 +55,25 @@ public enum LifecycleEvent: String, Sendable, Codable, CaseIterable {
         default: .broadcast
         }
     }
+
+    /// The C slot this event calls, as fault and timeout messages name it.
+    var callbackName: StaticString {
+        switch self {
+        case .willFinishLaunching: "will_finish_launching"
+        case .didFinishLaunching: "did_finish_launching"
+        case .openURL: "open_url"
+        case .continueUserActivity: "continue_user_activity"
+        case .remoteNotification: "did_receive_remote_notification"
+        case .registerToken: "did_register"
+        case .registerFailed: "did_fail_to_register"
+        case .memoryWarning: "did_receive_memory_warning"
+        case .protectedDataWillBecomeUnavailable: "will_become_unavailable"
+        case .protectedDataDidBecomeAvailable: "did_become_available"
+        case .didBecomeActive: "did_become_active"
+        case .willResignActive: "will_resign_active"
+        case .didEnterBackground: "did_enter_background"
+        case .willEnterForeground: "will_enter_foreground"
+        case .willTerminate: "will_terminate"
+        }
+    }
 }

@@ -1,72 +1,88 @@
-/// The three synchronous policies, shared by every event that uses them.
+/// The synchronous policies, shared by every event that uses them.
 ///
-/// Each event hands its roster and two ways of calling a participant: `native`
-/// calls a C plugin's vtable slot directly (the event converts its arguments to
-/// C once, not per plugin), `swift` calls a Swift plugin through its protocol.
-/// The order is the roster's, whatever the mix of C and Swift plugins. With
-/// ``CallTiming/perCall`` the clock is read once per plugin (the end of one call
-/// is the start of the next); with ``CallTiming/perEvent``, at the start and the
-/// end of the event only.
+/// An event hands ``dispatch(_:_:native:swift:)`` its roster and two ways of
+/// calling a participant: `native` calls a C plugin's vtable slot directly (the
+/// event converts its arguments to C once, not per plugin), `swift` calls a
+/// Swift plugin through its protocol. The event's ``LifecycleEvent/policy``
+/// picks the loop. The order is the roster's, whatever the mix of participants.
+/// With ``CallTiming/perCall`` the clock is read once per plugin (the end of one
+/// call is the start of the next); with ``CallTiming/perEvent``, at the start
+/// and the end of the event only.
 extension PluginHost {
-    /// Calls every participant, then ANDs; the `false` answers are the vetoes.
+    /// Calls `roster`'s participants as `event`'s policy says and reduces their
+    /// answers. For broadcasts, the calls' answers are ignored.
     @inline(__always)
-    func callAllAnd<P, Table>(_ event: LifecycleEvent, _ roster: Roster<P, Table>,
-                              native: (Table, UnsafeMutableRawPointer?) -> Bool,
-                              swift: (P) -> Bool) -> EventReport {
-        var vetoes: [PluginID] = []
-        let run = callInOrder(roster, reversed: false) { index, callee in
-            let answer = if let table = callee.table { native(table, callee.ctx) } else { swift(roster.plugins[index]) }
-            if !answer { vetoes.append(roster.ids[index]) }
-            return true
+    func dispatch<Conformance, Table>(_ event: LifecycleEvent, _ roster: Roster<Conformance, Table>,
+                                      native: (Table, UnsafeMutableRawPointer?) -> Bool,
+                                      swift: (Conformance) -> Bool) -> EventReport {
+        let reversed = event.policy == .broadcastReverse
+        var decidedBy: [PluginID] = []
+        let answers: CallAnswers
+        let run: DispatchRun
+        switch event.policy {
+        case .callAllAnd:
+            answers = .trueUnlessDecided
+            run = callInOrder(event, roster, reversed: false) { index, participant in
+                if !call(participant, native, swift) { decidedBy.append(roster.ids[index]) }
+                return true
+            }
+        case .firstTrueWins:
+            answers = .falseUnlessDecided
+            run = callInOrder(event, roster, reversed: false) { index, participant in
+                guard call(participant, native, swift) else { return true }
+                decidedBy = [roster.ids[index]]
+                return false
+            }
+        case .broadcast, .broadcastReverse, .callAllStrongestFetch:
+            answers = .returned
+            run = callInOrder(event, roster, reversed: reversed) { _, participant in
+                _ = call(participant, native, swift)
+                return true
+            }
         }
-        return EventReport(event: event, answer: .bool(vetoes.isEmpty),
-                           trace: run.trace(roster, reversed: false, answers: .trueUnlessDecided),
-                           decidedBy: vetoes, nanoseconds: run.nanoseconds)
+        let answer: EventAnswer = switch answers {
+        case .returned: .none
+        case .trueUnlessDecided: .bool(decidedBy.isEmpty)
+        case .falseUnlessDecided: .bool(!decidedBy.isEmpty)
+        }
+        return EventReport(event: event, answer: answer, trace: run.trace(roster, reversed: reversed, answers: answers),
+                           decidedBy: decidedBy, nanoseconds: run.nanoseconds)
     }
 
-    /// Asks participants in order until one answers true.
+    /// One call of one participant: the one place that switches on how a participant is reached.
     @inline(__always)
-    func firstTrueWins<P, Table>(_ event: LifecycleEvent, _ roster: Roster<P, Table>,
-                                 native: (Table, UnsafeMutableRawPointer?) -> Bool,
-                                 swift: (P) -> Bool) -> EventReport {
-        var handler: [PluginID] = []
-        let run = callInOrder(roster, reversed: false) { index, callee in
-            let answer = if let table = callee.table { native(table, callee.ctx) } else { swift(roster.plugins[index]) }
-            if answer { handler = [roster.ids[index]] }
-            return !answer
+    private func call<Conformance, Table>(_ participant: Participant<Conformance, Table>,
+                                          _ native: (Table, UnsafeMutableRawPointer?) -> Bool,
+                                          _ swift: (Conformance) -> Bool) -> Bool {
+        switch participant {
+        case .native(let table, let ctx, _): native(table, ctx)
+        case .swift(let conformance): swift(conformance)
         }
-        return EventReport(event: event, answer: .bool(!handler.isEmpty),
-                           trace: run.trace(roster, reversed: false, answers: .falseUnlessDecided),
-                           decidedBy: handler, nanoseconds: run.nanoseconds)
-    }
-
-    /// Calls every participant, in priority order or reversed; there is no answer.
-    @inline(__always)
-    func broadcast<P, Table>(_ event: LifecycleEvent, _ roster: Roster<P, Table>, reversed: Bool = false,
-                             native: (Table, UnsafeMutableRawPointer?) -> Void,
-                             swift: (P) -> Void) -> EventReport {
-        let run = callInOrder(roster, reversed: reversed) { index, callee in
-            if let table = callee.table { native(table, callee.ctx) } else { swift(roster.plugins[index]) }
-            return true
-        }
-        return EventReport(event: event, answer: .none, trace: run.trace(roster, reversed: reversed, answers: .returned),
-                           decidedBy: [], nanoseconds: run.nanoseconds)
     }
 
     /// Calls the participants of `roster` in order (or reversed) while `call`
-    /// returns true, timing them as ``timing`` says.
+    /// returns true, timing them as ``timing`` says and recording each call in
+    /// ``calls`` for fault and timeout messages.
     @inline(__always)
-    func callInOrder<P, Table>(_ roster: Roster<P, Table>, reversed: Bool,
-                               _ call: (_ index: Int, _ callee: Callee<Table>) -> Bool) -> DispatchRun {
+    func callInOrder<Conformance, Table>(
+        _ event: LifecycleEvent, _ roster: Roster<Conformance, Table>, reversed: Bool,
+        _ call: (_ index: Int, _ participant: Participant<Conformance, Table>) -> Bool
+    ) -> DispatchRun {
         let count = roster.count
         var made = 0
+        let record = calls
+        record.begin(event.callbackName)
+        defer { record.leave() }
         let start = MonotonicClock.now()
         guard timing == .perCall else {
-            roster.callees.withUnsafeBufferPointer { callees in
-                while made < count {
-                    let index = reversed ? count - 1 - made : made
-                    made += 1
-                    if !call(index, callees[index]) { break }
+            roster.participants.withUnsafeBufferPointer { participants in
+                roster.labels.withUnsafeBufferPointer { labels in
+                    while made < count {
+                        let index = reversed ? count - 1 - made : made
+                        made += 1
+                        record.enter(labels[index])
+                        if !call(index, participants[index]) { break }
+                    }
                 }
             }
             return DispatchRun(made: made, durations: nil, nanoseconds: MonotonicClock.now() &- start)
@@ -74,15 +90,18 @@ extension PluginHost {
         var last = start
         let durations = CallDurations(capacity: count)
         durations.withUnsafeMutablePointerToElements { durations in
-            roster.callees.withUnsafeBufferPointer { callees in
-                while made < count {
-                    let index = reversed ? count - 1 - made : made
-                    let more = call(index, callees[index])
-                    let now = MonotonicClock.now()
-                    durations[made] = now &- last
-                    last = now
-                    made += 1
-                    if !more { break }
+            roster.participants.withUnsafeBufferPointer { participants in
+                roster.labels.withUnsafeBufferPointer { labels in
+                    while made < count {
+                        let index = reversed ? count - 1 - made : made
+                        record.enter(labels[index])
+                        let more = call(index, participants[index])
+                        let now = MonotonicClock.now()
+                        durations[made] = now &- last
+                        last = now
+                        made += 1
+                        if !more { break }
+                    }
                 }
             }
         }
@@ -101,7 +120,7 @@ struct DispatchRun {
     let nanoseconds: UInt64
 
     /// The report's trace of this run over `roster`.
-    func trace<P, Table>(_ roster: Roster<P, Table>, reversed: Bool, answers: CallAnswers) -> CallTrace {
+    func trace<Conformance, Table>(_ roster: Roster<Conformance, Table>, reversed: Bool, answers: CallAnswers) -> CallTrace {
         .compact(ids: roster.ids, made: made, reversed: reversed, answers: answers, durations: durations)
     }
 }

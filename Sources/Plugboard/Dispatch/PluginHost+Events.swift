@@ -1,5 +1,5 @@
-/// The lifecycle events with an immediate answer, each with its policy from
-/// the table in DESIGN.md.
+/// The lifecycle events with an immediate answer; each converts its arguments
+/// to C once and dispatches by its ``LifecycleEvent/policy``.
 extension PluginHost {
     /// Call all, AND; true with no plugins. `options` is JSON object text.
     @discardableResult
@@ -7,7 +7,7 @@ extension PluginHost {
         let roster = prepared.launch
         return options.withCString { text in
             let length = options.utf8.count
-            return callAllAnd(.willFinishLaunching, roster) { table, ctx in
+            return dispatch(.willFinishLaunching, roster) { table, ctx in
                 table.will_finish_launching.map { $0(ctx, text, length) } ?? true
             } swift: { $0.willFinishLaunching(options: options) }
         }
@@ -19,7 +19,7 @@ extension PluginHost {
         let roster = prepared.launch
         return options.withCString { text in
             let length = options.utf8.count
-            return callAllAnd(.didFinishLaunching, roster) { table, ctx in
+            return dispatch(.didFinishLaunching, roster) { table, ctx in
                 table.did_finish_launching.map { $0(ctx, text, length) } ?? true
             } swift: { $0.didFinishLaunching(options: options) }
         }
@@ -32,7 +32,7 @@ extension PluginHost {
         return url.withCString { url8 in
             options.withCString { options8 in
                 let (urlLength, optionsLength) = (url.utf8.count, options.utf8.count)
-                return firstTrueWins(.openURL, roster) { table, ctx in
+                return dispatch(.openURL, roster) { table, ctx in
                     table.open_url.map { $0(ctx, url8, urlLength, options8, optionsLength) } ?? false
                 } swift: { $0.open(url: url, options: options) }
             }
@@ -46,7 +46,7 @@ extension PluginHost {
         return type.withCString { type8 in
             userInfo.withCString { userInfo8 in
                 let (typeLength, userInfoLength) = (type.utf8.count, userInfo.utf8.count)
-                return firstTrueWins(.continueUserActivity, roster) { table, ctx in
+                return dispatch(.continueUserActivity, roster) { table, ctx in
                     table.continue_user_activity.map { $0(ctx, type8, typeLength, userInfo8, userInfoLength) } ?? false
                 } swift: { $0.continueUserActivity(type: type, userInfo: userInfo) }
             }
@@ -58,9 +58,10 @@ extension PluginHost {
     public func didRegisterForRemoteNotifications(deviceToken: [UInt8]) -> EventReport {
         let roster = prepared.remoteNotifications
         return deviceToken.withUnsafeBufferPointer { token in
-            broadcast(.registerToken, roster) { table, ctx in
+            dispatch(.registerToken, roster) { table, ctx in
                 table.did_register?(ctx, token.baseAddress, token.count)
-            } swift: { $0.didRegisterForRemoteNotifications(deviceToken: deviceToken) }
+                return true
+            } swift: { $0.didRegisterForRemoteNotifications(deviceToken: deviceToken); return true }
         }
     }
 
@@ -70,73 +71,82 @@ extension PluginHost {
         let roster = prepared.remoteNotifications
         return error.withCString { error8 in
             let length = error.utf8.count
-            return broadcast(.registerFailed, roster) { table, ctx in
+            return dispatch(.registerFailed, roster) { table, ctx in
                 table.did_fail_to_register?(ctx, error8, length)
-            } swift: { $0.didFailToRegisterForRemoteNotifications(error: error) }
+                return true
+            } swift: { $0.didFailToRegisterForRemoteNotifications(error: error); return true }
         }
     }
 
     /// Broadcast, priority order.
     @discardableResult
     public func didReceiveMemoryWarning() -> EventReport {
-        broadcast(.memoryWarning, prepared.memory) { table, ctx in
+        dispatch(.memoryWarning, prepared.memory) { table, ctx in
             table.did_receive_memory_warning?(ctx)
-        } swift: { $0.didReceiveMemoryWarning() }
+            return true
+        } swift: { $0.didReceiveMemoryWarning(); return true }
     }
 
     /// Broadcast, priority order.
     @discardableResult
     public func protectedDataWillBecomeUnavailable() -> EventReport {
-        broadcast(.protectedDataWillBecomeUnavailable, prepared.protectedData) { table, ctx in
+        dispatch(.protectedDataWillBecomeUnavailable, prepared.protectedData) { table, ctx in
             table.will_become_unavailable?(ctx)
-        } swift: { $0.protectedDataWillBecomeUnavailable() }
+            return true
+        } swift: { $0.protectedDataWillBecomeUnavailable(); return true }
     }
 
     /// Broadcast, priority order.
     @discardableResult
     public func protectedDataDidBecomeAvailable() -> EventReport {
-        broadcast(.protectedDataDidBecomeAvailable, prepared.protectedData) { table, ctx in
+        dispatch(.protectedDataDidBecomeAvailable, prepared.protectedData) { table, ctx in
             table.did_become_available?(ctx)
-        } swift: { $0.protectedDataDidBecomeAvailable() }
+            return true
+        } swift: { $0.protectedDataDidBecomeAvailable(); return true }
     }
 
     /// Broadcast, priority order.
     @discardableResult
     public func didBecomeActive() -> EventReport {
-        broadcast(.didBecomeActive, prepared.appState) { table, ctx in
+        dispatch(.didBecomeActive, prepared.appState) { table, ctx in
             table.did_become_active?(ctx)
-        } swift: { $0.didBecomeActive() }
+            return true
+        } swift: { $0.didBecomeActive(); return true }
     }
 
     /// Broadcast, priority order.
     @discardableResult
     public func willResignActive() -> EventReport {
-        broadcast(.willResignActive, prepared.appState) { table, ctx in
+        dispatch(.willResignActive, prepared.appState) { table, ctx in
             table.will_resign_active?(ctx)
-        } swift: { $0.willResignActive() }
+            return true
+        } swift: { $0.willResignActive(); return true }
     }
 
     /// Broadcast, priority order.
     @discardableResult
     public func didEnterBackground() -> EventReport {
-        broadcast(.didEnterBackground, prepared.appState) { table, ctx in
+        dispatch(.didEnterBackground, prepared.appState) { table, ctx in
             table.did_enter_background?(ctx)
-        } swift: { $0.didEnterBackground() }
+            return true
+        } swift: { $0.didEnterBackground(); return true }
     }
 
     /// Broadcast, priority order.
     @discardableResult
     public func willEnterForeground() -> EventReport {
-        broadcast(.willEnterForeground, prepared.appState) { table, ctx in
+        dispatch(.willEnterForeground, prepared.appState) { table, ctx in
             table.will_enter_foreground?(ctx)
-        } swift: { $0.willEnterForeground() }
+            return true
+        } swift: { $0.willEnterForeground(); return true }
     }
 
     /// Broadcast in reverse priority order: last in, first out.
     @discardableResult
     public func willTerminate() -> EventReport {
-        broadcast(.willTerminate, prepared.termination, reversed: true) { table, ctx in
+        dispatch(.willTerminate, prepared.termination) { table, ctx in
             table.will_terminate?(ctx)
-        } swift: { $0.willTerminate() }
+            return true
+        } swift: { $0.willTerminate(); return true }
     }
 }

@@ -26,8 +26,22 @@ extension PluginHost {
         let aggregation = FetchAggregation(ids: participants.ids, onFinish: completion) { id, message in
             log(PluginLogRecord(source: HostIdentity.name, plugin: id.rawValue, level: .warning, message: message))
         }
-        for (index, plugin) in participants.plugins.enumerated() {
-            plugin.didReceiveRemoteNotification(userInfo: userInfo, completion: aggregation.completion(for: index))
+        _ = userInfo.withCString { userInfo8 in
+            let length = userInfo.utf8.count
+            return callInOrder(.remoteNotification, participants, reversed: false) { index, participant in
+                let completion = aggregation.completion(for: index)
+                switch participant {
+                case .native(let table, let ctx, let library):
+                    guard let slot = table.did_receive_remote_notification else {
+                        completion.abstain()
+                        return true
+                    }
+                    slot(ctx, userInfo8, length, library.takeUnretainedValue().completions.handle(for: completion))
+                case .swift(let conformance):
+                    conformance.didReceiveRemoteNotification(userInfo: userInfo, completion: completion)
+                }
+                return true
+            }
         }
         aggregation.expire(after: deadline)
         return aggregation

@@ -53,9 +53,8 @@ extension PluginHost {
         }
         report.refused = library.refusals
         for definition in library.definitions {
-            let plugin = CPlugin(definition, from: library)
             do {
-                try registry.add(plugin, source: .library(path: path))
+                try registry.add(definition, from: library)
                 report.plugins.append(PluginSummary(
                     descriptor: definition.descriptor, concerns: definition.concerns, source: .library(path: path)))
             } catch {

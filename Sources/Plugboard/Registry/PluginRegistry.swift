@@ -1,3 +1,4 @@
+import CFaultReporter
 import CPlugboard
 
 /// The registered plugins of one host: ids unique, kept in dispatch order, and
@@ -8,10 +9,12 @@ import CPlugboard
 final class PluginRegistry {
     /// One plugin with the facts the host keeps about it.
     struct Entry {
-        let plugin: any ApplicationPlugin
+        let implementation: PluginImplementation
         let descriptor: PluginDescriptor
         let concerns: Set<PluginConcern>
         let source: PluginSource
+        /// Who runs when this plugin is called, for fault and timeout messages.
+        let label: UnsafePointer<pbf_label_t>
     }
 
     private(set) var entries: [Entry] = []
@@ -27,14 +30,25 @@ final class PluginRegistry {
     private(set) var appState = Roster<any AppStatePlugin, pb_app_state_t>()
     private(set) var termination = Roster<any TerminationPlugin, pb_termination_t>()
 
-    /// Adds `plugin`, refusing an id that is already registered and naming both sources.
+    /// Adds a Swift plugin, refusing an id that is already registered and naming both sources.
     func add(_ plugin: any ApplicationPlugin, source: PluginSource) throws(LoadFailure) {
-        let descriptor = plugin.descriptor
+        try add(.swift(plugin), descriptor: plugin.descriptor, concerns: plugin.concerns, source: source)
+    }
+
+    /// Adds a plugin a loaded library registered, refusing an id that is already registered.
+    func add(_ definition: CPluginDefinition, from library: LoadedLibrary) throws(LoadFailure) {
+        try add(.native(definition, library), descriptor: definition.descriptor, concerns: Set(definition.concerns),
+                source: .library(path: library.path))
+    }
+
+    private func add(_ implementation: PluginImplementation, descriptor: PluginDescriptor,
+                     concerns: Set<PluginConcern>, source: PluginSource) throws(LoadFailure) {
         if let existing = sources[descriptor.id] {
             throw LoadFailure(.register, "duplicate plugin id '\(descriptor.id)' from \(source): already registered by \(existing)")
         }
         sources[descriptor.id] = source
-        entries.append(Entry(plugin: plugin, descriptor: descriptor, concerns: plugin.concerns, source: source))
+        entries.append(Entry(implementation: implementation, descriptor: descriptor, concerns: concerns, source: source,
+                             label: pbf_label_create(descriptor.id.rawValue, source.description)))
         isOrdered = false
     }
 
@@ -62,55 +76,46 @@ final class PluginRegistry {
         termination = roster(.termination, \.termination)
     }
 
-    private func roster<P, Table>(_ concern: PluginConcern,
-                                  _ table: KeyPath<CPluginDefinition, Table?>) -> Roster<P, Table> {
+    private func roster<Conformance, Table>(_ concern: PluginConcern,
+                                            _ table: KeyPath<CPluginDefinition, Table?>) -> Roster<Conformance, Table> {
         var ids: [PluginID] = []
-        var plugins: [P] = []
-        var callees: [Callee<Table>] = []
+        var participants: [Participant<Conformance, Table>] = []
+        var labels: [UnsafePointer<pbf_label_t>] = []
         for entry in entries where entry.concerns.contains(concern) {
-            guard let plugin = entry.plugin as? P else { continue }
-            ids.append(entry.descriptor.id)
-            plugins.append(plugin)
-            if let native = entry.plugin as? CPlugin, let vtable = native.definition[keyPath: table] {
-                callees.append(Callee(table: vtable, ctx: native.definition.ctx))
-            } else {
-                callees.append(Callee(table: nil, ctx: nil))
+            switch entry.implementation {
+            case .native(let definition, let library):
+                guard let vtable = definition[keyPath: table] else { continue }
+                participants.append(.native(vtable, ctx: definition.ctx, library: .passUnretained(library)))
+            case .swift(let plugin):
+                guard let conformance = plugin as? Conformance else { continue }
+                participants.append(.swift(conformance))
             }
+            ids.append(entry.descriptor.id)
+            labels.append(entry.label)
         }
-        return Roster(ids: ids, plugins: plugins, callees: callees)
+        return Roster(ids: ids, participants: participants, labels: labels)
     }
 }
 
-/// One concern's participants in dispatch order, ready to call: a C plugin as
-/// the copy of its vtable and its `ctx`, called directly (no existential, no
-/// retain, no string conversion per plugin); a Swift plugin through its protocol.
+/// One concern's participants in dispatch order, ready to call.
 ///
 /// A final class, so that an event takes it with one retain; reports keep
 /// ``ids`` and refer to the participants by index.
-final class Roster<Plugin, Table> {
+final class Roster<Conformance, Table> {
     /// The participants' ids, in dispatch order.
     let ids: [PluginID]
-    /// The participants as the concern's protocol, same order (C plugins through their adapter).
-    let plugins: [Plugin]
-    /// How the dispatcher calls each participant, same order.
-    let callees: [Callee<Table>]
+    /// How the dispatcher reaches each participant, same order.
+    let participants: [Participant<Conformance, Table>]
+    /// Who runs in each participant's calls, same order (for fault and timeout messages).
+    let labels: [UnsafePointer<pbf_label_t>]
 
-    init(ids: [PluginID] = [], plugins: [Plugin] = [], callees: [Callee<Table>] = []) {
+    init(ids: [PluginID] = [], participants: [Participant<Conformance, Table>] = [],
+         labels: [UnsafePointer<pbf_label_t>] = []) {
         self.ids = ids
-        self.plugins = plugins
-        self.callees = callees
+        self.participants = participants
+        self.labels = labels
     }
 
     /// The number of participants.
     var count: Int { ids.count }
-}
-
-/// A participant as the dispatcher calls it: a C plugin's vtable (read to its
-/// `struct_size`, missing slots NULL) and `ctx`, or, with no table, a Swift
-/// plugin to call through ``Roster/plugins``.
-struct Callee<Table> {
-    /// The C plugin's vtable for the concern; nil for a Swift plugin.
-    let table: Table?
-    /// The C plugin's `ctx`.
-    let ctx: UnsafeMutableRawPointer?
 }

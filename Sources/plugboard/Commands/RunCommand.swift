@@ -70,9 +70,8 @@ struct RunCommand: ParsableCommand {
         let log: PluginHost.LogHandler = { record in
             json ? console.jsonLine(Tagged(type: "log", record)) : console.line(HumanFormat.log(record))
         }
-        let host = PluginHost(logHandler: log)
         let facade = FileFacade(container: try container.container())
-        host.fileFacade = facade
+        let host = PluginHost(fileFacade: facade, logHandler: log)
         try host.register(FilesPlugin(facade: facade, log: log))
         let session = RunSession(host: host, console: console, json: json)
         let code = session.perform(self, signals: signals)

@@ -5,6 +5,7 @@ import PlugboardFiles
 /// reports who answered what.
 ///
 /// Use one host from one thread: that thread is the plugins' dispatch thread.
+/// Install ``FaultReporter`` to have a crash in plugin code named.
 /// Libraries are shared by the hosts of a process; hosts that share a library
 /// must dispatch from the same thread.
 public final class PluginHost {
@@ -18,9 +19,14 @@ public final class PluginHost {
     var triedFiles: [FileIdentity: String] = [:]
     let logHandler: LogHandler
 
-    /// The container offered to C plugins loaded after it is set, as the `files`
-    /// host service; nil offers none. See also ``FilesPlugin``.
-    public var fileFacade: FileFacade?
+    /// The container offered to loaded C plugins as the `files` host service;
+    /// nil offers none. See also ``FilesPlugin``.
+    public let fileFacade: FileFacade?
+
+    /// What plugin code this host's dispatch thread runs, for fault and timeout messages.
+    let calls = CallRecord()
+    /// Reports calls that do not return within the call timeout; nil without one.
+    private let watchdog: CallWatchdog?
 
     /// Whether each plugin call is timed (two clock reads become one per call, and
     /// a clock read costs more than a C callback), or only each event.
@@ -30,10 +36,20 @@ public final class PluginHost {
     /// from one thread.
     @exclusivity(unchecked) public var timing: CallTiming
 
-    /// An empty host; `logHandler` receives plugin log messages from any thread.
-    public init(timing: CallTiming = .perCall, logHandler: @escaping LogHandler = { _ in }) {
+    /// An empty host.
+    /// - Parameters:
+    ///   - timing: what the host times (see ``timing``).
+    ///   - fileFacade: the container offered to C plugins as the `files` host service; nil offers none.
+    ///   - callTimeout: after this long in one plugin call, `logHandler` receives a warning naming the
+    ///     plugin and the callback (the call is not stopped: it runs in this process); nil never warns.
+    ///   - logHandler: receives plugin log messages and the host's warnings, from any thread.
+    public init(timing: CallTiming = .perCall, fileFacade: FileFacade? = nil, callTimeout: Duration? = nil,
+                logHandler: @escaping LogHandler = { _ in }) {
         self.timing = timing
+        self.fileFacade = fileFacade
         self.logHandler = logHandler
+        let record = calls
+        watchdog = callTimeout.map { CallWatchdog(record: record, timeout: $0, report: logHandler) }
     }
 
     deinit { shutdown() }

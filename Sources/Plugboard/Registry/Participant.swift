@@ -1,0 +1,21 @@
+/// One participant of a concern as the dispatcher reaches it. Every policy
+/// loop takes participants and switches on how each is reached; no event is
+/// written once per kind of plugin.
+enum Participant<Conformance, Table> {
+    /// A C plugin in this process: its vtable for the concern (read to the
+    /// plugin's `struct_size`, missing slots NULL), its `ctx`, and the library
+    /// that owns its completion handles. Called straight through the slots:
+    /// no existential, no retain, arguments converted to C once per event.
+    case native(Table, ctx: UnsafeMutableRawPointer?, library: Unmanaged<LoadedLibrary>)
+    /// A Swift conformance in this process, called through its protocol.
+    case swift(Conformance)
+}
+
+/// How a registered plugin is implemented, from which each concern's
+/// ``Participant`` is made.
+enum PluginImplementation {
+    /// A plugin a loaded C library added (kept alive by the host's library list).
+    case native(CPluginDefinition, LoadedLibrary)
+    /// A Swift plugin registered in code.
+    case swift(any ApplicationPlugin)
+}
