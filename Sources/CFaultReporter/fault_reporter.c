@@ -18,11 +18,33 @@ static struct sigaction previous[FATAL_COUNT];
 static const pbf_label_t unknown_label = {"a plugin", ""};
 static pbf_record_t unlisted_record;
 
+/* A copy of `text` with every control character written visibly ("\x1b"), so a
+   file name cannot forge lines or send terminal escapes. NULL when out of memory. */
+static char *escaped_copy(const char *text) {
+    if (!text) text = "";
+    char *copy = malloc(strlen(text) * 4 + 1);
+    if (!copy) return NULL;
+    static const char hex[] = "0123456789abcdef";
+    size_t length = 0;
+    for (const unsigned char *byte = (const unsigned char *)text; *byte; byte++) {
+        if (*byte < 0x20 || *byte == 0x7f) {
+            copy[length++] = '\\';
+            copy[length++] = 'x';
+            copy[length++] = hex[*byte >> 4];
+            copy[length++] = hex[*byte & 0xf];
+        } else {
+            copy[length++] = (char)*byte;
+        }
+    }
+    copy[length] = 0;
+    return copy;
+}
+
 const pbf_label_t *pbf_label_create(const char *who, const char *library) {
     pbf_label_t *label = malloc(sizeof *label);
     if (!label) return &unknown_label;
-    label->who = strdup(who ? who : "");
-    label->library = strdup(library ? library : "");
+    label->who = escaped_copy(who);
+    label->library = escaped_copy(library);
     if (!label->who || !label->library) return &unknown_label;
     return label;
 }

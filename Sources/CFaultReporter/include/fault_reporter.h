@@ -23,25 +23,26 @@ typedef struct pbf_record {
     const pbf_label_t *label;      /* NULL between calls */
     const char *callback;          /* "open_url", "init", … */
     unsigned long thread;          /* pthread_self() of the dispatching thread */
-    uint64_t sequence;             /* advances with every call */
+    uint64_t sequence;             /* advances with every run of calls */
     struct pbf_record *next;       /* the process's list of records */
 } pbf_record_t;
 
-/** A new label with copies of `who` and `library`; never freed. Never NULL (a shared "a plugin" label when memory is short). */
+/** A new label with copies of `who` and `library` (control characters written as `\xNN`); never freed. Never NULL (a shared "a plugin" label when memory is short). */
 const pbf_label_t *pbf_label_create(const char *who, const char *library);
 
 /** A new record, already in the process's list; never freed. Never NULL (an unlisted record when memory is short). */
 pbf_record_t *pbf_record_create(void);
 
-/** Starts a run of calls of `callback` on the calling thread. */
+/** Starts a run of calls of `callback` on the calling thread: one event, or one loading stage. */
 static inline void pbf_begin(pbf_record_t *record, const char *callback, unsigned long thread) {
     __atomic_store_n(&record->thread, thread, __ATOMIC_RELAXED);
     __atomic_store_n(&record->callback, callback, __ATOMIC_RELAXED);
+    __atomic_store_n(&record->sequence, record->sequence + 1, __ATOMIC_RELAXED);
 }
 
-/** Plugin code of `label` is about to run (a new call, even for the same label). */
+/** Plugin code of `label` is about to run. A run calls each label at most once, so
+    (sequence, label) names one call. */
 static inline void pbf_enter(pbf_record_t *record, const pbf_label_t *label) {
-    __atomic_store_n(&record->sequence, record->sequence + 1, __ATOMIC_RELAXED);
     __atomic_store_n(&record->label, label, __ATOMIC_RELEASE);
 }
 
@@ -50,7 +51,7 @@ static inline void pbf_leave(pbf_record_t *record) {
     __atomic_store_n(&record->label, (const pbf_label_t *)0, __ATOMIC_RELEASE);
 }
 
-/** A consistent-enough view of a record for the watchdog: the label (NULL when idle), the callback and the call's sequence number. */
+/** A consistent-enough view of a record for the watchdog: the label (NULL when idle), the callback and the run's sequence number. */
 static inline const pbf_label_t *pbf_current(const pbf_record_t *record, const char **callback, uint64_t *sequence) {
     const pbf_label_t *label = __atomic_load_n(&record->label, __ATOMIC_ACQUIRE);
     *callback = __atomic_load_n(&record->callback, __ATOMIC_RELAXED);

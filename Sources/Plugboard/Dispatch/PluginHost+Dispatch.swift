@@ -23,20 +23,20 @@ extension PluginHost {
         case .callAllAnd:
             answers = .trueUnlessDecided
             run = callInOrder(event, roster, reversed: false) { index, participant in
-                if !call(participant, native, swift) { decidedBy.append(roster.ids[index]) }
+                if !call(participant, roster, native, swift) { decidedBy.append(roster.ids[index]) }
                 return true
             }
         case .firstTrueWins:
             answers = .falseUnlessDecided
             run = callInOrder(event, roster, reversed: false) { index, participant in
-                guard call(participant, native, swift) else { return true }
+                guard call(participant, roster, native, swift) else { return true }
                 decidedBy = [roster.ids[index]]
                 return false
             }
         case .broadcast, .broadcastReverse, .callAllStrongestFetch:
             answers = .returned
             run = callInOrder(event, roster, reversed: reversed) { _, participant in
-                _ = call(participant, native, swift)
+                _ = call(participant, roster, native, swift)
                 return true
             }
         }
@@ -51,12 +51,12 @@ extension PluginHost {
 
     /// One call of one participant: the one place that switches on how a participant is reached.
     @inline(__always)
-    private func call<Conformance, Table>(_ participant: Participant<Conformance, Table>,
+    private func call<Conformance, Table>(_ participant: Participant<Table>, _ roster: Roster<Conformance, Table>,
                                           _ native: (Table, UnsafeMutableRawPointer?) -> Bool,
                                           _ swift: (Conformance) -> Bool) -> Bool {
         switch participant {
         case .native(let table, let ctx, _): native(table, ctx)
-        case .swift(let conformance): swift(conformance)
+        case .swift(let index): swift(roster.conformances[index])
         }
     }
 
@@ -66,7 +66,7 @@ extension PluginHost {
     @inline(__always)
     func callInOrder<Conformance, Table>(
         _ event: LifecycleEvent, _ roster: Roster<Conformance, Table>, reversed: Bool,
-        _ call: (_ index: Int, _ participant: Participant<Conformance, Table>) -> Bool
+        _ call: (_ index: Int, _ participant: Participant<Table>) -> Bool
     ) -> DispatchRun {
         let count = roster.count
         var made = 0

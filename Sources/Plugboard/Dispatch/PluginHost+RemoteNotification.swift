@@ -37,8 +37,8 @@ extension PluginHost {
                         return true
                     }
                     slot(ctx, userInfo8, length, library.takeUnretainedValue().completions.handle(for: completion))
-                case .swift(let conformance):
-                    conformance.didReceiveRemoteNotification(userInfo: userInfo, completion: completion)
+                case .swift(let index):
+                    participants.conformances[index].didReceiveRemoteNotification(userInfo: userInfo, completion: completion)
                 }
                 return true
             }

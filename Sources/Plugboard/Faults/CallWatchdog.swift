@@ -14,6 +14,7 @@ final class CallWatchdog {
     private final class Sample: Sendable {
         struct Seen {
             var sequence: UInt64 = 0
+            var label: UInt = 0
             var firstSeen: UInt64 = 0
             var reported = false
         }
@@ -36,7 +37,10 @@ final class CallWatchdog {
             guard let label = pbf_current(record.pointer, &callback, &sequence) else { return }
             let now = MonotonicClock.now()
             let overdue = sample.seen.withLock { seen -> Bool in
-                if seen.sequence != sequence { seen = Sample.Seen(sequence: sequence, firstSeen: now) }
+                let labelAddress = UInt(bitPattern: label)
+                if seen.sequence != sequence || seen.label != labelAddress {
+                    seen = Sample.Seen(sequence: sequence, label: labelAddress, firstSeen: now)
+                }
                 guard !seen.reported, now &- seen.firstSeen >= timeoutNanoseconds else { return false }
                 seen.reported = true
                 return true

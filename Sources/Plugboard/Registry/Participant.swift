@@ -1,14 +1,18 @@
 /// One participant of a concern as the dispatcher reaches it. Every policy
 /// loop takes participants and switches on how each is reached; no event is
 /// written once per kind of plugin.
-enum Participant<Conformance, Table> {
+///
+/// A plain value (no reference, no existential), so the dispatch loop copies
+/// it for free; a Swift conformance stays in its roster's ``Roster/conformances``.
+enum Participant<Table> {
     /// A C plugin in this process: its vtable for the concern (read to the
     /// plugin's `struct_size`, missing slots NULL), its `ctx`, and the library
     /// that owns its completion handles. Called straight through the slots:
     /// no existential, no retain, arguments converted to C once per event.
     case native(Table, ctx: UnsafeMutableRawPointer?, library: Unmanaged<LoadedLibrary>)
-    /// A Swift conformance in this process, called through its protocol.
-    case swift(Conformance)
+    /// A Swift conformance in this process, called through its protocol: the
+    /// index of the conformance in the roster's ``Roster/conformances``.
+    case swift(conformance: Int)
 }
 
 /// How a registered plugin is implemented, from which each concern's

@@ -79,7 +79,8 @@ final class PluginRegistry {
     private func roster<Conformance, Table>(_ concern: PluginConcern,
                                             _ table: KeyPath<CPluginDefinition, Table?>) -> Roster<Conformance, Table> {
         var ids: [PluginID] = []
-        var participants: [Participant<Conformance, Table>] = []
+        var participants: [Participant<Table>] = []
+        var conformances: [Conformance] = []
         var labels: [UnsafePointer<pbf_label_t>] = []
         for entry in entries where entry.concerns.contains(concern) {
             switch entry.implementation {
@@ -88,12 +89,13 @@ final class PluginRegistry {
                 participants.append(.native(vtable, ctx: definition.ctx, library: .passUnretained(library)))
             case .swift(let plugin):
                 guard let conformance = plugin as? Conformance else { continue }
-                participants.append(.swift(conformance))
+                participants.append(.swift(conformance: conformances.count))
+                conformances.append(conformance)
             }
             ids.append(entry.descriptor.id)
             labels.append(entry.label)
         }
-        return Roster(ids: ids, participants: participants, labels: labels)
+        return Roster(ids: ids, participants: participants, conformances: conformances, labels: labels)
     }
 }
 
@@ -105,14 +107,17 @@ final class Roster<Conformance, Table> {
     /// The participants' ids, in dispatch order.
     let ids: [PluginID]
     /// How the dispatcher reaches each participant, same order.
-    let participants: [Participant<Conformance, Table>]
+    let participants: [Participant<Table>]
+    /// The Swift participants' conformances, by ``Participant/swift(conformance:)`` index.
+    let conformances: [Conformance]
     /// Who runs in each participant's calls, same order (for fault and timeout messages).
     let labels: [UnsafePointer<pbf_label_t>]
 
-    init(ids: [PluginID] = [], participants: [Participant<Conformance, Table>] = [],
+    init(ids: [PluginID] = [], participants: [Participant<Table>] = [], conformances: [Conformance] = [],
          labels: [UnsafePointer<pbf_label_t>] = []) {
         self.ids = ids
         self.participants = participants
+        self.conformances = conformances
         self.labels = labels
     }
 

@@ -29,6 +29,7 @@ struct InspectCommand: ParsableCommand {
     }
 
     func run() throws {
+        FaultReporter.install()
         let host = PluginHost()
         let report = host.loadLibrary(at: file)
         host.shutdown()

@@ -23,6 +23,7 @@ struct ListCommand: ParsableCommand {
     }
 
     func run() throws {
+        FaultReporter.install()
         let host = PluginHost()
         let searchPath = search.searchPath
         let reports = host.loadPlugins(from: searchPath)

@@ -51,6 +51,7 @@ struct RunCommand: ParsableCommand {
             help: ArgumentHelp("A JSON object handed to the launch events.", valueName: "json"))
     var launchOptions = "{}"
 
+    @OptionGroup var callTimeout: CallTimeoutOptions
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -71,7 +72,8 @@ struct RunCommand: ParsableCommand {
             json ? console.jsonLine(Tagged(type: "log", record)) : console.line(HumanFormat.log(record))
         }
         let facade = FileFacade(container: try container.container())
-        let host = PluginHost(fileFacade: facade, logHandler: log)
+        FaultReporter.install()
+        let host = PluginHost(fileFacade: facade, callTimeout: callTimeout.timeout, logHandler: log)
         try host.register(FilesPlugin(facade: facade, log: log))
         let session = RunSession(host: host, console: console, json: json)
         let code = session.perform(self, signals: signals)

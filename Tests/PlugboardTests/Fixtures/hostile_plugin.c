@@ -25,6 +25,7 @@
 #endif
 #include <plugboard.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,9 @@ static void say(const char *event) {
 
 __attribute__((unused)) static void do_nothing(int signal) { (void)signal; }
 
+/* Zero, but not known to be zero by the compiler, which would drop a NULL write as undefined. */
+__attribute__((unused)) static volatile uintptr_t null_address;
+
 static void misbehave(int place) {
     (void)place;
 #ifdef PRINT_AT
@@ -98,7 +102,7 @@ static void misbehave(int place) {
     if (place == LOG_AT) host->log(host, HOSTILE_ID, PB_LOG_INFO, HOSTILE_MESSAGE);
 #endif
 #ifdef SEGV_AT
-    if (place == SEGV_AT) { volatile int *nothing = NULL; *nothing = 1; }
+    if (place == SEGV_AT) *(volatile int *)null_address = 1;
 #endif
 #ifdef ABORT_AT
     if (place == ABORT_AT) abort();
@@ -149,16 +153,21 @@ static const pb_termination_t termination = {sizeof(pb_termination_t), will_term
 
 static void at_exit(void) { misbehave(AT_ATEXIT); }
 
+/* The library's own lines, before its plugin is registered and after deinit. */
+static void say_as_library(const char *event) {
+    if (host) host->log(host, NULL, PB_LOG_INFO, event);
+}
+
 static bool init(const pb_host_t *given) {
     host = given;
-    say("init");
+    say_as_library("init");
     atexit(at_exit);
     misbehave(AT_INIT);
     return true;
 }
 
 static void deinit(void) {
-    say("deinit");
+    say_as_library("deinit");
     misbehave(AT_DEINIT);
 }
 

@@ -1,0 +1,75 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Plugin code that crashes, exits or does not return inside `plugboard run`
+/// (in process): the host names the plugin, the callback and the library.
+@Suite struct FaultReportTests {
+    /// A fatal signal in a callback: one line naming plugin, signal, callback
+    /// and library, then the process dies of that signal as before.
+    @Test(arguments: [
+        (["SEGV_AT=AT_OPEN_URL"], false, "SIGSEGV", "open_url"),
+        (["ABORT_AT=AT_OPEN_URL"], false, "SIGABRT", "open_url"),
+        (["THROW_AT=AT_OPEN_URL"], true, "SIGABRT", "open_url"),
+        (["SEGV_AT=AT_WILL_FINISH"], false, "SIGSEGV", "will_finish_launching"),
+        (["ABORT_AT=AT_TERMINATE"], false, "SIGABRT", "will_terminate"),
+    ])
+    func aFatalSignalNamesThePlugin(definitions: [String], cplusplus: Bool, signal: String, callback: String) throws {
+        let workspace = try Workspace("fault")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, definitions, cplusplus: cplusplus)
+        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x",
+                                  "--container", workspace.root.file("container")])
+        let line = "plugboard: com.example.hostile crashed with \(signal) in \(callback) (\(library))"
+        #expect(result.errorOutput.components(separatedBy: line).count == 2, "stderr:\n\(result.errorOutput)")
+        #expect(result.status == 128 + (signal == "SIGSEGV" ? SIGSEGV : SIGABRT), "stderr:\n\(result.errorOutput)")
+        #expect(result.output.contains("will-finish-launching"), "the good plugins ran before the crash")
+    }
+
+    /// Without the Swift runtime's backtrace the line is still there.
+    @Test func theLineNeedsNoBacktracer() throws {
+        let workspace = try Workspace("fault-nobacktrace")
+        defer { workspace.remove() }
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SEGV_AT=AT_OPEN_URL"])
+        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x",
+                                  "--container", workspace.root.file("container")],
+                                 environment: ["SWIFT_BACKTRACE": "enable=no"])
+        #expect(result.errorOutput.contains(
+            "plugboard: com.example.hostile crashed with SIGSEGV in open_url (\(library))\n"), "\(result.errorOutput)")
+        #expect(result.status == 128 + SIGSEGV)
+    }
+
+    /// `exit` from plugin code is named by the host's atexit check.
+    @Test func anExitIsNamed() throws {
+        let workspace = try Workspace("fault-exit")
+        defer { workspace.remove() }
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["EXIT_AT=AT_OPEN_URL"])
+        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x",
+                                  "--container", workspace.root.file("container")])
+        #expect(result.errorOutput.contains("plugboard: com.example.hostile called exit in open_url (\(library))\n"),
+                "\(result.errorOutput)")
+    }
+
+    /// A callback that spins past `--call-timeout` is named while it still runs; the host cannot stop it in process.
+    @Test func aCallPastTheTimeoutIsNamed() throws {
+        let workspace = try Workspace("fault-timeout")
+        defer { workspace.remove() }
+        try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SPIN_AT=AT_OPEN_URL"])
+        let process = try LiveProcess(CLI.binary(), ["run", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x",
+                                                      "--container", workspace.root.file("container"),
+                                                      "--call-timeout", "0.5"])
+        defer { process.stop() }
+        #expect(process.waitForOutput(containing: "com.example.hostile did not return from open_url within 0.5 s"),
+                "\(process.output)")
+        #expect(process.output.contains("cannot be stopped"))
+    }
+
+    /// `--call-timeout` takes seconds from 0 (off) upwards.
+    @Test(arguments: ["-1", "abc", "nan", "1e9"])
+    func aBadTimeoutIsAUsageError(value: String) throws {
+        let result = try CLI.run(["run", "--plugin-dir", "/nonexistent", "--call-timeout=\(value)"])
+        #expect(result.status == 64, "\(result.errorOutput)")
+        #expect(result.errorOutput.contains("call-timeout"))
+    }
+}
