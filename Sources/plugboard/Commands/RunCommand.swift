@@ -30,6 +30,12 @@ struct RunCommand: ParsableCommand {
               did-enter-background, will-enter-foreground, will-terminate (ends the script).
             A malformed line is reported with its line number and skipped.
 
+            Plugins run in this process. A crash in plugin code prints one line on standard \
+            error naming the plugin, the callback and the library before the process dies \
+            ("plugboard: com.example.x crashed with SIGSEGV in open_url (libx.so)"); so does \
+            plugin code that calls exit. A call still running after --call-timeout seconds is \
+            named; in process it cannot be stopped.
+
             With --json, every load report, log message, event report and input error is \
             one JSON object per line, with a "type" of load, log, event, note, input-error or exit.
 
