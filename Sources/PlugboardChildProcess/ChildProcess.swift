@@ -11,10 +11,10 @@ import SystemPackage
 /// its API is async and its `Execution` may not outlive a closure, while the tests'
 /// helpers are synchronous and a live child is an object that a test keeps, writes
 /// to and signals across calls; and the benchmark times children, so the parent's
-/// machinery must stay a `posix_spawn` and a `waitpid`.
+/// part must stay a `posix_spawn` and a wait, without an event loop or a monitor thread.
 ///
-/// The child starts with every signal at its default action and only `blockedSignals`
-/// blocked: a thread of Swift Testing, Dispatch or Swift concurrency blocks signals,
+/// The child starts with every signal at its default action (glibc's two internal
+/// ones aside, which its `posix_spawn` leaves ignored) and only `blockedSignals` blocked: a thread of Swift Testing, Dispatch or Swift concurrency blocks signals,
 /// and a child inherits the mask of the thread that spawns it (cmake would never see
 /// its own children exit, and `plugboard run` could not be interrupted).
 ///

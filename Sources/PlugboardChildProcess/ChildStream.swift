@@ -8,6 +8,7 @@ public enum ChildStream: Sendable {
     case file(String)
     /// A close-on-exec pipe whose other end the `ChildProcess` holds.
     case pipe
-    /// For standard error only: wherever standard output goes (`2>&1`).
+    /// For standard error only: wherever standard output goes (`2>&1`); for
+    /// standard input or output the start fails with EINVAL.
     case sameAsOutput
 }
