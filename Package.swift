@@ -21,6 +21,10 @@ let package = Package(
         .target(
             name: "PlugboardSystem",
             dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+        // Starting a child process, the one way the tests and the benchmarks do it.
+        .target(
+            name: "PlugboardChildProcess",
+            dependencies: ["PlugboardSystem", .product(name: "SystemPackage", package: "swift-system")]),
         // The sandboxed file facade; knows nothing of plugins.
         .target(
             name: "PlugboardFiles",
@@ -44,14 +48,15 @@ let package = Package(
             ]),
         // Benchmarks: measured as ratios against a hand-written C baseline; see BENCHMARKS.md.
         .target(name: "CBenchmarkBaseline", dependencies: ["CPlugboard"]),
-        .executableTarget(name: "PlugboardBenchmark", dependencies: ["Plugboard", "CBenchmarkBaseline"]),
+        .executableTarget(name: "PlugboardBenchmark", dependencies: ["Plugboard", "CBenchmarkBaseline", "PlugboardChildProcess"]),
         .executableTarget(name: "PlugboardFilesBenchmark", dependencies: ["PlugboardFiles"]),
         .testTarget(
             name: "PlugboardFilesTests",
-            dependencies: ["PlugboardFiles", .product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["PlugboardFiles", "PlugboardChildProcess",
+                           .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(
             name: "PlugboardTests",
-            dependencies: ["Plugboard", "CPlugboard", "plugboard"],
+            dependencies: ["Plugboard", "CPlugboard", "PlugboardChildProcess", "plugboard"],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -73,7 +73,7 @@ struct LoadBenchmark {
 
         var best = (ours: UInt64.max, c: UInt64.max, cli: UInt64.max, startup: UInt64.max)
         if let cli {
-            let listing = try ChildProcess.run(cli, ["list", "--plugin-dir", directory, "--json"], captureOutput: true)
+            let listing = try TimedRun(cli, ["list", "--plugin-dir", directory, "--json"], captureOutput: true)
             let loaded = listing.output.components(separatedBy: "\"status\" : \"loaded\"").count - 1
             guard listing.termination.succeeded, loaded == count else {
                 throw BenchmarkError("\(cli) list --plugin-dir \(directory) --json: \(listing.termination), \(loaded) of \(count) libraries loaded")
@@ -104,8 +104,8 @@ struct LoadBenchmark {
     /// Runs this executable with `--child-load side directory` and returns the
     /// nanoseconds it measured around the load.
     private func child(_ side: LoadSide, _ directory: String, count: Int) throws -> UInt64 {
-        let outcome = try ChildProcess.run(executable, ["--child-load", side.rawValue, directory],
-                                           captureOutput: true, stderr: .inherit)
+        let outcome = try TimedRun(executable, ["--child-load", side.rawValue, directory],
+                                   captureOutput: true, stderr: .inherit)
         let fields = outcome.output.split(whereSeparator: \.isWhitespace).compactMap { UInt64($0) }
         guard outcome.termination.succeeded, fields.count == 2, fields[1] == UInt64(count) else {
             throw BenchmarkError("the \(side.rawValue) load child for \(directory) failed: \(outcome.termination), output \(String(reflecting: outcome.output))")
@@ -115,7 +115,7 @@ struct LoadBenchmark {
 
     /// The wall time of one `plugboard list --plugin-dir DIR --json`, output discarded.
     private func timeCLI(_ cli: String, _ directory: String) throws -> UInt64 {
-        let outcome = try ChildProcess.run(cli, ["list", "--plugin-dir", directory, "--json"])
+        let outcome = try TimedRun(cli, ["list", "--plugin-dir", directory, "--json"])
         guard outcome.termination.succeeded else {
             throw BenchmarkError("\(cli) list --plugin-dir \(directory) --json ended with \(outcome.termination)")
         }

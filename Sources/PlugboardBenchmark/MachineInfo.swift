@@ -52,7 +52,7 @@ struct MachineInfo {
 
     /// The first non-empty line `program arguments` prints, or "unknown".
     private static func firstLine(of program: String, _ arguments: [String]) -> String {
-        guard let outcome = try? ChildProcess.run(program, arguments, captureOutput: true),
+        guard let outcome = try? TimedRun(program, arguments, captureOutput: true),
               outcome.termination.succeeded else { return "unknown" }
         return outcome.output.split(separator: "\n").first.map(String.init) ?? "unknown"
     }

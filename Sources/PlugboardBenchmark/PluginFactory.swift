@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PlugboardChildProcess
 
 /// A named directory of distinct generated plugin libraries, one plugin each.
 struct PluginSet: Hashable {
@@ -204,7 +205,8 @@ struct PluginFactory {
         guard !work.isEmpty else { return summary }
         Progress.say("compiling \(work.count) plugin libraries with \(compiler), \(summary.jobs) at a time, into $TMPDIR/\(cacheName) …")
         let start = Clock.now()
-        var running: [pid_t: (source: String, output: String, log: String)] = [:]
+        // Reaped in the order started: the jobs are alike, so the oldest is about the first to end.
+        var running: [(child: ChildProcess, job: (source: String, output: String, log: String))] = []
         var next = 0
         var finished = 0
         while finished < work.count {
@@ -212,19 +214,12 @@ struct PluginFactory {
                 let job = work[next]
                 next += 1
                 let arguments = Self.flags + ["-I", includeDirectory, job.source, "-o", job.output]
-                let child = try ChildProcess.spawn(compiler, arguments, stdout: .discard, stderr: .file(job.log))
-                running[child.pid] = job
+                running.append((try ChildProcess(compiler, arguments, output: .discard, error: .file(job.log)), job))
             }
-            var status: Int32 = 0
-            let pid = waitpid(-1, &status, 0)
-            if pid < 0 {
-                if errno == EINTR { continue }
-                throw BenchmarkError("waitpid failed while compiling: \(String(cString: strerror(errno)))")
-            }
-            guard let job = running.removeValue(forKey: pid) else { continue }
-            let termination = ChildProcess.termination(status)
+            let (child, job) = running.removeFirst()
+            let termination = try child.wait()
             guard termination.succeeded else {
-                for other in running.keys { _ = ChildProcess(pid: other).wait() }
+                for other in running { _ = try? other.child.wait() }
                 let log = Files.text(job.log) ?? ""
                 throw BenchmarkError("\(compiler) failed (\(termination)) for \(job.source):\n\(log)")
             }

@@ -129,7 +129,7 @@ enum BenchmarkCommand {
         let scratch = Files.parent(Files.parent(products))
         if ["debug", "release"].contains(configuration), Files.exists(packageRoot + "/Package.swift") {
             Progress.say("building the plugboard CLI next to this executable …")
-            let build = try? ChildProcess.run(
+            let build = try? TimedRun(
                 "swift", ["build", "--package-path", packageRoot, "-c", configuration, "--scratch-path", scratch,
                           "--product", "plugboard"], stderr: .inherit)
             if build?.termination.succeeded == true, Files.isExecutable(sibling) { return sibling }

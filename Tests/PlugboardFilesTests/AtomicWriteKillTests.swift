@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardChildProcess
 import Testing
 
 @testable import PlugboardFiles
@@ -44,30 +45,22 @@ import Testing
             var generator = SystemRandomNumberGenerator()
 
             for generation in 1...UInt32(Self.kills) {
-                let child = Process()
-                child.executableURL = URL(fileURLWithPath: executable)
-                child.arguments = ["--testing-library", "swift-testing", "--filter", "AtomicWriteKillTests/writerLoop"]
                 var environment = ProcessInfo.processInfo.environment
                 environment[Self.rootVariable] = sandbox.container.rootPath
                 environment[Self.generationVariable] = "\(generation)"
-                child.environment = environment
-                child.standardOutput = FileHandle.nullDevice
-                child.standardError = FileHandle.nullDevice
-                try child.run()
+                let child = try ChildProcess(executable, ["--testing-library", "swift-testing",
+                                                          "--filter", "AtomicWriteKillTests/writerLoop"],
+                                             environment: environment, output: .discard, error: .discard)
                 // Never leave a writer behind, even when an expectation throws.
-                defer {
-                    if child.isRunning {
-                        kill(child.processIdentifier, SIGKILL)
-                        child.waitUntilExit()
-                    }
-                }
+                defer { child.stop() }
 
                 // Wait until the child has completed a write, then let it run
                 // for a random while, reading the file as it is replaced.
                 let startDeadline = Date().addingTimeInterval(30)
                 var latest: Version?
                 while latest?.generation != generation {
-                    try #require(Date() < startDeadline && child.isRunning, "writer \(generation) wrote nothing")
+                    let ended = try child.reapIfEnded()
+                    try #require(Date() < startDeadline && ended == nil, "writer \(generation) wrote nothing (\(String(describing: ended)))")
                     usleep(1_000)
                     latest = try readVersion(facade)
                     if let latest {
@@ -82,9 +75,8 @@ import Testing
                         verifiedReads += 1
                     }
                 }
-                kill(child.processIdentifier, SIGKILL)
-                child.waitUntilExit()
-                #expect(child.terminationReason == .uncaughtSignal && child.terminationStatus == SIGKILL)
+                try child.signal(SIGKILL)
+                #expect(try child.wait() == .signaled(SIGKILL))
 
                 if let version = try readVersion(facade) {
                     seenVersions.insert(version)

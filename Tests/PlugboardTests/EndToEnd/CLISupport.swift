@@ -12,12 +12,14 @@ enum CLI {
     }
 
     /// Runs `plugboard arguments…` with the test's environment minus `PLUGBOARD_PLUGIN_PATH`,
-    /// plus `environment`.
-    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
+    /// plus `environment`, in `workingDirectory` (the test's when nil).
+    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:],
+                    workingDirectory: String? = nil) throws -> ProcessResult {
         var env = ProcessInfo.processInfo.environment
         env["PLUGBOARD_PLUGIN_PATH"] = nil
         env.merge(environment) { $1 }
-        return try PlugboardTests.run(try binary(), arguments, input: input, environment: env)
+        return try PlugboardTests.run(try binary(), arguments, input: input, environment: env,
+                                      workingDirectory: workingDirectory)
     }
 
     /// The lines of `run` human output that are event reports ("name … → answer …"), as event names.

@@ -1,13 +1,12 @@
 import Foundation
 import Glibc
+import PlugboardChildProcess
 import Synchronization
 
 /// A child process whose standard input stays open and whose output (stdout and
 /// stderr together) is read as it comes, so a test can wait for a line, then act.
-///
-/// Started with `posix_spawn` and an explicit signal mask: Foundation's `Process`
-/// hands the child the mask of the calling thread, and test threads block
-/// nearly every signal, which would hide SIGINT and SIGTERM from the child.
+/// It starts with every signal at its default action and only `blockedSignals` blocked
+/// (see `ChildProcess`); it is killed and reaped at the latest when this object goes away.
 final class LiveProcess: Sendable {
     /// How the child ended.
     enum Ending: Equatable {
@@ -16,61 +15,24 @@ final class LiveProcess: Sendable {
         case stillRunning
     }
 
-    let pid: pid_t
-    private let input: Int32
+    private let child: ChildProcess
     private let collected = Mutex(Data())
     private let finishedReading = Mutex(false)
-    private let ending = Mutex(Ending.stillRunning)
 
-    /// Starts `executable` with `arguments`; `blockedSignals` are blocked in the child
-    /// (none by default), and SIGINT, SIGTERM and SIGPIPE have their default action.
+    /// The child's process id.
+    var pid: pid_t { child.pid }
+
+    /// Starts `executable` with `arguments` and this process's environment; `blockedSignals`
+    /// are blocked in the child (none by default), every other signal has its default action.
     init(_ executable: String, _ arguments: [String], blockedSignals: [Int32] = []) throws {
-        var inputPipe: [Int32] = [-1, -1], outputPipe: [Int32] = [-1, -1]
-        guard pipe2(&inputPipe, O_CLOEXEC) == 0, pipe2(&outputPipe, O_CLOEXEC) == 0 else {
-            throw TestFailure("pipe2 failed: \(String(cString: strerror(errno)))")
-        }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 2)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var mask = sigset_t(), defaults = sigset_t()
-        sigemptyset(&mask)
-        for signal in blockedSignals { sigaddset(&mask, signal) }
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
-        close(inputPipe[0])
-        close(outputPipe[1])
-        guard status == 0 else {
-            close(inputPipe[1])
-            close(outputPipe[0])
-            throw TestFailure("posix_spawn \(executable) failed: \(String(cString: strerror(status)))")
-        }
-        pid = child
-        input = inputPipe[1]
-        let reading = outputPipe[0]
+        child = try ChildProcess(executable, arguments, input: .pipe, output: .pipe, error: .sameAsOutput,
+                                 blockedSignals: blockedSignals)
+        guard let reading = child.output else { throw TestFailure("no output pipe for \(executable)") }
         Thread.detachNewThread { [self] in
             var chunk = [UInt8](repeating: 0, count: 65_536)
-            while true {
-                let count = chunk.withUnsafeMutableBytes { read(reading, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { break }
+            while let count = try? child.read(reading, into: &chunk), count > 0 {
                 collected.withLock { $0.append(contentsOf: chunk[..<count]) }
             }
-            close(reading)
             finishedReading.withLock { $0 = true }
         }
     }
@@ -78,33 +40,18 @@ final class LiveProcess: Sendable {
     /// Everything the process printed so far.
     var output: String { String(decoding: collected.withLock { $0 }, as: UTF8.self) }
 
-    /// Writes to the child's standard input (which stays open).
-    /// SIGPIPE is blocked around the write (and a pending one taken back), so a child
-    /// that already ended makes this throw instead of killing the test process.
+    /// Writes to the child's standard input (which stays open); throws, rather than
+    /// raising SIGPIPE in the test process, when the child already ended.
     func send(_ text: String) throws {
-        let bytes = Array(text.utf8)
-        var pipeSignal = sigset_t(), previous = sigset_t()
-        sigemptyset(&pipeSignal)
-        sigaddset(&pipeSignal, SIGPIPE)
-        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
-        let written = bytes.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
-        let error = errno
-        if written < 0 && error == EPIPE {
-            var noWait = timespec()
-            _ = sigtimedwait(&pipeSignal, nil, &noWait)
-        }
-        pthread_sigmask(SIG_SETMASK, &previous, nil)
-        guard written == bytes.count else { throw TestFailure("cannot write to the child: \(String(cString: strerror(error)))") }
+        try child.send(Array(text.utf8))
     }
 
     /// Reaps the child if it ended; its ending so far.
     private func poll() -> Ending {
-        ending.withLock { ending in
-            guard ending == .stillRunning else { return ending }
-            var status: Int32 = 0
-            guard waitpid(pid, &status, WNOHANG) == pid else { return ending }
-            ending = status & 0x7F == 0 ? .exit((status >> 8) & 0xFF) : .signal(status & 0x7F)
-            return ending
+        switch try? child.reapIfEnded() {
+        case .exited(let status): .exit(status)
+        case .signaled(let signal): .signal(signal)
+        case nil: .stillRunning
         }
     }
 
@@ -126,42 +73,23 @@ final class LiveProcess: Sendable {
         while poll() == .stillRunning {
             if ContinuousClock.now >= deadline {
                 timedOut = true
-                kill(pid, SIGKILL)
-                let killedBy = ContinuousClock.now + .seconds(5)
-                while poll() == .stillRunning && ContinuousClock.now < killedBy { usleep(2_000) }
+                child.stop()
                 break
             }
             usleep(2_000)
         }
-        closeInput()
+        child.closeInput()
         let drained = ContinuousClock.now + .seconds(5)
         while !finishedReading.withLock({ $0 }) && ContinuousClock.now < drained { usleep(2_000) }
         return (poll(), output, timedOut)
     }
 
-    private let inputClosed = Mutex(false)
-
-    private func closeInput() {
-        inputClosed.withLock { closed in
-            if !closed { close(input) }
-            closed = true
-        }
-    }
-
     /// Ends the child if it still runs, and reaps it (cleanup after a failed expectation).
     func stop() {
-        if poll() == .stillRunning {
-            kill(pid, SIGKILL)
-            _ = waitForExit(timeout: .seconds(5))
-        }
-        closeInput()
+        child.stop()
+        child.closeInput()
     }
 }
-
-/// glibc's `pipe2`, which the Glibc module hides behind _GNU_SOURCE: the pipe is
-/// close-on-exec from birth, so no child that another test spawns meanwhile inherits it.
-@_silgen_name("pipe2")
-private func pipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
 
 /// Running the real binary as another user, to make "permission denied" real when the tests run as root.
 enum PrivilegeDrop {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PlugboardChildProcess
 
 /// Where the package, its headers, the fixtures and the built `plugboard` binary are.
 enum TestPaths {
@@ -92,72 +93,15 @@ struct ProcessResult {
     let errorOutput: String
 }
 
-/// Runs `executable` with `arguments` and optional standard input; waits for it.
-///
-/// Spawned with an empty signal mask: Foundation's `Process` would hand the child
-/// the test thread's mask, where SIGCHLD and friends are blocked (cmake then
-/// never notices its own children exit, and `plugboard run` could not be interrupted).
+/// Runs `executable` with `arguments`, `input` on its standard input (end of file
+/// when nil), in `workingDirectory` (this process's when nil), and waits for it.
+/// The environment is `TestPaths.hermeticEnvironment` unless `environment` is given.
+/// A child that ends by signal N has status 128 + N.
 func run(_ executable: String, _ arguments: [String], input: String? = nil,
-         environment: [String: String]? = nil) throws -> ProcessResult {
-    var inPipe: [Int32] = [-1, -1], outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
-    guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else {
-        throw TestFailure("pipe failed: \(String(cString: strerror(errno)))")
-    }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
-    posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-    posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-    for fd in inPipe + outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var mask = sigset_t(), defaults = sigset_t()
-    sigemptyset(&mask)
-    sigemptyset(&defaults)
-    for signal in [SIGINT, SIGTERM, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
-    posix_spawnattr_setsigmask(&attributes, &mask)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let env = (environment ?? TestPaths.hermeticEnvironment).map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { (argv + env).forEach { free($0) } }
-    var child: pid_t = 0
-    let status = posix_spawn(&child, executable, &actions, &attributes, argv, env)
-    close(inPipe[0])
-    close(outPipe[1])
-    close(errPipe[1])
-    guard status == 0 else {
-        [inPipe[1], outPipe[0], errPipe[0]].forEach { close($0) }
-        throw TestFailure("posix_spawn \(executable) failed: \(String(cString: strerror(status)))")
-    }
-    if let input {
-        _ = input.utf8CString.withUnsafeBytes { write(inPipe[1], $0.baseAddress, $0.count - 1) }
-    }
-    close(inPipe[1])
-    var output = [UInt8](), errorOutput = [UInt8]()
-    var open = [outPipe[0], errPipe[0]]
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    while !open.isEmpty {
-        var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        guard poll(&fds, nfds_t(fds.count), -1) >= 0 || errno == EINTR else { break }
-        for entry in fds where entry.revents != 0 {
-            let count = chunk.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
-            if count <= 0 {
-                close(entry.fd)
-                open.removeAll { $0 == entry.fd }
-            } else if entry.fd == outPipe[0] {
-                output += chunk[..<count]
-            } else {
-                errorOutput += chunk[..<count]
-            }
-        }
-    }
-    var exit: Int32 = 0
-    while waitpid(child, &exit, 0) < 0 && errno == EINTR {}
-    let code = (exit & 0x7f) == 0 ? (exit >> 8) & 0xff : 128 + (exit & 0x7f)
-    return ProcessResult(status: code, output: String(decoding: output, as: UTF8.self),
-                         errorOutput: String(decoding: errorOutput, as: UTF8.self))
+         environment: [String: String]? = nil, workingDirectory: String? = nil) throws -> ProcessResult {
+    let child = try ChildProcess(executable, arguments, environment: environment ?? TestPaths.hermeticEnvironment,
+                                 workingDirectory: workingDirectory, input: .pipe, output: .pipe, error: .pipe)
+    let finished = try child.collect(input: Array((input ?? "").utf8))
+    return ProcessResult(status: finished.termination.code, output: String(decoding: finished.output, as: UTF8.self),
+                         errorOutput: String(decoding: finished.errorOutput, as: UTF8.self))
 }
