@@ -128,7 +128,7 @@ struct FilesListCommand: FilesSubcommand {
     /// "directory     Inbox", or with --long "file  rw-------     12  2026-03-01 13:34  a.txt".
     private func line(_ row: Row) -> String {
         let kind = FilesFormat.padded(row.kind, 12)
-        let name = FilesFormat.oneLine(row.name)
+        let name = ControlCharacters.escaped(row.name)
         guard long else { return kind + "  " + name }
         guard let size = row.size, let symbolic = row.permissionsSymbolic, let date = row.modificationDate else {
             return kind + "  " + FilesFormat.padded("?", 9) + "  " + FilesFormat.rightAligned("?", 10)
