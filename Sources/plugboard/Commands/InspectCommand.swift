@@ -29,13 +29,14 @@ struct InspectCommand: ParsableCommand {
     }
 
     func run() throws {
+        let console = Console.takeStandardOutput()
         let host = PluginHost()
         let report = host.loadLibrary(at: file)
         host.shutdown()
         if output.json {
-            print(JSONOutput.encode(Inspection(hostABI: .host, library: report), pretty: true))
+            console.jsonDocument(Inspection(hostABI: .host, library: report))
         } else {
-            print(lines(report).joined(separator: "\n"))
+            lines(report).forEach(console.line)
         }
         if report.status == .failed { throw ExitCodes.failure }
     }

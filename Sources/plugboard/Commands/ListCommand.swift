@@ -23,18 +23,19 @@ struct ListCommand: ParsableCommand {
     }
 
     func run() throws {
-        let host = PluginHost()
+        let console = Console.takeStandardOutput()
         let searchPath = search.searchPath
+        let host = PluginHost()
         let reports = host.loadPlugins(from: searchPath)
         host.shutdown()
         if output.json {
-            print(JSONOutput.encode(Listing(searchPath: searchPath.directories.map(\.path), libraries: reports), pretty: true))
+            console.jsonDocument(Listing(searchPath: searchPath.directories.map(\.path), libraries: reports))
         } else {
             if reports.isEmpty {
-                print("no plugin files in " + searchPath.directories.map(\.path).joined(separator: ", "))
+                console.line("no plugin files in " + searchPath.directories.map(\.path).joined(separator: ", "))
             }
-            reports.flatMap(HumanFormat.load).forEach { print($0) }
-            print(HumanFormat.tally(reports))
+            reports.flatMap(HumanFormat.load).forEach(console.line)
+            console.line(HumanFormat.tally(reports))
         }
         if reports.contains(where: { $0.status == .failed }) { throw ExitCodes.failure }
     }

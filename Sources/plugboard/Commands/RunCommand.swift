@@ -40,7 +40,8 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var container: ContainerOptions
 
     @Option(name: .customLong("events"),
-            help: ArgumentHelp("Read events as JSON lines from this file, or - for standard input.", valueName: "file"))
+            help: ArgumentHelp("Read events as JSON lines from this file, or - for standard input.", valueName: "file"),
+            transform: { $0 == "-" ? $0 : WorkingDirectory.absolute($0) })
     var eventsPath: String?
 
     @Option(name: .customLong("open-url"),
@@ -64,9 +65,8 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        let console = Console()
+        let console = Console.takeStandardOutput()
         let json = output.json
-        let signals = SignalWatcher.install()
         let log: PluginHost.LogHandler = { record in
             json ? console.jsonLine(Tagged(type: "log", record)) : console.line(HumanFormat.log(record))
         }
@@ -75,6 +75,7 @@ struct RunCommand: ParsableCommand {
         host.fileFacade = facade
         try host.register(FilesPlugin(facade: facade, log: log))
         let session = RunSession(host: host, console: console, json: json)
+        let signals = SignalWatcher.install(report: console.descriptor, farewell: session.farewell(after:))
         let code = session.perform(self, signals: signals)
         host.shutdown()
         session.finish(code)

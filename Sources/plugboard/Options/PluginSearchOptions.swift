@@ -10,9 +10,13 @@ struct PluginSearchOptions: ParsableArguments {
                 valueName: "dir"))
     var pluginDirectories: [String] = []
 
-    /// The directories to scan, from the flags, the environment or the defaults.
+    /// The directories to scan, from the flags, the environment or the defaults; take it
+    /// before any plugin code runs: relative directories are made absolute against the
+    /// working directory of that moment (the defaults are absolute already).
     var searchPath: PluginSearchPath {
-        PluginSearchPath.resolve(flags: pluginDirectories, environment: ProcessInfo.processInfo.environment)
+        let resolved = PluginSearchPath.resolve(flags: pluginDirectories, environment: ProcessInfo.processInfo.environment)
+        guard resolved.directories.allSatisfy(\.isExplicit) else { return resolved }
+        return PluginSearchPath(explicit: resolved.directories.map { WorkingDirectory.absolute($0.path) })
     }
 
     func validate() throws {

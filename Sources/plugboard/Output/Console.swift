@@ -1,21 +1,70 @@
 import Foundation
+import Glibc
 import Synchronization
 
-/// Standard output for reports: whole lines, in order, from any thread
-/// (plugins may log from their own threads while the host prints events).
+/// The report of `run`, `list` and `inspect`: whole lines, in order, from any thread
+/// (plugins may log from their own threads while the host prints events), written
+/// to a private duplicate of standard output that no plugin print can reach.
+///
+/// Human lines are the one choke point of escaping: whatever a line holds (a
+/// plugin's message, name, version, id, an echoed URL), it stays one line, with
+/// control characters made visible by ``ControlCharacters``. JSON needs no more:
+/// the encoder escapes control characters in strings.
 final class Console: Sendable {
+    /// The private duplicate of standard output (close-on-exec), or -1 when there was none.
+    let descriptor: Int32
     private let lock = Mutex(())
 
-    /// Writes `text` and a newline as one unit.
-    func line(_ text: String) {
-        lock.withLock { _ in
-            FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    private init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    /// Takes standard output for the report; call it first, before any plugin code runs.
+    ///
+    /// Duplicates fd 1 to a private descriptor (at least 3, close-on-exec), then points
+    /// fd 1 at standard error (at /dev/null when there is none), so that whatever a plugin
+    /// prints, or closes, lands beside the report and never inside it.
+    static func takeStandardOutput() -> Console {
+        let report = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
+        if dup2(STDERR_FILENO, STDOUT_FILENO) < 0 {
+            let nowhere = open("/dev/null", O_WRONLY | O_CLOEXEC)
+            if nowhere >= 0 {
+                dup2(nowhere, STDOUT_FILENO)
+                close(nowhere)
+            }
         }
+        return Console(descriptor: report)
+    }
+
+    /// Writes one human line: control characters escaped, then a newline.
+    func line(_ text: String) {
+        write(ControlCharacters.escaped(text) + "\n")
     }
 
     /// Writes `value` as one line of compact JSON.
     func jsonLine(_ value: some Encodable) {
-        line(JSONOutput.encode(value, pretty: false))
+        write(JSONOutput.encode(value, pretty: false) + "\n")
+    }
+
+    /// Writes `value` as one pretty-printed JSON document (`list --json`, `inspect --json`).
+    func jsonDocument(_ value: some Encodable) {
+        write(JSONOutput.encode(value, pretty: true) + "\n")
+    }
+
+    /// Writes `text` as one unit. A report that cannot be written (standard output
+    /// closed, or a reader gone: SIGPIPE is ignored, so that is EPIPE) ends the process
+    /// with ``ExitCodes/reportLost``, after one line on standard error.
+    private func write(_ text: String) {
+        lock.withLock { _ in
+            // Re-asserted at every write: a plugin may have restored SIGPIPE's default action.
+            signal(SIGPIPE, SIG_IGN)
+            do {
+                try StandardStream.write(Array(text.utf8), to: descriptor)
+            } catch {
+                StandardStream.writeError("plugboard: cannot write the report to standard output: \(error)")
+                _exit(ExitCodes.reportLost.rawValue)
+            }
+        }
     }
 }
 
