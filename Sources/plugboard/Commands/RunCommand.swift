@@ -17,7 +17,15 @@ struct RunCommand: ParsableCommand {
 
             Order: will-finish-launching and did-finish-launching (a veto stops the run \
             after will-terminate), each --open-url, each line of --events, then will-terminate. \
-            SIGINT or SIGTERM while events are read sends will-terminate to every plugin, then exits.
+            SIGINT or SIGTERM sends will-terminate to every plugin, then exits with 128+N: it is \
+            acted on after loading, between events, and at once while events are awaited. A \
+            second one ends the run at once (a callback that never returns cannot be waited \
+            for). The handlers are installed again, and the signals unblocked, after loading \
+            and before each event: a plugin's SIG_IGN, blocked mask or own handler is undone.
+
+            The report goes to a private copy of standard output; what plugins print goes to \
+            standard error. The human report escapes control characters (\\n, \\x1b). Relative \
+            paths are taken from the starting directory before any plugin runs.
 
             Events are JSON objects, one per line, for example:
               {"event":"open-url","url":"myapp://item/42","options":{}}

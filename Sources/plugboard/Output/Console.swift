@@ -1,6 +1,8 @@
 import Foundation
 import Glibc
+import PlugboardSystem
 import Synchronization
+import SystemPackage
 
 /// The report of `run`, `list` and `inspect`: whole lines, in order, from any thread
 /// (plugins may log from their own threads while the host prints events), written
@@ -11,7 +13,7 @@ import Synchronization
 /// control characters made visible by ``ControlCharacters``. JSON needs no more:
 /// the encoder escapes control characters in strings.
 final class Console: Sendable {
-    /// The private duplicate of standard output (close-on-exec), or -1 when there was none.
+    /// The private duplicate of standard output (close-on-exec).
     let descriptor: Int32
     private let lock = Mutex(())
 
@@ -22,17 +24,25 @@ final class Console: Sendable {
     /// Takes standard output for the report; call it first, before any plugin code runs.
     ///
     /// Duplicates fd 1 to a private descriptor (at least 3, close-on-exec), then points
-    /// fd 1 at standard error (at /dev/null when there is none), so that whatever a plugin
-    /// prints, or closes, lands beside the report and never inside it.
+    /// fd 1 at standard error, so that whatever a plugin prints, or closes, lands beside
+    /// the report and never inside it. A closed fd 2 is pointed at /dev/null first (so no
+    /// file opened later takes its place). No standard output ends the process at once,
+    /// before any plugin loads.
     static func takeStandardOutput() -> Console {
-        let report = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
-        if dup2(STDERR_FILENO, STDOUT_FILENO) < 0 {
-            let nowhere = open("/dev/null", O_WRONLY | O_CLOEXEC)
-            if nowhere >= 0 {
-                dup2(nowhere, STDOUT_FILENO)
+        let report: Int32
+        do {
+            report = try systemCall { fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3) }
+        } catch {
+            lost(error)
+        }
+        if fcntl(STDERR_FILENO, F_GETFD) < 0 {
+            let nowhere = open("/dev/null", O_WRONLY)
+            if nowhere >= 0 && nowhere != STDERR_FILENO {
+                dup2(nowhere, STDERR_FILENO)
                 close(nowhere)
             }
         }
+        dup2(STDERR_FILENO, STDOUT_FILENO)
         return Console(descriptor: report)
     }
 
@@ -58,13 +68,18 @@ final class Console: Sendable {
         lock.withLock { _ in
             // Re-asserted at every write: a plugin may have restored SIGPIPE's default action.
             signal(SIGPIPE, SIG_IGN)
-            do {
+            do throws(Errno) {
                 try StandardStream.write(Array(text.utf8), to: descriptor)
             } catch {
-                StandardStream.writeError("plugboard: cannot write the report to standard output: \(error)")
-                _exit(ExitCodes.reportLost.rawValue)
+                Self.lost(error)
             }
         }
+    }
+
+    /// Says on standard error that the report cannot be written, and ends the process at once.
+    private static func lost(_ error: Errno) -> Never {
+        StandardStream.writeError("plugboard: cannot write the report to standard output: \(error)")
+        _exit(ExitCodes.reportLost.rawValue)
     }
 }
 
