@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import PlugboardFiles
 
 /// `--container` and `--app-name`: which application container the file facade works in.
