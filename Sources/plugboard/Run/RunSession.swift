@@ -22,9 +22,9 @@ struct RunSession {
             note("no plugin could be loaded from " + searchPath.directories.map(\.path).joined(separator: ", "))
             return ExitCodes.noPluginLoaded
         }
-        if let signal = signals?.pending() { return terminate(signal: signal) }
 
         for launch in [host.willFinishLaunching, host.didFinishLaunching] {
+            if let signal = signals?.pending() { return terminate(signal: signal) }
             let report = launch(command.launchOptions)
             show(report, detail: nil)
             if report.accepted == false {
@@ -46,6 +46,7 @@ struct RunSession {
                 return ExitCodes.failure
             }
         }
+        if let signal = signals?.pending() { return terminate(signal: signal) }
         show(host.willTerminate(), detail: nil)
         return ExitCodes.success
     }

@@ -33,6 +33,29 @@ import Testing
         #expect(logs.contains("com.example.hostile: will-terminate"), "\(exit.output)")
     }
 
+    /// A SIGTERM raised during will-finish-launching, by a plugin that ignored SIGTERM in
+    /// `init`, is acted on before the next event though `run` has no URL or events to wait for.
+    @Test(arguments: [false, true])
+    func aSignalDuringLaunchIsActedOnBeforeTheNextEvent(_ json: Bool) throws {
+        let workspace = try Workspace("hostile-raise")
+        defer { workspace.remove() }
+        try workspace.plugin("app.so", Self.good)
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["IGNORE_SIGNALS_AT=AT_INIT", "RAISE_SIGTERM_AT=AT_WILL_FINISH"])
+        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--container", workspace.root.file("box")]
+                                     + (json ? ["--json"] : []))
+        #expect(result.status == 128 + SIGTERM, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
+        if json {
+            let objects = try #require(CLI.jsonLines(result.output), "a line is not JSON:\n\(result.output)")
+            #expect(objects.filter { $0.string("type") == "event" }.compactMap { $0.string("event") }
+                        == ["will-finish-launching", "will-terminate"], "\(result.output)")
+            #expect(objects.last?.string("type") == "exit" && objects.last?.int("code") == Int(128 + SIGTERM), "\(result.output)")
+        } else {
+            #expect(CLI.eventNames(result.output) == ["will-finish-launching", "will-terminate"], "\(result.output)")
+            #expect(CLI.pluginLogs(result.output).filter { $0.hasPrefix(Self.goodID) }
+                        == ["will-finish-launching", "will-terminate"].map { "\(Self.goodID): \($0)" }, "\(result.output)")
+        }
+    }
+
     /// A callback that never returns keeps the run loop from seeing the first signal;
     /// the second ends the process at once with 128+N and says so in the report.
     @Test(arguments: [SIGTERM, SIGINT])
