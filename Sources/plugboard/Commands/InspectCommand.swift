@@ -8,7 +8,8 @@ struct InspectCommand: ParsableCommand {
         abstract: "Show one plugin library in detail: ABI version, struct sizes, plugins, concerns.",
         discussion: """
             Loads the library (entry, version check, init, register) without sending any \
-            lifecycle event, then shuts it down.
+            lifecycle event, then shuts it down. What a plugin prints goes to standard error, \
+            never into the report; the human report escapes control characters (\\n, \\x1b).
 
             \(ExitCodes.helpText)
             """)

@@ -8,7 +8,8 @@ struct ListCommand: ParsableCommand {
         abstract: "List the plugin files found, their load status, and their plugins.",
         discussion: """
             Loads each library (entry, version check, init, register) without sending any \
-            lifecycle event, then shuts it down.
+            lifecycle event, then shuts it down. What a plugin prints goes to standard error, \
+            never into the report; the human report escapes control characters (\\n, \\x1b).
 
             \(ExitCodes.helpText)
             """)

@@ -6,7 +6,7 @@ import Plugboard
 struct PluginSearchOptions: ParsableArguments {
     @Option(name: .customLong("plugin-dir"),
             help: ArgumentHelp(
-                "A directory of *.so plugins; repeat for more. Default: $PLUGBOARD_PLUGIN_PATH (colon-separated), else $XDG_DATA_HOME/plugboard/plugins (or ~/.local/share/plugboard/plugins), /usr/local/lib/plugboard/plugins, /usr/lib/plugboard/plugins.",
+                "A directory of *.so plugins; repeat for more (a relative path is taken from the current directory). Default: $PLUGBOARD_PLUGIN_PATH (colon-separated), else $XDG_DATA_HOME/plugboard/plugins (or ~/.local/share/plugboard/plugins), /usr/local/lib/plugboard/plugins, /usr/lib/plugboard/plugins.",
                 valueName: "dir"))
     var pluginDirectories: [String] = []
 
