@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Plugboard
 import PlugboardFiles
+import PlugboardSystem
 
 /// `plugboard run`: load, launch, deliver events in order, terminate, and
 /// report every event as it happens.
@@ -63,8 +64,12 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        if let eventsPath, eventsPath != "-", access(eventsPath, R_OK) != 0 {
-            throw ValidationError("cannot read the events file '\(eventsPath)': \(String(cString: strerror(errno)))")
+        if let eventsPath, eventsPath != "-" {
+            do {
+                try systemCall { access(eventsPath, R_OK) }
+            } catch {
+                throw ValidationError("cannot read the events file '\(eventsPath)': \(error)")
+            }
         }
         let parsed = try? JSONSerialization.jsonObject(with: Data(launchOptions.utf8))
         if !(parsed is [String: Any]) {
