@@ -8,7 +8,8 @@ struct InspectCommand: ParsableCommand {
         abstract: "Show one plugin library in detail: ABI version, struct sizes, plugins, concerns.",
         discussion: """
             Loads the library (entry, version check, init, register) without sending any \
-            lifecycle event, then shuts it down.
+            lifecycle event, then shuts it down. What a plugin prints goes to standard error, \
+            never into the report; the human report escapes control characters (\\n, \\x1b).
 
             \(ExitCodes.helpText)
             """)
@@ -29,14 +30,15 @@ struct InspectCommand: ParsableCommand {
     }
 
     func run() throws {
+        let console = Console.takeStandardOutput()
         FaultReporter.install()
         let host = PluginHost()
         let report = host.loadLibrary(at: file)
         host.shutdown()
         if output.json {
-            print(JSONOutput.encode(Inspection(hostABI: .host, library: report), pretty: true))
+            console.jsonDocument(Inspection(hostABI: .host, library: report))
         } else {
-            print(lines(report).joined(separator: "\n"))
+            lines(report).forEach(console.line)
         }
         if report.status == .failed { throw ExitCodes.failure }
     }

@@ -8,7 +8,8 @@ struct ListCommand: ParsableCommand {
         abstract: "List the plugin files found, their load status, and their plugins.",
         discussion: """
             Loads each library (entry, version check, init, register) without sending any \
-            lifecycle event, then shuts it down.
+            lifecycle event, then shuts it down. What a plugin prints goes to standard error, \
+            never into the report; the human report escapes control characters (\\n, \\x1b).
 
             \(ExitCodes.helpText)
             """)
@@ -23,19 +24,20 @@ struct ListCommand: ParsableCommand {
     }
 
     func run() throws {
+        let console = Console.takeStandardOutput()
         FaultReporter.install()
-        let host = PluginHost()
         let searchPath = search.searchPath
+        let host = PluginHost()
         let reports = host.loadPlugins(from: searchPath)
         host.shutdown()
         if output.json {
-            print(JSONOutput.encode(Listing(searchPath: searchPath.directories.map(\.path), libraries: reports), pretty: true))
+            console.jsonDocument(Listing(searchPath: searchPath.directories.map(\.path), libraries: reports))
         } else {
             if reports.isEmpty {
-                print("no plugin files in " + searchPath.directories.map(\.path).joined(separator: ", "))
+                console.line("no plugin files in " + searchPath.directories.map(\.path).joined(separator: ", "))
             }
-            reports.flatMap(HumanFormat.load).forEach { print($0) }
-            print(HumanFormat.tally(reports))
+            reports.flatMap(HumanFormat.load).forEach(console.line)
+            console.line(HumanFormat.tally(reports))
         }
         if reports.contains(where: { $0.status == .failed }) { throw ExitCodes.failure }
     }

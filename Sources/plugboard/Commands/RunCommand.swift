@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Plugboard
 import PlugboardFiles
+import PlugboardSystem
 
 /// `plugboard run`: load, launch, deliver events in order, terminate, and
 /// report every event as it happens.
@@ -17,7 +18,15 @@ struct RunCommand: ParsableCommand {
 
             Order: will-finish-launching and did-finish-launching (a veto stops the run \
             after will-terminate), each --open-url, each line of --events, then will-terminate. \
-            SIGINT or SIGTERM while events are read sends will-terminate to every plugin, then exits.
+            SIGINT or SIGTERM sends will-terminate to every plugin, then exits with 128+N: it is \
+            acted on after loading, between events, and at once while events are awaited. A \
+            second one ends the run at once (a callback that never returns cannot be waited \
+            for). The handlers are installed again, and the signals unblocked, after loading \
+            and before each event: a plugin's SIG_IGN, blocked mask or own handler is undone.
+
+            The report goes to a private copy of standard output; what plugins print goes to \
+            standard error. The human report escapes control characters (\\n, \\x1b). Relative \
+            paths are taken from the starting directory before any plugin runs.
 
             Events are JSON objects, one per line, for example:
               {"event":"open-url","url":"myapp://item/42","options":{}}
@@ -46,7 +55,8 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var container: ContainerOptions
 
     @Option(name: .customLong("events"),
-            help: ArgumentHelp("Read events as JSON lines from this file, or - for standard input.", valueName: "file"))
+            help: ArgumentHelp("Read events as JSON lines from this file, or - for standard input.", valueName: "file"),
+            transform: { $0 == "-" ? $0 : WorkingDirectory.absolute($0) })
     var eventsPath: String?
 
     @Option(name: .customLong("open-url"),
@@ -61,8 +71,12 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        if let eventsPath, eventsPath != "-", access(eventsPath, R_OK) != 0 {
-            throw ValidationError("cannot read the events file '\(eventsPath)': \(String(cString: strerror(errno)))")
+        if let eventsPath, eventsPath != "-" {
+            do {
+                try systemCall { access(eventsPath, R_OK) }
+            } catch {
+                throw ValidationError("cannot read the events file '\(eventsPath)': \(error)")
+            }
         }
         let parsed = try? JSONSerialization.jsonObject(with: Data(launchOptions.utf8))
         if !(parsed is [String: Any]) {
@@ -71,9 +85,8 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        let console = Console()
+        let console = Console.takeStandardOutput()
         let json = output.json
-        let signals = SignalWatcher.install()
         let log: PluginHost.LogHandler = { record in
             json ? console.jsonLine(Tagged(type: "log", record)) : console.line(HumanFormat.log(record))
         }
@@ -82,6 +95,7 @@ struct RunCommand: ParsableCommand {
         let host = PluginHost(fileFacade: facade, callTimeout: callTimeout.timeout, logHandler: log)
         try host.register(FilesPlugin(facade: facade, log: log))
         let session = RunSession(host: host, console: console, json: json)
+        let signals = SignalWatcher.install(report: console.descriptor, farewell: session.farewell(after:))
         let code = session.perform(self, signals: signals)
         host.shutdown()
         session.finish(code)

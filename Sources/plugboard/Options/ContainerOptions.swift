@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import PlugboardFiles
 
 /// `--container` and `--app-name`: which application container the file facade works in.
@@ -8,8 +7,9 @@ struct ContainerOptions: ParsableArguments {
     static let defaultAppName = "plugboard-app"
 
     @Option(name: .customLong("container"),
-            help: ArgumentHelp("The application's container root (absolute). Default: $XDG_DATA_HOME/plugboard/<app-name>, else ~/.local/share/plugboard/<app-name>.",
-                               valueName: "dir"))
+            help: ArgumentHelp("The application's container root (a relative path is taken from the current directory). Default: $XDG_DATA_HOME/plugboard/<app-name>, else ~/.local/share/plugboard/<app-name>.",
+                               valueName: "dir"),
+            transform: WorkingDirectory.absolute)
     var containerPath: String?
 
     @Option(name: .customLong("app-name"),
@@ -22,9 +22,7 @@ struct ContainerOptions: ParsableArguments {
         do {
             if let containerPath {
                 guard !containerPath.isEmpty else { throw ValidationError("--container needs a directory path, got an empty one") }
-                let absolute = containerPath.hasPrefix("/") ? containerPath
-                    : FileManager.default.currentDirectoryPath + "/" + containerPath
-                return try Container(rootPath: absolute)
+                return try Container(rootPath: containerPath)
             }
             return try Container(appName: appName)
         } catch {

@@ -12,12 +12,17 @@ enum ExitCodes {
     static let noPluginLoaded = ExitCode(3)
     /// A wrong argument or option (swift-argument-parser's validation exit code).
     static let usage = ExitCode.validationFailure
+    /// `run`, `list`, `inspect`: the report could not be written (standard output closed,
+    /// or its reader gone); sysexits' EX_IOERR.
+    static let reportLost = ExitCode(74)
 
     /// The text appended to each command's help.
     static let helpText = """
         Exit codes: 0 success; 1 a library failed to load (list, inspect) or an input \
         could not be read; 2 launch vetoed (run); 3 plugins were asked for but none \
-        loaded (run); 64 usage error; 128+N interrupted by signal N (run, after \
-        will-terminate reached every plugin).
+        loaded (run); 64 usage error; 74 the report could not be written to standard \
+        output (run, list, inspect: closed or broken; one line on standard error says so); \
+        128+N interrupted by signal N (run, after will-terminate reached every plugin; a \
+        second signal ends it at once, with the same code).
         """
 }

@@ -2,20 +2,6 @@ import Foundation
 
 /// The human renderings of `plugboard files`: permissions, dates, names.
 enum FilesFormat {
-    /// `text` with control characters (newline, tab, escape, DEL, …) written as `\u{…}`,
-    /// so a hostile or odd file name cannot break a line or drive the terminal.
-    static func oneLine(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            if scalar.properties.generalCategory == .control {
-                result += "\\u{" + String(scalar.value, radix: 16) + "}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-
     /// Permission bits (with set-user-ID, set-group-ID, sticky) as four octal digits, e.g. "0644".
     static func octal(_ mode: UInt32) -> String {
         let digits = String(mode & 0o7777, radix: 8)

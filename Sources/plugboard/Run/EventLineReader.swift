@@ -1,4 +1,5 @@
 import Glibc
+import PlugboardSystem
 
 /// Reads an events stream line by line while watching for signals: each call
 /// returns the next line, a signal, or the end, whichever comes first.
@@ -48,15 +49,18 @@ struct EventLineReader {
     private mutating func fill() -> String? {
         var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
         if let signals { fds.append(pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0)) }
-        let ready = poll(&fds, nfds_t(fds.count), -1)
-        if ready < 0 {
-            return errno == EINTR ? nil : "cannot wait for events: " + String(cString: strerror(errno))
+        do {
+            try systemCall { poll(&fds, nfds_t(fds.count), -1) }
+        } catch {
+            return "cannot wait for events: \(error)"
         }
         guard fds[0].revents != 0 else { return nil }
         var chunk = [UInt8](repeating: 0, count: 65_536)
-        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        if count < 0 {
-            return errno == EINTR || errno == EAGAIN ? nil : "cannot read events: " + String(cString: strerror(errno))
+        let count: Int
+        do {
+            count = try systemCall { chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) } }
+        } catch {
+            return error == .resourceTemporarilyUnavailable ? nil : "cannot read events: \(error)"
         }
         if count == 0 { atEnd = true }
         buffer += chunk[..<count]

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Glibc
 import Plugboard
+import PlugboardSystem
 
 /// The steps of one `plugboard run`, printing each report as it happens.
 struct RunSession {
@@ -23,6 +24,7 @@ struct RunSession {
         }
 
         for launch in [host.willFinishLaunching, host.didFinishLaunching] {
+            if let signal = signals?.pending() { return terminate(signal: signal) }
             let report = launch(command.launchOptions)
             show(report, detail: nil)
             if report.accepted == false {
@@ -44,6 +46,7 @@ struct RunSession {
                 return ExitCodes.failure
             }
         }
+        if let signal = signals?.pending() { return terminate(signal: signal) }
         show(host.willTerminate(), detail: nil)
         return ExitCodes.success
     }
@@ -60,9 +63,11 @@ struct RunSession {
     }
 
     private func deliverEvents(from path: String, signals: SignalWatcher?) -> EventsOutcome {
-        let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            return .unreadable("cannot open the events file '\(path)': \(String(cString: strerror(errno)))")
+        let descriptor: Int32
+        do {
+            descriptor = path == "-" ? STDIN_FILENO : try systemCall { open(path, O_RDONLY | O_CLOEXEC) }
+        } catch {
+            return .unreadable("cannot open the events file '\(path)': \(error)")
         }
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
         var reader = EventLineReader(descriptor: descriptor, signals: signals)
@@ -85,9 +90,22 @@ struct RunSession {
     }
 
     private func terminate(signal: Int32) -> ExitCode {
-        note("received \(signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)"): terminating")
+        note("received \(Self.name(of: signal)): terminating")
         show(host.willTerminate(), detail: nil)
         return ExitCode(128 + signal)
+    }
+
+    /// What a second signal prints as it ends the process at once: a note, and with
+    /// `--json` the exit line (the signal handler writes it; see ``SignalWatcher``).
+    func farewell(after signal: Int32) -> String {
+        let message = "received \(Self.name(of: signal)) again: exiting at once, without waiting for the plugins"
+        guard json else { return "plugboard: \(message)\n" }
+        return JSONOutput.encode(Tagged(type: "note", ["message": message]), pretty: false) + "\n"
+            + JSONOutput.encode(Tagged(type: "exit", ["code": Int(128 + signal)]), pretty: false) + "\n"
+    }
+
+    private static func name(of signal: Int32) -> String {
+        signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)"
     }
 
     private func show(_ report: EventReport, detail: String?) {

@@ -1,44 +1,88 @@
 import Glibc
+import Synchronization
 
 /// Turns SIGINT and SIGTERM into bytes on a pipe, so the run loop can wait for
 /// "the next event line or a signal" with one `poll` and answer a signal with
 /// an orderly will-terminate instead of dying mid-callback.
+///
+/// A plugin cannot take the signals away for long: every ``pending()`` check (after
+/// loading, before each event) installs the handlers again and unblocks the signals,
+/// undoing a `SIG_IGN`, a blocked mask or a plugin's own handler. A second signal
+/// ends the process at once from the handler (a plugin callback that never returns
+/// never lets the run loop see the first): it writes the pre-rendered farewell to
+/// the report and calls `_exit(128 + N)`, async-signal-safe calls only.
 struct SignalWatcher {
     /// The read end: readable when a signal arrived.
     let descriptor: Int32
 
     /// Installs the handlers; nil if the pipe could not be made (then signals keep their default action).
-    static func install() -> SignalWatcher? {
+    ///
+    /// - Parameters:
+    ///   - report: the descriptor the farewell goes to (the console's private standard output).
+    ///   - farewell: the text printed when a second signal ends the process at once, per signal.
+    static func install(report: Int32, farewell: (Int32) -> String) -> SignalWatcher? {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return nil }
         for fd in fds {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         }
+        // Every global the handler reads is set (and so initialized) before the handler exists.
         signalPipeWriteEnd = fds[1]
+        reportDescriptor = report
+        interruptFarewell = rendered(farewell(SIGINT))
+        terminateFarewell = rendered(farewell(SIGTERM))
+        _ = signalsReceived.load(ordering: .relaxed)
+        let watcher = SignalWatcher(descriptor: fds[0])
+        watcher.reclaim()
+        return watcher
+    }
+
+    /// Re-installs the handlers and unblocks the signals (a plugin may have undone
+    /// either), then returns the first signal received so far, without waiting.
+    func pending() -> Int32? {
+        reclaim()
+        var byte: UInt8 = 0
+        return read(descriptor, &byte, 1) == 1 ? Int32(byte) : nil
+    }
+
+    /// Installs the handler for SIGINT and SIGTERM and unblocks them in this thread
+    /// (a parent, or a plugin, may have blocked them: the mask is inherited).
+    private func reclaim() {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { signal in
+            if signalsReceived.wrappingAdd(1, ordering: .relaxed).oldValue > 0 {
+                let farewell = signal == SIGINT ? interruptFarewell : terminateFarewell
+                _ = write(reportDescriptor, farewell.baseAddress, farewell.count)
+                _exit(128 + signal)
+            }
             var byte = UInt8(truncatingIfNeeded: signal)
             _ = write(signalPipeWriteEnd, &byte, 1)
         }
         sigemptyset(&action.sa_mask)
-        sigaction(SIGINT, &action, nil)
-        sigaction(SIGTERM, &action, nil)
-        // A parent may start us with these signals blocked (the mask is inherited).
         var wanted = sigset_t()
         sigemptyset(&wanted)
-        sigaddset(&wanted, SIGINT)
-        sigaddset(&wanted, SIGTERM)
+        for signal in [SIGINT, SIGTERM] {
+            sigaction(signal, &action, nil)
+            sigaddset(&wanted, signal)
+        }
         pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
-        return SignalWatcher(descriptor: fds[0])
     }
 
-    /// The first signal received so far, without waiting.
-    func pending() -> Int32? {
-        var byte: UInt8 = 0
-        return read(descriptor, &byte, 1) == 1 ? Int32(byte) : nil
+    /// `text` in memory that is never freed, for the handler to write.
+    private static func rendered(_ text: String) -> UnsafeBufferPointer<UInt8> {
+        let bytes = Array(text.utf8)
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+        _ = buffer.initialize(from: bytes)
+        return UnsafeBufferPointer(buffer)
     }
 }
 
-/// Written only before the handlers are installed; read by the signal handler.
+/// SIGINT and SIGTERM received so far; the second ends the process at once.
+private let signalsReceived = Atomic<Int>(0)
+
+// Written only before the handlers are installed; read by the signal handler.
 nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
+nonisolated(unsafe) private var reportDescriptor: Int32 = -1
+nonisolated(unsafe) private var interruptFarewell = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+nonisolated(unsafe) private var terminateFarewell = UnsafeBufferPointer<UInt8>(start: nil, count: 0)

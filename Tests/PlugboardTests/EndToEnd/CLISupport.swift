@@ -15,11 +15,23 @@ enum CLI {
     /// plus `environment`, in `workingDirectory` (the test's when nil).
     static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:],
                     workingDirectory: String? = nil) throws -> ProcessResult {
-        var env = ProcessInfo.processInfo.environment
-        env["PLUGBOARD_PLUGIN_PATH"] = nil
-        env.merge(environment) { $1 }
-        return try PlugboardTests.run(try binary(), arguments, input: input, environment: env,
-                                      workingDirectory: workingDirectory)
+        try PlugboardTests.run(try binary(), arguments, input: input, environment: self.environment(adding: environment),
+                               workingDirectory: workingDirectory)
+    }
+
+    /// Runs `plugboard arguments…` like `run(_:)`, through `bash -c` after `setup`: shell
+    /// code such as a redirection of fd 1 and 2 (bash takes fds above 9).
+    static func run(afterShell setup: String, _ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
+        try PlugboardTests.run("/bin/bash", ["-c", setup + "\nexec \"$0\" \"$@\"", try binary()] + arguments,
+                               environment: self.environment(adding: environment))
+    }
+
+    /// The test's environment minus `PLUGBOARD_PLUGIN_PATH`, plus `extra`.
+    private static func environment(adding extra: [String: String]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PLUGBOARD_PLUGIN_PATH"] = nil
+        environment.merge(extra) { $1 }
+        return environment
     }
 
     /// The lines of `run` human output that are event reports ("name … → answer …"), as event names.

@@ -13,7 +13,8 @@
  *           (closes fd 1 and 2), IGNORE_SIGNALS_AT (SIGINT/SIGTERM to SIG_IGN),
  *           BLOCK_SIGNALS_AT (blocks them in the calling thread),
  *           HANDLE_SIGNALS_AT (installs a handler that does nothing),
- *           CHDIR_AT (chdir("/")), LOG_AT (logs HOSTILE_MESSAGE).
+ *           CHDIR_AT (chdir("/")), LOG_AT (logs HOSTILE_MESSAGE),
+ *           RAISE_SIGTERM_AT (raise(SIGTERM): the host's own signal, mid-callback).
  * Identity: HOSTILE_ID (default "com.example.hostile"), HOSTILE_NAME,
  *           HOSTILE_VERSION, HOSTILE_PRIORITY.
  *
@@ -97,6 +98,9 @@ static void misbehave(int place) {
 #endif
 #ifdef CHDIR_AT
     if (place == CHDIR_AT) { if (chdir("/") != 0) { /* nothing to do */ } }
+#endif
+#ifdef RAISE_SIGTERM_AT
+    if (place == RAISE_SIGTERM_AT) raise(SIGTERM);
 #endif
 #ifdef LOG_AT
     if (place == LOG_AT) host->log(host, HOSTILE_ID, PB_LOG_INFO, HOSTILE_MESSAGE);

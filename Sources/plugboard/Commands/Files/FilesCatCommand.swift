@@ -25,7 +25,11 @@ struct FilesCatCommand: FilesSubcommand {
         try FilesSession.perform(container) { session in
             let location = try session.location(path)
             let bytes = try session.facade.readBytes(location.name, in: location.directory)
-            try StandardStream.writeOutput(bytes)
+            do {
+                try StandardStream.write(bytes)
+            } catch {
+                try FilesSession.fail("cannot write standard output: \(error)")
+            }
         }
     }
 }

@@ -37,7 +37,7 @@ struct FilesExtensionCommand: FilesSubcommand {
             let location = try session.location(path)
             let newName = try session.facade.changeExtension(
                 of: location.name, in: location.directory, to: bare, overwrite: overwrite)
-            print(FilesFormat.oneLine(
+            print(ControlCharacters.escaped(
                 FilesSession.containerPath(FileLocation(directory: location.directory, name: newName))))
         }
     }

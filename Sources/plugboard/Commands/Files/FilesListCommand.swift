@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Glibc
 import PlugboardFiles
+import PlugboardSystem
 
 /// `plugboard files ls [PATH]`: the four standard directories, or the entries of one
 /// directory or folder, sorted by name.
@@ -110,7 +111,8 @@ struct FilesListCommand: FilesSubcommand {
                 guard long else { return row }
                 // createDirectories() has just made sure each one is a real directory, not a link.
                 var status = stat()
-                if lstat(session.container.path(of: directory), &status) == 0 {
+                do {
+                    try systemCall { lstat(session.container.path(of: directory), &status) }
                     row.size = UInt64(status.st_size)
                     row.permissions = FilesFormat.octal(status.st_mode)
                     row.permissionsSymbolic = FilesFormat.symbolic(status.st_mode)
@@ -118,8 +120,8 @@ struct FilesListCommand: FilesSubcommand {
                                     + Double(status.st_mtim.tv_nsec) / 1_000_000_000)
                     row.modified = FilesFormat.iso8601(date)
                     row.modificationDate = date
-                } else {
-                    row.error = "read attributes '\(directory.relativePath)': \(String(cString: strerror(errno)))"
+                } catch {
+                    row.error = "read attributes '\(directory.relativePath)': \(error)"
                 }
                 return row
             }
@@ -128,7 +130,7 @@ struct FilesListCommand: FilesSubcommand {
     /// "directory     Inbox", or with --long "file  rw-------     12  2026-03-01 13:34  a.txt".
     private func line(_ row: Row) -> String {
         let kind = FilesFormat.padded(row.kind, 12)
-        let name = FilesFormat.oneLine(row.name)
+        let name = ControlCharacters.escaped(row.name)
         guard long else { return kind + "  " + name }
         guard let size = row.size, let symbolic = row.permissionsSymbolic, let date = row.modificationDate else {
             return kind + "  " + FilesFormat.padded("?", 9) + "  " + FilesFormat.rightAligned("?", 10)

@@ -37,8 +37,6 @@ struct FilesSession {
         } catch let error as FileFacadeError {
             let advice = hint(error) ?? standardDirectoryHint(error)
             try fail(error.description + (advice.map { "; \($0)" } ?? ""))
-        } catch let error as StandardStreamError {
-            try fail(error.description)
         }
     }
 
@@ -80,8 +78,9 @@ struct FilesSession {
         return "it is a standard directory; name an entry inside it ('plugboard files ls \(error.name)' lists them)"
     }
 
-    private static func fail(_ message: String) throws -> Never {
-        StandardStream.writeError("plugboard files: " + FilesFormat.oneLine(message))
+    /// Reports `message` as the command's one line on standard error and ends it with exit code 1.
+    static func fail(_ message: String) throws -> Never {
+        StandardStream.writeError("plugboard files: " + ControlCharacters.escaped(message))
         throw ExitCodes.failure
     }
 }

@@ -81,11 +81,11 @@ struct FilesStatCommand: FilesSubcommand {
     private func lines(_ d: Description) -> [String] {
         func row(_ key: String, _ value: String) -> String { FilesFormat.padded(key, 13) + value }
         return [
-            row("Path", FilesFormat.oneLine(d.path)),
+            row("Path", ControlCharacters.escaped(d.path)),
             row("Kind", d.kind),
             row("Size", "\(d.size) byte" + (d.size == 1 ? "" : "s")),
             row("Permissions", "\(d.permissions) (\(d.permissionsSymbolic))"),
-            row("Owner", "\(d.ownerID) (\(d.ownerName.map(FilesFormat.oneLine) ?? "unknown"))"),
+            row("Owner", "\(d.ownerID) (\(d.ownerName.map(ControlCharacters.escaped) ?? "unknown"))"),
             row("Modified", d.modified),
             row("Created", d.created ?? "unknown"),
         ]

@@ -42,7 +42,11 @@ struct FilesWriteCommand: FilesSubcommand {
                 if StandardStream.inputIsTerminal {
                     StandardStream.writeError("plugboard files: reading standard input; end it with Ctrl-D")
                 }
-                bytes = try StandardStream.readInput()
+                do {
+                    bytes = try StandardStream.readInput()
+                } catch {
+                    try FilesSession.fail("cannot read standard input: \(error)")
+                }
             }
             try session.facade.writeBytes(
                 bytes, to: location.name, in: location.directory, overwrite: transfer.overwrite,

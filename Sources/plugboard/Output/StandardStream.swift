@@ -1,0 +1,37 @@
+import Glibc
+import PlugboardSystem
+import SystemPackage
+
+/// Byte-exact standard streams: `cat` and `write` pass bytes through unchanged,
+/// NUL and bytes that are not UTF-8 included; the report `Console` writes through
+/// the same loop.
+enum StandardStream {
+    /// Every byte of standard input, until end of file.
+    static func readInput() throws(Errno) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = try systemCall { chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) } }
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
+        }
+    }
+
+    /// Writes all of `bytes` to `descriptor` (standard output by default), through partial writes.
+    static func write(_ bytes: [UInt8], to descriptor: Int32 = STDOUT_FILENO) throws(Errno) {
+        var offset = 0
+        while offset < bytes.count {
+            offset += try systemCall {
+                bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
+            }
+        }
+    }
+
+    /// Writes `line` and a newline to standard error (best effort: there is nowhere else to report).
+    static func writeError(_ line: String) {
+        try? write(Array((line + "\n").utf8), to: STDERR_FILENO)
+    }
+
+    /// Whether standard input is a terminal (then `write` says it is waiting for input).
+    static var inputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Glibc
+import Testing
+
+/// A plugin that prints to fd 1, closes fd 1 and 2, or puts control characters in
+/// what it logs and registers cannot corrupt the report: the report goes to a private
+/// copy of standard output, and the human format escapes control characters.
+@Suite struct HostileOutputTests {
+    static let goodID = EndToEndRunTests.appID
+    /// What the good plugin beside the hostile one logs: every event but open-url,
+    /// which the hostile plugin (priority 10) handles first.
+    static let goodLogs = ["will-finish-launching", "did-finish-launching", "memory-warning", "will-terminate"]
+    static let events = ["will-finish-launching", "did-finish-launching", "open-url", "memory-warning", "will-terminate"]
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        let definition: String
+        let json: Bool
+        var testDescription: String { definition + (json ? " --json" : "") }
+    }
+
+    @Test(arguments: [Case(definition: "PRINT_AT=AT_INIT", json: true), Case(definition: "PRINT_AT=AT_OPEN_URL", json: true),
+                      Case(definition: "PRINT_AT=AT_INIT", json: false), Case(definition: "PRINT_AT=AT_OPEN_URL", json: false)])
+    func whatAPluginPrintsGoesToStandardError(_ test: Case) throws {
+        let result = try runBesideAGoodPlugin(test)
+        #expect(result.status == 0, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
+        #expect(result.errorOutput.contains("garbage from stdio") && result.errorOutput.contains("raw garbage on fd 1"),
+                "\(result.errorOutput)")
+        #expect(!result.output.contains("garbage"), "\(result.output)")
+        try checkReport(result, json: test.json)
+    }
+
+    @Test(arguments: [Case(definition: "CLOSE_STDIO_AT=AT_INIT", json: true), Case(definition: "CLOSE_STDIO_AT=AT_OPEN_URL", json: true),
+                      Case(definition: "CLOSE_STDIO_AT=AT_INIT", json: false)])
+    func aPluginClosingStandardOutputAndErrorLeavesTheReportWhole(_ test: Case) throws {
+        let result = try runBesideAGoodPlugin(test)
+        #expect(result.status == 0, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
+        try checkReport(result, json: test.json)
+    }
+
+    /// Runs a hostile plugin built with `test.definition` beside the good one, through a
+    /// URL and an events file.
+    private func runBesideAGoodPlugin(_ test: Case) throws -> ProcessResult {
+        let workspace = try Workspace("hostile-output")
+        defer { workspace.remove() }
+        try workspace.plugin("app.so", EndToEndRunTests.app)
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins, [test.definition, "HOSTILE_PRIORITY=10"])
+        let events = try workspace.events([#"{"event":"memory-warning"}"#])
+        return try CLI.run(["run", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x", "--events", events,
+                            "--container", workspace.root.file("box")] + (test.json ? ["--json"] : []))
+    }
+
+    /// Every event reported, the good plugin's logs all there, and with `--json` every
+    /// line an object, the exit line last and only once.
+    private func checkReport(_ result: ProcessResult, json: Bool) throws {
+        if json {
+            let objects = try #require(CLI.jsonLines(result.output), "a line is not JSON:\n\(result.output)")
+            #expect(objects.last?.string("type") == "exit" && objects.last?.int("code") == 0, "\(result.output)")
+            #expect(objects.filter { $0.string("type") == "exit" }.count == 1, "\(result.output)")
+            #expect(Set(objects.compactMap { $0.string("type") }).isSubset(of: CLI.documentedLineTypes), "\(result.output)")
+            #expect(objects.filter { $0.string("type") == "event" }.compactMap { $0.string("event") } == Self.events,
+                    "\(result.output)")
+            #expect(objects.filter { $0.string("type") == "log" && $0.string("plugin") == Self.goodID }
+                        .compactMap { $0.string("message") } == Self.goodLogs, "\(result.output)")
+        } else {
+            #expect(CLI.eventNames(result.output) == Self.events, "\(result.output)")
+            #expect(CLI.pluginLogs(result.output).filter { $0.hasPrefix(Self.goodID) }
+                        == Self.goodLogs.map { "\(Self.goodID): \($0)" }, "\(result.output)")
+        }
+    }
+
+    /// A log message as C source; the human format prints it the same way, escaped.
+    static let forgery = #"forged\nFAILED   /usr/lib/forged.so: forged\x1b]0;owned\x07\r\x7f"#
+    static let forgeryDecoded = "forged\nFAILED   /usr/lib/forged.so: forged\u{1b}]0;owned\u{07}\r\u{7f}"
+
+    /// A library whose log message, name and version carry a forged host line and terminal escapes.
+    @discardableResult
+    private func forger(in workspace: Workspace) throws -> String {
+        try PluginCompiler.hostile("forger.so", in: workspace.plugins,
+                                   ["LOG_AT=AT_OPEN_URL", "HOSTILE_PRIORITY=10", "HOSTILE_MESSAGE=\"\(Self.forgery)\"",
+                                    #"HOSTILE_NAME="Name\nFAILED   /x.so: forged name""#,
+                                    #"HOSTILE_VERSION="1.0\x1b[2J\a""#])
+    }
+
+    /// No byte below 0x20 but the line breaks, and no DEL, on standard output; no forged line.
+    private func expectNoControlCharacters(_ output: String) {
+        #expect(!output.utf8.contains { ($0 < 0x20 && $0 != UInt8(ascii: "\n")) || $0 == 0x7F }, "\(output)")
+        #expect(!output.split(separator: "\n").contains { $0.hasPrefix("FAILED") }, "\(output)")
+    }
+
+    @Test func humanRunEscapesMessagesNamesVersionsAndURLs() throws {
+        let workspace = try Workspace("hostile-forger-run")
+        defer { workspace.remove() }
+        try workspace.plugin("app.so", EndToEndRunTests.app)
+        try forger(in: workspace)
+        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x\u{1b}[31m\u{7}",
+                                  "--container", workspace.root.file("box")])
+        #expect(result.status == 0, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
+        expectNoControlCharacters(result.output)
+        #expect(result.output.contains("info: " + Self.forgery), "\(result.output)")
+        #expect(result.output.contains(#"com.example.hostile 1.0\x1b[2J\x07 "Name\nFAILED   /x.so: forged name""#), "\(result.output)")
+        #expect(result.output.contains(#"open-url myapp://x\x1b[31m\x07 → handled by com.example.hostile"#), "\(result.output)")
+        #expect(CLI.pluginLogs(result.output).filter { $0.hasPrefix(Self.goodID) }.count == 3, "\(result.output)")
+    }
+
+    @Test func humanListAndInspectEscapeNamesAndVersions() throws {
+        let workspace = try Workspace("hostile-forger-list")
+        defer { workspace.remove() }
+        let path = try forger(in: workspace)
+        for arguments in [["list", "--plugin-dir", workspace.plugins], ["inspect", path]] {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 0, "\(arguments[0]): exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
+            expectNoControlCharacters(result.output)
+            #expect(result.output.contains(#"Name\nFAILED   /x.so: forged name"#), "\(result.output)")
+            #expect(result.output.contains(#"1.0\x1b[2J\x07"#), "\(result.output)")
+        }
+    }
+
+    @Test func jsonCarriesControlCharactersEscapedAndExact() throws {
+        let workspace = try Workspace("hostile-forger-json")
+        defer { workspace.remove() }
+        try forger(in: workspace)
+        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x",
+                                  "--container", workspace.root.file("box"), "--json"])
+        #expect(result.status == 0, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
+        let objects = try #require(CLI.jsonLines(result.output), "a line is not JSON:\n\(result.output)")
+        #expect(objects.contains { $0.string("type") == "log" && $0.string("message") == Self.forgeryDecoded }, "\(result.output)")
+        let load = try #require(objects.first { $0.string("type") == "load" })
+        let descriptor = load.objects("plugins")?.first?.object("descriptor")
+        #expect(descriptor?.string("name") == "Name\nFAILED   /x.so: forged name", "\(load)")
+        #expect(descriptor?.string("version") == "1.0\u{1b}[2J\u{7}", "\(load)")
+        #expect(objects.last?.string("type") == "exit", "\(result.output)")
+    }
+
+    /// A report that cannot be written ends the command with exit code 74 and one line
+    /// on standard error (none when standard error is closed too), never a crash.
+    struct LostOutput: Sendable, CustomTestStringConvertible {
+        let command: String
+        let brokenPipe: Bool
+        let closedError: Bool
+        var testDescription: String {
+            command + (brokenPipe ? ": pipe without a reader" : ": fd 1 closed") + (closedError ? ", fd 2 closed" : "")
+        }
+    }
+
+    @Test(arguments: [LostOutput(command: "run", brokenPipe: true, closedError: false),
+                      LostOutput(command: "run", brokenPipe: false, closedError: false),
+                      LostOutput(command: "run", brokenPipe: true, closedError: true),
+                      LostOutput(command: "list", brokenPipe: true, closedError: false),
+                      LostOutput(command: "inspect", brokenPipe: false, closedError: false)])
+    func aLostStandardOutputEndsTheCommandWithExit74(_ test: LostOutput) throws {
+        let workspace = try Workspace("lost-output")
+        defer { workspace.remove() }
+        let path = try workspace.plugin("app.so", EndToEndRunTests.app)
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        close(ends[0])  // no reader: every write to the pipe fails with EPIPE
+        defer { close(ends[1]) }
+        let arguments = switch test.command {
+        case "run": ["run", "--plugin-dir", workspace.plugins, "--container", workspace.root.file("box"), "--json"]
+        case "list": ["list", "--plugin-dir", workspace.plugins]
+        default: ["inspect", path]
+        }
+        let redirection = (test.brokenPipe ? "exec >&\(ends[1])" : "exec >&-") + (test.closedError ? " 2>&-" : "")
+        let result = try CLI.run(afterShell: redirection, arguments)
+        #expect(result.status == 74, "exit \(result.status)\n\(result.errorOutput)")
+        let cause = test.brokenPipe ? "Broken pipe" : "Bad file descriptor"
+        #expect(result.errorOutput == (test.closedError ? ""
+                    : "plugboard: cannot write the report to standard output: \(cause)\n"), "\(result.errorOutput)")
+    }
+}
