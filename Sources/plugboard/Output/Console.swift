@@ -35,13 +35,7 @@ final class Console: Sendable {
         } catch {
             lost(error)
         }
-        if fcntl(STDERR_FILENO, F_GETFD) < 0 {
-            let nowhere = open("/dev/null", O_WRONLY)
-            if nowhere >= 0 && nowhere != STDERR_FILENO {
-                dup2(nowhere, STDERR_FILENO)
-                close(nowhere)
-            }
-        }
+        StandardStream.reopenClosed()
         dup2(STDERR_FILENO, STDOUT_FILENO)
         return Console(descriptor: report)
     }

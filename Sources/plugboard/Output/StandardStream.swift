@@ -32,6 +32,20 @@ enum StandardStream {
         try? write(Array((line + "\n").utf8), to: STDERR_FILENO)
     }
 
+    /// Points each of fds 0, 1 and 2 that is closed (a plugin may close them) at
+    /// /dev/null, so that no file the host opens later takes its number and
+    /// receives what a plugin prints.
+    static func reopenClosed() {
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) < 0 {
+            let nowhere = open("/dev/null", O_RDWR)
+            guard nowhere >= 0 else { return }
+            if nowhere != descriptor {
+                dup2(nowhere, descriptor)
+                close(nowhere)
+            }
+        }
+    }
+
     /// Whether standard input is a terminal (then `write` says it is waiting for input).
     static var inputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 }

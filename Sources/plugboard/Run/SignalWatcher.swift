@@ -40,8 +40,11 @@ struct SignalWatcher {
 
     /// Re-installs the handlers and unblocks the signals (a plugin may have undone
     /// either), then returns the first signal received so far, without waiting.
+    /// Also reopens standard descriptors a plugin closed (``StandardStream/reopenClosed()``):
+    /// this is the run's one check point between plugin calls.
     func pending() -> Int32? {
         reclaim()
+        StandardStream.reopenClosed()
         var byte: UInt8 = 0
         return read(descriptor, &byte, 1) == 1 ? Int32(byte) : nil
     }
