@@ -11,7 +11,7 @@ enum CLI {
         return path
     }
 
-    /// Runs `plugboard arguments…` with the test's environment minus `PLUGBOARD_PLUGIN_PATH`,
+    /// Runs `plugboard arguments…` with the tests' hermetic environment minus `PLUGBOARD_PLUGIN_PATH`,
     /// plus `environment`, in `workingDirectory` (the test's when nil).
     static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:],
                     workingDirectory: String? = nil) throws -> ProcessResult {
@@ -26,9 +26,9 @@ enum CLI {
                                environment: self.environment(adding: environment))
     }
 
-    /// The test's environment minus `PLUGBOARD_PLUGIN_PATH`, plus `extra`.
+    /// The tests' hermetic environment (a temporary XDG_DATA_HOME) minus `PLUGBOARD_PLUGIN_PATH`, plus `extra`.
     private static func environment(adding extra: [String: String]) -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment
+        var environment = TestPaths.hermeticEnvironment
         environment["PLUGBOARD_PLUGIN_PATH"] = nil
         environment.merge(extra) { $1 }
         return environment

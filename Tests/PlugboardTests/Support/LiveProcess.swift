@@ -22,11 +22,12 @@ final class LiveProcess: Sendable {
     /// The child's process id.
     var pid: pid_t { child.pid }
 
-    /// Starts `executable` with `arguments` and this process's environment; `blockedSignals`
+    /// Starts `executable` with `arguments` and the tests' hermetic environment (XDG_DATA_HOME
+    /// in a temporary folder, so a `plugboard run` never writes into the real home); `blockedSignals`
     /// are blocked in the child (none by default), every other signal has its default action.
     init(_ executable: String, _ arguments: [String], blockedSignals: [Int32] = []) throws {
-        child = try ChildProcess(executable, arguments, input: .pipe, output: .pipe, error: .sameAsOutput,
-                                 blockedSignals: blockedSignals)
+        child = try ChildProcess(executable, arguments, environment: TestPaths.hermeticEnvironment,
+                                 input: .pipe, output: .pipe, error: .sameAsOutput, blockedSignals: blockedSignals)
         guard let reading = child.output else { throw TestFailure("no output pipe for \(executable)") }
         Thread.detachNewThread { [self] in
             var chunk = [UInt8](repeating: 0, count: 65_536)
