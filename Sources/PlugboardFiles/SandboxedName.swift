@@ -50,7 +50,9 @@ struct SandboxedName: Sendable, Equatable {
             if index < bytes.count {
                 let byte = bytes[index]
                 if byte == 0 { containsNUL = true }
-                if controlCharacter == nil && Self.isControlCharacter(byte) { controlCharacter = Unicode.Scalar(byte) }
+                if controlCharacter == nil && Self.isControlCharacter(byte) {
+                    controlCharacter = Unicode.Scalar(byte)
+                }
                 if byte != Self.slash { continue }
             }
             segments.append(segmentStart..<index)
@@ -67,7 +69,9 @@ struct SandboxedName: Sendable, Equatable {
         if segments.contains(where: { isDots($0, 1) }) {
             throw context.error(.invalidName(.currentDirectorySegment))
         }
-        if let controlCharacter { throw context.error(.invalidName(.containsControlCharacter(controlCharacter))) }
+        if let controlCharacter {
+            throw context.error(.invalidName(.containsControlCharacter(controlCharacter)))
+        }
         if let longest = segments.map(\.count).max(), longest > ContainerPathLimits.componentBytes {
             throw context.error(.invalidName(.componentTooLong(bytes: longest)))
         }
@@ -75,9 +79,13 @@ struct SandboxedName: Sendable, Equatable {
         let directoryFolders = context.directory?.components.count ?? 0
         let directoryBytes = context.directory.map { $0.relativePath.utf8.count + 1 } ?? 0
         let folders = directoryFolders + segments.count - 1
-        if folders > ContainerPathLimits.folderDepth { throw context.error(.invalidName(.tooDeep(folders: folders))) }
+        if folders > ContainerPathLimits.folderDepth {
+            throw context.error(.invalidName(.tooDeep(folders: folders)))
+        }
         let pathBytes = directoryBytes + bytes.count
-        if pathBytes > ContainerPathLimits.pathBytes { throw context.error(.invalidName(.tooLong(bytes: pathBytes))) }
+        if pathBytes > ContainerPathLimits.pathBytes {
+            throw context.error(.invalidName(.tooLong(bytes: pathBytes)))
+        }
         // Each segment ends at an ASCII '/', so it is valid UTF-8 on its own.
         self.components = segments.map { String(decoding: bytes[$0], as: UTF8.self) }
     }
