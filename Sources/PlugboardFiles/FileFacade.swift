@@ -5,8 +5,9 @@ import SystemPackage
 ///
 /// Every operation takes a standard directory and a name relative to it
 /// ("notes/2026/today.txt"). Names are validated (see the rules on
-/// `FileFacadeError.InvalidNameReason`: no "..", no absolute paths, no NUL,
-/// no empty or "." segments), and then resolved one component at a time
+/// `FileFacadeError.InvalidNameReason`: no "..", no absolute paths, no NUL
+/// or other control character, no empty or "." segments, within
+/// `ContainerPathLimits`), and then resolved one component at a time
 /// from a directory descriptor with `O_NOFOLLOW`: the facade never follows a
 /// symbolic link, inside the container or out, so no name and no link
 /// swapped in between two calls can reach outside the container. A final

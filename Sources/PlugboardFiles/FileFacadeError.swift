@@ -54,8 +54,15 @@ public struct FileFacadeError: Error, Sendable, Equatable, CustomStringConvertib
         case emptySegment
         /// "./a" or "a/./b": refused so every file has one spelling.
         case currentDirectorySegment
-        /// A component longer than the 255 bytes Linux file systems allow.
-        case componentTooLong
+        /// A control character (U+0001–U+001F, U+007F): it would break a line or
+        /// drive a terminal wherever the name is shown. The first one found.
+        case containsControlCharacter(Unicode.Scalar)
+        /// A component longer than `ContainerPathLimits.componentBytes`; its length in bytes.
+        case componentTooLong(bytes: Int)
+        /// A container path through more than `ContainerPathLimits.folderDepth` folders; their number.
+        case tooDeep(folders: Int)
+        /// A container path longer than `ContainerPathLimits.pathBytes`; its length in bytes.
+        case tooLong(bytes: Int)
         /// A single component (new name on rename, app name, extension) contained '/'.
         case containsSlash
         /// A new extension contained '.', which would make "the last dot" ambiguous.
@@ -125,7 +132,7 @@ public struct FileFacadeError: Error, Sendable, Equatable, CustomStringConvertib
     /// One line naming the operation, the thing and the cause, e.g.
     /// `write 'notes/a.txt' in Documents: destination exists (File exists)`.
     public var description: String {
-        var line = "\(operation.rawValue) '\(name)'"
+        var line = "\(operation.rawValue) \(shownName)"
         if let directory {
             line += " in \(directory.relativePath)"
         }
@@ -134,6 +141,16 @@ public struct FileFacadeError: Error, Sendable, Equatable, CustomStringConvertib
             line += " (\(systemError))"
         }
         return line
+    }
+
+    /// `name` quoted as a message shows it: whole, unless it is longer than
+    /// any container path may be (only a refused name is), then its first and
+    /// last 32 characters and its length, so the message stays readable.
+    private var shownName: String {
+        let bytes = name.utf8.count
+        guard bytes > ContainerPathLimits.pathBytes else { return "'\(name)'" }
+        let scalars = name.unicodeScalars
+        return "'\(String(scalars.prefix(32)))…\(String(scalars.suffix(32)))' (\(bytes) bytes)"
     }
 }
 
@@ -171,7 +188,6 @@ extension FileFacadeError.Reason {
         case .isDirectory: self = .isADirectory
         case .directoryNotEmpty: self = .directoryNotEmpty
         case .permissionDenied, .notPermitted: self = .permissionDenied
-        case .fileNameTooLong: self = .invalidName(.componentTooLong)
         default: self = .systemError
         }
     }
@@ -185,10 +201,24 @@ extension FileFacadeError.InvalidNameReason {
         case .containsNUL: "contains a NUL byte"
         case .emptySegment: "contains an empty segment ('//' or a trailing '/')"
         case .currentDirectorySegment: "contains a '.' segment"
-        case .componentTooLong: "a component is longer than 255 bytes"
+        case .containsControlCharacter(let character): "contains the control character \(character.codePoint)"
+        case .componentTooLong(let bytes):
+            "a component is \(bytes) bytes long; the limit is \(ContainerPathLimits.componentBytes)"
+        case .tooDeep(let folders):
+            "the container path is \(folders) folders deep; the limit is \(ContainerPathLimits.folderDepth)"
+        case .tooLong(let bytes):
+            "the container path is \(bytes) bytes long; the limit is \(ContainerPathLimits.pathBytes)"
         case .containsSlash: "contains '/'"
         case .containsDot: "contains '.'"
         case .notAbsolute: "not an absolute path"
         }
+    }
+}
+
+extension Unicode.Scalar {
+    /// "U+001B": how the Unicode standard names a code point.
+    fileprivate var codePoint: String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }

@@ -109,7 +109,7 @@ extension FileFacade: FileManipulating {
         let context = ErrorContext(operation: .rename, directory: directory, name: name)
         let newContext = ErrorContext(operation: .rename, directory: directory, name: newName)
         let validName = try SandboxedName(validating: name, context)
-        let validNewName = try SandboxedName(validatingComponent: newName, newContext)
+        let validNewName = try validName.replacingLeaf(with: newName, newContext)
         let parent = try openParent(of: validName, in: directory, context)
         try renameEntry(
             validName.leaf, in: parent, context, to: validNewName.leaf, in: parent, newContext,
@@ -174,13 +174,13 @@ extension FileFacade: FileManipulating {
             ErrorContext(operation: .changeExtension, directory: directory, name: newExtension))
         let newName = (validName.folders + [newLeaf]).joined(separator: "/")
         let newContext = ErrorContext(operation: .changeExtension, directory: directory, name: newName)
-        let validNewLeaf = try SandboxedName(validatingComponent: newLeaf, newContext)
+        let validNewName = try validName.replacingLeaf(with: newLeaf, newContext)
         let parent = try openParent(of: validName, in: directory, context)
-        if validNewLeaf.leaf == validName.leaf {
+        if validNewName.leaf == validName.leaf {
             _ = try context.attempt { () throws(Errno) in try parent.status(of: validName.leaf) }
         } else {
             try renameEntry(
-                validName.leaf, in: parent, context, to: validNewLeaf.leaf, in: parent, newContext,
+                validName.leaf, in: parent, context, to: validNewName.leaf, in: parent, newContext,
                 overwrite: overwrite)
         }
         return newName

@@ -76,9 +76,21 @@ import Testing
             #expect(refusals[.escapesContainer, default: 0] > 5_000, "\(refusals)")
             #expect(refusals[.symbolicLink, default: 0] > 1_000, "\(refusals)")
             #expect(refusals[.invalidName(.containsNUL), default: 0] > 100, "\(refusals)")
-            #expect(refusals[.invalidName(.componentTooLong), default: 0] > 100, "\(refusals)")
+            #expect(count(refusals, { if case .componentTooLong = $0 { true } else { false } }) > 100, "\(refusals)")
+            #expect(count(refusals, { if case .containsControlCharacter = $0 { true } else { false } }) > 100, "\(refusals)")
+            #expect(count(refusals, { if case .tooLong = $0 { true } else { false } }) > 100, "\(refusals)")
             #expect(refusals[.invalidName(.emptySegment), default: 0] > 100, "\(refusals)")
             #expect(refusals[.invalidName(.currentDirectorySegment), default: 0] > 100, "\(refusals)")
+        }
+    }
+
+    /// The refusals for invalid names of one kind, whatever their details (lengths, characters).
+    private func count(
+        _ refusals: [FileFacadeError.Reason: Int], _ kind: (FileFacadeError.InvalidNameReason) -> Bool
+    ) -> Int {
+        refusals.reduce(0) { total, refusal in
+            guard case .invalidName(let why) = refusal.key, kind(why) else { return total }
+            return total + refusal.value
         }
     }
 

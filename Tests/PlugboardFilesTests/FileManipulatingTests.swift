@@ -240,7 +240,7 @@ import Testing
             expectFailure(.invalidName(.containsDot)) { () throws(FileFacadeError) in
                 try facade.changeExtension(of: "notes/a.tar", in: .documents, to: "..")
             }
-            expectFailure(.invalidName(.componentTooLong)) { () throws(FileFacadeError) in
+            expectFailure(.invalidName(.componentTooLong(bytes: 257))) { () throws(FileFacadeError) in
                 try facade.changeExtension(of: "notes/a.tar", in: .documents, to: String(repeating: "e", count: 255))
             }
         }

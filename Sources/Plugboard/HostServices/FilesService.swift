@@ -99,16 +99,32 @@ final class FilesService: Sendable {
 
     private static func flag(_ flags: UInt32, _ flag: UInt32) -> Bool { flags & flag != 0 }
 
+    /// The most bytes one `write` takes, 1 GiB: the host copies them before the
+    /// atomic write, so a size no buffer has is refused rather than allocated.
+    static let maximumWriteBytes = 1 << 30
+
+    /// `size` checked to be a buffer `write` can take. A C `size_t` above
+    /// PTRDIFF_MAX (SIZE_MAX, say) arrives here as a negative `Int`.
+    private static func writeSize(_ size: Int, for target: FileLocation) throws -> Int {
+        guard size >= 0, size <= maximumWriteBytes else {
+            let path = try PathAdapter.containerPath(for: target)
+            throw ServiceError(status: PB_ERR_INVALID_ARGUMENT,
+                               message: "write '\(path)': size is \(UInt(bitPattern: size)) bytes; the limit is \(maximumWriteBytes) (1 GiB)")
+        }
+        return size
+    }
+
     // MARK: - The table's functions
 
     private static let write: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<CChar>?, UnsafeRawPointer?, Int, UInt32) -> pb_status_t = {
         host, path, data, size, flags in
         call(host) { service in
             let target = try location(path, "the")
-            guard data != nil || size == 0 else {
-                throw ServiceError(status: PB_ERR_INVALID_ARGUMENT, message: "data is NULL but size is \(size)")
+            let count = try writeSize(size, for: target)
+            guard data != nil || count == 0 else {
+                throw ServiceError(status: PB_ERR_INVALID_ARGUMENT, message: "data is NULL but size is \(count)")
             }
-            let bytes = data.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? []
+            let bytes = data.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
             try service.facade.writeBytes(bytes, to: target.name, in: target.directory,
                                           overwrite: flag(flags, PB_FILES_OVERWRITE),
                                           createIntermediateDirectories: flag(flags, PB_FILES_CREATE_FOLDERS))

@@ -124,22 +124,77 @@ final class DirectoryDescriptor {
     /// Removes everything inside this directory, depth first, removing
     /// symbolic links themselves and never descending through one. Works on
     /// the names' bytes, so names that are not UTF-8 go too.
+    ///
+    /// A loop, not a recursion, holding one descriptor at a time: it goes
+    /// down into a folder with `openat`, and back up through its "..", which
+    /// must be the very directory it came from (same device and inode, as
+    /// `rm -r` checks), so a tree of any depth (deeper than PATH_MAX, or than
+    /// the descriptors a process may hold) is removed with a constant stack.
+    /// A folder moved elsewhere meanwhile stops the removal with ENOENT.
     func removeContents() throws(Errno) {
-        for rawName in try rawEntryNames() {
-            let child: DirectoryDescriptor
-            do {
-                child = DirectoryDescriptor(descriptor: try systemCall {
-                    openat(descriptor, rawName, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                })
-            } catch .notDirectory, .tooManySymbolicLinkLevels {
-                try removeIfPresent(rawName, flags: 0)  // A file or a symbolic link.
-                continue
-            } catch .noSuchFileOrDirectory {
-                continue
+        var current = self
+        var pending = try rawEntryNames()
+        var ancestors: [RemovalAncestor] = []
+        while true {
+            if let name = pending.popLast() {
+                guard let child = try current.openSubdirectoryOrRemove(name) else { continue }
+                ancestors.append(RemovalAncestor(identity: try current.identity(), pending: pending, child: name))
+                current = child
+                pending = try child.rawEntryNames()
+            } else {
+                guard let ancestor = ancestors.popLast() else { return }
+                let parent = try current.openParent(expecting: ancestor.identity)
+                try parent.removeIfPresent(ancestor.child, flags: AT_REMOVEDIR)
+                current = parent
+                pending = ancestor.pending
             }
-            try child.removeContents()
-            try removeIfPresent(rawName, flags: AT_REMOVEDIR)
         }
+    }
+
+    /// A directory `removeContents` went down from: who it is, what is left
+    /// to remove in it, and the folder being emptied below it.
+    private struct RemovalAncestor {
+        let identity: FileIdentity
+        let pending: [[CChar]]
+        let child: [CChar]
+    }
+
+    /// The device and inode that tell one directory from another.
+    private struct FileIdentity: Equatable {
+        let device: dev_t
+        let inode: ino_t
+    }
+
+    private func identity() throws(Errno) -> FileIdentity {
+        var status = stat()
+        try systemCall { fstat(descriptor, &status) }
+        return FileIdentity(device: status.st_dev, inode: status.st_ino)
+    }
+
+    /// Opens the subdirectory `rawName` for removal, or removes the entry
+    /// right away when it is a file or a symbolic link; nil when there is
+    /// nothing to descend into (removed now, or gone already).
+    private func openSubdirectoryOrRemove(_ rawName: [CChar]) throws(Errno) -> DirectoryDescriptor? {
+        do {
+            return DirectoryDescriptor(descriptor: try systemCall {
+                openat(descriptor, rawName, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            })
+        } catch .notDirectory, .tooManySymbolicLinkLevels {
+            try removeIfPresent(rawName, flags: 0)
+            return nil
+        } catch .noSuchFileOrDirectory {
+            return nil
+        }
+    }
+
+    /// Opens "..", which must be the directory `expected` names; ENOENT
+    /// when it is not (this directory was moved), as `fts` reports it.
+    private func openParent(expecting expected: FileIdentity) throws(Errno) -> DirectoryDescriptor {
+        let parent = DirectoryDescriptor(descriptor: try systemCall {
+            openat(descriptor, "..", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        })
+        guard try parent.identity() == expected else { throw .noSuchFileOrDirectory }
+        return parent
     }
 
     private func removeIfPresent(_ rawName: [CChar], flags: CInt) throws(Errno) {

@@ -29,7 +29,7 @@ import Testing
         let result = try run(TestPaths.plugboard, ["run", "--plugin-dir", work.file("plugins"), "--container", container, "--json"])
         #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
         let steps = logLines(result.output)
-        #expect(steps.count == 17, "\(result.output)")
+        #expect(steps.count == 27, "\(result.output)")
         #expect(steps["write"] == "0 ")
         #expect(steps["write-again"]?.hasPrefix("-5 ") == true, "refused without overwrite: \(steps["write-again"] ?? "")")
         #expect(steps["write-again"]?.contains("destination exists") == true)
@@ -47,10 +47,33 @@ import Testing
         for escape in ["escape-dotdot", "escape-absolute", "escape-directory", "escape-link"] {
             #expect(steps[escape]?.hasPrefix("-6 ") == true, "\(escape): \(steps[escape] ?? "missing")")
         }
+        expectLimits(steps)
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.file("outside")).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: work.path + "/outside.txt"))
         #expect(try String(contentsOfFile: container + "/Documents/notes/a.txt", encoding: .utf8) == "hello!")
         #expect(try FileManager.default.contentsOfDirectory(atPath: container + "/tmp").isEmpty, "tmp emptied at terminate")
+    }
+
+    /// The probe's steps past the limits: each refused with its status and a
+    /// message naming the limit and the value; the deepest allowed path works.
+    private func expectLimits(_ steps: [String: String], sourceLocation: SourceLocation = #_sourceLocation) {
+        let refusals: [(step: String, status: String, words: String)] = [
+            ("size-max", "-1", "write 'tmp/big.bin': size is 18446744073709551615 bytes; the limit is 1073741824 (1 GiB)"),
+            ("size-huge", "-1", "size is 1073741825 bytes; the limit is 1073741824 (1 GiB)"),
+            ("control-write", "-6", "invalid name: contains the control character U+001B"),
+            ("control-rename", "-6", "invalid name: contains the control character U+000A"),
+            ("control-ext", "-6", "invalid name: contains the control character U+007F"),
+            ("too-deep", "-6", "(100005 bytes): invalid name: the container path is 50001 folders deep; the limit is 128"),
+            ("too-long", "-6", "(4108 bytes): invalid name: the container path is 4108 bytes long; the limit is 4095"),
+        ]
+        for refusal in refusals {
+            let line = steps[refusal.step] ?? "missing"
+            #expect(line.hasPrefix(refusal.status + " "), "\(refusal.step): \(line)", sourceLocation: sourceLocation)
+            #expect(line.contains(refusal.words), "\(refusal.step): \(line)", sourceLocation: sourceLocation)
+        }
+        #expect(steps["too-deep-left-nothing"] == "0 no", sourceLocation: sourceLocation)
+        #expect(steps["deepest"] == "0 ", sourceLocation: sourceLocation)
+        #expect(steps["last-error-size-max"] == "0 length unset", sourceLocation: sourceLocation)
     }
 
     @Test func listAndInspectOfferNoContainer() throws {

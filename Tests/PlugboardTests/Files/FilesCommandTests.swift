@@ -375,6 +375,64 @@ import Testing
                     == ["Inbox", "link", "seed.txt"])
     }
 
+    // MARK: limits
+
+    /// A path past the facade's limits, in one operation.
+    struct LimitCase: Sendable, CustomTestStringConvertible {
+        /// The command line; OUT is replaced by the path.
+        let arguments: [String]
+        let path: String
+        /// The cause the one-line error gives.
+        let words: [String]
+        var testDescription: String {
+            arguments.joined(separator: " ").replacingOccurrences(of: "OUT", with: String(reflecting: String(path.prefix(40))))
+        }
+    }
+
+    /// Control characters (shown escaped in the error), and paths too deep or too long.
+    static let pastTheLimits: [(path: String, words: [String])] = [
+        ("tmp/a\u{1B}]0;title\u{7}.txt", [#"'tmp/a\u{1b}]0;title\u{7}.txt'"#, "contains the control character U+001B"]),
+        ("Documents/line\nbreak.txt", ["contains the control character U+000A"]),
+        ("tmp/" + String(repeating: "d/", count: 200) + "x", ["the container path is 201 folders deep; the limit is 128"]),
+        ("Library/" + Array(repeating: String(repeating: "n", count: 250), count: 17).joined(separator: "/"),
+         ["(4274 bytes)", "the container path is 4274 bytes long; the limit is 4095"]),
+    ]
+
+    static let limitOperations: [[String]] = [
+        ["write", "OUT", "--text", "x", "--parents"],
+        ["mv", "Documents/seed.txt", "OUT", "--parents"],
+        ["ls", "OUT"],
+    ]
+
+    static let limitCases = pastTheLimits.flatMap { limit in
+        limitOperations.map { LimitCase(arguments: $0, path: limit.path, words: limit.words) }
+    }
+
+    @Test(arguments: limitCases)
+    func pathsPastTheLimitsAreRefusedBeforeAnythingIsMade(_ limit: LimitCase) throws {
+        let workspace = try FilesWorkspace("limits")
+        defer { workspace.remove() }
+        FilesExpect.success(try workspace.files(["write", "Documents/seed.txt", "--text", "seed"]), "seed")
+
+        let result = try workspace.files(limit.arguments.map { $0 == "OUT" ? limit.path : $0 })
+        FilesExpect.failure(result, ["invalid name"] + limit.words)
+
+        #expect(workspace.text(workspace.path("Documents/seed.txt")) == "seed")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.path("Documents")).sorted() == ["Inbox", "seed.txt"])
+        for directory in ["Documents/Inbox", "Library", "tmp"] {
+            #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.path(directory)).isEmpty, "\(directory)")
+        }
+    }
+
+    @Test func anExtensionWithAControlCharacterIsRefused() throws {
+        let workspace = try FilesWorkspace("limits-ext")
+        defer { workspace.remove() }
+        FilesExpect.success(try workspace.files(["write", "Documents/seed.txt", "--text", "seed"]), "seed")
+        FilesExpect.failure(try workspace.files(["ext", "Documents/seed.txt", "t\u{7F}"]),
+                            ["change extension", "invalid name: contains the control character U+007F"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.path("Documents")).sorted() == ["Inbox", "seed.txt"])
+    }
+
     /// A symbolic link as the last component is an entry: described, removed or replaced
     /// itself, never read or written through.
     @Test func aFinalSymbolicLinkIsActedOnNeverFollowed() throws {
@@ -450,6 +508,7 @@ import Testing
         UsageCase(arguments: ["chmod", "Documents/a"], words: ["chmod"]),
         UsageCase(arguments: ["ls", "--app-name", "a/b"], words: ["cannot use the container", "'a/b'", "contains '/'"]),
         UsageCase(arguments: ["ls", "--app-name", ".."], words: ["cannot use the container", "'..'"]),
+        UsageCase(arguments: ["ls", "--app-name", "app\u{1B}"], words: ["cannot use the container", "contains the control character U+001B"]),
         UsageCase(arguments: ["ls", "--container", ""], words: ["--container needs a directory path"]),
     ]
 

@@ -1,10 +1,14 @@
 /*
  * A test plugin that drives every function of the files host service at
  * did-finish-launching and logs one line per step: "<step> <status> <detail>".
- * With FIX_ESCAPE it also tries paths that must not leave the container.
+ * It also tries paths that must not leave the container, and arguments past
+ * the service's limits (sizes no buffer has, control characters, paths too
+ * deep or too long).
  */
 #include <plugboard.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const pb_host_t *host;
@@ -15,6 +19,51 @@ static void report(const char *step, pb_status_t status, const char *detail) {
     if (status != PB_OK) host->files->last_error(host, reason, sizeof reason);
     snprintf(line, sizeof line, "%s %d %s%s%s", step, (int)status, detail, status != PB_OK ? " | " : "", reason);
     host->log(host, NULL, PB_LOG_INFO, line);
+}
+
+/* "<prefix>" followed by `count` copies of `segment`, then "<leaf>"; malloc'd. */
+static char *repeated_path(const char *prefix, const char *segment, size_t count, const char *leaf) {
+    size_t prefix_length = strlen(prefix), segment_length = strlen(segment), leaf_length = strlen(leaf);
+    char *path = malloc(prefix_length + segment_length * count + leaf_length + 1);
+    if (!path) return NULL;
+    memcpy(path, prefix, prefix_length);
+    char *end = path + prefix_length;
+    for (size_t i = 0; i < count; i++, end += segment_length) memcpy(end, segment, segment_length);
+    memcpy(end, leaf, leaf_length + 1);
+    return path;
+}
+
+static void probe_limits(const pb_files_t *f) {
+    report("size-max", f->write(host, "tmp/big.bin", "x", SIZE_MAX, 0), "");
+    report("size-huge", f->write(host, "tmp/big.bin", "x", ((size_t)1 << 30) + 1, 0), "");
+    report("control-write", f->write(host, "tmp/a\x1b]0;pwned\x07.txt", "x", 1, 0), "");
+    report("control-rename", f->rename(host, "Documents/notes/a.txt", "b\n.txt", 0), "");
+    report("control-ext", f->change_extension(host, "Documents/notes/a.txt", "t\x7f", 0, NULL), "");
+
+    char *too_deep = repeated_path("tmp/", "a/", 50000, "x");
+    report("too-deep", too_deep ? f->write(host, too_deep, "x", 1, PB_FILES_CREATE_FOLDERS) : PB_ERR_IO, "");
+    free(too_deep);
+    bool exists = true;
+    pb_status_t status = f->exists(host, "tmp/a", &exists);
+    report("too-deep-left-nothing", status, exists ? "yes" : "no");
+    char *deepest = repeated_path("tmp/", "d/", 127, "x");
+    report("deepest", deepest ? f->write(host, deepest, "x", 1, PB_FILES_CREATE_FOLDERS) : PB_ERR_IO, "");
+    free(deepest);
+
+    char segment[242];
+    memset(segment, 'n', 240);
+    segment[240] = '/';
+    segment[241] = 0;
+    char *too_long = repeated_path("Documents/", segment, 17, "x");
+    report("too-long", too_long ? f->write(host, too_long, "x", 1, PB_FILES_CREATE_FOLDERS) : PB_ERR_IO, "");
+    free(too_long);
+
+    /* A capacity no buffer has: the length comes back, nothing is written. */
+    char small[8] = "unset";
+    size_t length = f->last_error(host, small, SIZE_MAX);
+    char detail[100];
+    snprintf(detail, sizeof detail, "%s %s", length > 0 ? "length" : "empty", small);
+    report("last-error-size-max", PB_OK, detail);
 }
 
 static bool probe(void *ctx, const char *options, size_t length) {
@@ -53,6 +102,7 @@ static bool probe(void *ctx, const char *options, size_t length) {
     report("escape-absolute", f->write(host, "/tmp/outside.txt", "x", 1, 0), "");
     report("escape-directory", f->write(host, "Desktop/x.txt", "x", 1, 0), "");
     report("escape-link", f->write(host, "Documents/link/x.txt", "x", 1, 0), "");
+    probe_limits(f);
     return true;
 }
 

@@ -16,6 +16,22 @@ struct pb_host;
  * "..", ".", empty segments, absolute paths and symbolic links are refused
  * with PB_ERR_INVALID_PATH; nothing outside the container is ever touched.
  *
+ * Limits. Also refused with PB_ERR_INVALID_PATH, before anything is touched,
+ * with a message that names the character or the limit and the value:
+ * - a control character (byte 0x01-0x1F or 0x7F) anywhere in a path, a new
+ *   name or an extension ("contains the control character U+001B");
+ * - a component longer than 255 bytes (NAME_MAX);
+ * - a path longer than 4095 bytes, so it always fits `char path[PATH_MAX]`;
+ * - a path through more than 128 folders, its directory included
+ *   ("tmp/a/b.txt" is 2 deep): far deeper than any real layout, and every
+ *   tree in the container stays one that other programs walk without trouble
+ *   ("the container path is 129 folders deep; the limit is 128").
+ * The new path of `rename` and `change_extension` is held to the same limits.
+ *
+ * Sizes. A `size_t` argument that no buffer can have (above PTRDIFF_MAX, such
+ * as SIZE_MAX) or above the function's stated maximum is PB_ERR_INVALID_ARGUMENT
+ * (`write`) or taken as 0 (`last_error`'s capacity); never a crash.
+ *
  * Errors. Each function returns PB_OK or a negative PB_ERR_* code; the
  * sentence that explains the last failure on the calling thread (operation,
  * path, cause, system error) is fetched with `last_error`.
@@ -71,7 +87,11 @@ typedef struct pb_files {
 
     /* ---- since 1.1 ---- */
 
-    /** Writes `size` bytes atomically (temporary file, fsync, rename). Flags: PB_FILES_*. [thread-safe] */
+    /**
+     * Writes `size` bytes atomically (temporary file, fsync, rename). `size` is
+     * at most 1 GiB (1073741824); more is PB_ERR_INVALID_ARGUMENT, as is NULL
+     * `data` with a non-zero `size`. Flags: PB_FILES_*. [thread-safe]
+     */
     pb_status_t (*write)(const struct pb_host *host, const char *path, const void *data, size_t size, uint32_t flags);
 
     /** Reads a whole file into `out` (host-allocated; release with `free_buffer`). [thread-safe] */
@@ -118,7 +138,8 @@ typedef struct pb_files {
      * Copies the message of the last failure of this library's calls on the
      * calling thread into `buffer` (NUL-terminated, truncated to `capacity`),
      * and returns the message's full length in bytes. "" when the last call
-     * succeeded. [thread-safe]
+     * succeeded. A `capacity` of 0, or above PTRDIFF_MAX, writes nothing (ask
+     * for the length with NULL and 0, then allocate). [thread-safe]
      */
     size_t (*last_error)(const struct pb_host *host, char *buffer, size_t capacity);
 } pb_files_t;

@@ -11,7 +11,9 @@ struct FilesCommand: ParsableCommand {
             (Documents, Documents/Inbox, Library, tmp), as in Documents/notes/a.txt, \
             Library/prefs.json or tmp/x. "..", absolute paths, empty or "." segments and \
             symbolic links are refused, so nothing outside the container is ever touched. \
-            The container's directories are created first when missing.
+            So are control characters (U+0001-U+001F, U+007F) and paths past the limits: \
+            a component over 255 bytes, a path over 4095 bytes or through more than 128 \
+            folders (the directory counts: tmp/a/b.txt is 2 deep). The container's directories are created first when missing.
 
             Examples:
               plugboard files ls --app-name notes
