@@ -391,7 +391,7 @@ import Testing
 
     /// Control characters (shown escaped in the error), and paths too deep or too long.
     static let pastTheLimits: [(path: String, words: [String])] = [
-        ("tmp/a\u{1B}]0;title\u{7}.txt", [#"'tmp/a\u{1b}]0;title\u{7}.txt'"#, "contains the control character U+001B"]),
+        ("tmp/a\u{1B}]0;title\u{7}.txt", [#"'tmp/a\x1b]0;title\x07.txt'"#, "contains the control character U+001B"]),
         ("Documents/line\nbreak.txt", ["contains the control character U+000A"]),
         ("tmp/" + String(repeating: "d/", count: 200) + "x", ["the container path is 201 folders deep; the limit is 128"]),
         ("Library/" + Array(repeating: String(repeating: "n", count: 250), count: 17).joined(separator: "/"),
