@@ -16,6 +16,7 @@ struct InspectCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The plugin library to inspect.", valueName: "file.so"))
     var file: String
 
+    @OptionGroup var trust: TrustOptions
     @OptionGroup var output: OutputOptions
 
     /// The `--json` document.
@@ -30,7 +31,7 @@ struct InspectCommand: ParsableCommand {
 
     func run() throws {
         let host = PluginHost()
-        let report = host.loadLibrary(at: file)
+        let report = host.loadLibrary(at: file, trust: trust.trust)
         host.shutdown()
         if output.json {
             print(JSONOutput.encode(Inspection(hostABI: .host, library: report), pretty: true))
@@ -55,6 +56,7 @@ struct InspectCommand: ParsableCommand {
             lines.append(row("Struct sizes", abi.structSizes.sorted { $0.key < $1.key }
                 .map { "\($0.key) \($0.value)" }.joined(separator: ", ")))
         }
+        lines += report.warnings.map { row("Warning", $0) }
         lines.append(row("Plugins", String(report.plugins.count)))
         for plugin in report.plugins {
             let d = plugin.descriptor

@@ -14,6 +14,7 @@ struct ListCommand: ParsableCommand {
             """)
 
     @OptionGroup var search: PluginSearchOptions
+    @OptionGroup var trust: TrustOptions
     @OptionGroup var output: OutputOptions
 
     /// The `--json` document.
@@ -25,7 +26,7 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let host = PluginHost()
         let searchPath = search.searchPath
-        let reports = host.loadPlugins(from: searchPath)
+        let reports = host.loadPlugins(from: searchPath, trust: trust.trust)
         host.shutdown()
         if output.json {
             print(JSONOutput.encode(Listing(searchPath: searchPath.directories.map(\.path), libraries: reports), pretty: true))

@@ -12,7 +12,7 @@ struct RunSession {
     /// Runs load → launch → URLs → events → terminate and returns the exit code.
     func perform(_ command: RunCommand, signals: SignalWatcher?) -> ExitCode {
         let searchPath = command.search.searchPath
-        let reports = host.loadPlugins(from: searchPath)
+        let reports = host.loadPlugins(from: searchPath, trust: command.trust.trust)
         for report in reports {
             json ? console.jsonLine(Tagged(type: "load", report)) : HumanFormat.load(report).forEach(console.line)
         }
@@ -21,6 +21,8 @@ struct RunSession {
             note("no plugin could be loaded from " + searchPath.directories.map(\.path).joined(separator: ", "))
             return ExitCodes.noPluginLoaded
         }
+        let completed = searchPath.directories.contains(where: \.isExplicit) && reports.contains { $0.status == .failed }
+            ? ExitCodes.libraryFailed : ExitCodes.success
 
         for launch in [host.willFinishLaunching, host.didFinishLaunching] {
             let report = launch(command.launchOptions)
@@ -45,7 +47,7 @@ struct RunSession {
             }
         }
         show(host.willTerminate(), detail: nil)
-        return ExitCodes.success
+        return completed
     }
 
     /// The last line: the exit code and why.
