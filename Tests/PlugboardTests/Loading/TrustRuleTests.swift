@@ -109,6 +109,13 @@ import Testing
         #expect(host.plugins.count == 3)
     }
 
+    @Test(arguments: ["run", "list", "inspect"])
+    func helpDescribesAllowInsecure(_ command: String) throws {
+        let help = try CLI.run([command, "--help"])
+        #expect(help.output.collapsingWhitespace.contains(
+            "--allow-insecure Load plugin files and directories that are writable by group or others"), "\(help.output)")
+    }
+
     @Test func throughTheBinary() throws {
         let (workspace, insecure) = try folder { try chmod($0, 0o664) }
         defer { workspace.remove() }
