@@ -1,5 +1,6 @@
+import Glibc
+import PlugboardSystem
 import Synchronization
-import SystemPackage
 
 /// Whether one initialization of a library may still use the host services,
 /// and the one warning its first misuse after the end gets.
@@ -12,7 +13,12 @@ import SystemPackage
 final class LibraryLifetime: Sendable {
     /// Why the library may no longer call the host.
     enum Ending: UInt8 {
-        case running, deinitialized, initFailed
+        /// Between a successful `init` and `deinit`: every call is served.
+        case running
+        /// `deinit` has returned.
+        case deinitialized
+        /// `init` returned false; threads it started may still call.
+        case initFailed
     }
 
     let libraryPath: String
@@ -41,7 +47,8 @@ final class LibraryLifetime: Sendable {
                                      message: "\(libraryPath) called \(service()) after \(when); ignored (reported once)")
         if !router.deliver(record) {
             // No host listens any more (an atexit handler, a thread outliving the host): standard error it is.
-            _ = try? FileDescriptor.standardError.writeAll(Array("plugboard: warning: \(record.message)\n".utf8))
+            let line = Array("plugboard: warning: \(record.message)\n".utf8)
+            _ = try? systemCall { line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) } }
         }
         return false
     }

@@ -8,6 +8,8 @@ extension PluginHost {
     /// Returns one report per file (and one per directory that could not be
     /// scanned or failed the trust rule, whose files are then not tried).
     /// A plugin id claimed by two libraries is refused for both: their reports say so.
+    /// `trust` decides whether a file or directory another user could change is
+    /// refused (``PluginTrust/strict``, the default) or loaded with a report warning.
     public func loadPlugins(from searchPath: PluginSearchPath, trust: PluginTrust = .strict) -> [LoadReport] {
         var reports: [LoadReport] = []
         for directory in searchPath.directories {
@@ -37,7 +39,8 @@ extension PluginHost {
         return reports.map(withdrawingContestedPlugins)
     }
 
-    /// Loads the library at `path` and registers its plugins.
+    /// Loads the library at `path` and registers its plugins, if the file passes
+    /// the trust rule (or `trust` is ``PluginTrust/allowInsecure``).
     ///
     /// When a later library claims one of its plugin ids, that plugin is
     /// withdrawn (``plugins`` shows it; ``loadPlugins(from:trust:)`` amends the
