@@ -80,6 +80,9 @@ enum ELFPreflight {
     /// checks it is a visible function defined in an executable section of this file.
     private static func checkEntrySymbol(in file: ELFFileReader, header: [UInt8]) throws(LoadFailure) {
         let sections = try ELFSectionTable(file: file, header: header)
+        guard !sections.isEmpty else {
+            throw LoadFailure(.entry, "the file has no section headers (stripped beyond `strip`?), so `\(PB_ENTRY_SYMBOL)` cannot be checked before loading; rebuild it without removing them")
+        }
         guard let symbolTable = sections.first(ofType: 11) else {  // SHT_DYNSYM
             throw LoadFailure(.entry, "no dynamic symbol table: the library exports no symbol, so no `\(PB_ENTRY_SYMBOL)`: this is not a Plugboard plugin")
         }

@@ -47,6 +47,9 @@ struct ELFSectionTable {
         }
     }
 
+    /// Whether the file has no section headers.
+    var isEmpty: Bool { sections.isEmpty }
+
     /// The first section of `type` (`SHT_*`), if any.
     func first(ofType type: UInt32) -> Section? {
         sections.first { $0.type == type }
