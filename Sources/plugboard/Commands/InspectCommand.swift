@@ -31,7 +31,7 @@ struct InspectCommand: ParsableCommand {
 
     func run() throws {
         let host = PluginHost()
-        let report = host.loadLibrary(at: file, trust: trust.trust)
+        let report = host.loadLibrary(at: file, trust: trust.policy)
         host.shutdown()
         if output.json {
             print(JSONOutput.encode(Inspection(hostABI: .host, library: report), pretty: true))

@@ -26,7 +26,7 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let host = PluginHost()
         let searchPath = search.searchPath
-        let reports = host.loadPlugins(from: searchPath, trust: trust.trust)
+        let reports = host.loadPlugins(from: searchPath, trust: trust.policy)
         host.shutdown()
         if output.json {
             print(JSONOutput.encode(Listing(searchPath: searchPath.directories.map(\.path), libraries: reports), pretty: true))

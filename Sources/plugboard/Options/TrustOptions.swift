@@ -8,5 +8,5 @@ struct TrustOptions: ParsableArguments {
     var allowInsecure = false
 
     /// The trust rule the loader applies.
-    var trust: PluginTrust { allowInsecure ? .allowInsecure : .strict }
+    var policy: PluginTrust { allowInsecure ? .allowInsecure : .strict }
 }

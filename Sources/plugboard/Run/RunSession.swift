@@ -12,7 +12,7 @@ struct RunSession {
     /// Runs load → launch → URLs → events → terminate and returns the exit code.
     func perform(_ command: RunCommand, signals: SignalWatcher?) -> ExitCode {
         let searchPath = command.search.searchPath
-        let reports = host.loadPlugins(from: searchPath, trust: command.trust.trust)
+        let reports = host.loadPlugins(from: searchPath, trust: command.trust.policy)
         for report in reports {
             json ? console.jsonLine(Tagged(type: "load", report)) : HumanFormat.load(report).forEach(console.line)
         }
@@ -21,7 +21,8 @@ struct RunSession {
             note("no plugin could be loaded from " + searchPath.directories.map(\.path).joined(separator: ", "))
             return ExitCodes.noPluginLoaded
         }
-        let completed = searchPath.directories.contains(where: \.isExplicit) && reports.contains { $0.status == .failed }
+        // A library asked for that failed makes the run exit 4, after the others ran to the end.
+        let codeWhenDone = searchPath.directories.contains(where: \.isExplicit) && reports.contains { $0.status == .failed }
             ? ExitCodes.libraryFailed : ExitCodes.success
 
         for launch in [host.willFinishLaunching, host.didFinishLaunching] {
@@ -47,7 +48,7 @@ struct RunSession {
             }
         }
         show(host.willTerminate(), detail: nil)
-        return completed
+        return codeWhenDone
     }
 
     /// The last line: the exit code and why.
