@@ -38,13 +38,13 @@ final class LibraryLifetime: Sendable {
 
     /// True while the library runs; otherwise reports the first misuse (`service`
     /// names the call, e.g. "log") and returns false.
-    func admits(_ service: @autoclosure () -> String) -> Bool {
+    func admits(_ service: String) -> Bool {
         let state = Ending(rawValue: ending.load(ordering: .acquiring)) ?? .running
         guard state != .running else { return true }
         guard !reported.exchange(true, ordering: .relaxed) else { return false }
         let when = state == .initFailed ? "its init returned false" : "its deinit"
         let record = PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .warning,
-                                     message: "\(libraryPath) called \(service()) after \(when); ignored (reported once)")
+                                     message: "\(libraryPath) called \(service) after \(when); ignored (reported once)")
         if !router.deliver(record) {
             // No host listens any more (an atexit handler, a thread outliving the host): standard error it is.
             let line = Array("plugboard: warning: \(record.message)\n".utf8)

@@ -60,8 +60,8 @@ final class LoadedLibrary: @unchecked Sendable {
         }
     }
 
-    /// The stages before any code of the library runs but its entry function:
-    /// the ELF checks, `dlopen`, and `plugboard_entry`'s record.
+    /// The stages up to the entry record: the ELF checks (before any code of
+    /// the library runs), `dlopen`, and the record `plugboard_entry` returns.
     private static func entryRecord(path: String, fileSize: Int) throws(LoadFailure) -> UnsafeRawPointer {
         try ELFPreflight.check(path, fileSize: fileSize)
         let library = try DynamicLibrary.open(path)
