@@ -3,7 +3,7 @@ import Glibc
 import PlugboardSystem
 import SystemPackage
 
-/// Reads a file's ELF header and dynamic symbol table before `dlopen`, so that
+/// Reads a file's ELF header and dynamic symbols before `dlopen`, so that
 /// a text file, a truncated library, one built for another machine or one
 /// whose `plugboard_entry` is not a function gets a precise one-line error
 /// instead of the loader's terse text (or a crash), and no code of it runs.
@@ -76,50 +76,31 @@ enum ELFPreflight {
 
     private static let entryName = Array(PB_ENTRY_SYMBOL.utf8)
 
-    /// Finds `plugboard_entry` in `.dynsym` (the table `dlsym` answers from) and
-    /// checks it is a visible function defined in an executable section of this file.
+    /// Looks `plugboard_entry` up in the dynamic symbol table, the way `dlsym`
+    /// will, and checks it is a visible function defined in executable code of this file.
     private static func checkEntrySymbol(in file: ELFFileReader, header: [UInt8]) throws(LoadFailure) {
-        let sections = try ELFSectionTable(file: file, header: header)
-        guard !sections.isEmpty else {
-            throw LoadFailure(.entry, "the file has no section headers (stripped beyond `strip`?), so `\(PB_ENTRY_SYMBOL)` cannot be checked before loading; rebuild it without removing them")
-        }
-        guard let symbolTable = sections.first(ofType: 11) else {  // SHT_DYNSYM
-            throw LoadFailure(.entry, "no dynamic symbol table: the library exports no symbol, so no `\(PB_ENTRY_SYMBOL)`: this is not a Plugboard plugin")
-        }
-        guard symbolTable.entrySize == 24 || symbolTable.entrySize == 0 else {
-            throw LoadFailure(.open, "malformed ELF file: dynamic symbol entries of \(symbolTable.entrySize) bytes, not 24")
-        }
-        let stringTable = try sections.section(Int(symbolTable.link), "the dynamic string table")
-        let names = try file.bytes(at: stringTable.offset, count: stringTable.size, "the dynamic string table")
-        let symbols = try file.bytes(at: symbolTable.offset, count: symbolTable.size, "the dynamic symbol table")
-        let symbol = stride(from: 0, to: symbols.count - 23, by: 24).first {
-            names.hasString(entryName, at: Int(symbols.littleEndian(UInt32.self, at: $0)))
-        }
         let quoted = "`\(PB_ENTRY_SYMBOL)`"
-        guard let start = symbol else {
+        guard let symbols = try ELFDynamicSymbols(file: file, header: header) else {
+            throw LoadFailure(.entry, "the library has no dynamic section, so it exports no \(quoted): this is not a Plugboard plugin")
+        }
+        guard let symbol = try symbols.symbol(named: entryName) else {
             throw LoadFailure(.entry, "no \(quoted) symbol in the dynamic symbol table: this is not a Plugboard plugin")
         }
-        let type = symbols[start + 4] & 0xF
-        let visibility = symbols[start + 5] & 0x3
-        let index = symbols.littleEndian(UInt16.self, at: start + 6)
-        guard index != 0 else {  // SHN_UNDEF
+        guard symbol.sectionIndex != 0 else {  // SHN_UNDEF
             throw LoadFailure(.entry, "\(quoted) is undefined in the library: it is imported from another library, not defined by this one")
         }
-        guard visibility == 0 || visibility == 3 else {  // STV_DEFAULT, STV_PROTECTED
+        guard symbol.visibility == 0 || symbol.visibility == 3 else {  // STV_DEFAULT, STV_PROTECTED
             throw LoadFailure(.entry, "\(quoted) is hidden (not exported); declare it with PB_EXPORT")
         }
-        guard type == 2 else {  // STT_FUNC
+        guard symbol.type == 2 else {  // STT_FUNC
             let kinds: [UInt8: String] = [0: "an untyped symbol (STT_NOTYPE)", 1: "a data symbol (STT_OBJECT)",
                                           3: "a section symbol (STT_SECTION)", 4: "a file symbol (STT_FILE)",
                                           5: "a common data symbol (STT_COMMON)", 6: "a thread-local data symbol (STT_TLS)",
                                           10: "an indirect function (STT_GNU_IFUNC), whose resolver would run"]
-            throw LoadFailure(.entry, "\(quoted) is \(kinds[type] ?? "a symbol of type \(type)"), not a function (STT_FUNC)")
+            throw LoadFailure(.entry, "\(quoted) is \(kinds[symbol.type] ?? "a symbol of type \(symbol.type)"), not a function (STT_FUNC)")
         }
-        guard index < 0xFF00, let home = try? sections.section(Int(index), "the entry's section") else {
-            throw LoadFailure(.entry, "\(quoted) is in section index \(index), which is not a section of the file")
-        }
-        guard home.flags & 0x4 != 0 else {  // SHF_EXECINSTR
-            throw LoadFailure(.entry, "\(quoted) is in section \(sections.name(of: home)), which is not executable code")
+        guard symbols.isExecutable(symbol.value) else {
+            throw LoadFailure(.entry, "\(quoted) is at address 0x\(String(symbol.value, radix: 16)), outside the library's executable segments: it is not code")
         }
     }
 

@@ -111,11 +111,11 @@ enum BadPlugin: String, CaseIterable, Sendable, CustomTestStringConvertible {
         func fixture(_ name: String, _ definitions: [String]) throws -> String {
             try PluginCompiler.lenientFixture(name, in: directory, definitions + ["FIX_TERMINATE"])
         }
-        func library(_ name: String, _ source: String) throws -> String {
+        func library(_ name: String, _ source: String, flags: [String] = []) throws -> String {
             let scratch = try TemporaryDirectory("plugboard-corpus-source")
             defer { scratch.remove() }
             try scratch.write("source.c", source + "\n")
-            return try PluginCompiler.compile(scratch.file("source.c"), to: path(name))
+            return try PluginCompiler.compile(scratch.file("source.c"), to: path(name), flags: flags)
         }
         func bytes(of file: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: file))) }
         func write(_ bytes: [UInt8], _ name: String) throws -> String {
@@ -223,10 +223,11 @@ enum BadPlugin: String, CaseIterable, Sendable, CustomTestStringConvertible {
             return CorpusExpectation(path: file, stage: "entry",
                                      keywords: ["no `plugboard_entry` symbol", "dynamic symbol table", "not a Plugboard plugin"])
         case .undefinedEntry:
+            // The GNU hash table holds defined symbols only; the SysV one (DT_HASH) finds the undefined entry too.
             let file = try library("m_undefined_entry.so", """
                 extern const void *plugboard_entry(void);
                 __attribute__((visibility("default"))) const void *forward(void) { return plugboard_entry(); }
-                """)
+                """, flags: ["-Wl,--hash-style=sysv"])
             return CorpusExpectation(path: file, stage: "entry",
                                      keywords: ["`plugboard_entry` is undefined", "imported from another library"])
         case .threadLocalEntry:
@@ -234,19 +235,19 @@ enum BadPlugin: String, CaseIterable, Sendable, CustomTestStringConvertible {
             return CorpusExpectation(path: file, stage: "entry",
                                      keywords: ["thread-local data symbol (STT_TLS)", "not a function"])
         case .entryOutsideCode:
-            // A function symbol whose bytes lie in a writable data section (the linker merges .data.entry into .data).
+            // A function symbol whose bytes lie in a writable, not executable, data segment.
             let file = try library("m_entry_in_data.so", #"""
                 __asm__(".section .data.entry,\"aw\",%progbits\n.globl plugboard_entry\n"
                         ".type plugboard_entry,%function\nplugboard_entry:\n.byte 0xc3\n.size plugboard_entry,1\n.previous\n");
                 """#)
             return CorpusExpectation(path: file, stage: "entry",
-                                     keywords: ["`plugboard_entry` is in section '.data'", "not executable code"])
+                                     keywords: ["`plugboard_entry` is at address 0x", "outside the library's executable segments"])
         case .malformedSymbolTable:
             var all = try bytes(of: good)
-            try ELFBytes.patchDynamicSymbolTableOffset(&all, to: UInt64.max - 15)
+            try ELFBytes.patchDynamicEntry(&all, tag: 6, to: 0xDEAD_0000)  // DT_SYMTAB
             let file = try write(all, "m_bad_dynsym.so")
             return CorpusExpectation(path: file, stage: "open",
-                                     keywords: ["malformed ELF file", "the dynamic symbol table reaches byte beyond 2^64"])
+                                     keywords: ["malformed ELF file", "the dynamic symbol table is at address 0xdead0000, outside every loaded segment"])
         case .crossCompiledForeignMachine:
             let file = try write(Array(try CrossCompiler.foreignLibrary.get()), "m_cross.so")
             return CorpusExpectation(path: file, stage: "open",
@@ -266,13 +267,21 @@ enum ELFBytes {
         (0..<size).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64(bytes[offset + $1]) }
     }
 
-    /// Points the `.dynsym` section header's `sh_offset` at `offset`.
-    static func patchDynamicSymbolTableOffset(_ bytes: inout [UInt8], to offset: UInt64) throws {
-        let table = Int(read(bytes, 40, 8)), entrySize = Int(read(bytes, 58, 2)), count = Int(read(bytes, 60, 2))
-        guard let header = (0..<count).map({ table + $0 * entrySize }).first(where: { read(bytes, $0 + 4, 4) == 11 }) else {
-            throw TestFailure("no .dynsym section header")
+    /// The file range of the `PT_DYNAMIC` segment.
+    static func dynamicSection(_ bytes: [UInt8]) throws -> Range<Int> {
+        let table = Int(read(bytes, 32, 8)), entrySize = Int(read(bytes, 54, 2)), count = Int(read(bytes, 56, 2))
+        guard let header = (0..<count).map({ table + $0 * entrySize }).first(where: { read(bytes, $0, 4) == 2 }) else {
+            throw TestFailure("no PT_DYNAMIC program header")
         }
-        for index in 0..<8 { bytes[header + 24 + index] = UInt8(truncatingIfNeeded: offset >> (8 * UInt64(index))) }
+        let offset = Int(read(bytes, header + 8, 8))
+        return offset..<offset + Int(read(bytes, header + 32, 8))
+    }
+
+    /// Sets the value of the first dynamic entry with `tag` (`DT_*`).
+    static func patchDynamicEntry(_ bytes: inout [UInt8], tag: UInt64, to value: UInt64) throws {
+        guard let entry = stride(from: try dynamicSection(bytes).lowerBound, to: try dynamicSection(bytes).upperBound, by: 16)
+            .first(where: { read(bytes, $0, 8) == tag }) else { throw TestFailure("no dynamic entry with tag \(tag)") }
+        for index in 0..<8 { bytes[entry + 8 + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(index))) }
     }
 }
 
