@@ -33,7 +33,7 @@ struct ELFDynamicSymbols {
     private let file: ELFFileReader
     private let segments: [Segment]
     private let symbolTable: UInt64
-    private let names: [UInt8]
+    private let stringTable: (offset: UInt64, size: UInt64)
     private let hashTable: HashTable
 
     /// Reads the program headers `header` (the 64-byte ELF header) describes and
@@ -80,8 +80,8 @@ struct ELFDynamicSymbols {
             throw LoadFailure(.open, "malformed ELF file: dynamic symbol entries of \(size) bytes (DT_SYMENT), not 24")
         }
         symbolTable = try Self.offset(of: try required(6, "DT_SYMTAB"), in: segments, "the dynamic symbol table")
-        names = try file.bytes(at: try Self.offset(of: try required(5, "DT_STRTAB"), in: segments, "the dynamic string table"),
-                               count: try required(10, "DT_STRSZ"), "the dynamic string table")
+        stringTable = (try Self.offset(of: try required(5, "DT_STRTAB"), in: segments, "the dynamic string table"),
+                       try required(10, "DT_STRSZ"))
         if let gnu = values[0x6FFF_FEF5] {  // DT_GNU_HASH
             hashTable = .gnu(offset: try Self.offset(of: gnu, in: segments, "the GNU hash table"))
         } else {
@@ -137,7 +137,11 @@ struct ELFDynamicSymbols {
 
     private func symbol(at index: UInt32, ifNamed name: [UInt8]) throws(LoadFailure) -> Symbol? {
         let bytes = try file.bytes(at: symbolTable + UInt64(index) * 24, count: 24, "the dynamic symbol table")
-        guard names.hasString(name, at: Int(bytes.littleEndian(UInt32.self, at: 0))) else { return nil }
+        // Only the bytes the name needs, and its NUL, are read from the string table.
+        let nameOffset = UInt64(bytes.littleEndian(UInt32.self, at: 0))
+        guard nameOffset + UInt64(name.count) < stringTable.size else { return nil }
+        let candidate = try file.bytes(at: stringTable.offset + nameOffset, count: UInt64(name.count + 1), "the dynamic string table")
+        guard candidate == name + [0] else { return nil }
         return Symbol(type: bytes[4] & 0xF, visibility: bytes[5] & 0x3,
                       sectionIndex: bytes.littleEndian(UInt16.self, at: 6), value: bytes.littleEndian(UInt64.self, at: 8))
     }

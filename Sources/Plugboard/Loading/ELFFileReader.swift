@@ -47,10 +47,4 @@ extension [UInt8] {
     func littleEndian<Value: FixedWidthInteger>(_: Value.Type, at offset: Int) -> Value {
         (0..<MemoryLayout<Value>.size).reversed().reduce(Value(0)) { $0 << 8 | Value(self[offset + $1]) }
     }
-
-    /// Whether the NUL-terminated string at `offset` is `name`; false when it does not fit.
-    func hasString(_ name: [UInt8], at offset: Int) -> Bool {
-        guard offset >= 0, offset <= count - name.count - 1 else { return false }
-        return self[offset + name.count] == 0 && self[offset..<offset + name.count].elementsEqual(name)
-    }
 }
