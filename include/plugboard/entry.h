@@ -40,6 +40,11 @@ struct pb_registrar {
  * Owned by the library; must stay valid while the library is loaded (a
  * `static const` record is the usual choice).
  *
+ * Before any code of the library runs, the host reads its dynamic symbol
+ * table: `plugboard_entry` must be defined by the library itself, exported
+ * (PB_EXPORT) and a function (STT_FUNC) in executable code; otherwise the
+ * library is refused at stage `entry` without being opened.
+ *
  * The host calls, in this order and on its dispatch thread:
  *   1. `plugboard_entry()`, then checks `abi_major`, `abi_minor` and every
  *      `struct_size`;
@@ -60,7 +65,11 @@ typedef struct pb_entry {
     uint32_t abi_minor;
 
     /**
-     * Initializes the library. `host` stays valid until `deinit` returns.
+     * Initializes the library. `host` stays valid memory for the life of
+     * the process, but serves the library only until `deinit` returns (or,
+     * when `init` returns false, until `init` returns): a later call through
+     * it (log, files, a completion), from a thread or an `atexit` handler, is
+     * ignored and reported once as a warning naming the library.
      * Return false to refuse loading; log the reason with `host->log` at
      * PB_LOG_ERROR first, and the load report will show it. NULL means
      * "nothing to initialize".
@@ -70,7 +79,9 @@ typedef struct pb_entry {
 
     /**
      * Releases what `init` and the plugins acquired. No callback of this
-     * library's plugins runs after it starts, and no completion may be called.
+     * library's plugins runs after it starts. Stop every thread that calls
+     * the host before returning: the host ignores (and reports once) any
+     * call the library makes after `deinit`.
      * NULL means "nothing to release".
      * [dispatch-thread]
      */

@@ -24,8 +24,11 @@ typedef int32_t pb_log_level_t;
 /**
  * The host services table, handed to the library's `init`.
  *
- * Owned by the host; valid from `init` until `deinit` returns, so a library
- * may keep the pointer. Each library gets its own table, which is how the host
+ * Owned by the host; valid memory for the life of the process, so a library
+ * may keep the pointer. It serves the library from `init` until `deinit`
+ * returns (until `init` returns, when `init` returns false); a call after
+ * that is ignored and reported once as a warning naming the library (a files
+ * function returns PB_ERR_WRONG_STATE). Each library gets its own table, which is how the host
  * attributes log messages to their source. A newer host may hand over a
  * longer table (`struct_size` says how long); read only the fields you know.
  * Every function pointer of the 1.0 part is non-NULL.

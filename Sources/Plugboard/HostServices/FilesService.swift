@@ -32,8 +32,10 @@ final class FilesService: Sendable {
     // MARK: - Running one call
 
     /// Runs `body` for the library behind `host`, turning every failure into a status and a remembered sentence.
+    /// After the library's end (deinit, or init returned false) the call is refused with PB_ERR_WRONG_STATE.
     private static func call(_ host: UnsafePointer<pb_host>?, _ body: (FilesService) throws -> Void) -> pb_status_t {
-        guard let service = service(host) else { return PB_ERR_UNAVAILABLE }
+        guard let context = context(host), let service = context.files else { return PB_ERR_UNAVAILABLE }
+        guard context.lifetime.admits("a files function") else { return PB_ERR_WRONG_STATE }
         do {
             try body(service)
             service.remember(nil)
@@ -50,9 +52,8 @@ final class FilesService: Sendable {
         }
     }
 
-    private static func service(_ host: UnsafePointer<pb_host>?) -> FilesService? {
-        guard let data = host?.pointee.host_data else { return nil }
-        return Unmanaged<HostServicesTable.Context>.fromOpaque(data).takeUnretainedValue().files
+    private static func context(_ host: UnsafePointer<pb_host>?) -> HostServicesTable.Context? {
+        host?.pointee.host_data.map { Unmanaged<HostServicesTable.Context>.fromOpaque($0).takeUnretainedValue() }
     }
 
     private func remember(_ message: String?) {
@@ -267,7 +268,7 @@ final class FilesService: Sendable {
 
     private static let lastError: @convention(c) (UnsafePointer<pb_host>?, UnsafeMutablePointer<CChar>?, Int) -> Int = {
         host, buffer, capacity in
-        let message = service(host)?.lastError() ?? "this host offers no files service"
+        let message = context(host)?.files?.lastError() ?? "this host offers no files service"
         let bytes = Array(message.utf8)
         if let buffer, capacity > 0 {
             let count = min(bytes.count, capacity - 1)

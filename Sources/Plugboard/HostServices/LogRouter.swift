@@ -9,19 +9,25 @@ final class LogRouter: Sendable {
     private let sinks = Mutex<[ObjectIdentifier: Sink]>([:])
     private let lastError = Mutex<String?>(nil)
 
+    /// Sends this library's messages to `sink` too, until ``detach(_:)`` for `owner`.
     func attach(_ owner: ObjectIdentifier, _ sink: @escaping Sink) {
         sinks.withLock { $0[owner] = sink }
     }
 
+    /// Stops sending to `owner`'s sink: a host that let go of the library hears nothing more from it.
     func detach(_ owner: ObjectIdentifier) {
         _ = sinks.withLock { $0.removeValue(forKey: owner) }
     }
 
-    func deliver(_ record: PluginLogRecord) {
+    /// Hands `record` to every attached host; false when none is attached.
+    @discardableResult
+    func deliver(_ record: PluginLogRecord) -> Bool {
         if record.level == .error {
             lastError.withLock { $0 = record.message }
         }
-        for sink in sinks.withLock({ Array($0.values) }) { sink(record) }
+        let current = sinks.withLock { Array($0.values) }
+        for sink in current { sink(record) }
+        return !current.isEmpty
     }
 
     /// The last error message logged since the previous call, if any.

@@ -9,19 +9,19 @@ import Glibc
 struct DynamicLibrary: @unchecked Sendable {
     let handle: UnsafeMutableRawPointer
 
-    static func open(_ path: String) -> Result<DynamicLibrary, LoadFailure> {
+    static func open(_ path: String) throws(LoadFailure) -> DynamicLibrary {
         _ = dlerror()
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
-            return .failure(LoadFailure(.open, "dlopen could not load the library", systemError: lastError()))
+            throw LoadFailure(.open, "dlopen could not load the library", systemError: lastError())
         }
-        return .success(DynamicLibrary(handle: handle))
+        return DynamicLibrary(handle: handle)
     }
 
     /// The address of `symbol` in this library or its dependencies.
-    func address(of symbol: String) -> Result<UnsafeMutableRawPointer, LookupError> {
+    func address(of symbol: String) throws(LookupError) -> UnsafeMutableRawPointer {
         _ = dlerror()
-        if let address = dlsym(handle, symbol) { return .success(address) }
-        return .failure(LookupError(text: Self.lastError() ?? "symbol not found"))
+        guard let address = dlsym(handle, symbol) else { throw LookupError(text: Self.lastError() ?? "symbol not found") }
+        return address
     }
 
     /// `dlsym`'s complaint.

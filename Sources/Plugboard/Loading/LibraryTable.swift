@@ -17,29 +17,29 @@ final class LibraryTable: Sendable {
     private let entries = Mutex<[FileIdentity: Entry]>([:])
 
     /// The library at `path` for `owner`, loading it if no host has it yet.
-    /// `abi` receives the declared layout, also when a later stage fails. The
-    /// files service is the first host's: a library is initialized once.
-    /// `fileSize`, when the caller already has it from the `stat` that gave
-    /// `identity`, spares the preflight an `fstat`.
-    func acquire(path: String, identity: FileIdentity, fileSize: Int? = nil, owner: ObjectIdentifier,
-                 sink: @escaping LogRouter.Sink, files: FileFacade?,
-                 abi: inout LibraryABI?) -> Result<LoadedLibrary, LoadFailure> {
-        entries.withLock { entries in
+    /// The files service is the first host's: a library is initialized once.
+    /// `fileSize` is the size the `stat` that gave `identity` found.
+    func acquire(path: String, identity: FileIdentity, fileSize: Int, owner: ObjectIdentifier,
+                 sink: @escaping LogRouter.Sink, files: FileFacade?) throws(LoadedLibrary.Failure) -> LoadedLibrary {
+        try entries.withLock { entries throws(LoadedLibrary.Failure) -> LoadedLibrary in
             if var entry = entries[identity] {
                 entry.users.insert(owner)
                 entries[identity] = entry
                 entry.library.router.attach(owner, sink)
-                abi = entry.library.abi
-                return .success(entry.library)
+                return entry.library
             }
             let router = LogRouter()
             router.attach(owner, sink)
-            let result = LoadedLibrary.load(path: path, identity: identity, fileSize: fileSize, router: router,
-                                            files: files, abi: &abi)
-            if case .success(let library) = result {
+            do throws(LoadedLibrary.Failure) {
+                let library = try LoadedLibrary.load(path: path, identity: identity, fileSize: fileSize,
+                                                     router: router, files: files)
                 entries[identity] = Entry(library: library, users: [owner])
+                return library
+            } catch {
+                // A thread the failed library started may still log: it must not reach this host.
+                router.detach(owner)
+                throw error
             }
-            return result
         }
     }
 

@@ -25,6 +25,9 @@ public struct LoadReport: Sendable, Encodable {
     public var plugins: [PluginSummary] = []
     /// Plugins the library added that were refused, each with its reason.
     public var refused: [PluginRefusal] = []
+    /// What the operator should know about a library that loaded anyway, e.g.
+    /// that it failed the trust rule and ``PluginTrust/allowInsecure`` let it in.
+    public var warnings: [String] = []
 
     init(path: String, status: Status) {
         self.path = path

@@ -2,6 +2,9 @@
 public enum LoadStage: String, Sendable, Codable, CaseIterable {
     /// Finding the file: the directory or the file could not be listed or read.
     case scan
+    /// The trust rule: the file and its directory are owned by root or the
+    /// current user and writable by neither group nor others (see ``PluginTrust``).
+    case trust
     /// Reading the ELF header and `dlopen`.
     case open
     /// Finding `plugboard_entry` and reading the record it returns.

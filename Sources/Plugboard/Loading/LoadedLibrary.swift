@@ -1,9 +1,9 @@
 import CPlugboard
 import PlugboardFiles
 
-/// A plugin library that passed every loading stage: opened, negotiated,
-/// initialized and registered. Shared by every host in the process that
-/// loads the same file; `deinit` runs when the last one lets go.
+/// A plugin library that passed every loading stage: checked, opened,
+/// negotiated, initialized and registered. Shared by every host in the process
+/// that loads the same file; `deinit` runs when the last one lets go.
 final class LoadedLibrary: @unchecked Sendable {
     let path: String
     let identity: FileIdentity
@@ -11,10 +11,18 @@ final class LoadedLibrary: @unchecked Sendable {
     let definitions: [CPluginDefinition]
     let refusals: [PluginRefusal]
     let router: LogRouter
-    let completions = FetchCompletionPool()
+    let completions: FetchCompletionPool
     private let entry: pb_entry_t
+    private let lifetime: LibraryLifetime
     private let services: HostServicesTable
     private let session: RegistrationSession
+
+    /// A library that failed at some stage, with the ABI layout it declared if
+    /// it got that far (reports show it either way).
+    struct Failure: Error {
+        let failure: LoadFailure
+        let abi: LibraryABI?
+    }
 
     private init(path: String, identity: FileIdentity, abi: LibraryABI, entry: pb_entry_t,
                  services: HostServicesTable, session: RegistrationSession,
@@ -25,78 +33,95 @@ final class LoadedLibrary: @unchecked Sendable {
         self.entry = entry
         self.services = services
         self.session = session
-        self.router = services.context.router
+        lifetime = services.context.lifetime
+        router = services.context.router
+        completions = FetchCompletionPool(lifetime: lifetime)
         definitions = registered.definitions
         refusals = registered.refusals
     }
 
     /// Runs the loading stages in order; the first that fails ends it.
-    /// `abi` receives the declared layout as soon as it is known, for reports.
-    /// `fileSize`, when known from the `stat` that gave `identity`, spares the preflight an `fstat`.
-    static func load(path: String, identity: FileIdentity, fileSize: Int? = nil, router: LogRouter, files: FileFacade?,
-                     abi declared: inout LibraryABI?) -> Result<LoadedLibrary, LoadFailure> {
-        if let failure = ELFPreflight.check(path, fileSize: fileSize) { return .failure(failure) }
-        let library: DynamicLibrary
-        switch DynamicLibrary.open(path) {
-        case .success(let opened): library = opened
-        case .failure(let failure): return .failure(failure)
+    /// `fileSize` is the size the `stat` that gave `identity` found.
+    static func load(path: String, identity: FileIdentity, fileSize: Int, router: LogRouter,
+                     files: FileFacade?) throws(Failure) -> LoadedLibrary {
+        let record: UnsafeRawPointer
+        do {
+            record = try entryRecord(path: path, fileSize: fileSize)
+        } catch {
+            throw Failure(failure: error, abi: nil)
         }
+        let declared = LibraryABI(version: ABIVersion(major: record.load(fromByteOffset: 4, as: UInt32.self),
+                                                      minor: record.load(fromByteOffset: 8, as: UInt32.self)),
+                                  structSizes: ["pb_entry_t": Int(record.load(as: UInt32.self))])
+        do {
+            return try start(path: path, identity: identity, record: record, declared: declared, router: router, files: files)
+        } catch {
+            throw Failure(failure: error, abi: declared)
+        }
+    }
+
+    /// The stages up to the entry record: the ELF checks (before any code of
+    /// the library runs), `dlopen`, and the record `plugboard_entry` returns.
+    private static func entryRecord(path: String, fileSize: Int) throws(LoadFailure) -> UnsafeRawPointer {
+        try ELFPreflight.check(path, fileSize: fileSize)
+        let library = try DynamicLibrary.open(path)
         let entryFunction: pb_entry_fn
-        switch library.address(of: PB_ENTRY_SYMBOL) {
-        case .success(let address): entryFunction = unsafeBitCast(address, to: pb_entry_fn.self)
-        case .failure(let error):
-            return .failure(LoadFailure(.entry, "no `\(PB_ENTRY_SYMBOL)` symbol: this is not a Plugboard plugin",
-                                        systemError: error.text))
+        do {
+            entryFunction = unsafeBitCast(try library.address(of: PB_ENTRY_SYMBOL), to: pb_entry_fn.self)
+        } catch {
+            throw LoadFailure(.entry, "no `\(PB_ENTRY_SYMBOL)` symbol: this is not a Plugboard plugin", systemError: error.text)
         }
         guard let record = entryFunction() else {
-            return .failure(LoadFailure(.entry, "`\(PB_ENTRY_SYMBOL)` returned NULL: the library refused to provide its entry record"))
+            throw LoadFailure(.entry, "`\(PB_ENTRY_SYMBOL)` returned NULL: the library refused to provide its entry record")
         }
-        let raw = UnsafeRawPointer(record)
-        let header = (size: raw.load(as: UInt32.self),
-                      version: ABIVersion(major: raw.load(fromByteOffset: 4, as: UInt32.self),
-                                          minor: raw.load(fromByteOffset: 8, as: UInt32.self)))
-        declared = LibraryABI(version: header.version, structSizes: ["pb_entry_t": Int(header.size)])
-        if let mismatch = header.version.incompatibility() { return .failure(LoadFailure(.version, mismatch)) }
+        return UnsafeRawPointer(record)
+    }
+
+    /// The stages that follow: version negotiation, `init`, `register_plugins`.
+    private static func start(path: String, identity: FileIdentity, record: UnsafeRawPointer, declared: LibraryABI,
+                              router: LogRouter, files: FileFacade?) throws(LoadFailure) -> LoadedLibrary {
+        if let mismatch = declared.version.incompatibility() { throw LoadFailure(.version, mismatch) }
         let entry: pb_entry_t
-        switch pb_entry_t.read(from: raw) {
-        case .success(let value): entry = value
-        case .failure(let error): return .failure(LoadFailure(.version, error.description))
+        do {
+            entry = try pb_entry_t.read(from: record).get()
+        } catch {
+            throw LoadFailure(.version, error.description)
         }
         guard let register = entry.register_plugins else {
-            return .failure(LoadFailure(.entry, "the entry record has no register_plugins function (it is required)"))
+            throw LoadFailure(.entry, "the entry record has no register_plugins function (it is required)")
         }
 
-        let services = HostServicesTable(libraryPath: path, router: router, files: files)
+        let lifetime = LibraryLifetime(libraryPath: path, router: router)
+        let services = HostServicesTable(lifetime: lifetime, router: router, files: files)
         _ = router.takeLastError()
         if let initialize = entry.`init`, !initialize(services.table) {
-            return .failure(LoadFailure(.`init`, "init returned false" + explanation(router)))
+            lifetime.end(.initFailed)
+            throw LoadFailure(.`init`, "init returned false" + explanation(router))
         }
         let session = RegistrationSession(host: UnsafePointer(services.table))
         let succeeded = register(session.registrar)
         let registered = session.close()
         guard succeeded else {
             entry.deinit?()
-            return .failure(LoadFailure(.register, "register_plugins returned false" + explanation(router)))
+            lifetime.end(.deinitialized)
+            throw LoadFailure(.register, "register_plugins returned false" + explanation(router))
         }
         services.context.pluginIDs.withLock { ids in
             ids = Set(registered.definitions.map(\.descriptor.id.rawValue))
         }
-        if var sizes = declared?.structSizes {
-            sizes.reserveCapacity(sizes.count + registered.definitions.reduce(0) { $0 + $1.declaredSizes.count })
-            for definition in registered.definitions {
-                for (name, size) in definition.declaredSizes { raise(&sizes[name, default: size], to: size) }
-            }
-            declared?.structSizes = sizes
+        var abi = declared
+        abi.structSizes.reserveCapacity(abi.structSizes.count + registered.definitions.reduce(0) { $0 + $1.declaredSizes.count })
+        for definition in registered.definitions {
+            for (name, size) in definition.declaredSizes { raise(&abi.structSizes[name, default: size], to: size) }
         }
-        let abi = declared ?? LibraryABI(version: header.version, structSizes: [:])
-        return .success(LoadedLibrary(path: path, identity: identity, abi: abi, entry: entry,
-                                      services: services, session: session, registered: registered))
+        return LoadedLibrary(path: path, identity: identity, abi: abi, entry: entry,
+                             services: services, session: session, registered: registered)
     }
 
-    /// Calls the library's `deinit`; after it, no completion handle is valid.
+    /// Calls the library's `deinit`; afterwards every call it makes into the host is ignored and reported.
     func finalize() {
         entry.deinit?()
-        completions.releaseAll()
+        lifetime.end(.deinitialized)
     }
 
     /// The larger of the sizes declared for one struct (one dictionary look-up through `default:`).

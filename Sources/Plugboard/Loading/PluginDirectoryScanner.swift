@@ -1,16 +1,17 @@
 import Glibc
+import SystemPackage
 
 /// Lists the candidate plugin files of one directory: every entry named
 /// `*.so` that is not a directory, in byte order of the name, so the order is
 /// the same on every run and every machine.
 enum PluginDirectoryScanner {
-    static func scan(_ directory: String) -> Result<[String], LoadFailure> {
+    static func scan(_ directory: String) throws(LoadFailure) -> [String] {
         guard let stream = opendir(directory) else {
-            let error = SystemError.current()
-            let message = error.code == ENOENT ? "the plugin directory does not exist"
-                : error.code == ENOTDIR ? "the plugin directory is not a directory"
+            let error = Errno(rawValue: errno)
+            let message = error == .noSuchFileOrDirectory ? "the plugin directory does not exist"
+                : error == .notDirectory ? "the plugin directory is not a directory"
                 : "cannot read the plugin directory"
-            return .failure(LoadFailure(.scan, message, systemError: error.description))
+            throw LoadFailure(.scan, message, systemError: error.description)
         }
         defer { closedir(stream) }
         var entries: [(name: [UInt8], type: UInt8)] = []
@@ -20,7 +21,7 @@ enum PluginDirectoryScanner {
             entries.append((name, entry.pointee.d_type))
         }
         let base = directory.hasSuffix("/") ? directory : directory + "/"
-        return .success(entries.sorted { precedes($0.name, $1.name) }.compactMap { entry in
+        return entries.sorted { precedes($0.name, $1.name) }.compactMap { entry in
             // The type readdir gives spares a stat per file; a symlink, an unknown
             // type or a name that is not UTF-8 (whose path is spelled differently)
             // is looked at with stat, as before.
@@ -29,9 +30,8 @@ enum PluginDirectoryScanner {
                 if entry.type == UInt8(DT_DIR) { return nil }
             }
             let path = base + String(decoding: entry.name, as: UTF8.self)
-            var info = stat()
-            return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR ? nil : path
-        })
+            return (try? FileStatus.of(path))?.isDirectory == true ? nil : path
+        }
     }
 
     /// Byte order of two names (`memcmp`, then the shorter first).

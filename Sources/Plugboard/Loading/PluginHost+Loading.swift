@@ -1,60 +1,86 @@
-import Glibc
+import SystemPackage
 
 /// Loading libraries into a host, following the loading rules: stable order,
-/// each file once, one bad file never stops the others.
+/// each file once, trusted files only, one bad file never stops the others,
+/// and an id two libraries claim belongs to neither.
 extension PluginHost {
     /// Scans every directory of `searchPath` and loads each candidate file.
-    /// Returns one report per file (and one per directory that could not be scanned).
-    public func loadPlugins(from searchPath: PluginSearchPath) -> [LoadReport] {
+    /// Returns one report per file (and one per directory that could not be
+    /// scanned or failed the trust rule, whose files are then not tried).
+    /// A plugin id claimed by two libraries is refused for both: their reports say so.
+    /// `trust` decides whether a file or directory another user could change is
+    /// refused (``PluginTrust/strict``, the default) or loaded with a report warning.
+    public func loadPlugins(from searchPath: PluginSearchPath, trust: PluginTrust = .strict) -> [LoadReport] {
         var reports: [LoadReport] = []
         for directory in searchPath.directories {
-            switch PluginDirectoryScanner.scan(directory.path) {
-            case .success(let files):
-                for file in files { reports.append(loadLibrary(at: file)) }
-            case .failure(let failure):
-                if directory.isExplicit { reports.append(.failed(directory.path, failure)) }
+            let files: [String]
+            let status: FileStatus
+            do throws(LoadFailure) {
+                files = try PluginDirectoryScanner.scan(directory.path)
+                status = try Self.status(of: directory.path)
+            } catch {
+                if directory.isExplicit { reports.append(.failed(directory.path, error)) }
+                continue
+            }
+            var warnings: [String] = []
+            if let problem = TrustProblem(directory.path, status) {
+                guard trust == .allowInsecure else {
+                    reports.append(.failed(directory.path, problem.refusal))
+                    continue
+                }
+                warnings.append(problem.warning)
+            }
+            for file in files {
+                var report = loadLibrary(at: file, trust: trust)
+                report.warnings = warnings + report.warnings
+                reports.append(report)
             }
         }
-        return reports
+        return reports.map(withdrawingContestedPlugins)
     }
 
-    /// Loads the library at `path` and registers its plugins.
-    public func loadLibrary(at path: String) -> LoadReport {
-        let identity: FileIdentity
-        let fileSize: Int
-        switch FileIdentity.of(path) {
-        case .failure(let error):
-            return .failed(path, LoadFailure(.scan, error.code == ENOENT ? "the file does not exist" : "cannot access the file",
-                                             systemError: error.description))
-        case .success(let (found, isRegular, size)):
-            guard isRegular else { return .failed(path, LoadFailure(.scan, "not a regular file")) }
-            identity = found
-            fileSize = size
+    /// Loads the library at `path` and registers its plugins, if the file passes
+    /// the trust rule (or `trust` is ``PluginTrust/allowInsecure``).
+    ///
+    /// When a later library claims one of its plugin ids, that plugin is
+    /// withdrawn (``plugins`` shows it; ``loadPlugins(from:trust:)`` amends the
+    /// reports), and a library left with no plugin is released.
+    public func loadLibrary(at path: String, trust: PluginTrust = .strict) -> LoadReport {
+        let status: FileStatus
+        do {
+            status = try Self.status(of: path)
+        } catch {
+            return .failed(path, error)
         }
-        if let same = triedFiles[identity] {
+        guard status.isRegularFile else { return .failed(path, LoadFailure(.scan, "not a regular file")) }
+        if let same = triedFiles[status.identity] {
             var report = LoadReport(path: path, status: .skipped)
             report.sameFileAs = same
             return report
         }
-        triedFiles[identity] = path
-        var abi: LibraryABI?
-        let owner = ObjectIdentifier(self)
-        let acquired = LibraryTable.shared.acquire(path: path, identity: identity, fileSize: fileSize, owner: owner,
-                                                     sink: logHandler, files: fileFacade, abi: &abi)
-        var report = LoadReport(path: path, status: .loaded)
-        report.abi = abi
-        let library: LoadedLibrary
-        switch acquired {
-        case .failure(let failure):
-            report.status = .failed
-            report.failure = failure
-            return report
-        case .success(let loaded): library = loaded
+        triedFiles[status.identity] = path
+        var warnings: [String] = []
+        if let problem = TrustProblem(path, status) {
+            guard trust == .allowInsecure else { return .failed(path, problem.refusal) }
+            warnings.append(problem.warning)
         }
+        let owner = ObjectIdentifier(self)
+        let library: LoadedLibrary
+        do {
+            library = try LibraryTable.shared.acquire(path: path, identity: status.identity, fileSize: status.size,
+                                                      owner: owner, sink: logHandler, files: fileFacade)
+        } catch {
+            var report = LoadReport.failed(path, error.failure)
+            report.abi = error.abi
+            return report
+        }
+        var report = LoadReport(path: path, status: .loaded)
+        report.abi = library.abi
+        report.warnings = warnings
         report.refused = library.refusals
         for definition in library.definitions {
-            do {
-                try registry.add(definition, from: library)
+            do throws(LoadFailure) {
+                try claim(definition, from: library, path: path)
                 report.plugins.append(PluginSummary(
                     descriptor: definition.descriptor, concerns: definition.concerns, source: .library(path: path)))
             } catch {
@@ -67,9 +93,61 @@ extension PluginHost {
         }
         LibraryTable.shared.release(library, owner: owner)
         report.status = .failed
-        report.failure = LoadFailure(.register, report.refused.isEmpty
-            ? "the library registered no plugin"
-            : "no plugin of the library could be registered: " + report.refused.map(\.failure.message).joined(separator: "; "))
+        report.failure = Self.nothingRegistered(report.refused)
         return report
+    }
+
+    /// Registers one plugin of a library. An id another library registered
+    /// first is withdrawn from that library too, and refused for every library
+    /// from then on; a built-in plugin's id is refused for the library only.
+    private func claim(_ definition: CPluginDefinition, from library: LoadedLibrary, path: String) throws(LoadFailure) {
+        let id = definition.descriptor.id
+        if case .library(let first)? = registry.source(of: id) {
+            let refusal = LoadFailure(.register, "plugin id '\(id)' is claimed by two libraries, \(first) and \(path): refused for both")
+            registry.withdraw(id, refusal: refusal)
+            releaseIfUnused(first)
+            throw refusal
+        }
+        try registry.add(definition, from: library)
+    }
+
+    /// Releases the library loaded from `path` when none of its plugins is registered any more.
+    private func releaseIfUnused(_ path: String) {
+        guard !registry.entries.contains(where: { $0.source == .library(path: path) }),
+              let identity = triedFiles.first(where: { $0.value == path })?.key,
+              let index = libraries.firstIndex(where: { $0.identity == identity }) else { return }
+        LibraryTable.shared.release(libraries.remove(at: index), owner: ObjectIdentifier(self))
+    }
+
+    /// `report` with its withdrawn plugins moved to ``LoadReport/refused``; failed if none is left.
+    private func withdrawingContestedPlugins(_ report: LoadReport) -> LoadReport {
+        guard report.status == .loaded else { return report }
+        var report = report
+        for plugin in report.plugins {
+            guard let refusal = registry.refusal(forContested: plugin.descriptor.id) else { continue }
+            report.refused.append(PluginRefusal(id: plugin.descriptor.id.rawValue, failure: refusal))
+        }
+        report.plugins.removeAll { registry.refusal(forContested: $0.descriptor.id) != nil }
+        if report.plugins.isEmpty {
+            report.status = .failed
+            report.failure = Self.nothingRegistered(report.refused)
+        }
+        return report
+    }
+
+    private static func nothingRegistered(_ refused: [PluginRefusal]) -> LoadFailure {
+        LoadFailure(.register, refused.isEmpty
+            ? "the library registered no plugin"
+            : "no plugin of the library could be registered: " + refused.map(\.failure.message).joined(separator: "; "))
+    }
+
+    /// The `stat` of a plugin file or directory, or a scan failure naming the cause.
+    private static func status(of path: String) throws(LoadFailure) -> FileStatus {
+        do {
+            return try FileStatus.of(path)
+        } catch {
+            throw LoadFailure(.scan, error == .noSuchFileOrDirectory ? "the file does not exist" : "cannot access the file",
+                              systemError: error.description)
+        }
     }
 }

@@ -3,9 +3,10 @@ import Synchronization
 
 /// The registrar handed to one `register_plugins` call, and what it collected.
 ///
-/// The `pb_registrar_t` stays allocated as long as the library, so a plugin
-/// that keeps it and calls `add_plugin` late gets PB_ERR_WRONG_STATE rather
-/// than a dangling pointer.
+/// The `pb_registrar_t` and this session are allocated once and never freed,
+/// on purpose (like the host services table): a plugin that keeps the
+/// registrar and calls `add_plugin` late, even after its `deinit`, gets
+/// PB_ERR_WRONG_STATE rather than a dangling pointer.
 final class RegistrationSession: @unchecked Sendable {
     private struct State {
         var open = true
@@ -22,12 +23,8 @@ final class RegistrationSession: @unchecked Sendable {
         registrar.initialize(to: pb_registrar_t(
             struct_size: UInt32(MemoryLayout<pb_registrar_t>.size), host: host, host_data: nil,
             add_plugin: Self.addPlugin))
-        registrar.pointee.host_data = Unmanaged.passUnretained(self).toOpaque()
-    }
-
-    deinit {
-        registrar.deinitialize(count: 1)
-        registrar.deallocate()
+        // Retained for good: the registrar outlives every host (see above).
+        registrar.pointee.host_data = Unmanaged.passRetained(self).toOpaque()
     }
 
     /// Ends the session and returns what was added and what was refused.

@@ -19,6 +19,8 @@ final class PluginRegistry {
 
     private(set) var entries: [Entry] = []
     private var sources: [PluginID: PluginSource] = [:]
+    /// Ids withdrawn because two libraries claimed them, with the refusal every later claim gets.
+    private var contested: [PluginID: LoadFailure] = [:]
     private var isOrdered = true
 
     private(set) var launch = Roster<any LaunchPlugin, pb_launch_t>()
@@ -43,6 +45,7 @@ final class PluginRegistry {
 
     private func add(_ implementation: PluginImplementation, descriptor: PluginDescriptor,
                      concerns: Set<PluginConcern>, source: PluginSource) throws(LoadFailure) {
+        if let refusal = contested[descriptor.id] { throw refusal }
         if let existing = sources[descriptor.id] {
             throw LoadFailure(.register, "duplicate plugin id '\(descriptor.id)' from \(source): already registered by \(existing)")
         }
@@ -52,10 +55,29 @@ final class PluginRegistry {
         isOrdered = false
     }
 
-    /// Forgets every plugin.
+    /// Who registered `id`, if anyone.
+    func source(of id: PluginID) -> PluginSource? {
+        sources[id]
+    }
+
+    /// Removes `id`'s plugin for good: every later ``add(_:source:)`` of the id throws `refusal`.
+    func withdraw(_ id: PluginID, refusal: LoadFailure) {
+        sources[id] = nil
+        entries.removeAll { $0.descriptor.id == id }
+        contested[id] = refusal
+        isOrdered = false
+    }
+
+    /// The refusal of an id ``withdraw(_:refusal:)`` took out, if it was.
+    func refusal(forContested id: PluginID) -> LoadFailure? {
+        contested[id]
+    }
+
+    /// Forgets every plugin and every withdrawn id.
     func removeAll() {
         self.entries = []
         sources = [:]
+        contested = [:]
         isOrdered = false
         prepare()
     }

@@ -17,6 +17,7 @@ struct InspectCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The plugin library to inspect.", valueName: "file.so"))
     var file: String
 
+    @OptionGroup var trust: TrustOptions
     @OptionGroup var output: OutputOptions
 
     /// The `--json` document.
@@ -33,7 +34,7 @@ struct InspectCommand: ParsableCommand {
         let console = Console.takeStandardOutput()
         FaultReporter.install()
         let host = PluginHost()
-        let report = host.loadLibrary(at: file)
+        let report = host.loadLibrary(at: file, trust: trust.policy)
         host.shutdown()
         if output.json {
             console.jsonDocument(Inspection(hostABI: .host, library: report))
@@ -58,6 +59,7 @@ struct InspectCommand: ParsableCommand {
             lines.append(row("Struct sizes", abi.structSizes.sorted { $0.key < $1.key }
                 .map { "\($0.key) \($0.value)" }.joined(separator: ", ")))
         }
+        lines += report.warnings.map { row("Warning", $0) }
         lines.append(row("Plugins", String(report.plugins.count)))
         for plugin in report.plugins {
             let d = plugin.descriptor

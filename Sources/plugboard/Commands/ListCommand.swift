@@ -15,6 +15,7 @@ struct ListCommand: ParsableCommand {
             """)
 
     @OptionGroup var search: PluginSearchOptions
+    @OptionGroup var trust: TrustOptions
     @OptionGroup var output: OutputOptions
 
     /// The `--json` document.
@@ -28,7 +29,7 @@ struct ListCommand: ParsableCommand {
         FaultReporter.install()
         let searchPath = search.searchPath
         let host = PluginHost()
-        let reports = host.loadPlugins(from: searchPath)
+        let reports = host.loadPlugins(from: searchPath, trust: trust.policy)
         host.shutdown()
         if output.json {
             console.jsonDocument(Listing(searchPath: searchPath.directories.map(\.path), libraries: reports))

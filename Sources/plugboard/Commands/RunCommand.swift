@@ -52,6 +52,7 @@ struct RunCommand: ParsableCommand {
             """)
 
     @OptionGroup var search: PluginSearchOptions
+    @OptionGroup var trust: TrustOptions
     @OptionGroup var container: ContainerOptions
 
     @Option(name: .customLong("events"),

@@ -13,7 +13,7 @@ struct RunSession {
     /// Runs load → launch → URLs → events → terminate and returns the exit code.
     func perform(_ command: RunCommand, signals: SignalWatcher?) -> ExitCode {
         let searchPath = command.search.searchPath
-        let reports = host.loadPlugins(from: searchPath)
+        let reports = host.loadPlugins(from: searchPath, trust: command.trust.policy)
         for report in reports {
             json ? console.jsonLine(Tagged(type: "load", report)) : HumanFormat.load(report).forEach(console.line)
         }
@@ -22,6 +22,9 @@ struct RunSession {
             note("no plugin could be loaded from " + searchPath.directories.map(\.path).joined(separator: ", "))
             return ExitCodes.noPluginLoaded
         }
+        // A library asked for that failed makes the run exit 4, after the others ran to the end.
+        let codeWhenDone = searchPath.directories.contains(where: \.isExplicit) && reports.contains { $0.status == .failed }
+            ? ExitCodes.libraryFailed : ExitCodes.success
 
         for launch in [host.willFinishLaunching, host.didFinishLaunching] {
             if let signal = signals?.pending() { return terminate(signal: signal) }
@@ -48,7 +51,7 @@ struct RunSession {
         }
         if let signal = signals?.pending() { return terminate(signal: signal) }
         show(host.willTerminate(), detail: nil)
-        return ExitCodes.success
+        return codeWhenDone
     }
 
     /// The last line: the exit code and why.

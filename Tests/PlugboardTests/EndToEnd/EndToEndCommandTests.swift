@@ -134,6 +134,7 @@ import Testing
         #expect(result.status == 0, "exit \(result.status)\n\(result.errorOutput)")
         let text = result.output.collapsingWhitespace
         for words in ["Exit codes: 0 success", "1 a library failed to load", "2 launch vetoed", "3 plugins were asked for but none loaded",
+                      "4 plugins were asked for and a library or directory among them failed to load",
                       "64 usage error", "74 the report could not be written", "128+N interrupted by signal N"] {
             #expect(text.contains(words), "help lacks \(String(reflecting: words)):\n\(result.output)")
         }

@@ -67,7 +67,7 @@ import Testing
         // run, human output: one FAILED line naming stage and cause; the good plugins get the event.
         try folder.root.write("events.jsonl", #"{"event":"memory-warning"}"# + "\n")
         let run = try CLI.run(["run", "--plugin-dir", folder.plugins, "--events", folder.root.file("events.jsonl")])
-        #expect(run.status == 0, "exit \(run.status)\n\(run.output)\n\(run.errorOutput)")
+        #expect(run.status == (failed ? 4 : 0), "exit \(run.status)\n\(run.output)\n\(run.errorOutput)")
         let lines = run.output.split(separator: "\n").map(String.init)
         if let stage = expected.stage {
             let prefix = "FAILED   \(expected.path): \(stage): "
@@ -144,7 +144,7 @@ import Testing
         let (runTool, runArguments) = PrivilegeDrop.asNobody(
             try CLI.binary(), ["run", "--plugin-dir", workspace.plugins, "--container", container + "/app"])
         let human = try run(runTool, runArguments)
-        #expect(human.status == 0, "exit \(human.status)\n\(human.output)\n\(human.errorOutput)")
+        #expect(human.status == 4, "exit \(human.status)\n\(human.output)\n\(human.errorOutput)")
         #expect(human.output.contains("FAILED   \(unreadable): open: cannot read the file (Permission denied)\n"), "\(human.output)")
         #expect(CLI.pluginLogs(human.output).filter { $0.hasPrefix("com.perm.") } == ["com.perm.readable: will-finish-launching", "com.perm.readable: did-finish-launching",
                                                  "com.perm.readable: will-terminate"], "\(human.output)")
@@ -210,7 +210,7 @@ import Testing
         #expect(libraries[1...].map { $0.string("status") } == ["loaded", "loaded"])
 
         let run = try CLI.run(["run", "--plugin-dir", missing, "--plugin-dir", workspace.plugins])
-        #expect(run.status == 0, "exit \(run.status)\n\(run.output)")
+        #expect(run.status == 4, "exit \(run.status)\n\(run.output)")
         #expect(run.output.contains("FAILED   \(missing): scan: the plugin directory does not exist"), "\(run.output)")
         #expect(CLI.eventNames(run.output) == ["will-finish-launching", "did-finish-launching", "will-terminate"], "\(run.output)")
         // The good plugin and the built-in files plugin.

@@ -116,7 +116,7 @@ import Testing
                 "\(json.output)")
     }
 
-    @Test func listAndInspectExit1WhenALibraryFailed() throws {
+    @Test func listAndInspectExit1AndRunExits4WhenALibraryFailed() throws {
         let workspace = try Workspace("exit1")
         defer { workspace.remove() }
         let good = try workspace.plugin("good.so", EndToEndRunTests.app)
@@ -134,8 +134,13 @@ import Testing
         let list = try CLI.run(["list", "--plugin-dir", workspace.plugins])
         #expect(list.output.contains("FAILED   \(bad): version: ABI major version mismatch: field abi_major, plugin 2, host 1"),
                 "\(list.output)")
-        // run still runs with the good plugin: a failed library alone does not fail a run.
-        #expect(try CLI.run(["run", "--plugin-dir", workspace.plugins]).status == 0)
+        // run runs the good plugin to the end, then exits 4: a library it was asked to load failed.
+        let run = try CLI.run(["run", "--plugin-dir", workspace.plugins])
+        #expect(run.status == 4, "exit \(run.status)\n\(run.output)\n\(run.errorOutput)")
+        #expect(CLI.eventNames(run.output) == ["will-finish-launching", "did-finish-launching", "will-terminate"], "\(run.output)")
+        let json = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--json"])
+        let objects = try #require(CLI.jsonLines(json.output), "a line is not JSON:\n\(json.output)")
+        #expect(json.status == 4 && objects.last?.string("type") == "exit" && objects.last?.int("code") == 4, "\(json.output)")
     }
 
     @Test func unreadableEventsInputExits1AfterWillTerminate() throws {

@@ -14,7 +14,14 @@
  *           BLOCK_SIGNALS_AT (blocks them in the calling thread),
  *           HANDLE_SIGNALS_AT (installs a handler that does nothing),
  *           CHDIR_AT (chdir("/")), LOG_AT (logs HOSTILE_MESSAGE),
- *           RAISE_SIGTERM_AT (raise(SIGTERM): the host's own signal, mid-callback).
+ *           RAISE_SIGTERM_AT (raise(SIGTERM): the host's own signal, mid-callback),
+ *           FAIL_AT (AT_INIT or AT_REGISTER only: that function returns false),
+ *           LOG_THREAD_AT (starts a thread that logs HOSTILE_MESSAGE every
+ *           millisecond for 5 s, then ends), FILES_AT (writes
+ *           "tmp/hostile-files-call.txt" through the files service),
+ *           COMPLETE_AT (answers the last remote notification's completion
+ *           handle again; with it, the plugin takes part in remote
+ *           notifications, answering PB_FETCH_NEW_DATA at once).
  * Identity: HOSTILE_ID (default "com.example.hostile"), HOSTILE_NAME,
  *           HOSTILE_VERSION, HOSTILE_PRIORITY.
  *
@@ -25,6 +32,8 @@
 #define _GNU_SOURCE
 #endif
 #include <plugboard.h>
+#include <pthread.h>
+#include <time.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -68,6 +77,23 @@ __attribute__((unused)) static void do_nothing(int signal) { (void)signal; }
 /* Zero, but not known to be zero by the compiler, which would drop a NULL write as undefined. */
 __attribute__((unused)) static volatile uintptr_t null_address;
 
+#ifdef LOG_THREAD_AT
+static void *keep_logging(void *unused) {
+    (void)unused;
+    const pb_host_t *kept = host;
+    const struct timespec millisecond = {0, 1000000};
+    for (int turn = 0; turn < 5000; turn++) {
+        kept->log(kept, HOSTILE_ID, PB_LOG_INFO, HOSTILE_MESSAGE);
+        nanosleep(&millisecond, NULL);
+    }
+    return NULL;
+}
+#endif
+
+#ifdef COMPLETE_AT
+static const pb_fetch_completion_t *last_completion;
+#endif
+
 static void misbehave(int place) {
     (void)place;
 #ifdef PRINT_AT
@@ -104,6 +130,20 @@ static void misbehave(int place) {
 #endif
 #ifdef LOG_AT
     if (place == LOG_AT) host->log(host, HOSTILE_ID, PB_LOG_INFO, HOSTILE_MESSAGE);
+#endif
+#ifdef LOG_THREAD_AT
+    if (place == LOG_THREAD_AT) {
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, keep_logging, NULL) == 0) pthread_detach(thread);
+    }
+#endif
+#ifdef FILES_AT
+    if (place == FILES_AT && host->files) {
+        host->files->write(host, "tmp/hostile-files-call.txt", "x", 1, PB_FILES_OVERWRITE);
+    }
+#endif
+#ifdef COMPLETE_AT
+    if (place == COMPLETE_AT && last_completion) last_completion->complete(last_completion, PB_FETCH_NEW_DATA);
 #endif
 #ifdef SEGV_AT
     if (place == SEGV_AT) *(volatile int *)null_address = 1;
@@ -151,6 +191,16 @@ static void will_terminate(void *ctx) {
     misbehave(AT_TERMINATE);
 }
 
+#ifdef COMPLETE_AT
+static void did_receive(void *ctx, const char *user_info, size_t length, const pb_fetch_completion_t *completion) {
+    (void)ctx; (void)user_info; (void)length;
+    say("remote-notification");
+    last_completion = completion;
+    completion->complete(completion, PB_FETCH_NEW_DATA);
+}
+static const pb_remote_notifications_t notifications = {sizeof(pb_remote_notifications_t), NULL, NULL, did_receive};
+#endif
+
 static const pb_launch_t launch = {sizeof(pb_launch_t), will_finish, did_finish};
 static const pb_open_url_t urls = {sizeof(pb_open_url_t), open_url};
 static const pb_termination_t termination = {sizeof(pb_termination_t), will_terminate};
@@ -167,7 +217,11 @@ static bool init(const pb_host_t *given) {
     say_as_library("init");
     atexit(at_exit);
     misbehave(AT_INIT);
+#if defined(FAIL_AT) && FAIL_AT == AT_INIT
+    return false;
+#else
     return true;
+#endif
 }
 
 static void deinit(void) {
@@ -177,6 +231,10 @@ static void deinit(void) {
 
 static bool register_plugins(const pb_registrar_t *registrar) {
     misbehave(AT_REGISTER);
+#if defined(FAIL_AT) && FAIL_AT == AT_REGISTER
+    (void)registrar;
+    return false;
+#endif
     pb_plugin_t plugin;
     memset(&plugin, 0, sizeof plugin);
     plugin.struct_size = sizeof plugin;
@@ -187,6 +245,9 @@ static bool register_plugins(const pb_registrar_t *registrar) {
     plugin.launch = &launch;
     plugin.open_url = &urls;
     plugin.termination = &termination;
+#ifdef COMPLETE_AT
+    plugin.remote_notifications = &notifications;
+#endif
     return registrar->add_plugin(registrar, &plugin) == PB_OK;
 }
 

@@ -84,7 +84,8 @@ enum BadPlugin: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case textFile, emptyFile, truncatedTo100Bytes, truncatedInHalf, foreignMachine, elf32, relocatableObject,
          danglingSymlink, entryReturnsNull, noRegisterFunction, abiMajorMismatch, newerABIMinor, entryStructTooSmall,
          pluginStructTooSmall, vtableStructTooSmall, nullID, emptyID, malformedID, notReverseDNSID,
-         duplicateIDAcrossLibraries, sameIDTwiceInOneLibrary, noPlugins, initFails, registerFails,
+         sameIDTwiceInOneLibrary, noPlugins, initFails, registerFails,
+         dataSymbolEntry, missingEntry, undefinedEntry, threadLocalEntry, entryOutsideCode, malformedSymbolTable,
          systemLibraryWithoutEntry, crossCompiledForeignMachine
 
     var testDescription: String { rawValue }
@@ -109,6 +110,12 @@ enum BadPlugin: String, CaseIterable, Sendable, CustomTestStringConvertible {
         func path(_ name: String) -> String { directory + "/" + name }
         func fixture(_ name: String, _ definitions: [String]) throws -> String {
             try PluginCompiler.lenientFixture(name, in: directory, definitions + ["FIX_TERMINATE"])
+        }
+        func library(_ name: String, _ source: String, flags: [String] = []) throws -> String {
+            let scratch = try TemporaryDirectory("plugboard-corpus-source")
+            defer { scratch.remove() }
+            try scratch.write("source.c", source + "\n")
+            return try PluginCompiler.compile(scratch.file("source.c"), to: path(name), flags: flags)
         }
         func bytes(of file: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: file))) }
         func write(_ bytes: [UInt8], _ name: String) throws -> String {
@@ -150,7 +157,8 @@ enum BadPlugin: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .danglingSymlink:
             let file = path("m_dangling.so")
             guard symlink("nowhere/missing.so", file) == 0 else { throw TestFailure("symlink failed") }
-            return CorpusExpectation(path: file, stage: "scan", keywords: ["does not exist"])
+            return CorpusExpectation(path: file, stage: "scan", keywords: ["does not exist"],
+                                     systemKeywords: ["No such file or directory"])
         case .entryReturnsNull:
             let file = try fixture("m_entry_null.so", ["FIX_ID=\"com.bad.entrynull\"", "FIX_ENTRY_NULL"])
             return CorpusExpectation(path: file, stage: "entry", keywords: ["plugboard_entry", "returned NULL"])
@@ -189,11 +197,6 @@ enum BadPlugin: String, CaseIterable, Sendable, CustomTestStringConvertible {
             let file = try fixture("m_nodots_id.so", ["FIX_ID=\"nodots\""])
             return CorpusExpectation(path: file, stage: "register", keywords: ["invalid plugin id 'nodots'", "reverse-DNS"],
                                      refusalKeywords: ["reverse-DNS"])
-        case .duplicateIDAcrossLibraries:
-            let file = try fixture("m_duplicate.so", ["FIX_ID=\"\(GoodPlugins.firstID)\""])
-            return CorpusExpectation(path: file, stage: "register",
-                                     keywords: ["duplicate plugin id '\(GoodPlugins.firstID)'", "from \(file)", "already registered by \(good)"],
-                                     refusalKeywords: ["already registered by \(good)"])
         case .sameIDTwiceInOneLibrary:
             let file = try fixture("m_twice.so", ["FIX_ID=\"com.bad.twice\"", "FIX_ADD_TWICE"])
             return CorpusExpectation(path: file, status: "loaded", stage: nil, keywords: [],
@@ -211,6 +214,40 @@ enum BadPlugin: String, CaseIterable, Sendable, CustomTestStringConvertible {
             return CorpusExpectation(path: file, stage: "register",
                                      keywords: ["register_plugins returned false", "the fixture's register was told to fail"],
                                      deinitDuringLoad: true)
+        case .dataSymbolEntry:
+            let file = try library("m_data_entry.so", #"__attribute__((visibility("default"))) const int plugboard_entry = 1;"#)
+            return CorpusExpectation(path: file, stage: "entry",
+                                     keywords: ["`plugboard_entry` is a data symbol (STT_OBJECT)", "not a function (STT_FUNC)"])
+        case .missingEntry:
+            let file = try library("m_missing_entry.so", #"__attribute__((visibility("default"))) int not_an_entry(void) { return 1; }"#)
+            return CorpusExpectation(path: file, stage: "entry",
+                                     keywords: ["no `plugboard_entry` symbol", "dynamic symbol table", "not a Plugboard plugin"])
+        case .undefinedEntry:
+            // The GNU hash table holds defined symbols only; the SysV one (DT_HASH) finds the undefined entry too.
+            let file = try library("m_undefined_entry.so", """
+                extern const void *plugboard_entry(void);
+                __attribute__((visibility("default"))) const void *forward(void) { return plugboard_entry(); }
+                """, flags: ["-Wl,--hash-style=sysv"])
+            return CorpusExpectation(path: file, stage: "entry",
+                                     keywords: ["`plugboard_entry` is undefined", "imported from another library"])
+        case .threadLocalEntry:
+            let file = try library("m_tls_entry.so", #"__attribute__((visibility("default"))) __thread int plugboard_entry = 1;"#)
+            return CorpusExpectation(path: file, stage: "entry",
+                                     keywords: ["thread-local data symbol (STT_TLS)", "not a function"])
+        case .entryOutsideCode:
+            // A function symbol whose bytes lie in a writable, not executable, data segment.
+            let file = try library("m_entry_in_data.so", #"""
+                __asm__(".section .data.entry,\"aw\",%progbits\n.globl plugboard_entry\n"
+                        ".type plugboard_entry,%function\nplugboard_entry:\n.byte 0xc3\n.size plugboard_entry,1\n.previous\n");
+                """#)
+            return CorpusExpectation(path: file, stage: "entry",
+                                     keywords: ["`plugboard_entry` is at address 0x", "outside the library's executable segments"])
+        case .malformedSymbolTable:
+            var all = try bytes(of: good)
+            try ELFBytes.patchDynamicEntry(&all, tag: 6, to: 0xDEAD_0000)  // DT_SYMTAB
+            let file = try write(all, "m_bad_dynsym.so")
+            return CorpusExpectation(path: file, stage: "open",
+                                     keywords: ["malformed ELF file", "the dynamic symbol table is at address 0xdead0000, outside every loaded segment"])
         case .crossCompiledForeignMachine:
             let file = try write(Array(try CrossCompiler.foreignLibrary.get()), "m_cross.so")
             return CorpusExpectation(path: file, stage: "open",
@@ -218,9 +255,33 @@ enum BadPlugin: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .systemLibraryWithoutEntry:
             guard let zlib = SystemLibrary.zlib else { throw TestFailure("no libz on this machine") }
             let file = try write(try bytes(of: zlib), "m_libz.so")
-            return CorpusExpectation(path: file, stage: "entry", keywords: ["plugboard_entry", "not a Plugboard plugin"],
-                                     systemKeywords: ["undefined symbol"])
+            return CorpusExpectation(path: file, stage: "entry", keywords: ["plugboard_entry", "not a Plugboard plugin"])
         }
+    }
+}
+
+/// Surgery on a 64-bit little-endian ELF file's bytes, to make hostile variants of a good library.
+enum ELFBytes {
+    /// Little-endian integer of `size` bytes at `offset`.
+    static func read(_ bytes: [UInt8], _ offset: Int, _ size: Int) -> UInt64 {
+        (0..<size).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64(bytes[offset + $1]) }
+    }
+
+    /// The file range of the `PT_DYNAMIC` segment.
+    static func dynamicSection(_ bytes: [UInt8]) throws -> Range<Int> {
+        let table = Int(read(bytes, 32, 8)), entrySize = Int(read(bytes, 54, 2)), count = Int(read(bytes, 56, 2))
+        guard let header = (0..<count).map({ table + $0 * entrySize }).first(where: { read(bytes, $0, 4) == 2 }) else {
+            throw TestFailure("no PT_DYNAMIC program header")
+        }
+        let offset = Int(read(bytes, header + 8, 8))
+        return offset..<offset + Int(read(bytes, header + 32, 8))
+    }
+
+    /// Sets the value of the first dynamic entry with `tag` (`DT_*`).
+    static func patchDynamicEntry(_ bytes: inout [UInt8], tag: UInt64, to value: UInt64) throws {
+        guard let entry = stride(from: try dynamicSection(bytes).lowerBound, to: try dynamicSection(bytes).upperBound, by: 16)
+            .first(where: { read(bytes, $0, 8) == tag }) else { throw TestFailure("no dynamic entry with tag \(tag)") }
+        for index in 0..<8 { bytes[entry + 8 + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(index))) }
     }
 }
 

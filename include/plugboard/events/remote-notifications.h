@@ -18,10 +18,12 @@ typedef int32_t pb_fetch_result_t;
 /**
  * A completion handle the host passes with each notification.
  *
- * Owned by the host; valid from the `did_receive_remote_notification` call
- * until the library's `deinit` returns, so the plugin may answer later, from
- * any thread. Answer exactly once: the first call counts; a second call, a call
+ * Owned by the host; valid memory from the `did_receive_remote_notification`
+ * call for the life of the process, so the plugin may answer later, from any
+ * thread. Answer exactly once: the first call counts; a second call, a call
  * after the host's deadline or an unknown result value is ignored and reported.
+ * A call after the library's `deinit` is ignored and reported once as a
+ * warning naming the library.
  */
 typedef struct pb_fetch_completion pb_fetch_completion_t;
 struct pb_fetch_completion {

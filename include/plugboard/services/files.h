@@ -78,8 +78,9 @@ typedef struct pb_file_attributes {
 } pb_file_attributes_t;
 
 /**
- * The files service. Owned by the host; valid as long as the `pb_host_t`
- * that points to it. Read only the fields `struct_size` covers.
+ * The files service. Owned by the host; valid memory for the life of the
+ * process, like the `pb_host_t` that points to it; after the library's
+ * `deinit` every function returns PB_ERR_WRONG_STATE. Read only the fields `struct_size` covers.
  */
 typedef struct pb_files {
     /** sizeof(pb_files_t) of the host. */

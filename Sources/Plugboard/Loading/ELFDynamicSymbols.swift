@@ -1,0 +1,161 @@
+/// The dynamic symbols of a 64-bit little-endian ELF shared library as the
+/// dynamic loader sees them: through the `PT_DYNAMIC` segment (`DT_SYMTAB`,
+/// `DT_STRTAB`) and its hash table (`DT_GNU_HASH`, else `DT_HASH`), with every
+/// address mapped to a file offset through the `PT_LOAD` segments. Section
+/// headers are not used: the loader ignores them, so they could say otherwise.
+struct ELFDynamicSymbols {
+    /// One `Elf64_Sym`, the fields the preflight uses.
+    struct Symbol {
+        /// `STT_*`.
+        let type: UInt8
+        /// `STV_*`.
+        let visibility: UInt8
+        /// `SHN_UNDEF` (0) for a symbol the library imports.
+        let sectionIndex: UInt16
+        /// The symbol's address, relative to the library's load address.
+        let value: UInt64
+    }
+
+    /// One `PT_LOAD` segment.
+    private struct Segment {
+        let address: UInt64
+        let offset: UInt64
+        let fileSize: UInt64
+        let memorySize: UInt64
+        let isExecutable: Bool
+    }
+
+    private enum HashTable {
+        case gnu(offset: UInt64)
+        case sysv(offset: UInt64)
+    }
+
+    private let file: ELFFileReader
+    private let segments: [Segment]
+    private let symbolTable: UInt64
+    private let stringTable: (offset: UInt64, size: UInt64)
+    private let hashTable: HashTable
+
+    /// Reads the program headers `header` (the 64-byte ELF header) describes and
+    /// the dynamic section; nil when the library has no dynamic section.
+    init?(file: ELFFileReader, header: [UInt8]) throws(LoadFailure) {
+        self.file = file
+        let tableOffset = header.littleEndian(UInt64.self, at: 32)
+        let entrySize = Int(header.littleEndian(UInt16.self, at: 54))
+        let count = Int(header.littleEndian(UInt16.self, at: 56))
+        guard count == 0 || entrySize >= 56 else {
+            throw LoadFailure(.open, "malformed ELF file: program headers of \(entrySize) bytes, not 56")
+        }
+        let table = try file.bytes(at: tableOffset, count: UInt64(count * entrySize), "the program header table")
+        var segments: [Segment] = []
+        var dynamic: (offset: UInt64, size: UInt64)?
+        for start in stride(from: 0, to: table.count, by: max(entrySize, 1)) {
+            let type = table.littleEndian(UInt32.self, at: start)
+            let offset = table.littleEndian(UInt64.self, at: start + 8)
+            let fileSize = table.littleEndian(UInt64.self, at: start + 32)
+            if type == 1 {  // PT_LOAD
+                segments.append(Segment(address: table.littleEndian(UInt64.self, at: start + 16), offset: offset,
+                                        fileSize: fileSize, memorySize: table.littleEndian(UInt64.self, at: start + 40),
+                                        isExecutable: table.littleEndian(UInt32.self, at: start + 4) & 1 != 0))  // PF_X
+            } else if type == 2 {  // PT_DYNAMIC
+                dynamic = (offset, fileSize)
+            }
+        }
+        guard let dynamic else { return nil }
+        self.segments = segments
+        let entries = try file.bytes(at: dynamic.offset, count: dynamic.size - dynamic.size % 16, "the dynamic section")
+        var values: [UInt64: UInt64] = [:]
+        for start in stride(from: 0, to: entries.count, by: 16) {
+            let tag = entries.littleEndian(UInt64.self, at: start)
+            if tag == 0 { break }  // DT_NULL
+            if values[tag] == nil { values[tag] = entries.littleEndian(UInt64.self, at: start + 8) }
+        }
+        func required(_ tag: UInt64, _ name: String) throws(LoadFailure) -> UInt64 {
+            guard let value = values[tag] else {
+                throw LoadFailure(.open, "malformed ELF file: the dynamic section has no \(name)")
+            }
+            return value
+        }
+        if let size = values[11], size != 24 {  // DT_SYMENT
+            throw LoadFailure(.open, "malformed ELF file: dynamic symbol entries of \(size) bytes (DT_SYMENT), not 24")
+        }
+        symbolTable = try Self.offset(of: try required(6, "DT_SYMTAB"), in: segments, "the dynamic symbol table")
+        stringTable = (try Self.offset(of: try required(5, "DT_STRTAB"), in: segments, "the dynamic string table"),
+                       try required(10, "DT_STRSZ"))
+        if let gnu = values[0x6FFF_FEF5] {  // DT_GNU_HASH
+            hashTable = .gnu(offset: try Self.offset(of: gnu, in: segments, "the GNU hash table"))
+        } else {
+            hashTable = .sysv(offset: try Self.offset(of: try required(4, "DT_HASH or DT_GNU_HASH"), in: segments, "the hash table"))
+        }
+    }
+
+    /// The defined or undefined symbol `name`, looked up the way the loader does; nil when absent.
+    func symbol(named name: [UInt8]) throws(LoadFailure) -> Symbol? {
+        switch hashTable {
+        case .gnu(let offset):
+            let hash = name.reduce(UInt32(5381)) { $0 &* 33 &+ UInt32($1) }
+            let header = try words(at: offset, count: 4, "the GNU hash table")
+            let (buckets, first, bloomWords) = (UInt64(header[0]), header[1], UInt64(header[2]))
+            guard buckets > 0 else { return nil }
+            let bucketsOffset = offset + 16 + bloomWords * 8
+            var index = try words(at: bucketsOffset + UInt64(hash) % buckets * 4, count: 1, "the GNU hash buckets")[0]
+            guard index >= first else { return nil }
+            let chains = bucketsOffset + buckets * 4
+            while true {
+                let chained = try words(at: chains + UInt64(index - first) * 4, count: 1, "the GNU hash chains")[0]
+                if chained | 1 == hash | 1, let symbol = try symbol(at: index, ifNamed: name) { return symbol }
+                if chained & 1 != 0 || index == .max { return nil }
+                index += 1
+            }
+        case .sysv(let offset):
+            let hash = name.reduce(UInt32(0)) { value, byte in
+                let shifted = value << 4 &+ UInt32(byte)
+                let high = shifted & 0xF000_0000
+                return (shifted ^ high >> 24) & ~high
+            }
+            let header = try words(at: offset, count: 2, "the hash table")
+            let (buckets, chained) = (UInt64(header[0]), UInt64(header[1]))
+            guard buckets > 0 else { return nil }
+            let table = try words(at: offset + 8, count: buckets + chained, "the hash table")
+            var index = table[Int(UInt64(hash) % buckets)]
+            for _ in 0..<chained {  // a chain that visits more symbols than there are loops
+                guard index != 0 else { return nil }
+                guard UInt64(index) < chained else {
+                    throw LoadFailure(.open, "malformed ELF file: a hash chain reaches symbol \(index) of \(chained)")
+                }
+                if let symbol = try symbol(at: index, ifNamed: name) { return symbol }
+                index = table[Int(buckets) + Int(index)]
+            }
+            return nil
+        }
+    }
+
+    /// Whether `address` lies in a loaded segment that is mapped executable.
+    func isExecutable(_ address: UInt64) -> Bool {
+        segments.contains { $0.isExecutable && address >= $0.address && address - $0.address < $0.memorySize }
+    }
+
+    private func symbol(at index: UInt32, ifNamed name: [UInt8]) throws(LoadFailure) -> Symbol? {
+        let bytes = try file.bytes(at: symbolTable + UInt64(index) * 24, count: 24, "the dynamic symbol table")
+        // Only the bytes the name needs, and its NUL, are read from the string table.
+        let nameOffset = UInt64(bytes.littleEndian(UInt32.self, at: 0))
+        guard nameOffset + UInt64(name.count) < stringTable.size else { return nil }
+        let candidate = try file.bytes(at: stringTable.offset + nameOffset, count: UInt64(name.count + 1), "the dynamic string table")
+        guard candidate == name + [0] else { return nil }
+        return Symbol(type: bytes[4] & 0xF, visibility: bytes[5] & 0x3,
+                      sectionIndex: bytes.littleEndian(UInt16.self, at: 6), value: bytes.littleEndian(UInt64.self, at: 8))
+    }
+
+    private func words(at offset: UInt64, count: UInt64, _ what: String) throws(LoadFailure) -> [UInt32] {
+        let bytes = try file.bytes(at: offset, count: count * 4, what)
+        return stride(from: 0, to: bytes.count, by: 4).map { bytes.littleEndian(UInt32.self, at: $0) }
+    }
+
+    /// The file offset of the loaded `address`, or why there is none.
+    private static func offset(of address: UInt64, in segments: [Segment], _ what: String) throws(LoadFailure) -> UInt64 {
+        guard let segment = segments.first(where: { address >= $0.address && address - $0.address < $0.fileSize }) else {
+            throw LoadFailure(.open, "malformed ELF file: \(what) is at address 0x\(String(address, radix: 16)), outside every loaded segment")
+        }
+        return segment.offset + (address - segment.address)
+    }
+}

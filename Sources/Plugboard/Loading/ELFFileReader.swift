@@ -1,0 +1,50 @@
+import Glibc
+import PlugboardSystem
+import SystemPackage
+
+/// Bounds-checked reads of an open ELF file: every range is checked against
+/// the file's size before one `pread`, so offsets a hostile file declares
+/// can never reach past its end.
+struct ELFFileReader {
+    let descriptor: Int32
+    let size: UInt64
+
+    /// `count` bytes at `offset`; `what` names the part for the error message.
+    func bytes(at offset: UInt64, count: UInt64, _ what: String) throws(LoadFailure) -> [UInt8] {
+        let (end, overflow) = offset.addingReportingOverflow(count)
+        guard !overflow, end <= size else {
+            throw LoadFailure(.open, "malformed ELF file: \(what) reaches byte \(overflow ? "beyond 2^64" : String(end)), but the file has \(size) bytes")
+        }
+        var buffer = [UInt8](repeating: 0, count: Int(count))
+        var done = 0
+        while done < buffer.count {
+            let got: Int
+            do throws(Errno) {
+                got = try pread(into: &buffer, from: done, offset: offset)
+            } catch {
+                throw LoadFailure(.open, "cannot read \(what)", systemError: error.description)
+            }
+            guard got > 0 else { throw LoadFailure(.open, "truncated ELF file: \(what) ends early (the file shrank while read)") }
+            done += got
+        }
+        return buffer
+    }
+
+    /// One `pread` of the file's bytes from `offset + start` into `buffer[start...]`.
+    private func pread(into buffer: inout [UInt8], from start: Int, offset: UInt64) throws(Errno) -> Int {
+        let descriptor = descriptor
+        return try buffer.withUnsafeMutableBytes { raw in
+            Result { () throws(Errno) -> Int in
+                try systemCall { Glibc.pread(descriptor, raw.baseAddress.map { $0 + start }, raw.count - start,
+                                             off_t(offset) + off_t(start)) }
+            }
+        }.get()
+    }
+}
+
+extension [UInt8] {
+    /// The little-endian integer at `offset`; the caller has checked the bounds.
+    func littleEndian<Value: FixedWidthInteger>(_: Value.Type, at offset: Int) -> Value {
+        (0..<MemoryLayout<Value>.size).reversed().reduce(Value(0)) { $0 << 8 | Value(self[offset + $1]) }
+    }
+}

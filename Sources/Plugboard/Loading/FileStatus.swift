@@ -1,0 +1,27 @@
+import Glibc
+import PlugboardSystem
+import SystemPackage
+
+/// What one `stat` of a plugin file or directory tells the loader: its
+/// identity, its kind and size, and the owner and mode the trust rule checks.
+struct FileStatus: Sendable {
+    let identity: FileIdentity
+    let isRegularFile: Bool
+    let isDirectory: Bool
+    /// The size in bytes, for the ELF preflight (which then needs no `fstat` of its own).
+    let size: Int
+    /// The permission bits (`st_mode & 07777`).
+    let permissions: UInt32
+    /// The owner's user id.
+    let owner: UInt32
+
+    /// The status of the file at `path`, following symbolic links: the real file.
+    static func of(_ path: String) throws(Errno) -> FileStatus {
+        var info = stat()
+        try systemCall { stat(path, &info) }
+        return FileStatus(identity: FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)),
+                          isRegularFile: (info.st_mode & S_IFMT) == S_IFREG,
+                          isDirectory: (info.st_mode & S_IFMT) == S_IFDIR,
+                          size: Int(info.st_size), permissions: UInt32(info.st_mode & 0o7777), owner: UInt32(info.st_uid))
+    }
+}
