@@ -14,9 +14,8 @@ public final class PluginHost {
 
     /// The registered plugins; a constant reference, so reading it costs no exclusivity check.
     let registry = PluginRegistry()
-    var libraries: [LoadedLibrary] = []
-    /// Every file this host tried, loaded or not, so a file reached twice is tried once.
-    var triedFiles: [FileIdentity: String] = [:]
+    /// The libraries this host holds and the files it tried (changed by loading and shutdown).
+    var loaded = HostLibraries()
     let logHandler: LogHandler
 
     /// The container offered to loaded C plugins as the `files` host service;
@@ -71,11 +70,9 @@ public final class PluginHost {
     /// Send ``willTerminate()`` first. No plugin is called afterwards.
     public func shutdown() {
         registry.removeAll()
-        for library in libraries.reversed() {
-            LibraryTable.shared.release(library, owner: ObjectIdentifier(self))
+        for library in loaded.removeAll() {
+            LibraryTable.shared.release(library, owner: ObjectIdentifier(self), calls: calls)
         }
-        libraries = []
-        triedFiles = [:]
     }
 
     /// The registry, in dispatch order, for an event about to be dispatched.

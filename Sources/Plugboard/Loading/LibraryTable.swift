@@ -18,9 +18,11 @@ final class LibraryTable: Sendable {
 
     /// The library at `path` for `owner`, loading it if no host has it yet.
     /// The files service is the first host's: a library is initialized once.
-    /// `fileSize` is the size the `stat` that gave `identity` found.
+    /// `fileSize` is the size the `stat` that gave `identity` found; the library's
+    /// calls run recorded in the owner's `calls`.
     func acquire(path: String, identity: FileIdentity, fileSize: Int, owner: ObjectIdentifier,
-                 sink: @escaping LogRouter.Sink, files: FileFacade?) throws(LoadedLibrary.Failure) -> LoadedLibrary {
+                 sink: @escaping LogRouter.Sink, files: FileFacade?,
+                 calls: CallRecord) throws(LoadedLibrary.Failure) -> LoadedLibrary {
         try entries.withLock { entries throws(LoadedLibrary.Failure) -> LoadedLibrary in
             if var entry = entries[identity] {
                 entry.users.insert(owner)
@@ -32,7 +34,7 @@ final class LibraryTable: Sendable {
             router.attach(owner, sink)
             do throws(LoadedLibrary.Failure) {
                 let library = try LoadedLibrary.load(path: path, identity: identity, fileSize: fileSize,
-                                                     router: router, files: files)
+                                                     router: router, files: files, calls: calls)
                 entries[identity] = Entry(library: library, users: [owner])
                 return library
             } catch {
@@ -43,8 +45,9 @@ final class LibraryTable: Sendable {
         }
     }
 
-    /// Lets go of `library` for `owner`; the last release runs the library's `deinit`.
-    func release(_ library: LoadedLibrary, owner: ObjectIdentifier) {
+    /// Lets go of `library` for `owner`; the last release runs the library's `deinit`,
+    /// recorded in the owner's `calls`.
+    func release(_ library: LoadedLibrary, owner: ObjectIdentifier, calls: CallRecord) {
         let last = entries.withLock { entries -> Bool in
             guard var entry = entries[library.identity], entry.library === library else { return false }
             entry.users.remove(owner)
@@ -55,7 +58,7 @@ final class LibraryTable: Sendable {
             entries[library.identity] = entry
             return false
         }
-        if last { library.finalize() }
+        if last { library.finalize(calls: calls) }
         library.router.detach(owner)
     }
 }

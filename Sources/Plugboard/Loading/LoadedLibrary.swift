@@ -1,3 +1,4 @@
+import CFaultReporter
 import CPlugboard
 import PlugboardFiles
 
@@ -13,6 +14,8 @@ final class LoadedLibrary: @unchecked Sendable {
     let router: LogRouter
     let completions: FetchCompletionPool
     private let entry: pb_entry_t
+    /// Who runs in the library's own functions (`init`, `deinit`…), for fault and timeout messages.
+    private let label: UnsafePointer<pbf_label_t>
     private let lifetime: LibraryLifetime
     private let services: HostServicesTable
     private let session: RegistrationSession
@@ -25,12 +28,13 @@ final class LoadedLibrary: @unchecked Sendable {
     }
 
     private init(path: String, identity: FileIdentity, abi: LibraryABI, entry: pb_entry_t,
-                 services: HostServicesTable, session: RegistrationSession,
+                 label: UnsafePointer<pbf_label_t>, services: HostServicesTable, session: RegistrationSession,
                  registered: (definitions: [CPluginDefinition], refusals: [PluginRefusal])) {
         self.path = path
         self.identity = identity
         self.abi = abi
         self.entry = entry
+        self.label = label
         self.services = services
         self.session = session
         lifetime = services.context.lifetime
@@ -42,11 +46,13 @@ final class LoadedLibrary: @unchecked Sendable {
 
     /// Runs the loading stages in order; the first that fails ends it.
     /// `fileSize` is the size the `stat` that gave `identity` found.
+    /// Every call into the library's code is recorded in `calls`, so a crash names the stage.
     static func load(path: String, identity: FileIdentity, fileSize: Int, router: LogRouter,
-                     files: FileFacade?) throws(Failure) -> LoadedLibrary {
+                     files: FileFacade?, calls: CallRecord) throws(Failure) -> LoadedLibrary {
+        let label: UnsafePointer<pbf_label_t> = pbf_label_create(path, path)
         let record: UnsafeRawPointer
         do {
-            record = try entryRecord(path: path, fileSize: fileSize)
+            record = try entryRecord(path: path, fileSize: fileSize, calls: calls, label: label)
         } catch {
             throw Failure(failure: error, abi: nil)
         }
@@ -54,7 +60,8 @@ final class LoadedLibrary: @unchecked Sendable {
                                                       minor: record.load(fromByteOffset: 8, as: UInt32.self)),
                                   structSizes: ["pb_entry_t": Int(record.load(as: UInt32.self))])
         do {
-            return try start(path: path, identity: identity, record: record, declared: declared, router: router, files: files)
+            return try start(path: path, identity: identity, record: record, declared: declared, router: router,
+                             files: files, calls: calls, label: label)
         } catch {
             throw Failure(failure: error, abi: declared)
         }
@@ -62,7 +69,8 @@ final class LoadedLibrary: @unchecked Sendable {
 
     /// The stages up to the entry record: the ELF checks (before any code of
     /// the library runs), `dlopen`, and the record `plugboard_entry` returns.
-    private static func entryRecord(path: String, fileSize: Int) throws(LoadFailure) -> UnsafeRawPointer {
+    private static func entryRecord(path: String, fileSize: Int, calls: CallRecord,
+                                    label: UnsafePointer<pbf_label_t>) throws(LoadFailure) -> UnsafeRawPointer {
         try ELFPreflight.check(path, fileSize: fileSize)
         let library = try DynamicLibrary.open(path)
         let entryFunction: pb_entry_fn
@@ -71,7 +79,7 @@ final class LoadedLibrary: @unchecked Sendable {
         } catch {
             throw LoadFailure(.entry, "no `\(PB_ENTRY_SYMBOL)` symbol: this is not a Plugboard plugin", systemError: error.text)
         }
-        guard let record = entryFunction() else {
+        guard let record = calls.around("plugboard_entry", label, entryFunction) else {
             throw LoadFailure(.entry, "`\(PB_ENTRY_SYMBOL)` returned NULL: the library refused to provide its entry record")
         }
         return UnsafeRawPointer(record)
@@ -79,7 +87,8 @@ final class LoadedLibrary: @unchecked Sendable {
 
     /// The stages that follow: version negotiation, `init`, `register_plugins`.
     private static func start(path: String, identity: FileIdentity, record: UnsafeRawPointer, declared: LibraryABI,
-                              router: LogRouter, files: FileFacade?) throws(LoadFailure) -> LoadedLibrary {
+                              router: LogRouter, files: FileFacade?, calls: CallRecord,
+                              label: UnsafePointer<pbf_label_t>) throws(LoadFailure) -> LoadedLibrary {
         if let mismatch = declared.version.incompatibility() { throw LoadFailure(.version, mismatch) }
         let entry: pb_entry_t
         do {
@@ -94,15 +103,15 @@ final class LoadedLibrary: @unchecked Sendable {
         let lifetime = LibraryLifetime(libraryPath: path, router: router)
         let services = HostServicesTable(lifetime: lifetime, router: router, files: files)
         _ = router.takeLastError()
-        if let initialize = entry.`init`, !initialize(services.table) {
+        if let initialize = entry.`init`, !calls.around("init", label, { initialize(services.table) }) {
             lifetime.end(.initFailed)
             throw LoadFailure(.`init`, "init returned false" + explanation(router))
         }
         let session = RegistrationSession(host: UnsafePointer(services.table))
-        let succeeded = register(session.registrar)
+        let succeeded = calls.around("register_plugins", label) { register(session.registrar) }
         let registered = session.close()
         guard succeeded else {
-            entry.deinit?()
+            if let deinitialize = entry.deinit { calls.around("deinit", label, deinitialize) }
             lifetime.end(.deinitialized)
             throw LoadFailure(.register, "register_plugins returned false" + explanation(router))
         }
@@ -114,13 +123,14 @@ final class LoadedLibrary: @unchecked Sendable {
         for definition in registered.definitions {
             for (name, size) in definition.declaredSizes { raise(&abi.structSizes[name, default: size], to: size) }
         }
-        return LoadedLibrary(path: path, identity: identity, abi: abi, entry: entry,
+        return LoadedLibrary(path: path, identity: identity, abi: abi, entry: entry, label: label,
                              services: services, session: session, registered: registered)
     }
 
-    /// Calls the library's `deinit`; afterwards every call it makes into the host is ignored and reported.
-    func finalize() {
-        entry.deinit?()
+    /// Calls the library's `deinit` (recorded in `calls`); afterwards every call it makes
+    /// into the host is ignored and reported.
+    func finalize(calls: CallRecord) {
+        if let deinitialize = entry.deinit { calls.around("deinit", label, deinitialize) }
         lifetime.end(.deinitialized)
     }
 

@@ -53,12 +53,11 @@ extension PluginHost {
             return .failed(path, error)
         }
         guard status.isRegularFile else { return .failed(path, LoadFailure(.scan, "not a regular file")) }
-        if let same = triedFiles[status.identity] {
+        if let same = loaded.earlierTry(of: status.identity, at: path) {
             var report = LoadReport(path: path, status: .skipped)
             report.sameFileAs = same
             return report
         }
-        triedFiles[status.identity] = path
         var warnings: [String] = []
         if let problem = TrustProblem(path, status) {
             guard trust == .allowInsecure else { return .failed(path, problem.refusal) }
@@ -68,7 +67,7 @@ extension PluginHost {
         let library: LoadedLibrary
         do {
             library = try LibraryTable.shared.acquire(path: path, identity: status.identity, fileSize: status.size,
-                                                      owner: owner, sink: logHandler, files: fileFacade)
+                                                      owner: owner, sink: logHandler, files: fileFacade, calls: calls)
         } catch {
             var report = LoadReport.failed(path, error.failure)
             report.abi = error.abi
@@ -88,10 +87,10 @@ extension PluginHost {
             }
         }
         guard report.plugins.isEmpty else {
-            libraries.append(library)
+            loaded.keep(library)
             return report
         }
-        LibraryTable.shared.release(library, owner: owner)
+        LibraryTable.shared.release(library, owner: owner, calls: calls)
         report.status = .failed
         report.failure = Self.nothingRegistered(report.refused)
         return report
@@ -114,9 +113,8 @@ extension PluginHost {
     /// Releases the library loaded from `path` when none of its plugins is registered any more.
     private func releaseIfUnused(_ path: String) {
         guard !registry.entries.contains(where: { $0.source == .library(path: path) }),
-              let identity = triedFiles.first(where: { $0.value == path })?.key,
-              let index = libraries.firstIndex(where: { $0.identity == identity }) else { return }
-        LibraryTable.shared.release(libraries.remove(at: index), owner: ObjectIdentifier(self))
+              let library = loaded.remove(loadedFrom: path) else { return }
+        LibraryTable.shared.release(library, owner: ObjectIdentifier(self), calls: calls)
     }
 
     /// `report` with its withdrawn plugins moved to ``LoadReport/refused``; failed if none is left.

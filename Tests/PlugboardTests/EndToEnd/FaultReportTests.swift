@@ -27,6 +27,29 @@ import Testing
         #expect(result.output.contains("will-finish-launching"), "the good plugins ran before the crash")
     }
 
+    /// A fatal signal in the library's own functions names the library and the stage.
+    @Test(arguments: [
+        (["SEGV_AT=AT_INIT"], false, "SIGSEGV", "init"),
+        (["ABORT_AT=AT_INIT"], false, "SIGABRT", "init"),
+        (["THROW_AT=AT_INIT"], true, "SIGABRT", "init"),
+        (["SEGV_AT=AT_ENTRY"], false, "SIGSEGV", "plugboard_entry"),
+        (["ABORT_AT=AT_REGISTER"], false, "SIGABRT", "register_plugins"),
+        (["SEGV_AT=AT_DEINIT"], false, "SIGSEGV", "deinit"),
+    ])
+    func aFatalSignalWhileLoadingNamesTheLibrary(definitions: [String], cplusplus: Bool, signal: String,
+                                                 stage: String) throws {
+        let workspace = try Workspace("fault-load")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, definitions, cplusplus: cplusplus)
+        for command in [["run", "--container", workspace.root.file("container")], ["list"]] {
+            let result = try CLI.run(command + ["--plugin-dir", workspace.plugins])
+            let line = "plugboard: \(library) crashed with \(signal) in \(stage)\n"
+            #expect(result.errorOutput.components(separatedBy: line).count == 2, "\(command[0]) stderr:\n\(result.errorOutput)")
+            #expect(result.status == 128 + (signal == "SIGSEGV" ? SIGSEGV : SIGABRT), "\(command[0])")
+        }
+    }
+
     /// Without the Swift runtime's backtrace the line is still there.
     @Test func theLineNeedsNoBacktracer() throws {
         let workspace = try Workspace("fault-nobacktrace")
@@ -63,6 +86,18 @@ import Testing
         #expect(process.waitForOutput(containing: "com.example.hostile did not return from open_url within 0.5 s"),
                 "\(process.output)")
         #expect(process.output.contains("cannot be stopped"))
+    }
+
+    /// An `init` that spins past `--call-timeout` is named too.
+    @Test func anInitPastTheTimeoutIsNamed() throws {
+        let workspace = try Workspace("fault-timeout-init")
+        defer { workspace.remove() }
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SPIN_AT=AT_INIT"])
+        let process = try LiveProcess(CLI.binary(), ["run", "--plugin-dir", workspace.plugins,
+                                                      "--container", workspace.root.file("container"),
+                                                      "--call-timeout", "0.5"])
+        defer { process.stop() }
+        #expect(process.waitForOutput(containing: "\(library) did not return from init within 0.5 s"), "\(process.output)")
     }
 
     /// `--call-timeout` takes seconds from 0 (off) upwards.

@@ -1,0 +1,37 @@
+/// The loader's state of one host: the libraries it holds and every file it
+/// tried, so a file reached twice (same device and inode) is tried once.
+struct HostLibraries {
+    /// The libraries this host holds, in load order.
+    private var libraries: [LoadedLibrary] = []
+    /// The path each file was first tried from, loaded or not.
+    private var triedFiles: [FileIdentity: String] = [:]
+
+    /// The path the file `identity` was tried from before; nil if this is its
+    /// first try, which is recorded as `path`.
+    mutating func earlierTry(of identity: FileIdentity, at path: String) -> String? {
+        if let earlier = triedFiles[identity] { return earlier }
+        triedFiles[identity] = path
+        return nil
+    }
+
+    /// Holds `library` until it is removed.
+    mutating func keep(_ library: LoadedLibrary) {
+        libraries.append(library)
+    }
+
+    /// Stops holding the library first tried from `path`, and returns it.
+    mutating func remove(loadedFrom path: String) -> LoadedLibrary? {
+        guard let identity = triedFiles.first(where: { $0.value == path })?.key,
+              let index = libraries.firstIndex(where: { $0.identity == identity }) else { return nil }
+        return libraries.remove(at: index)
+    }
+
+    /// Stops holding every library and forgets every try; returns the libraries, last loaded first.
+    mutating func removeAll() -> [LoadedLibrary] {
+        defer {
+            libraries = []
+            triedFiles = [:]
+        }
+        return libraries.reversed()
+    }
+}
