@@ -21,6 +21,10 @@ let package = Package(
         .target(
             name: "PlugboardSystem",
             dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+        // The host–worker wire protocol (WORKER-PROTOCOL.md): framing, messages, channel; no Foundation.
+        .target(
+            name: "PlugboardWorkerProtocol",
+            dependencies: ["PlugboardSystem", .product(name: "SystemPackage", package: "swift-system")]),
         // The sandboxed file facade; knows nothing of plugins.
         .target(
             name: "PlugboardFiles",
@@ -49,6 +53,9 @@ let package = Package(
         .testTarget(
             name: "PlugboardFilesTests",
             dependencies: ["PlugboardFiles", .product(name: "SystemPackage", package: "swift-system")]),
+        .testTarget(
+            name: "PlugboardWorkerProtocolTests",
+            dependencies: ["PlugboardWorkerProtocol", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(
             name: "PlugboardTests",
             dependencies: ["Plugboard", "CPlugboard", "plugboard"],
