@@ -103,20 +103,25 @@ import Testing
         }
     }
 
-    @Test func everyErrorDescribesItselfOnOneLine() {
-        let errors: [WorkerProtocolError] = [
-            .closedByPeer, .truncatedFrame(received: 3, expected: 9), .frameTooLarge(length: 1 << 30, maximum: 1 << 26),
-            .malformed(field: "call.url", cause: .invalidUTF8), .malformed(field: "kind", cause: .unknownKind(9)),
-            .malformed(field: "x", cause: .runsPastEnd(needed: 4, available: 1)),
-            .malformed(field: "x", cause: .invalidValue(3)), .malformed(field: "request-id", cause: .missingRequestID),
-            .malformed(field: "request-id", cause: .unexpectedRequestID(2)), .malformed(field: "bye", cause: .trailingBytes(1)),
-            .incompatibleVersion(peer: WorkerProtocolVersion(major: 2, minor: 0), own: .current),
-            .system(call: "read", .badFileDescriptor),
+    @Test func everyErrorSaysWhatAndWhereInOneLine() {
+        let expectations: [(WorkerProtocolError, String)] = [
+            (.closedByPeer, "the peer closed the channel"),
+            (.truncatedFrame(received: 3, expected: 9), "after 3 of its 9 bytes"),
+            (.frameTooLarge(length: 1 << 30, maximum: 1 << 26), "1073741824 bytes is over the maximum of 67108864"),
+            (.malformed(field: "call.url", cause: .invalidUTF8), "call.url: not valid UTF-8"),
+            (.malformed(field: "kind", cause: .unknownKind(9)), "kind: unknown message kind 9"),
+            (.malformed(field: "log.message", cause: .runsPastEnd(needed: 4, available: 1)), "log.message: needs 4 bytes but only 1"),
+            (.malformed(field: "call.event", cause: .invalidValue(16)), "call.event: 16 is not one of"),
+            (.malformed(field: "request-id", cause: .missingRequestID), "request-id: request id 0"),
+            (.malformed(field: "request-id", cause: .unexpectedRequestID(2)), "request id 2 on a message that takes no reply"),
+            (.malformed(field: "bye", cause: .trailingBytes(1)), "bye: 1 bytes after the last field"),
+            (.incompatibleVersion(peer: WorkerProtocolVersion(major: 2, minor: 0), own: WorkerProtocolVersion(major: 1, minor: 3)),
+             "worker protocol 2.0, which this side (1.3) cannot"),
+            (.system(call: "read", .badFileDescriptor), "read on the worker channel failed"),
         ]
-        for error in errors {
-            #expect(!error.description.isEmpty)
+        for (error, expected) in expectations {
+            #expect(error.description.contains(expected), "\(error.description)")
             #expect(!error.description.contains("\n"))
         }
-        #expect(WorkerProtocolError.malformed(field: "call.url", cause: .invalidUTF8).description.contains("call.url"))
     }
 }

@@ -46,6 +46,8 @@ import Testing
         let expected = ReceivedMessage(.call(plugin: 2, event: .openURL(url: "a://x/", optionsJSON: "{}")), requestID: 7)
         #expect(try WorkerMessage.decode(frame: frame) == expected)
         #expect(try expected.message.encodedFrame(requestID: 7) == frame)
+        let answer: [UInt8] = [0x0B, 0x00, 0x00, 0x00, 0x83, 0x07, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x01]
+        #expect(try WorkerMessage.decode(frame: answer) == ReceivedMessage(.answer(.bool(true)), requestID: 7))
     }
 
     @Test func versionsWithTheSameMajorAreCompatibleAndOthersAreRefusedNamingBoth() throws {

@@ -174,8 +174,14 @@ import Testing
             try worker.send(.helloReply(protocolVersion: .current, workerPID: getpid()), requestID: hello.requestID)
             let reply = try receive(host)
             #expect(reply == ReceivedMessage(.helloReply(protocolVersion: .current, workerPID: getpid()), requestID: requestID))
-            let compatible = Result { () throws(WorkerProtocolError) in try WorkerProtocolVersion.current.requireCompatible(peer: peerVersion) }
-            #expect((try? compatible.get()) != nil ? hostVersion.major == 1 : hostVersion.major == 2)
+            #expect(peerVersion == hostVersion)
+            if hostVersion.major == WorkerProtocolVersion.current.major {
+                try WorkerProtocolVersion.current.requireCompatible(peer: peerVersion)
+            } else {
+                #expect(throws: WorkerProtocolError.incompatibleVersion(peer: hostVersion, own: .current)) {
+                    try WorkerProtocolVersion.current.requireCompatible(peer: peerVersion)
+                }
+            }
         }
     }
 }
