@@ -29,7 +29,7 @@ public final class WorkerChannel: Sendable {
         try? descriptor.close()
     }
 
-    /// Sends one message as one frame, whole, before any other thread's.
+    /// Sends one message as one frame; frames of concurrent senders never interleave.
     ///
     /// Throws `frameTooLarge` or `malformed` (a request id against the kind's
     /// rule) before writing anything; `closedByPeer` when the peer is gone.
@@ -88,9 +88,10 @@ public final class WorkerChannel: Sendable {
     private func waitUntilReadable(before deadline: ContinuousClock.Instant) throws(WorkerProtocolError) -> Bool {
         var request = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
         do {
-            return try systemCall {
-                poll(&request, 1, Self.milliseconds(until: deadline))
-            } > 0
+            repeat {
+                if try systemCall({ poll(&request, 1, Self.milliseconds(until: deadline)) }) > 0 { return true }
+            } while ContinuousClock.now < deadline
+            return false
         } catch {
             throw .system(call: "poll", error)
         }
@@ -99,8 +100,9 @@ public final class WorkerChannel: Sendable {
     /// Milliseconds left until `deadline`, rounded up so a wait never ends early.
     private static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
         let (seconds, attoseconds) = max(deadline - ContinuousClock.now, .zero).components
-        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int32(clamping: milliseconds)
+        // Past poll's range (24 days), wait the longest poll can, then again.
+        guard seconds < Int64(Int32.max / 1000) else { return Int32.max }
+        return Int32(seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
     }
 
     private func writeAll(_ bytes: [UInt8]) throws(WorkerProtocolError) {

@@ -38,6 +38,7 @@ public enum WorkerProtocolError: Error, Sendable, Equatable, CustomStringConvert
         case trailingBytes(Int)
     }
 
+    /// One line naming the field or system call and the cause.
     public var description: String {
         switch self {
         case .closedByPeer:
@@ -57,6 +58,7 @@ public enum WorkerProtocolError: Error, Sendable, Equatable, CustomStringConvert
 }
 
 extension WorkerProtocolError.Malformation: CustomStringConvertible {
+    /// The cause, to follow the field's name.
     public var description: String {
         switch self {
         case .runsPastEnd(let needed, let available):

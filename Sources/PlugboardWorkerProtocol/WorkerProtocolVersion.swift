@@ -23,5 +23,6 @@ public struct WorkerProtocolVersion: Sendable, Hashable, CustomStringConvertible
         guard peer.major == major else { throw .incompatibleVersion(peer: peer, own: self) }
     }
 
+    /// `major.minor`, as errors and logs show it.
     public var description: String { "\(major).\(minor)" }
 }
