@@ -6,8 +6,9 @@ import SystemPackage
 /// peer has sent (several frames, or part of one), and frames are decoded in
 /// place, so a message costs one read at best and no copy of its payload.
 struct ReceiveBuffer {
-    /// Room for many small frames; grown for a larger one.
-    private static let initialSize = 64 << 10
+    /// Room for a few small frames (calls, answers, log lines), grown for a
+    /// larger one; small because a host holds one per worker.
+    private static let initialSize = 4 << 10
     /// Past this size, an emptied buffer goes back to `initialSize`, so one
     /// large frame does not pin its memory for the channel's life.
     private static let retainedSize = 1 << 20

@@ -6,9 +6,10 @@ public struct WireDecoder {
     private var position: Int
     private let end: Int
 
-    /// A decoder over `bytes[range]` (all of `bytes` without a range).
+    /// A decoder over `bytes[range]` (all of `bytes` without a range; a range
+    /// past the bytes is cut to them).
     public init(_ bytes: [UInt8], range: Range<Int>? = nil) {
-        let range = range ?? bytes.indices
+        let range = range?.clamped(to: bytes.indices) ?? bytes.indices
         self.bytes = bytes
         position = range.lowerBound
         end = range.upperBound
