@@ -25,6 +25,10 @@ let package = Package(
         .target(
             name: "PlugboardChildProcess",
             dependencies: ["PlugboardSystem", .product(name: "SystemPackage", package: "swift-system")]),
+        // The host–worker wire protocol (WORKER-PROTOCOL.md): framing, messages, channel; no Foundation.
+        .target(
+            name: "PlugboardWorkerProtocol",
+            dependencies: ["PlugboardSystem", .product(name: "SystemPackage", package: "swift-system")]),
         // The sandboxed file facade; knows nothing of plugins.
         .target(
             name: "PlugboardFiles",
@@ -54,6 +58,9 @@ let package = Package(
             name: "PlugboardFilesTests",
             dependencies: ["PlugboardFiles", "PlugboardChildProcess",
                            .product(name: "SystemPackage", package: "swift-system")]),
+        .testTarget(
+            name: "PlugboardWorkerProtocolTests",
+            dependencies: ["PlugboardWorkerProtocol", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(
             name: "PlugboardTests",
             dependencies: ["Plugboard", "CPlugboard", "PlugboardChildProcess", "plugboard"],

@@ -1,0 +1,98 @@
+import Glibc
+import PlugboardSystem
+import SystemPackage
+
+/// The bytes read from a channel but not decoded yet: reads take whatever the
+/// peer has sent (several frames, or part of one), and frames are decoded in
+/// place, so a message costs one read at best and no copy of its payload.
+struct ReceiveBuffer {
+    /// Room for a few small frames (calls, answers, log lines), grown for a
+    /// larger one; small because a host holds one per worker.
+    private static let initialSize = 4 << 10
+    /// Past this size, an emptied buffer goes back to `initialSize`, so one
+    /// large frame does not pin its memory for the channel's life.
+    private static let retainedSize = 1 << 20
+
+    private var storage = [UInt8](repeating: 0, count: initialSize)
+    private var start = 0
+    private var end = 0
+
+    /// The range of the next whole payload in `bytes`, or nil while it is incomplete.
+    func bufferedPayload() throws(WorkerProtocolError) -> Range<Int>? {
+        guard let length = try announcedLength() else { return nil }
+        let payloadStart = start + WireFormat.lengthPrefixSize
+        guard end - payloadStart >= length else { return nil }
+        return payloadStart..<(payloadStart + length)
+    }
+
+    /// The buffer the ranges index.
+    var bytes: [UInt8] { storage }
+
+    /// Drops everything up to `index`, the end of a decoded payload.
+    mutating func consume(upTo index: Int) {
+        start = index
+        guard start == end else { return }
+        start = 0
+        end = 0
+        if storage.count > Self.retainedSize {
+            storage = [UInt8](repeating: 0, count: Self.initialSize)
+        }
+    }
+
+    /// Reads what the descriptor has, making room for the frame in progress.
+    /// Returns false at end of stream.
+    mutating func fill(from descriptor: FileDescriptor) throws(WorkerProtocolError) -> Bool {
+        try makeRoom(for: frameSizeInProgress())
+        let (free, offset) = (storage.count - end, end)
+        let count: Int
+        do {
+            count = try storage.withUnsafeMutableBytes { buffer in
+                Result { () throws(Errno) in
+                    try systemCall { read(descriptor.rawValue, buffer.baseAddress.map { $0 + offset }, free) }
+                }
+            }.get()
+        } catch .connectionReset {
+            return false
+        } catch {
+            throw .system(call: "read", error)
+        }
+        end += count
+        return count > 0
+    }
+
+    /// The error for a stream that ended here: closed between frames or inside one.
+    func endOfStreamError() -> WorkerProtocolError {
+        let buffered = end - start
+        guard buffered > 0 else { return .closedByPeer }
+        let expected = (try? frameSizeInProgress()) ?? WireFormat.lengthPrefixSize
+        return .truncatedFrame(received: buffered, expected: expected)
+    }
+
+    /// The payload length of the frame at `start`, once its prefix is buffered.
+    private func announcedLength() throws(WorkerProtocolError) -> Int? {
+        let buffered = end - start
+        guard buffered >= WireFormat.lengthPrefixSize else { return nil }
+        return try WireFormat.payloadLength(prefix: storage, at: start, available: buffered)
+    }
+
+    /// Bytes of the frame at `start`: the prefix alone until it is buffered.
+    private func frameSizeInProgress() throws(WorkerProtocolError) -> Int {
+        WireFormat.lengthPrefixSize + (try announcedLength() ?? 0)
+    }
+
+    /// Moves the buffered bytes to the front and grows the storage so a frame
+    /// of `frameSize` bytes fits, leaving room to read.
+    private mutating func makeRoom(for frameSize: Int) {
+        if start > 0 && storage.count - start < max(frameSize, Self.initialSize) {
+            storage.withUnsafeMutableBytes { buffer in
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[start..<end]))
+            }
+            end -= start
+            start = 0
+        }
+        let needed = start + frameSize
+        if storage.count < needed {
+            storage.append(contentsOf: repeatElement(0, count: needed - storage.count))
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Glibc
+import PlugboardSystem
+import Synchronization
+import SystemPackage
+
+/// One end of a host–worker connection over a blocking `SOCK_STREAM` socket
+/// (one end of `socketpair(AF_UNIX, SOCK_STREAM)`), which the channel owns and
+/// closes when it is released.
+///
+/// Thread rule: any thread may `send` at any time (a lock keeps each frame
+/// whole); one thread at a time receives. A broken peer never raises SIGPIPE:
+/// sends use `MSG_NOSIGNAL` and report `closedByPeer`.
+public final class WorkerChannel: Sendable {
+    /// Past this capacity the send buffer is dropped after its frame, so one
+    /// large frame does not pin its memory for the channel's life.
+    private static let retainedSendCapacity = 1 << 20
+
+    /// The socket; owned by the channel.
+    public let descriptor: FileDescriptor
+    private let sender = Mutex(WireEncoder())
+    private let receiver = Mutex(ReceiveBuffer())
+
+    /// Takes ownership of `descriptor`, a connected stream socket in blocking mode.
+    public init(descriptor: FileDescriptor) {
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        try? descriptor.close()
+    }
+
+    /// Sends one message as one frame; frames of concurrent senders never interleave.
+    ///
+    /// Throws `frameTooLarge` or `malformed` (a request id against the kind's
+    /// rule) before writing anything; `closedByPeer` when the peer is gone.
+    public func send(_ message: WorkerMessage, requestID: UInt64 = 0) throws(WorkerProtocolError) {
+        try sender.withLock { encoder throws(WorkerProtocolError) in
+            encoder.removeAll()
+            defer {
+                if encoder.bytes.capacity > Self.retainedSendCapacity { encoder = WireEncoder() }
+            }
+            try message.encodeFrame(requestID: requestID, into: &encoder)
+            try writeAll(encoder.bytes)
+        }
+    }
+
+    /// Waits for the next message, as long as it takes.
+    public func receive() throws(WorkerProtocolError) -> ReceivedMessage {
+        // Without a deadline the loop only returns a message or throws.
+        while true {
+            if let received = try receive(before: nil) { return received }
+        }
+    }
+
+    /// Waits at most `timeout` for the next message; nil when none arrived
+    /// whole in time (bytes of a frame in progress stay buffered for the next call).
+    public func receive(timeout: Duration) throws(WorkerProtocolError) -> ReceivedMessage? {
+        try receive(before: ContinuousClock.now + timeout)
+    }
+
+    /// Ends the connection both ways: the peer reads end of stream, and a
+    /// thread blocked in `receive` here wakes with `closedByPeer`. The
+    /// descriptor stays open until the channel is released.
+    public func shutdown() throws(WorkerProtocolError) {
+        do {
+            try systemCall { Glibc.shutdown(descriptor.rawValue, Int32(SHUT_RDWR)) }
+        } catch {
+            throw .system(call: "shutdown", error)
+        }
+    }
+
+    private func receive(before deadline: ContinuousClock.Instant?) throws(WorkerProtocolError) -> ReceivedMessage? {
+        try receiver.withLock { buffer throws(WorkerProtocolError) in
+            while true {
+                if let payload = try buffer.bufferedPayload() {
+                    var decoder = WireDecoder(buffer.bytes, range: payload)
+                    let received = try WorkerMessage.decodePayload(from: &decoder)
+                    buffer.consume(upTo: payload.upperBound)
+                    return received
+                }
+                if let deadline, try !waitUntilReadable(before: deadline) { return nil }
+                guard try buffer.fill(from: descriptor) else { throw buffer.endOfStreamError() }
+            }
+        }
+    }
+
+    /// Whether the socket became readable (bytes, end of stream or an error) before `deadline`.
+    private func waitUntilReadable(before deadline: ContinuousClock.Instant) throws(WorkerProtocolError) -> Bool {
+        var request = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+        do {
+            repeat {
+                if try systemCall({ poll(&request, 1, Self.milliseconds(until: deadline)) }) > 0 { return true }
+            } while ContinuousClock.now < deadline
+            return false
+        } catch {
+            throw .system(call: "poll", error)
+        }
+    }
+
+    /// Milliseconds left until `deadline`, rounded up so a wait never ends early.
+    private static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
+        let (seconds, attoseconds) = max(deadline - ContinuousClock.now, .zero).components
+        // Past poll's range (24 days), wait the longest poll can, then again.
+        guard seconds < Int64(Int32.max / 1000) else { return Int32.max }
+        return Int32(seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+    }
+
+    private func writeAll(_ bytes: [UInt8]) throws(WorkerProtocolError) {
+        do {
+            try bytes.withUnsafeBytes { frame in
+                Result { () throws(Errno) in
+                    var written = 0
+                    while written < frame.count {
+                        written += try systemCall {
+                            Glibc.send(descriptor.rawValue, frame.baseAddress.map { $0 + written }, frame.count - written,
+                                       Int32(MSG_NOSIGNAL))
+                        }
+                    }
+                }
+            }.get()
+        } catch .brokenPipe, .connectionReset {
+            throw .closedByPeer
+        } catch {
+            throw .system(call: "send", error)
+        }
+    }
+}

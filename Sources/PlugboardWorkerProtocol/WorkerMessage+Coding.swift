@@ -1,0 +1,180 @@
+extension WorkerMessage {
+    /// The whole frame (length prefix and payload) for this message.
+    ///
+    /// Throws `frameTooLarge` for a payload over `WireFormat.maximumPayloadLength`,
+    /// and `malformed` for a request id that breaks `Kind.carriesRequestID`.
+    public func encodedFrame(requestID: UInt64) throws(WorkerProtocolError) -> [UInt8] {
+        var encoder = WireEncoder()
+        try encodeFrame(requestID: requestID, into: &encoder)
+        return encoder.bytes
+    }
+
+    /// Decodes one whole frame; the bytes must hold exactly one.
+    public static func decode(frame: [UInt8]) throws(WorkerProtocolError) -> ReceivedMessage {
+        let length = try WireFormat.payloadLength(prefix: frame, at: 0, available: frame.count)
+        let expected = WireFormat.lengthPrefixSize + length
+        guard frame.count >= expected else { throw .truncatedFrame(received: frame.count, expected: expected) }
+        guard frame.count == expected else {
+            throw .malformed(field: "frame", cause: .trailingBytes(frame.count - expected))
+        }
+        var decoder = WireDecoder(frame, range: WireFormat.lengthPrefixSize..<expected)
+        return try decodePayload(from: &decoder)
+    }
+
+    /// Appends the frame to `encoder`, which may already hold other frames.
+    func encodeFrame(requestID: UInt64, into encoder: inout WireEncoder) throws(WorkerProtocolError) {
+        try Self.checkRequestID(requestID, of: kind)
+        let prefixOffset = encoder.bytes.count
+        encoder.append(UInt32(0))
+        encodePayload(requestID: requestID, into: &encoder)
+        let length = encoder.bytes.count - prefixOffset - WireFormat.lengthPrefixSize
+        guard length <= WireFormat.maximumPayloadLength else {
+            throw .frameTooLarge(length: length, maximum: WireFormat.maximumPayloadLength)
+        }
+        encoder.overwrite(UInt32(length), at: prefixOffset)
+    }
+
+    /// Reads one payload, all of what `decoder` holds.
+    static func decodePayload(from decoder: inout WireDecoder) throws(WorkerProtocolError) -> ReceivedMessage {
+        let rawKind = try decoder.readUInt8("kind")
+        guard let kind = Kind(rawValue: rawKind) else {
+            throw .malformed(field: "kind", cause: .unknownKind(rawKind))
+        }
+        let requestID = try decoder.readUInt64("request-id")
+        try checkRequestID(requestID, of: kind)
+        let message = try decodeFields(of: kind, from: &decoder)
+        try decoder.requireEnd(of: kind.name)
+        return ReceivedMessage(message, requestID: requestID)
+    }
+
+    private static func checkRequestID(_ requestID: UInt64, of kind: Kind) throws(WorkerProtocolError) {
+        if kind.carriesRequestID && requestID == 0 {
+            throw .malformed(field: "request-id", cause: .missingRequestID)
+        }
+        if !kind.carriesRequestID && requestID != 0 {
+            throw .malformed(field: "request-id", cause: .unexpectedRequestID(requestID))
+        }
+    }
+
+    private func encodePayload(requestID: UInt64, into encoder: inout WireEncoder) {
+        encoder.append(kind.rawValue)
+        encoder.append(requestID)
+        switch self {
+        case .hello(let version, let abiMajor, let abiMinor):
+            encoder.append(version.major)
+            encoder.append(version.minor)
+            encoder.append(abiMajor)
+            encoder.append(abiMinor)
+        case .load(let path, let allowInsecure):
+            encoder.append(string: path)
+            encoder.append(allowInsecure)
+        case .call(let plugin, let event):
+            encoder.append(plugin)
+            event.encode(into: &encoder)
+        case .serviceReply(let status, let payload, let message):
+            encoder.append(status)
+            encoder.append(bytes: payload)
+            encoder.append(string: message)
+        case .helloReply(let version, let workerPID):
+            encoder.append(version.major)
+            encoder.append(version.minor)
+            encoder.append(workerPID)
+        case .loaded(let reportJSON):
+            encoder.append(bytes: reportJSON)
+        case .answer(let answer):
+            answer.encode(into: &encoder)
+        case .log(let pluginID, let level, let message):
+            encoder.append(optionalString: pluginID)
+            encoder.append(level)
+            encoder.append(string: message)
+        case .files(let operation, let path, let secondPath, let data, let flags):
+            encoder.append(operation.rawValue)
+            encoder.append(string: path)
+            encoder.append(string: secondPath)
+            encoder.append(bytes: data)
+            encoder.append(flags)
+        case .completion(let notification, let plugin, let result):
+            encoder.append(notification)
+            encoder.append(plugin)
+            encoder.append(result)
+        case .shutdown, .bye:
+            break
+        }
+    }
+
+    private static func decodeFields(of kind: Kind, from decoder: inout WireDecoder) throws(WorkerProtocolError) -> WorkerMessage {
+        switch kind {
+        case .hello:
+            return .hello(
+                protocolVersion: WorkerProtocolVersion(
+                    major: try decoder.readUInt16("hello.protocol-major"),
+                    minor: try decoder.readUInt16("hello.protocol-minor")),
+                hostABIMajor: try decoder.readUInt32("hello.abi-major"),
+                hostABIMinor: try decoder.readUInt32("hello.abi-minor"))
+        case .load:
+            return .load(path: try decoder.readString("load.path"), allowInsecure: try decoder.readBool("load.allow-insecure"))
+        case .call:
+            return .call(plugin: try decoder.readUInt32("call.plugin"), event: try WorkerEvent.decode(from: &decoder))
+        case .serviceReply:
+            return .serviceReply(
+                status: try decoder.readInt32("service-reply.status"),
+                payload: try decoder.readBytes("service-reply.payload"),
+                message: try decoder.readString("service-reply.message"))
+        case .shutdown:
+            return .shutdown
+        case .helloReply:
+            return .helloReply(
+                protocolVersion: WorkerProtocolVersion(
+                    major: try decoder.readUInt16("hello-reply.protocol-major"),
+                    minor: try decoder.readUInt16("hello-reply.protocol-minor")),
+                workerPID: try decoder.readInt32("hello-reply.worker-pid"))
+        case .loaded:
+            return .loaded(reportJSON: try decoder.readBytes("loaded.report"))
+        case .answer:
+            return .answer(try CallAnswer.decode(from: &decoder))
+        case .log:
+            return .log(
+                pluginID: try decoder.readOptionalString("log.plugin-id"),
+                level: try decoder.readInt32("log.level"),
+                message: try decoder.readString("log.message"))
+        case .files:
+            let rawOperation = try decoder.readUInt8("files.operation")
+            guard let operation = FilesOperation(rawValue: rawOperation) else {
+                throw .malformed(field: "files.operation", cause: .invalidValue(UInt64(rawOperation)))
+            }
+            return .files(
+                operation: operation,
+                path: try decoder.readString("files.path"),
+                secondPath: try decoder.readString("files.second-path"),
+                data: try decoder.readBytes("files.data"),
+                flags: try decoder.readUInt32("files.flags"))
+        case .completion:
+            return .completion(
+                notification: try decoder.readUInt64("completion.notification"),
+                plugin: try decoder.readUInt32("completion.plugin"),
+                result: try decoder.readInt32("completion.result"))
+        case .bye:
+            return .bye
+        }
+    }
+}
+
+extension WorkerMessage.Kind {
+    /// The message's name in WORKER-PROTOCOL.md and in error fields.
+    var name: StaticString {
+        switch self {
+        case .hello: "hello"
+        case .load: "load"
+        case .call: "call"
+        case .serviceReply: "service-reply"
+        case .shutdown: "shutdown"
+        case .helloReply: "hello-reply"
+        case .loaded: "loaded"
+        case .answer: "answer"
+        case .log: "log"
+        case .files: "files"
+        case .completion: "completion"
+        case .bye: "bye"
+        }
+    }
+}

@@ -1,0 +1,91 @@
+/// Every message between a host and a plugin worker, in both directions.
+///
+/// Each travels as one frame (see `WireFormat`) with a request id: a request
+/// carries a nonzero id that its reply repeats; a notification carries 0.
+/// Who may send what when is in WORKER-PROTOCOL.md.
+public enum WorkerMessage: Sendable, Equatable {
+    // Host to worker.
+
+    /// Request, first message of the host: its protocol version and C ABI version.
+    case hello(protocolVersion: WorkerProtocolVersion, hostABIMajor: UInt32, hostABIMinor: UInt32)
+    /// Request: load the library at `path` as the host would in process.
+    case load(path: String, allowInsecure: Bool)
+    /// Request: call `plugin` (the worker's plugin number) for `event`.
+    case call(plugin: UInt32, event: WorkerEvent)
+    /// Reply to `files`: a PB_OK or PB_ERR_* status, the result bytes, and the error text.
+    case serviceReply(status: Int32, payload: [UInt8], message: String)
+    /// Request: call every library's `deinit`, answer `bye`, exit.
+    case shutdown
+
+    // Worker to host.
+
+    /// Reply to `hello`: the worker's protocol version and process id.
+    case helloReply(protocolVersion: WorkerProtocolVersion, workerPID: Int32)
+    /// Reply to `load`: the load report as JSON text (its schema is the host library's).
+    case loaded(reportJSON: [UInt8])
+    /// Reply to `call`: what the callback answered.
+    case answer(CallAnswer)
+    /// Notification: a plugin logged (`pluginID` nil for the library itself).
+    case log(pluginID: String?, level: Int32, message: String)
+    /// Request: a plugin called the files service; `secondPath` is the destination,
+    /// new name or extension where the operation takes one, else empty.
+    case files(operation: FilesOperation, path: String, secondPath: String, data: [UInt8], flags: UInt32)
+    /// Notification: `plugin` completed the remote notification of call `notification` with a PB_FETCH_* result.
+    case completion(notification: UInt64, plugin: UInt32, result: Int32)
+    /// Reply to `shutdown`: every `deinit` returned; the worker exits next.
+    case bye
+
+    /// The wire number of each message; the high bit is set on the worker's.
+    ///
+    /// Wire format: the values never change; a new message takes a new number in a new protocol minor.
+    public enum Kind: UInt8, Sendable, CaseIterable {
+        /// `hello`.
+        case hello = 0x01
+        /// `load`.
+        case load = 0x02
+        /// `call`.
+        case call = 0x03
+        /// `serviceReply`.
+        case serviceReply = 0x04
+        /// `shutdown`.
+        case shutdown = 0x05
+        /// `helloReply`.
+        case helloReply = 0x81
+        /// `loaded`.
+        case loaded = 0x82
+        /// `answer`.
+        case answer = 0x83
+        /// `log`.
+        case log = 0x84
+        /// `files`.
+        case files = 0x85
+        /// `completion`.
+        case completion = 0x86
+        /// `bye`.
+        case bye = 0x87
+
+        /// Whether a frame of this kind carries a nonzero request id (requests
+        /// and replies) or 0 (notifications: `log`, `completion`).
+        public var carriesRequestID: Bool {
+            self != .log && self != .completion
+        }
+    }
+
+    /// The message's wire number.
+    public var kind: Kind {
+        switch self {
+        case .hello: .hello
+        case .load: .load
+        case .call: .call
+        case .serviceReply: .serviceReply
+        case .shutdown: .shutdown
+        case .helloReply: .helloReply
+        case .loaded: .loaded
+        case .answer: .answer
+        case .log: .log
+        case .files: .files
+        case .completion: .completion
+        case .bye: .bye
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import PlugboardWorkerProtocol
+import Testing
+
+@Suite struct MessageRoundTripTests {
+    @Test func samplesCoverEveryKindEventAnswerAndOperation() {
+        let messages = Samples.messages.map(\.message)
+        #expect(Set(messages.map(\.kind)) == Set(WorkerMessage.Kind.allCases))
+        #expect(Set(Samples.events.map(\.code)) == Set(EventCode.allCases))
+        #expect(Set(Samples.answers.map(\.kind)) == Set(CallAnswer.Kind.allCases))
+        let operations = messages.compactMap { message -> FilesOperation? in
+            if case .files(let operation, _, _, _, _) = message { operation } else { nil }
+        }
+        #expect(Set(operations) == Set(FilesOperation.allCases))
+    }
+
+    @Test(arguments: Samples.messages)
+    func roundTrips(_ sample: ReceivedMessage) throws {
+        let frame = try sample.message.encodedFrame(requestID: sample.requestID)
+        #expect(try WorkerMessage.decode(frame: frame) == sample)
+    }
+
+    @Test func frameLayoutIsLengthKindRequestIDThenFieldsLittleEndian() throws {
+        let frame = try WorkerMessage.completion(notification: 0x0102_0304_0506_0708, plugin: 3, result: -1)
+            .encodedFrame(requestID: 0)
+        #expect(frame == [
+            25, 0, 0, 0,                                // payload length 25
+            0x86,                                       // kind: completion
+            0, 0, 0, 0, 0, 0, 0, 0,                     // request id 0
+            8, 7, 6, 5, 4, 3, 2, 1,                     // notification
+            3, 0, 0, 0,                                 // plugin
+            0xFF, 0xFF, 0xFF, 0xFF,                     // result -1
+        ])
+    }
+
+    @Test func theDocumentedExampleFrameDecodes() throws {
+        // The byte dump in WORKER-PROTOCOL.md, "Example".
+        let frame: [UInt8] = [
+            0x1E, 0x00, 0x00, 0x00,                          // payload length 30
+            0x03,                                            // kind: call
+            0x07, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  // request id 7
+            0x02, 0x00, 0x00, 0x00,                          // plugin 2
+            0x03,                                            // event: open-url
+            0x06, 0x00, 0x00, 0x00, 0x61, 0x3A, 0x2F, 0x2F, 0x78, 0x2F,  // url "a://x/"
+            0x02, 0x00, 0x00, 0x00, 0x7B, 0x7D,              // options "{}"
+        ]
+        let expected = ReceivedMessage(.call(plugin: 2, event: .openURL(url: "a://x/", optionsJSON: "{}")), requestID: 7)
+        #expect(try WorkerMessage.decode(frame: frame) == expected)
+        #expect(try expected.message.encodedFrame(requestID: 7) == frame)
+        let answer: [UInt8] = [0x0B, 0x00, 0x00, 0x00, 0x83, 0x07, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x01]
+        #expect(try WorkerMessage.decode(frame: answer) == ReceivedMessage(.answer(.bool(true)), requestID: 7))
+    }
+
+    @Test func versionsWithTheSameMajorAreCompatibleAndOthersAreRefusedNamingBoth() throws {
+        let own = WorkerProtocolVersion(major: 1, minor: 0)
+        try own.requireCompatible(peer: WorkerProtocolVersion(major: 1, minor: 9))
+        let newer = WorkerProtocolVersion(major: 2, minor: 0)
+        let error = #expect(throws: WorkerProtocolError.self) { try own.requireCompatible(peer: newer) }
+        #expect(error == .incompatibleVersion(peer: newer, own: own))
+        #expect(error?.description.contains("2.0") == true)
+        #expect(error?.description.contains("1.0") == true)
+    }
+}
+
+extension ReceivedMessage: CustomTestStringConvertible {
+    public var testDescription: String { "\(message.kind) #\(requestID)" }
+}

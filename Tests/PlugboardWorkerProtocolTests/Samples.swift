@@ -1,0 +1,64 @@
+import PlugboardWorkerProtocol
+
+/// Messages of every kind, event, answer and files operation, with extreme
+/// values: empty and non-ASCII strings, 1 MiB payloads, the largest integers.
+enum Samples {
+    static let mebibyte = [UInt8]((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+    static let nonASCII = "Grüße, 世界 — 🎛️ e\u{301}"
+    static let longText = String(repeating: "ü", count: 1 << 19)
+
+    static let events: [WorkerEvent] = [
+        .willFinishLaunching(optionsJSON: "{}"),
+        .didFinishLaunching(optionsJSON: #"{"name":"\#(nonASCII)"}"#),
+        .openURL(url: "myapp://item/42?q=\(nonASCII)", optionsJSON: ""),
+        .continueUserActivity(activityType: "", userInfoJSON: longText),
+        .remoteNotification(userInfoJSON: #"{"aps":{}}"#, deadlineMilliseconds: .max),
+        .remoteNotification(userInfoJSON: "", deadlineMilliseconds: 0),
+        .registerToken(token: []),
+        .registerToken(token: mebibyte),
+        .registerFailed(error: nonASCII),
+        .memoryWarning,
+        .protectedDataWillBecomeUnavailable,
+        .protectedDataDidBecomeAvailable,
+        .didBecomeActive,
+        .willResignActive,
+        .didEnterBackground,
+        .willEnterForeground,
+        .willTerminate,
+    ]
+
+    static let answers: [CallAnswer] = [.returned, .bool(true), .bool(false), .notTakingPart, .pending]
+
+    /// Every sample with a request id its kind allows.
+    static let messages: [ReceivedMessage] = {
+        var messages: [WorkerMessage] = [
+            .hello(protocolVersion: .current, hostABIMajor: 1, hostABIMinor: 1),
+            .hello(protocolVersion: WorkerProtocolVersion(major: .max, minor: .max), hostABIMajor: .max, hostABIMinor: 0),
+            .load(path: "", allowInsecure: false),
+            .load(path: "/plugins/\(nonASCII).so", allowInsecure: true),
+            .serviceReply(status: 0, payload: [], message: ""),
+            .serviceReply(status: .min, payload: mebibyte, message: nonASCII),
+            .shutdown,
+            .helloReply(protocolVersion: .current, workerPID: .max),
+            .helloReply(protocolVersion: WorkerProtocolVersion(major: 0, minor: 0), workerPID: .min),
+            .loaded(reportJSON: []),
+            .loaded(reportJSON: mebibyte),
+            .log(pluginID: nil, level: 4, message: ""),
+            .log(pluginID: "", level: .min, message: nonASCII),
+            .log(pluginID: "com.example.\(nonASCII)", level: .max, message: longText),
+            .files(operation: .write, path: "Documents/a.txt", secondPath: "", data: mebibyte, flags: .max),
+            .completion(notification: .max, plugin: .max, result: .min),
+            .completion(notification: 0, plugin: 0, result: 0),
+            .bye,
+        ]
+        messages += events.enumerated().map { .call(plugin: $0.offset == 0 ? .max : UInt32($0.offset), event: $0.element) }
+        messages += answers.map { .answer($0) }
+        messages += FilesOperation.allCases.map {
+            .files(operation: $0, path: nonASCII, secondPath: "Documents/b", data: [0, 255], flags: 0)
+        }
+        return messages.enumerated().map { index, message in
+            let requestID: UInt64 = message.kind.carriesRequestID ? (index.isMultiple(of: 2) ? .max : UInt64(index + 1)) : 0
+            return ReceivedMessage(message, requestID: requestID)
+        }
+    }()
+}
