@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "Plugboard", targets: ["Plugboard"]),
         .library(name: "PlugboardFiles", targets: ["PlugboardFiles"]),
         .executable(name: "plugboard", targets: ["plugboard"]),
+        .executable(name: "plugboard-worker", targets: ["plugboard-worker"]),
         .executable(name: "plugboard-benchmark", targets: ["PlugboardBenchmark"]),
         .executable(name: "plugboard-files-benchmark", targets: ["PlugboardFilesBenchmark"]),
     ],
@@ -35,10 +36,13 @@ let package = Package(
             dependencies: ["PlugboardSystem", .product(name: "SystemPackage", package: "swift-system")]),
         // Which plugin code runs, read by async-signal-safe fault reporting (C for that reason).
         .target(name: "CFaultReporter"),
-        // The host library: loader, registry, dispatcher, host services, built-in plugins.
+        // What a plugin worker needs from Linux that Swift cannot call directly.
+        .target(name: "CWorkerSupport"),
+        // The host library: loader, registry, dispatcher, host services, built-in plugins, workers.
         .target(
             name: "Plugboard",
-            dependencies: ["CPlugboard", "CFaultReporter", "PlugboardFiles", "PlugboardSystem",
+            dependencies: ["CPlugboard", "CFaultReporter", "CWorkerSupport", "PlugboardFiles", "PlugboardSystem",
+                           "PlugboardWorkerProtocol", "PlugboardChildProcess",
                            .product(name: "SystemPackage", package: "swift-system")]),
         // The command-line tool.
         .executableTarget(
@@ -50,6 +54,8 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // The plugin worker: loads one library out of the host's process and serves its calls.
+        .executableTarget(name: "plugboard-worker", dependencies: ["Plugboard"]),
         // Benchmarks: measured as ratios against a hand-written C baseline; see BENCHMARKS.md.
         .target(name: "CBenchmarkBaseline", dependencies: ["CPlugboard"]),
         .executableTarget(name: "PlugboardBenchmark", dependencies: ["Plugboard", "CBenchmarkBaseline", "PlugboardChildProcess"]),
@@ -63,7 +69,7 @@ let package = Package(
             dependencies: ["PlugboardWorkerProtocol", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(
             name: "PlugboardTests",
-            dependencies: ["Plugboard", "CPlugboard", "PlugboardChildProcess", "plugboard"],
+            dependencies: ["Plugboard", "CPlugboard", "PlugboardChildProcess", "plugboard", "plugboard-worker"],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

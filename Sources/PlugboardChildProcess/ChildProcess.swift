@@ -40,9 +40,13 @@ public final class ChildProcess: Sendable {
     /// Starts `executable` (searched in `PATH` when it holds no slash) with `arguments`,
     /// `environment` (this process's when nil) in `workingDirectory` (this process's
     /// when nil), its streams connected as given and `blockedSignals` blocked.
+    /// `passing` hands the child more descriptors (child's number: this process's
+    /// descriptor, which may be close-on-exec); `ownProcessGroup` starts the child in a
+    /// process group of its own, so a terminal's Ctrl-C reaches only this process.
     public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                 workingDirectory: String? = nil, input: ChildStream = .inherit, output: ChildStream = .inherit,
-                error: ChildStream = .inherit, blockedSignals: [Int32] = []) throws(ChildProcessError) {
+                error: ChildStream = .inherit, passing descriptors: [Int32: Int32] = [:],
+                ownProcessGroup: Bool = false, blockedSignals: [Int32] = []) throws(ChildProcessError) {
         /// A failure to start, naming the working directory when one was asked for.
         func startFailure(_ cause: Errno) -> ChildProcessError {
             ChildProcessError(operation: "start", executable: executable + (workingDirectory.map { " in \($0)" } ?? ""),
@@ -68,8 +72,11 @@ public final class ChildProcess: Sendable {
         var status = Self.connect(input, to: 0, pipe: inputPipe?.childEnd, &actions)
         if status == 0 { status = Self.connect(output, to: 1, pipe: outputPipe?.childEnd, &actions) }
         if status == 0 { status = Self.connect(error, to: 2, pipe: errorPipe?.childEnd, &actions) }
+        for (childDescriptor, descriptor) in descriptors.sorted(by: { $0.key < $1.key }) where status == 0 {
+            status = posix_spawn_file_actions_adddup2(&actions, descriptor, childDescriptor)
+        }
         if status == 0, let workingDirectory { status = posix_spawn_file_actions_addchdir_np(&actions, workingDirectory) }
-        if status == 0 { status = Self.resetSignals(blocking: blockedSignals, &attributes) }
+        if status == 0 { status = Self.resetSignals(blocking: blockedSignals, ownProcessGroup: ownProcessGroup, &attributes) }
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let variables = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
@@ -120,8 +127,9 @@ public final class ChildProcess: Sendable {
     }
 
     /// Sets every signal but SIGKILL and SIGSTOP to its default action in the child,
-    /// and its mask to `blocked`. 0 or an error number.
-    private static func resetSignals(blocking blocked: [Int32], _ attributes: inout posix_spawnattr_t) -> Int32 {
+    /// and its mask to `blocked`; with `ownProcessGroup`, a new process group. 0 or an error number.
+    private static func resetSignals(blocking blocked: [Int32], ownProcessGroup: Bool,
+                                     _ attributes: inout posix_spawnattr_t) -> Int32 {
         var mask = sigset_t(), defaults = sigset_t()
         sigemptyset(&mask)
         for signal in blocked where sigaddset(&mask, signal) != 0 { return EINVAL }
@@ -130,7 +138,11 @@ public final class ChildProcess: Sendable {
         sigdelset(&defaults, SIGSTOP)
         var status = posix_spawnattr_setsigmask(&attributes, &mask)
         if status == 0 { status = posix_spawnattr_setsigdefault(&attributes, &defaults) }
-        if status == 0 { status = posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)) }
+        let group = ownProcessGroup ? POSIX_SPAWN_SETPGROUP : 0
+        if status == 0, ownProcessGroup { status = posix_spawnattr_setpgroup(&attributes, 0) }
+        if status == 0 {
+            status = posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | group))
+        }
         return status
     }
 }

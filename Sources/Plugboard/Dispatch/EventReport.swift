@@ -11,7 +11,15 @@ public struct EventReport: Sendable, Encodable {
     /// many plugins it called, and with ``CallTiming/perCall`` each duration);
     /// this array is built from that and the participants' ids each time it is
     /// read. Keep a copy when reading it more than once.
-    public var calls: [PluginCall] { trace.calls(decidedBy: decidedBy) }
+    public var calls: [PluginCall] {
+        let made = trace.calls(decidedBy: decidedBy)
+        guard !failures.isEmpty else { return made }
+        let failed = Set(failures.map(\.plugin))
+        return made.map { failed.contains($0.plugin) ? PluginCall(plugin: $0.plugin, answer: .failed, nanoseconds: $0.nanoseconds) : $0 }
+    }
+    /// The participants whose worker failed during the event: they count as if
+    /// they had not answered (no veto, not handled, no notification answer).
+    public let failures: [PluginFailure]
     /// Who decided: the vetoing plugins of a launch event, the handler of a URL or
     /// activity, the plugins whose answer became a notification's result.
     public let decidedBy: [PluginID]
@@ -24,14 +32,15 @@ public struct EventReport: Sendable, Encodable {
 
     /// A report whose calls were recorded one by one.
     init(event: LifecycleEvent, answer: EventAnswer, calls: [PluginCall], decidedBy: [PluginID], notes: [String],
-         nanoseconds: UInt64) {
+         failures: [PluginFailure] = [], nanoseconds: UInt64) {
         self.init(event: event, answer: answer, trace: .recorded(calls), decidedBy: decidedBy, notes: notes,
-                  nanoseconds: nanoseconds)
+                  failures: failures, nanoseconds: nanoseconds)
     }
 
     /// A report whose calls follow from `trace` and `decidedBy`.
     init(event: LifecycleEvent, answer: EventAnswer, trace: CallTrace, decidedBy: [PluginID], notes: [String] = [],
-         nanoseconds: UInt64) {
+         failures: [PluginFailure] = [], nanoseconds: UInt64) {
+        self.failures = failures
         self.event = event
         self.answer = answer
         self.trace = trace
@@ -46,7 +55,7 @@ public struct EventReport: Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case event, answer, calls, decidedBy, notes, nanoseconds
+        case event, answer, calls, decidedBy, notes, failures, nanoseconds
     }
 
     /// Encodes the report with the keys `event`, `answer`, `calls`, `decidedBy`, `notes` and `nanoseconds`.
@@ -57,6 +66,7 @@ public struct EventReport: Sendable, Encodable {
         try container.encode(calls, forKey: .calls)
         try container.encode(decidedBy, forKey: .decidedBy)
         try container.encode(notes, forKey: .notes)
+        try container.encode(failures, forKey: .failures)
         try container.encode(nanoseconds, forKey: .nanoseconds)
     }
 }
@@ -148,6 +158,8 @@ public enum PluginAnswer: Sendable, Equatable, Encodable {
     case timedOut
     /// The plugin takes part in the concern but not in this event (a NULL C slot).
     case notTakingPart
+    /// Its worker failed during the call (see ``EventReport/failures``).
+    case failed
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
@@ -157,6 +169,15 @@ public enum PluginAnswer: Sendable, Equatable, Encodable {
         case .fetch(let value): try container.encode(value)
         case .timedOut: try container.encode("timed-out")
         case .notTakingPart: try container.encode("not-taking-part")
+        case .failed: try container.encode("failed")
         }
     }
+}
+
+/// A participant whose worker failed during an event, with the one-line reason.
+public struct PluginFailure: Error, Sendable, Encodable {
+    /// The plugin.
+    public let plugin: PluginID
+    /// "com.example.x crashed with SIGSEGV in open_url (libx.so)".
+    public let message: String
 }

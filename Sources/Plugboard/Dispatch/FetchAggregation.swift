@@ -137,6 +137,7 @@ final class FetchAggregation: Sendable {
         case .notTakingPart: "not taking part"
         case .bool(let value): String(value)
         case .returned: "returned"
+        case .failed: "failed"
         }
     }
 }

@@ -1,42 +1,53 @@
+import PlugboardWorkerProtocol
+
 /// The synchronous policies, shared by every event that uses them.
 ///
-/// An event hands ``dispatch(_:_:native:swift:)`` its roster and two ways of
-/// calling a participant: `native` calls a C plugin's vtable slot directly (the
-/// event converts its arguments to C once, not per plugin), `swift` calls a
-/// Swift plugin through its protocol. The event's ``LifecycleEvent/policy``
-/// picks the loop. The order is the roster's, whatever the mix of participants.
-/// With ``CallTiming/perCall`` the clock is read once per plugin (the end of one
-/// call is the start of the next); with ``CallTiming/perEvent``, at the start
-/// and the end of the event only.
+/// An event hands ``dispatch(_:_:native:swift:remote:)`` its roster and three
+/// ways of calling a participant: `native` calls a C plugin's vtable slot
+/// directly (the event converts its arguments to C once, not per plugin),
+/// `swift` calls a Swift plugin through its protocol, `remote` gives the event
+/// as a worker's `call` carries it (made only when a worker takes part). The
+/// event's ``LifecycleEvent/policy`` picks the loop. The order is the roster's,
+/// whatever the mix of participants. With ``CallTiming/perCall`` the clock is
+/// read once per plugin (the end of one call is the start of the next); with
+/// ``CallTiming/perEvent``, at the start and the end of the event only.
 extension PluginHost {
     /// Calls `roster`'s participants as `event`'s policy says and reduces their
-    /// answers. For broadcasts, the calls' answers are ignored.
+    /// answers. For broadcasts, the calls' answers are ignored. A participant
+    /// whose worker fails counts as if it had not answered (no veto, not
+    /// handled) and is reported in the report's ``EventReport/failures``.
     @inline(__always)
     func dispatch<Conformance, Table>(_ event: LifecycleEvent, _ roster: Roster<Conformance, Table>,
                                       native: (Table, UnsafeMutableRawPointer?) -> Bool,
-                                      swift: (Conformance) -> Bool) -> EventReport {
+                                      swift: (Conformance) -> Bool,
+                                      remote: () -> WorkerEvent) -> EventReport {
         let reversed = event.policy == .broadcastReverse
         var decidedBy: [PluginID] = []
+        var failures: [PluginFailure] = []
         let answers: CallAnswers
         let run: DispatchRun
         switch event.policy {
         case .callAllAnd:
             answers = .trueUnlessDecided
             run = callInOrder(event, roster, reversed: false) { index, participant in
-                if !call(participant, roster, native, swift) { decidedBy.append(roster.ids[index]) }
+                if !call(participant, index, roster, event, unanswered: true, native, swift, remote, &failures) {
+                    decidedBy.append(roster.ids[index])
+                }
                 return true
             }
         case .firstTrueWins:
             answers = .falseUnlessDecided
             run = callInOrder(event, roster, reversed: false) { index, participant in
-                guard call(participant, roster, native, swift) else { return true }
+                guard call(participant, index, roster, event, unanswered: false, native, swift, remote, &failures) else {
+                    return true
+                }
                 decidedBy = [roster.ids[index]]
                 return false
             }
         case .broadcast, .broadcastReverse, .callAllStrongestFetch:
             answers = .returned
-            run = callInOrder(event, roster, reversed: reversed) { _, participant in
-                _ = call(participant, roster, native, swift)
+            run = callInOrder(event, roster, reversed: reversed) { index, participant in
+                _ = call(participant, index, roster, event, unanswered: true, native, swift, remote, &failures)
                 return true
             }
         }
@@ -46,17 +57,32 @@ extension PluginHost {
         case .falseUnlessDecided: .bool(!decidedBy.isEmpty)
         }
         return EventReport(event: event, answer: answer, trace: run.trace(roster, reversed: reversed, answers: answers),
-                           decidedBy: decidedBy, nanoseconds: run.nanoseconds)
+                           decidedBy: decidedBy, failures: failures, nanoseconds: run.nanoseconds)
     }
 
     /// One call of one participant: the one place that switches on how a participant is reached.
+    /// `unanswered` is what a participant whose worker failed counts as.
     @inline(__always)
-    private func call<Conformance, Table>(_ participant: Participant<Table>, _ roster: Roster<Conformance, Table>,
+    private func call<Conformance, Table>(_ participant: Participant<Table>, _ index: Int,
+                                          _ roster: Roster<Conformance, Table>, _ event: LifecycleEvent,
+                                          unanswered: Bool,
                                           _ native: (Table, UnsafeMutableRawPointer?) -> Bool,
-                                          _ swift: (Conformance) -> Bool) -> Bool {
+                                          _ swift: (Conformance) -> Bool, _ remote: () -> WorkerEvent,
+                                          _ failures: inout [PluginFailure]) -> Bool {
         switch participant {
-        case .native(let table, let ctx, _): native(table, ctx)
-        case .swift(let index): swift(roster.conformances[index])
+        case .native(let table, let ctx, _):
+            return native(table, ctx)
+        case .swift(let conformance):
+            return swift(roster.conformances[conformance])
+        case .worker(let plugin):
+            switch callWorker(plugin, remote(), event: event, id: roster.ids[index]) {
+            case .success(.bool(let answer)): return answer
+            case .success(.returned), .success(.pending): return true
+            case .success(.notTakingPart): return unanswered
+            case .failure(let failure):
+                failures.append(failure)
+                return unanswered
+            }
         }
     }
 

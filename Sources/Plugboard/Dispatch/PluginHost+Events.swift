@@ -1,3 +1,5 @@
+import PlugboardWorkerProtocol
+
 /// The lifecycle events with an immediate answer; each converts its arguments
 /// to C once and dispatches by its ``LifecycleEvent/policy``.
 extension PluginHost {
@@ -9,7 +11,7 @@ extension PluginHost {
             let length = options.utf8.count
             return dispatch(.willFinishLaunching, roster) { table, ctx in
                 table.will_finish_launching.map { $0(ctx, text, length) } ?? true
-            } swift: { $0.willFinishLaunching(options: options) }
+            } swift: { $0.willFinishLaunching(options: options) } remote: { .willFinishLaunching(optionsJSON: options) }
         }
     }
 
@@ -21,7 +23,7 @@ extension PluginHost {
             let length = options.utf8.count
             return dispatch(.didFinishLaunching, roster) { table, ctx in
                 table.did_finish_launching.map { $0(ctx, text, length) } ?? true
-            } swift: { $0.didFinishLaunching(options: options) }
+            } swift: { $0.didFinishLaunching(options: options) } remote: { .didFinishLaunching(optionsJSON: options) }
         }
     }
 
@@ -34,7 +36,7 @@ extension PluginHost {
                 let (urlLength, optionsLength) = (url.utf8.count, options.utf8.count)
                 return dispatch(.openURL, roster) { table, ctx in
                     table.open_url.map { $0(ctx, url8, urlLength, options8, optionsLength) } ?? false
-                } swift: { $0.open(url: url, options: options) }
+                } swift: { $0.open(url: url, options: options) } remote: { .openURL(url: url, optionsJSON: options) }
             }
         }
     }
@@ -48,7 +50,7 @@ extension PluginHost {
                 let (typeLength, userInfoLength) = (type.utf8.count, userInfo.utf8.count)
                 return dispatch(.continueUserActivity, roster) { table, ctx in
                     table.continue_user_activity.map { $0(ctx, type8, typeLength, userInfo8, userInfoLength) } ?? false
-                } swift: { $0.continueUserActivity(type: type, userInfo: userInfo) }
+                } swift: { $0.continueUserActivity(type: type, userInfo: userInfo) } remote: { .continueUserActivity(activityType: type, userInfoJSON: userInfo) }
             }
         }
     }
@@ -61,7 +63,7 @@ extension PluginHost {
             dispatch(.registerToken, roster) { table, ctx in
                 table.did_register?(ctx, token.baseAddress, token.count)
                 return true
-            } swift: { $0.didRegisterForRemoteNotifications(deviceToken: deviceToken); return true }
+            } swift: { $0.didRegisterForRemoteNotifications(deviceToken: deviceToken); return true } remote: { .registerToken(token: deviceToken) }
         }
     }
 
@@ -74,7 +76,7 @@ extension PluginHost {
             return dispatch(.registerFailed, roster) { table, ctx in
                 table.did_fail_to_register?(ctx, error8, length)
                 return true
-            } swift: { $0.didFailToRegisterForRemoteNotifications(error: error); return true }
+            } swift: { $0.didFailToRegisterForRemoteNotifications(error: error); return true } remote: { .registerFailed(error: error) }
         }
     }
 
@@ -84,7 +86,7 @@ extension PluginHost {
         dispatch(.memoryWarning, prepared.memory) { table, ctx in
             table.did_receive_memory_warning?(ctx)
             return true
-        } swift: { $0.didReceiveMemoryWarning(); return true }
+        } swift: { $0.didReceiveMemoryWarning(); return true } remote: { .memoryWarning }
     }
 
     /// Broadcast, priority order.
@@ -93,7 +95,7 @@ extension PluginHost {
         dispatch(.protectedDataWillBecomeUnavailable, prepared.protectedData) { table, ctx in
             table.will_become_unavailable?(ctx)
             return true
-        } swift: { $0.protectedDataWillBecomeUnavailable(); return true }
+        } swift: { $0.protectedDataWillBecomeUnavailable(); return true } remote: { .protectedDataWillBecomeUnavailable }
     }
 
     /// Broadcast, priority order.
@@ -102,7 +104,7 @@ extension PluginHost {
         dispatch(.protectedDataDidBecomeAvailable, prepared.protectedData) { table, ctx in
             table.did_become_available?(ctx)
             return true
-        } swift: { $0.protectedDataDidBecomeAvailable(); return true }
+        } swift: { $0.protectedDataDidBecomeAvailable(); return true } remote: { .protectedDataDidBecomeAvailable }
     }
 
     /// Broadcast, priority order.
@@ -111,7 +113,7 @@ extension PluginHost {
         dispatch(.didBecomeActive, prepared.appState) { table, ctx in
             table.did_become_active?(ctx)
             return true
-        } swift: { $0.didBecomeActive(); return true }
+        } swift: { $0.didBecomeActive(); return true } remote: { .didBecomeActive }
     }
 
     /// Broadcast, priority order.
@@ -120,7 +122,7 @@ extension PluginHost {
         dispatch(.willResignActive, prepared.appState) { table, ctx in
             table.will_resign_active?(ctx)
             return true
-        } swift: { $0.willResignActive(); return true }
+        } swift: { $0.willResignActive(); return true } remote: { .willResignActive }
     }
 
     /// Broadcast, priority order.
@@ -129,7 +131,7 @@ extension PluginHost {
         dispatch(.didEnterBackground, prepared.appState) { table, ctx in
             table.did_enter_background?(ctx)
             return true
-        } swift: { $0.didEnterBackground(); return true }
+        } swift: { $0.didEnterBackground(); return true } remote: { .didEnterBackground }
     }
 
     /// Broadcast, priority order.
@@ -138,7 +140,7 @@ extension PluginHost {
         dispatch(.willEnterForeground, prepared.appState) { table, ctx in
             table.will_enter_foreground?(ctx)
             return true
-        } swift: { $0.willEnterForeground(); return true }
+        } swift: { $0.willEnterForeground(); return true } remote: { .willEnterForeground }
     }
 
     /// Broadcast in reverse priority order: last in, first out.
@@ -147,6 +149,6 @@ extension PluginHost {
         dispatch(.willTerminate, prepared.termination) { table, ctx in
             table.will_terminate?(ctx)
             return true
-        } swift: { $0.willTerminate(); return true }
+        } swift: { $0.willTerminate(); return true } remote: { .willTerminate }
     }
 }

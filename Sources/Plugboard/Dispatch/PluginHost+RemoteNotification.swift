@@ -1,3 +1,5 @@
+import PlugboardWorkerProtocol
+
 /// Remote notifications: every plugin is called and may answer later.
 extension PluginHost {
     /// Delivers a notification to every plugin; `completion` receives the reduced
@@ -39,6 +41,18 @@ extension PluginHost {
                     slot(ctx, userInfo8, length, library.takeUnretainedValue().completions.handle(for: completion))
                 case .swift(let index):
                     participants.conformances[index].didReceiveRemoteNotification(userInfo: userInfo, completion: completion)
+                case .worker(let plugin):
+                    let connection = plugin.connection.takeUnretainedValue()
+                    connection.expectCompletion(of: connection.nextRequestID, completion)
+                    let milliseconds = UInt32(clamping: deadline.nanoseconds / 1_000_000)
+                    switch callWorker(plugin, .remoteNotification(userInfoJSON: userInfo, deadlineMilliseconds: milliseconds),
+                                      event: .remoteNotification, id: participants.ids[index]) {
+                    case .success(.pending): break
+                    case .success: completion.abstain()
+                    case .failure(let failure):
+                        completion.reject(failure.message)
+                        completion.abstain()
+                    }
                 }
                 return true
             }

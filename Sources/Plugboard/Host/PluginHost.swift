@@ -11,6 +11,8 @@ import PlugboardFiles
 public final class PluginHost {
     /// Receives every message plugins log, and the host's own warnings about plugin misuse.
     public typealias LogHandler = @Sendable (PluginLogRecord) -> Void
+    /// Receives every line plugin code prints in a worker, from any thread.
+    public typealias OutputHandler = @Sendable (PluginOutputLine) -> Void
 
     /// The registered plugins; a constant reference, so reading it costs no exclusivity check.
     let registry = PluginRegistry()
@@ -21,6 +23,16 @@ public final class PluginHost {
     /// The container offered to loaded C plugins as the `files` host service;
     /// nil offers none. See also ``FilesPlugin``.
     public let fileFacade: FileFacade?
+
+    /// Where loaded libraries run.
+    public let isolation: PluginIsolation
+    /// How long one plugin call may take: in process, a warning; in a worker, the worker is stopped.
+    let callTimeout: Duration?
+    /// Receives what plugin code prints in workers.
+    let outputHandler: OutputHandler
+
+    /// Every plugin whose worker failed during a call so far, in the order it happened.
+    public internal(set) var failures: [PluginFailure] = []
 
     /// What plugin code this host's dispatch thread runs, for fault and timeout messages.
     let calls = CallRecord()
@@ -39,14 +51,21 @@ public final class PluginHost {
     /// - Parameters:
     ///   - timing: what the host times (see ``timing``).
     ///   - fileFacade: the container offered to C plugins as the `files` host service; nil offers none.
-    ///   - callTimeout: after this long in one plugin call, `logHandler` receives a warning naming the
-    ///     plugin and the callback (the call is not stopped: it runs in this process); nil never warns.
+    ///   - callTimeout: after this long in one plugin call, in process `logHandler` receives a warning
+    ///     naming the plugin and the callback (the call is not stopped); in a worker, the worker is
+    ///     stopped and its plugins take no further part. nil: no limit.
+    ///   - isolation: where loaded libraries run (in this process by default).
     ///   - logHandler: receives plugin log messages and the host's warnings, from any thread.
+    ///   - outputHandler: receives the lines plugin code prints in workers, from any thread.
     public init(timing: CallTiming = .perCall, fileFacade: FileFacade? = nil, callTimeout: Duration? = nil,
-                logHandler: @escaping LogHandler = { _ in }) {
+                isolation: PluginIsolation = .inProcess, logHandler: @escaping LogHandler = { _ in },
+                outputHandler: @escaping OutputHandler = { _ in }) {
         self.timing = timing
         self.fileFacade = fileFacade
+        self.callTimeout = callTimeout
+        self.isolation = isolation
         self.logHandler = logHandler
+        self.outputHandler = outputHandler
         let record = calls
         watchdog = callTimeout.map { CallWatchdog(record: record, timeout: $0, report: logHandler) }
     }
@@ -70,9 +89,11 @@ public final class PluginHost {
     /// Send ``willTerminate()`` first. No plugin is called afterwards.
     public func shutdown() {
         registry.removeAll()
-        for library in loaded.removeAll() {
+        let (libraries, workers) = loaded.removeAll()
+        for library in libraries {
             LibraryTable.shared.release(library, owner: ObjectIdentifier(self), calls: calls)
         }
+        for worker in workers { worker.close(timeout: workerGrace) }
     }
 
     /// The registry, in dispatch order, for an event about to be dispatched.

@@ -6,6 +6,17 @@ public struct PluginLogRecord: Sendable, Encodable {
     public enum Level: String, Sendable, Codable, Comparable, CaseIterable {
         case trace, debug, info, warning, error
 
+        /// The C value (`PB_LOG_*`).
+        var abiValue: pb_log_level_t {
+            switch self {
+            case .trace: PB_LOG_TRACE
+            case .debug: PB_LOG_DEBUG
+            case .info: PB_LOG_INFO
+            case .warning: PB_LOG_WARNING
+            case .error: PB_LOG_ERROR
+            }
+        }
+
         init?(abiValue: pb_log_level_t) {
             switch abiValue {
             case PB_LOG_TRACE: self = .trace

@@ -3,6 +3,8 @@
 struct HostLibraries {
     /// The libraries this host holds, in load order.
     private var libraries: [LoadedLibrary] = []
+    /// The workers this host started, in load order.
+    private var workers: [WorkerConnection] = []
     /// The path each file was first tried from, loaded or not.
     private var triedFiles: [FileIdentity: String] = [:]
 
@@ -26,12 +28,24 @@ struct HostLibraries {
         return libraries.remove(at: index)
     }
 
-    /// Stops holding every library and forgets every try; returns the libraries, last loaded first.
-    mutating func removeAll() -> [LoadedLibrary] {
+    /// Holds the worker `connection` until it is removed.
+    mutating func keep(_ connection: WorkerConnection) {
+        workers.append(connection)
+    }
+
+    /// Stops holding the worker of the library at `path`, and returns it.
+    mutating func removeWorker(loadedFrom path: String) -> WorkerConnection? {
+        guard let index = workers.firstIndex(where: { $0.library == path }) else { return nil }
+        return workers.remove(at: index)
+    }
+
+    /// Stops holding every library and worker and forgets every try; returns them, last loaded first.
+    mutating func removeAll() -> (libraries: [LoadedLibrary], workers: [WorkerConnection]) {
         defer {
             libraries = []
+            workers = []
             triedFiles = [:]
         }
-        return libraries.reversed()
+        return (libraries.reversed(), workers.reversed())
     }
 }

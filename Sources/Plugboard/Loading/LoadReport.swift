@@ -1,6 +1,6 @@
 /// What happened to one file during loading: the operator's answer to "why is
 /// my plugin not there?".
-public struct LoadReport: Sendable, Encodable {
+public struct LoadReport: Sendable, Codable {
     /// The outcome for the file.
     public enum Status: String, Sendable, Codable {
         /// At least one plugin of the library is registered.
@@ -50,7 +50,7 @@ public struct LibraryABI: Sendable, Codable, Equatable {
 }
 
 /// A registered plugin as reports show it.
-public struct PluginSummary: Sendable, Encodable {
+public struct PluginSummary: Sendable, Codable {
     /// Id, name, version, priority.
     public let descriptor: PluginDescriptor
     /// The concerns it takes part in, in declaration order.

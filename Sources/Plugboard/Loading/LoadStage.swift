@@ -15,4 +15,6 @@ public enum LoadStage: String, Sendable, Codable, CaseIterable {
     case `init`
     /// `register_plugins` and each plugin it adds.
     case register
+    /// The worker process that loads the library out of the host's process ended, or did not answer in time.
+    case worker
 }

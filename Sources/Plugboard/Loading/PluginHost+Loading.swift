@@ -63,6 +63,9 @@ extension PluginHost {
             guard trust == .allowInsecure else { return .failed(path, problem.refusal) }
             warnings.append(problem.warning)
         }
+        if case .workers(let worker) = isolation {
+            return loadInWorker(path, worker: worker, warnings: warnings)
+        }
         let owner = ObjectIdentifier(self)
         let library: LoadedLibrary
         do {
@@ -79,7 +82,9 @@ extension PluginHost {
         report.refused = library.refusals
         for definition in library.definitions {
             do throws(LoadFailure) {
-                try claim(definition, from: library, path: path)
+                try claim(definition.descriptor.id, path: path) { () throws(LoadFailure) in
+                    try registry.add(definition, from: library)
+                }
                 report.plugins.append(PluginSummary(
                     descriptor: definition.descriptor, concerns: definition.concerns, source: .library(path: path)))
             } catch {
@@ -99,22 +104,24 @@ extension PluginHost {
     /// Registers one plugin of a library. An id another library registered
     /// first is withdrawn from that library too, and refused for every library
     /// from then on; a built-in plugin's id is refused for the library only.
-    private func claim(_ definition: CPluginDefinition, from library: LoadedLibrary, path: String) throws(LoadFailure) {
-        let id = definition.descriptor.id
+    /// `register` adds it to the registry once the id is free.
+    func claim(_ id: PluginID, path: String, register: () throws(LoadFailure) -> Void) throws(LoadFailure) {
         if case .library(let first)? = registry.source(of: id) {
             let refusal = LoadFailure(.register, "plugin id '\(id)' is claimed by two libraries, \(first) and \(path): refused for both")
             registry.withdraw(id, refusal: refusal)
             releaseIfUnused(first)
             throw refusal
         }
-        try registry.add(definition, from: library)
+        try register()
     }
 
     /// Releases the library loaded from `path` when none of its plugins is registered any more.
     private func releaseIfUnused(_ path: String) {
-        guard !registry.entries.contains(where: { $0.source == .library(path: path) }),
-              let library = loaded.remove(loadedFrom: path) else { return }
-        LibraryTable.shared.release(library, owner: ObjectIdentifier(self), calls: calls)
+        guard !registry.entries.contains(where: { $0.source == .library(path: path) }) else { return }
+        if let library = loaded.remove(loadedFrom: path) {
+            LibraryTable.shared.release(library, owner: ObjectIdentifier(self), calls: calls)
+        }
+        loaded.removeWorker(loadedFrom: path)?.close(timeout: workerGrace)
     }
 
     /// `report` with its withdrawn plugins moved to ``LoadReport/refused``; failed if none is left.

@@ -19,6 +19,15 @@ public enum FetchResult: String, Sendable, Codable, CaseIterable {
         }
     }
 
+    /// The C value (`PB_FETCH_*`).
+    var abiValue: pb_fetch_result_t {
+        switch self {
+        case .newData: PB_FETCH_NEW_DATA
+        case .noData: PB_FETCH_NO_DATA
+        case .failed: PB_FETCH_FAILED
+        }
+    }
+
     /// The reduction: new data wins over no data, which wins over failed.
     static func strongest(_ lhs: FetchResult, _ rhs: FetchResult) -> FetchResult {
         let rank: (FetchResult) -> Int = { allCases.firstIndex(of: $0) ?? allCases.count }

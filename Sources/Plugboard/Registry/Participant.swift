@@ -13,6 +13,16 @@ enum Participant<Table> {
     /// A Swift conformance in this process, called through its protocol: the
     /// index of the conformance in the roster's ``Roster/conformances``.
     case swift(conformance: Int)
+    /// A C plugin in a worker process, called through the worker's channel.
+    case worker(RemotePlugin)
+}
+
+/// A plugin a worker process loaded: its connection and its number in that worker.
+struct RemotePlugin {
+    /// The worker (kept alive by the host's library list).
+    let connection: Unmanaged<WorkerConnection>
+    /// The plugin's number in the worker (the protocol's `call.plugin`).
+    let index: UInt32
 }
 
 /// How a registered plugin is implemented, from which each concern's
@@ -22,4 +32,6 @@ enum PluginImplementation {
     case native(CPluginDefinition, LoadedLibrary)
     /// A Swift plugin registered in code.
     case swift(any ApplicationPlugin)
+    /// A plugin a worker process loaded, with the concerns its load report named.
+    case remote(RemotePlugin)
 }

@@ -43,6 +43,18 @@ final class PluginRegistry {
                 source: .library(path: library.path))
     }
 
+    /// Adds a plugin a worker loaded, as its load report describes it.
+    func add(_ remote: RemotePlugin, _ summary: PluginSummary) throws(LoadFailure) {
+        try add(.remote(remote), descriptor: summary.descriptor, concerns: Set(summary.concerns), source: summary.source)
+    }
+
+    /// Removes every plugin of `source` (a library whose worker ended): they take no further part.
+    func removeAll(from source: PluginSource) {
+        entries.removeAll { $0.source == source }
+        sources = sources.filter { $0.value != source }
+        isOrdered = false
+    }
+
     private func add(_ implementation: PluginImplementation, descriptor: PluginDescriptor,
                      concerns: Set<PluginConcern>, source: PluginSource) throws(LoadFailure) {
         if let refusal = contested[descriptor.id] { throw refusal }
@@ -113,6 +125,8 @@ final class PluginRegistry {
                 guard let conformance = plugin as? Conformance else { continue }
                 participants.append(.swift(conformance: conformances.count))
                 conformances.append(conformance)
+            case .remote(let remote):
+                participants.append(.worker(remote))
             }
             ids.append(entry.descriptor.id)
             labels.append(entry.label)

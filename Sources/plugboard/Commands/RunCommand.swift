@@ -69,6 +69,7 @@ struct RunCommand: ParsableCommand {
     var launchOptions = "{}"
 
     @OptionGroup var callTimeout: CallTimeoutOptions
+    @OptionGroup var isolation: IsolationOptions
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -93,7 +94,10 @@ struct RunCommand: ParsableCommand {
         }
         let facade = FileFacade(container: try container.container())
         FaultReporter.install()
-        let host = PluginHost(fileFacade: facade, callTimeout: callTimeout.timeout, logHandler: log)
+        let host = PluginHost(fileFacade: facade, callTimeout: callTimeout.timeout, isolation: try isolation.isolation(),
+                              logHandler: log) { line in
+            json ? console.jsonLine(Tagged(type: "output", line)) : console.line(HumanFormat.output(line))
+        }
         try host.register(FilesPlugin(facade: facade, log: log))
         let session = RunSession(host: host, console: console, json: json)
         let signals = SignalWatcher.install(report: console.descriptor, farewell: session.farewell(after:))

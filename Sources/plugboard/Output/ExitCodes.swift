@@ -13,6 +13,9 @@ enum ExitCodes {
     /// `run`: plugins were asked for (flag or environment), and a library or
     /// directory among them failed to load; the others ran to the end.
     static let libraryFailed = ExitCode(4)
+    /// `run --isolation process`: a plugin's worker crashed, exited, broke its channel or
+    /// did not return within the call timeout during the run; the others ran to the end.
+    static let pluginFailed = ExitCode(5)
     /// A wrong argument or option (swift-argument-parser's validation exit code).
     static let usage = ExitCode.validationFailure
     /// `run`, `list`, `inspect`: the report could not be written (standard output closed,
@@ -24,7 +27,9 @@ enum ExitCodes {
         Exit codes: 0 success; 1 a library failed to load (list, inspect) or an input \
         could not be read; 2 launch vetoed (run); 3 plugins were asked for but none \
         loaded (run); 4 plugins were asked for and a library or directory among them \
-        failed to load, the others ran to the end (run); 64 usage error; 74 the report \
+        failed to load, the others ran to the end (run); 5 a plugin's worker crashed, \
+        exited or timed out during the run, the others ran to the end (run --isolation \
+        process; before 4); 64 usage error; 74 the report \
         could not be written to standard output (run, list, inspect: closed or broken; one \
         line on standard error says so); 128+N interrupted by signal N (run, after \
         will-terminate reached every plugin; a second signal ends it at once, with the same code).

@@ -64,8 +64,14 @@ enum HumanFormat {
         lines += report.calls.map { call in
             "    \(call.plugin)  \(answer(call.answer))" + (call.nanoseconds.map { "  " + duration($0) } ?? "")
         }
+        lines += report.failures.map { "    failed: \($0.message)" }
         lines += report.notes.map { "    note: \($0)" }
         return lines
+    }
+
+    /// A line plugin code printed in a worker.
+    static func output(_ line: PluginOutputLine) -> String {
+        "  [\(line.source)] \(line.stream.rawValue): \(line.text)"
     }
 
     /// A plugin's log line.
@@ -80,6 +86,7 @@ enum HumanFormat {
         case .fetch(let result): result.rawValue
         case .timedOut: "timed out"
         case .notTakingPart: "not taking part"
+        case .failed: "FAILED"
         }
     }
 }

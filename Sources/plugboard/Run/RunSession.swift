@@ -51,7 +51,7 @@ struct RunSession {
         }
         if let signal = signals?.pending() { return terminate(signal: signal) }
         show(host.willTerminate(), detail: nil)
-        return codeWhenDone
+        return host.failures.isEmpty ? codeWhenDone : ExitCodes.pluginFailed
     }
 
     /// The last line: the exit code and why.

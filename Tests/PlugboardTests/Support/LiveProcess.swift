@@ -25,8 +25,9 @@ final class LiveProcess: Sendable {
     /// Starts `executable` with `arguments` and the tests' hermetic environment (XDG_DATA_HOME
     /// in a temporary folder, so a `plugboard run` never writes into the real home); `blockedSignals`
     /// are blocked in the child (none by default), every other signal has its default action.
-    init(_ executable: String, _ arguments: [String], blockedSignals: [Int32] = []) throws {
-        child = try ChildProcess(executable, arguments, environment: TestPaths.hermeticEnvironment,
+    init(_ executable: String, _ arguments: [String], environment: [String: String] = TestPaths.hermeticEnvironment,
+         blockedSignals: [Int32] = []) throws {
+        child = try ChildProcess(executable, arguments, environment: environment,
                                  input: .pipe, output: .pipe, error: .sameAsOutput, blockedSignals: blockedSignals)
         guard let reading = child.output else { throw TestFailure("no output pipe for \(executable)") }
         Thread.detachNewThread { [self] in

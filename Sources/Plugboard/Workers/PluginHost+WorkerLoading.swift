@@ -1,0 +1,75 @@
+import Foundation
+import PlugboardWorkerProtocol
+
+/// Loading a library in a worker process: the same checks and the same load
+/// report as in process, with the library's code out of the host's process.
+extension PluginHost {
+    /// How long a worker has for its handshake and for `deinit` at shutdown when there is no call timeout.
+    var workerGrace: Duration { callTimeout ?? .seconds(10) }
+
+    /// Starts a worker for `path` (whose identity and trust the host checked),
+    /// has it load the library, and registers its plugins as remote participants.
+    func loadInWorker(_ path: String, worker: String, warnings: [String]) -> LoadReport {
+        let connection: WorkerConnection
+        do {
+            connection = try WorkerConnection(library: path, worker: worker, container: fileFacade?.container.rootPath,
+                                              log: logHandler, output: outputHandler)
+        } catch {
+            return .failed(path, error)
+        }
+        let hello = WorkerMessage.hello(protocolVersion: .current, hostABIMajor: ABIVersion.host.major,
+                                        hostABIMinor: ABIVersion.host.minor)
+        switch connection.request(hello, timeout: workerGrace) {
+        case .success(.helloReply(let version, _)) where version.major == WorkerProtocolVersion.current.major:
+            break
+        case .success(let other):
+            connection.close(timeout: .zero)
+            return .failed(path, LoadFailure(.worker, "the plugin worker answered the handshake with \(other.kind)"))
+        case .failure(let ending):
+            return .failed(path, LoadFailure(.worker, ending.sentence(who: "the plugin worker", callback: "its handshake",
+                                                                       library: path)))
+        }
+        var report: LoadReport
+        switch connection.request(.load(path: path, allowInsecure: true), timeout: callTimeout) {
+        case .success(.loaded(let json)):
+            guard let decoded = try? JSONDecoder().decode(LoadReport.self, from: Data(json)) else {
+                connection.close(timeout: .zero)
+                return .failed(path, LoadFailure(.worker, "the plugin worker sent a load report that does not decode"))
+            }
+            report = decoded
+        case .success(let other):
+            connection.close(timeout: .zero)
+            return .failed(path, LoadFailure(.worker, "the plugin worker answered the load with \(other.kind)"))
+        case .failure(let ending):
+            connection.close(timeout: .zero)
+            return .failed(path, LoadFailure(.worker, ending.sentence(
+                who: path, callback: "plugboard_entry, init or register_plugins (its line on standard error names which)",
+                library: path)))
+        }
+        report.warnings = warnings + report.warnings
+        guard report.status == .loaded else {
+            connection.close(timeout: workerGrace)
+            return report
+        }
+        let summaries = report.plugins
+        report.plugins = []
+        for (index, summary) in summaries.enumerated() {
+            let remote = RemotePlugin(connection: .passUnretained(connection), index: UInt32(index))
+            do throws(LoadFailure) {
+                try claim(summary.descriptor.id, path: path) { () throws(LoadFailure) in try registry.add(remote, summary) }
+                report.plugins.append(summary)
+            } catch {
+                report.refused.append(PluginRefusal(id: summary.descriptor.id.rawValue, failure: error))
+            }
+        }
+        guard report.plugins.isEmpty else {
+            loaded.keep(connection)
+            return report
+        }
+        connection.close(timeout: workerGrace)
+        report.status = .failed
+        report.failure = LoadFailure(.register, "no plugin of the library could be registered: "
+            + report.refused.map(\.failure.message).joined(separator: "; "))
+        return report
+    }
+}

@@ -1,0 +1,36 @@
+import PlugboardWorkerProtocol
+
+/// Calling plugins in workers, and what the host does when a worker fails.
+extension PluginHost {
+    /// Calls `plugin` in its worker for `event`, waiting at most the call timeout.
+    /// When the worker fails, its plugins take no further part: the failure is
+    /// logged once, as one line naming the plugin, the callback and the library.
+    func callWorker(_ plugin: RemotePlugin, _ call: WorkerEvent, event: LifecycleEvent,
+                    id: PluginID) -> Result<CallAnswer, PluginFailure> {
+        calls.leave()
+        let connection = plugin.connection.takeUnretainedValue()
+        let outcome = connection.request(.call(plugin: plugin.index, event: call), timeout: callTimeout)
+        switch outcome {
+        case .success(.answer(let answer)):
+            return .success(answer)
+        case .success(let other):
+            return .failure(workerFailed(connection, .lost("it answered \(other.kind) to a call"), who: id.rawValue,
+                                         callback: event.callbackName.description))
+        case .failure(let ending):
+            return .failure(workerFailed(connection, ending, who: id.rawValue, callback: event.callbackName.description))
+        }
+    }
+
+    /// Reports `ending` (once per worker) and withdraws the worker's plugins.
+    func workerFailed(_ connection: WorkerConnection, _ ending: WorkerEnding, who: String,
+                      callback: String) -> PluginFailure {
+        let sentence = ending.sentence(who: who, callback: callback, library: connection.library)
+        if connection.markReported() {
+            logHandler(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .error, message: sentence))
+            registry.removeAll(from: .library(path: connection.library))
+        }
+        let failure = PluginFailure(plugin: PluginID(unchecked: who), message: sentence)
+        failures.append(failure)
+        return failure
+    }
+}

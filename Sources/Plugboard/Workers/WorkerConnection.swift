@@ -1,0 +1,221 @@
+import Dispatch
+import Foundation
+import Glibc
+import PlugboardChildProcess
+import PlugboardWorkerProtocol
+import Synchronization
+import SystemPackage
+
+/// The host's end of one plugin worker: the child process, its channel, and
+/// the threads that read what it sends (replies, log lines, completions) and
+/// what it prints (lines attributed to the library).
+///
+/// The worker runs in a process group of its own (a terminal's Ctrl-C reaches
+/// only the host, which then sends will-terminate), dies with the host
+/// (`PR_SET_PDEATHSIG`), and is always reaped: at ``close(timeout:)``, when it
+/// ends by itself, or when this object goes away.
+final class WorkerConnection: @unchecked Sendable {
+    /// The library this worker loads.
+    let library: String
+    private let process: ChildProcess
+    private let channel: WorkerChannel
+    private let log: PluginHost.LogHandler
+    private let state = Mutex(State())
+    private let replied = DispatchSemaphore(value: 0)
+
+    private struct State {
+        var nextRequest: UInt64 = 1
+        var awaited: UInt64 = 0
+        var reply: WorkerMessage?
+        var ending: WorkerEnding?
+        var notifications: [UInt64: FetchCompletion] = [:]
+        var reported = false
+    }
+
+    /// Starts a worker for `library`; its log lines go to `log`, its printed lines to `output`.
+    init(library: String, worker: String, container: String?, log: @escaping PluginHost.LogHandler,
+         output: @escaping PluginHost.OutputHandler) throws(LoadFailure) {
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+            throw LoadFailure(.open, "cannot make the worker's channel", systemError: Errno(rawValue: errno).description)
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment[WorkerServer.parentVariable] = String(getpid())
+        environment[WorkerServer.containerVariable] = container
+        // The host reports a crash in one line; the runtime's backtrace would bury it (unless asked for).
+        if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
+        do {
+            process = try ChildProcess(worker, [], environment: environment, input: .discard, output: .pipe,
+                                       error: .pipe, passing: [WorkerServer.channelDescriptor: pair[1]],
+                                       ownProcessGroup: true)
+        } catch {
+            Glibc.close(pair[0])
+            Glibc.close(pair[1])
+            throw LoadFailure(.open, "cannot start the plugin worker \(worker)", systemError: error.description)
+        }
+        Glibc.close(pair[1])
+        self.library = library
+        channel = WorkerChannel(descriptor: FileDescriptor(rawValue: pair[0]))
+        self.log = log
+        for (descriptor, stream) in [(process.output, PluginOutputLine.Stream.stdout), (process.errorOutput, .stderr)] {
+            guard let descriptor else { continue }
+            let process = self.process
+            Thread.detachNewThread {
+                Self.readLines(descriptor, of: process) { output(PluginOutputLine(source: library, stream: stream, text: $0)) }
+            }
+        }
+        Thread.detachNewThread { [self] in readMessages() }
+    }
+
+    deinit {
+        process.stop()
+    }
+
+    /// True the first time it is called after the worker failed: the host reports a failure once.
+    func markReported() -> Bool {
+        state.withLock { state in
+            defer { state.reported = true }
+            return !state.reported
+        }
+    }
+
+    /// Whether the worker still serves calls.
+    var ending: WorkerEnding? { state.withLock { $0.ending } }
+
+    /// Sends `message` and waits for its reply, at most `timeout` (nil: as long as it takes).
+    /// A worker that ends, breaks the channel or does not answer in time is stopped and reaped.
+    func request(_ message: WorkerMessage, timeout: Duration?) -> Result<WorkerMessage, WorkerEnding> {
+        let id: UInt64
+        switch state.withLock({ state -> Result<UInt64, WorkerEnding> in
+            if let ending = state.ending { return .failure(ending) }
+            defer { state.nextRequest += 1 }
+            state.awaited = state.nextRequest
+            state.reply = nil
+            return .success(state.nextRequest)
+        }) {
+        case .failure(let ending): return .failure(ending)
+        case .success(let next): id = next
+        }
+        do {
+            try channel.send(message, requestID: id)
+        } catch {
+            return .failure(end(.lost(error.description)))
+        }
+        let deadline: DispatchTime = timeout.map { .now() + .nanoseconds(Int(clamping: $0.nanoseconds)) } ?? .distantFuture
+        while true {
+            if replied.wait(timeout: deadline) == .timedOut {
+                return .failure(end(.timedOut(timeout ?? .zero)))
+            }
+            let outcome = state.withLock { state -> Result<WorkerMessage, WorkerEnding>? in
+                if let ending = state.ending { return .failure(ending) }
+                guard let reply = state.reply else { return nil }
+                state.reply = nil
+                state.awaited = 0
+                return .success(reply)
+            }
+            if let outcome { return outcome }
+        }
+    }
+
+    /// The completion for the remote notification of call `request`, until its answer arrives.
+    func expectCompletion(of request: UInt64, _ completion: FetchCompletion) {
+        state.withLock { $0.notifications[request] = completion }
+    }
+
+    /// The request id the next ``request(_:timeout:)`` uses.
+    var nextRequestID: UInt64 { state.withLock { $0.nextRequest } }
+
+    /// Asks the worker to run every `deinit` and exit, at most `timeout`; then
+    /// closes the channel, and a worker still there gets SIGTERM, a short wait, and SIGKILL.
+    func close(timeout: Duration) {
+        if ending == nil { _ = request(WorkerMessage.shutdown, timeout: timeout) }
+        try? channel.shutdown()
+        if (try? process.reapIfEnded()) == nil {
+            try? process.signal(SIGTERM)
+            for _ in 0..<20 where (try? process.reapIfEnded()) == nil { usleep(10_000) }
+        }
+        process.stop()
+        _ = end(.lost("closed by the host"))
+    }
+
+    /// Records how the worker ended (the first reason wins), stops and reaps it, and wakes a waiting request.
+    @discardableResult
+    private func end(_ reason: WorkerEnding) -> WorkerEnding {
+        let first = state.withLock { state -> WorkerEnding in
+            if let ending = state.ending { return ending }
+            state.ending = reason
+            return reason
+        }
+        if case .timedOut = reason { process.stop() }
+        replied.signal()
+        return first
+    }
+
+    /// Reads the worker's messages until the channel ends: replies wake the
+    /// waiting request; log lines and completions are delivered at once, on this thread.
+    private func readMessages() {
+        while true {
+            let received: ReceivedMessage
+            do {
+                received = try channel.receive()
+            } catch {
+                end(endingAfterLostChannel(error))
+                return
+            }
+            switch received.message {
+            case .log(let plugin, let level, let message):
+                log(PluginLogRecord(source: library, plugin: plugin, level: PluginLogRecord.Level(abiValue: level) ?? .info,
+                                    message: message))
+            case .completion(let notification, _, let result):
+                let completion = state.withLock { $0.notifications[notification] }
+                if let answer = FetchResult(abiValue: result) {
+                    completion?(answer)
+                } else {
+                    completion?.reject("answered with \(result), which is not a PB_FETCH_* value; ignored")
+                }
+            default:
+                let expected = state.withLock { state -> Bool in
+                    guard received.requestID == state.awaited else { return false }
+                    state.reply = received.message
+                    return true
+                }
+                if expected {
+                    replied.signal()
+                } else {
+                    end(.lost("it sent \(received.message.kind) with request id \(received.requestID), which nothing awaited"))
+                    return
+                }
+            }
+        }
+    }
+
+    /// Why the channel ended: the worker's own end (a signal or an exit status),
+    /// or, when it still runs a little later, a broken channel (then it is killed).
+    private func endingAfterLostChannel(_ error: WorkerProtocolError) -> WorkerEnding {
+        for _ in 0..<100 {
+            if let termination = try? process.reapIfEnded() {
+                switch termination {
+                case .signaled(let signal): return .crashed(signal: signal)
+                case .exited(let status): return .exited(status: status)
+                }
+            }
+            usleep(10_000)
+        }
+        process.stop()
+        return .lost(error == .closedByPeer ? "it closed its channel" : error.description)
+    }
+
+    /// Splits what the worker prints on `descriptor` into lines for `deliver`.
+    private static func readLines(_ descriptor: Int32, of process: ChildProcess, _ deliver: (String) -> Void) {
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while let count = try? process.read(descriptor, into: &chunk), count > 0 {
+            pending += chunk[..<count]
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                deliver(String(decoding: pending[..<newline], as: UTF8.self))
+                pending.removeSubrange(...newline)
+            }
+        }
+        if !pending.isEmpty { deliver(String(decoding: pending, as: UTF8.self)) }
+    }
+}

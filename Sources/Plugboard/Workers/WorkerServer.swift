@@ -1,0 +1,125 @@
+import CPlugboard
+import CWorkerSupport
+import Foundation
+import Glibc
+import PlugboardFiles
+import PlugboardWorkerProtocol
+import Synchronization
+import SystemPackage
+
+/// The worker side of a plugin worker: a child process that loads one plugin
+/// library exactly as the host does in process (same checks, flags and load
+/// report) and serves the host's calls over the channel of WORKER-PROTOCOL.md.
+///
+/// Plugin code prints to the worker's own standard output and error, which the
+/// host reads as lines attributed to the library: nothing a plugin prints or
+/// closes reaches the channel, which is on descriptor 3.
+public enum WorkerServer {
+    /// The descriptor the worker finds its channel on.
+    public static let channelDescriptor: Int32 = 3
+    /// Environment variable: the host's process id; the worker exits if its parent is not that process.
+    public static let parentVariable = "PLUGBOARD_WORKER_PARENT"
+    /// Environment variable: the application container the files service opens (absent: no files service).
+    public static let containerVariable = "PLUGBOARD_WORKER_CONTAINER"
+
+    /// Serves the host until it asks to shut down or goes away, and returns the exit status.
+    public static func serve(environment: [String: String]) -> Int32 {
+        // Dies with the host, also when the host is killed with SIGKILL; a host that
+        // ended before the request took effect is seen as a changed parent.
+        guard pbw_die_with_parent() == 0,
+              let parent = environment[parentVariable].flatMap(Int32.init), getppid() == parent else { return 70 }
+        _ = fcntl(channelDescriptor, F_SETFD, FD_CLOEXEC)
+        // A crash in plugin code prints its stage (init, register_plugins…) on standard error, which the host shows.
+        FaultReporter.install()
+        let channel = WorkerChannel(descriptor: FileDescriptor(rawValue: channelDescriptor))
+        let facade = environment[containerVariable].flatMap { try? Container(rootPath: $0) }.map(FileFacade.init)
+        let session = WorkerSession(channel: channel, facade: facade)
+        while true {
+            guard let received = try? channel.receive() else { return 0 }
+            do {
+                guard try session.handle(received) else { return 0 }
+            } catch {
+                return 71
+            }
+        }
+    }
+}
+
+/// What one worker has loaded and how it answers each request.
+final class WorkerSession {
+    private let channel: WorkerChannel
+    private let host: PluginHost
+    /// The plugins loaded so far, numbered in registration order across loads (the protocol's plugin numbers).
+    private var plugins: [(definition: CPluginDefinition, library: LoadedLibrary)] = []
+
+    init(channel: WorkerChannel, facade: FileFacade?) {
+        self.channel = channel
+        host = PluginHost(fileFacade: facade) { record in
+            try? channel.send(.log(pluginID: record.plugin, level: record.level.abiValue, message: record.message))
+        }
+    }
+
+    /// Answers one message; false when the worker should exit.
+    func handle(_ received: ReceivedMessage) throws(WorkerProtocolError) -> Bool {
+        let id = received.requestID
+        switch received.message {
+        case .hello(let version, _, _):
+            try channel.send(.helloReply(protocolVersion: .current, workerPID: getpid()), requestID: id)
+            return version.major == WorkerProtocolVersion.current.major
+        case .load(let path, let allowInsecure):
+            let report = host.loadLibrary(at: path, trust: allowInsecure ? .allowInsecure : .strict)
+            for summary in report.plugins {
+                for entry in host.registry.entries where entry.descriptor.id == summary.descriptor.id {
+                    if case .native(let definition, let library) = entry.implementation { plugins.append((definition, library)) }
+                }
+            }
+            let json = (try? JSONEncoder().encode(report)).map(Array.init) ?? []
+            try channel.send(.loaded(reportJSON: json), requestID: id)
+        case .call(let plugin, let event):
+            guard Int(plugin) < plugins.count else {
+                throw .malformed(field: "call.plugin", cause: .invalidValue(UInt64(plugin)))
+            }
+            let (definition, library) = plugins[Int(plugin)]
+            let gate = CompletionGate(channel: channel)
+            let answer = WorkerCall.invoke(definition, library: library, event: event, plugin: plugin,
+                                           notification: id, gate: gate)
+            try gate.answer(answer, requestID: id)
+        case .shutdown:
+            host.shutdown()
+            try channel.send(.bye, requestID: id)
+            return false
+        case .serviceReply, .helloReply, .loaded, .answer, .log, .files, .completion, .bye:
+            throw .malformed(field: "kind", cause: .unknownKind(received.message.kind.rawValue))
+        }
+        return true
+    }
+}
+
+/// Keeps a remote notification's completion behind its call's answer: the
+/// protocol sends `completion` only after `answer(pending)`, but a plugin may
+/// complete during its callback, on any thread.
+final class CompletionGate: Sendable {
+    private let channel: WorkerChannel
+    private let state = Mutex<(answered: Bool, held: [WorkerMessage])>((false, []))
+
+    init(channel: WorkerChannel) {
+        self.channel = channel
+    }
+
+    /// Sends `message` now if the call was answered, else after the answer.
+    func complete(_ message: WorkerMessage) {
+        state.withLock { state in
+            if state.answered { try? channel.send(message) } else { state.held.append(message) }
+        }
+    }
+
+    /// Sends the call's answer, then whatever was held back.
+    func answer(_ answer: CallAnswer, requestID: UInt64) throws(WorkerProtocolError) {
+        try state.withLock { state throws(WorkerProtocolError) in
+            try channel.send(.answer(answer), requestID: requestID)
+            state.answered = true
+            for message in state.held { try channel.send(message) }
+            state.held = []
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import Plugboard
+
+/// `--isolation`: where plugin code runs.
+struct IsolationOptions: ParsableArguments {
+    /// The choices of `--isolation`.
+    enum Mode: String, ExpressibleByArgument, CaseIterable {
+        /// Each library in a worker process of its own.
+        case process
+        /// In the host's process.
+        case none
+    }
+
+    /// The environment variable that names the worker executable (default: `plugboard-worker` next to `plugboard`).
+    static let workerVariable = "PLUGBOARD_WORKER"
+
+    @Option(name: .customLong("isolation"),
+            help: ArgumentHelp("Where plugin code runs: 'process' (each library in a worker process: a crash, an exit or a hang ends only that library's part) or 'none' (in this process).",
+                               valueName: "process|none"))
+    var mode: Mode = .none
+
+    /// The isolation for the host; a missing worker executable is a usage error that says where it was looked for.
+    func isolation() throws -> PluginIsolation {
+        guard mode == .process else { return .inProcess }
+        let worker = ProcessInfo.processInfo.environment[Self.workerVariable]
+            ?? URL(fileURLWithPath: CommandLine.executablePath).deletingLastPathComponent().appendingPathComponent("plugboard-worker").path
+        guard access(worker, X_OK) == 0 else {
+            throw ValidationError("--isolation process needs the plugin worker executable, and \(worker) is not one (set \(Self.workerVariable) to its path)")
+        }
+        return .workers(worker: worker)
+    }
+}
+
+extension CommandLine {
+    /// This executable's path, from /proc/self/exe (else the first argument).
+    static var executablePath: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? arguments[0]
+    }
+}

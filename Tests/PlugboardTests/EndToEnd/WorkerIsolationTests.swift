@@ -1,0 +1,174 @@
+import Foundation
+import Glibc
+import Testing
+
+/// `plugboard run --isolation process`: each library in a worker process. A
+/// crash, an exit or a hang in plugin code ends only that library's part,
+/// reported in one line; the good plugins beside it get every event.
+@Suite struct WorkerIsolationTests {
+    /// A unique mark in the environment of one run, inherited by its workers, to find leftovers.
+    private static func mark() -> [String: String] {
+        ["PLUGBOARD_TEST_MARK": "worker-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"]
+    }
+
+    /// The processes whose environment holds `mark` (a worker left behind would).
+    private static func processes(marked mark: [String: String]) -> [pid_t] {
+        guard let (key, value) = mark.first,
+              let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        let needle = Data("\(key)=\(value)\0".utf8)
+        return names.compactMap(pid_t.init).filter { pid in
+            (FileManager.default.contents(atPath: "/proc/\(pid)/environ")?.range(of: needle)) != nil
+        }
+    }
+
+    /// Waits up to 5 s for every process of `mark` to be gone.
+    private static func noneLeft(_ mark: [String: String]) -> Bool {
+        for _ in 0..<50 {
+            if processes(marked: mark).isEmpty { return true }
+            usleep(100_000)
+        }
+        return processes(marked: mark).isEmpty
+    }
+
+    /// Runs `plugboard run --isolation process --json` over `workspace` with the URLs given.
+    private static func run(_ workspace: Workspace, _ extra: [String] = [], mark: [String: String]) throws -> ProcessResult {
+        try CLI.run(["run", "--isolation", "process", "--json", "--plugin-dir", workspace.plugins,
+                     "--container", workspace.root.file("container"), "--open-url", "myapp://x"] + extra,
+                    environment: mark)
+    }
+
+    /// The log messages of `lines` from `plugin`.
+    private static func logs(_ lines: [[String: Any]], of plugin: String) -> [String] {
+        lines.filter { $0.string("type") == "log" && $0.string("plugin") == plugin }.compactMap { $0.string("message") }
+    }
+
+    @Test(arguments: [
+        (["SEGV_AT=AT_OPEN_URL"], false, "crashed with SIGSEGV in open_url"),
+        (["ABORT_AT=AT_OPEN_URL"], false, "crashed with SIGABRT in open_url"),
+        (["THROW_AT=AT_OPEN_URL"], true, "crashed with SIGABRT in open_url"),
+        (["EXIT_AT=AT_OPEN_URL"], false, "exited with status 0 in open_url"),
+        (["QUICK_EXIT_AT=AT_OPEN_URL"], false, "exited with status 0 in open_url"),
+        (["SEGV_AT=AT_WILL_FINISH"], false, "crashed with SIGSEGV in will_finish_launching"),
+        (["ABORT_AT=AT_TERMINATE"], false, "crashed with SIGABRT in will_terminate"),
+    ])
+    func aFailingCallEndsOnlyItsLibrary(definitions: [String], cplusplus: Bool, words: String) throws {
+        let workspace = try Workspace("worker-fail")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, definitions, cplusplus: cplusplus)
+        let mark = Self.mark()
+        let result = try Self.run(workspace, mark: mark)
+        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
+        let sentence = "com.example.hostile \(words) (\(library))"
+        #expect(lines.contains { $0.string("type") == "log" && $0.string("message") == sentence }, "\(result.output)")
+        #expect(lines.last?.string("type") == "exit")
+        #expect(result.status == 5, "\(result.output)\n\(result.errorOutput)")
+        for id in GoodPlugins.ids {
+            #expect(Self.logs(lines, of: id) == ["will-finish-launching", "did-finish-launching", "will-terminate"],
+                    "\(id): \(result.output)")
+        }
+        let failed = lines.filter { $0.string("type") == "event" }.flatMap { $0.objects("failures") ?? [] }
+        #expect(failed.compactMap { $0.string("message") } == [sentence])
+        #expect(Self.noneLeft(mark))
+    }
+
+    /// A crash while the worker loads the library: the library fails to load (exit 4), its
+    /// worker's own line on standard error names the stage, the others run.
+    @Test(arguments: [("SEGV_AT=AT_INIT", "init"), ("ABORT_AT=AT_REGISTER", "register_plugins"),
+                      ("SEGV_AT=AT_ENTRY", "plugboard_entry"), ("QUICK_EXIT_AT=AT_INIT", nil)])
+    func aFailureWhileLoadingFailsTheLibrary(definition: String, stage: String?) throws {
+        let workspace = try Workspace("worker-load")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, [definition])
+        let mark = Self.mark()
+        let result = try Self.run(workspace, mark: mark)
+        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
+        let load = try #require(lines.first { $0.string("type") == "load" && $0.string("path") == library })
+        #expect(load.string("status") == "failed")
+        #expect(load.object("failure")?.string("stage") == "worker", "\(load)")
+        if let stage {
+            #expect(lines.contains { $0.string("type") == "output" && $0.string("source") == library
+                && ($0.string("text") ?? "").contains("crashed with") && ($0.string("text") ?? "").contains("in \(stage)") },
+                    "\(result.output)")
+        }
+        #expect(result.status == 4, "\(result.output)")
+        for id in GoodPlugins.ids { #expect(Self.logs(lines, of: id).contains("will-terminate")) }
+        #expect(Self.noneLeft(mark))
+    }
+
+    /// A callback that spins past `--call-timeout`: its worker is stopped, the run goes on.
+    @Test func aCallPastTheTimeoutStopsItsWorker() throws {
+        let workspace = try Workspace("worker-spin")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SPIN_AT=AT_OPEN_URL"])
+        let mark = Self.mark()
+        let result = try Self.run(workspace, ["--call-timeout", "0.5"], mark: mark)
+        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
+        let sentence = "com.example.hostile did not return from open_url within 0.5 s (\(library)); its worker was stopped"
+        #expect(lines.contains { $0.string("message") == sentence }, "\(result.output)")
+        #expect(result.status == 5)
+        for id in GoodPlugins.ids { #expect(Self.logs(lines, of: id).contains("will-terminate")) }
+        #expect(Self.noneLeft(mark))
+    }
+
+    /// What a plugin prints or closes in its worker never reaches the report: `--json` stays
+    /// valid line by line, and the printed lines come as `output` lines of the library.
+    @Test func printsBecomeOutputLines() throws {
+        let workspace = try Workspace("worker-print")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins,
+                                                 ["PRINT_AT=AT_OPEN_URL", "CLOSE_STDIO_AT=AT_TERMINATE"])
+        let mark = Self.mark()
+        let result = try Self.run(workspace, mark: mark)
+        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
+        let printed = lines.filter { $0.string("type") == "output" && $0.string("source") == library }
+        #expect(printed.contains { $0.string("stream") == "stdout" && $0.string("text") == "raw garbage on fd 1" },
+                "\(result.output)")
+        #expect(lines.filter { $0.string("type") == "exit" }.count == 1)
+        #expect(result.status == 0)
+        #expect(Self.noneLeft(mark))
+    }
+
+    /// Log lines from a plugin's own thread and a completion answered later from another
+    /// thread cross the worker's channel as they would in process.
+    @Test func hostServicesFromPluginThreads() throws {
+        let workspace = try Workspace("worker-threads")
+        defer { workspace.remove() }
+        try PluginCompiler.lenientFixture("libfetch.so", in: workspace.plugins,
+                                          ["FIX_ID=\"com.example.fetch\"", "FIX_FETCH=PB_FETCH_NEW_DATA", "FIX_FETCH_MODE=3",
+                                           "FIX_FETCH_DELAY_MS=1000"])
+        try PluginCompiler.hostile("libthread.so", in: workspace.plugins,
+                                   ["LOG_THREAD_AT=AT_WILL_FINISH", "HOSTILE_ID=\"com.example.threaded\""])
+        let events = try workspace.events([#"{"event":"remote-notification","userInfo":{},"deadlineMs":10000}"#])
+        let mark = Self.mark()
+        let result = try Self.run(workspace, ["--events", events], mark: mark)
+        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
+        let notification = try #require(lines.first { $0.string("event") == "remote-notification" })
+        #expect(notification["answer"] as? String == "new-data", "\(notification)")
+        #expect(Self.logs(lines, of: "com.example.threaded").contains("hostile message"))
+        #expect(result.status == 0, "\(result.output)")
+        #expect(Self.noneLeft(mark))
+    }
+
+    /// A host killed with SIGKILL takes its workers with it.
+    @Test func workersDieWithTheirHost() throws {
+        let workspace = try Workspace("worker-orphan")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        let mark = Self.mark()
+        var environment = TestPaths.hermeticEnvironment
+        environment.merge(mark) { $1 }
+        let host = try LiveProcess(CLI.binary(), ["run", "--isolation", "process", "--plugin-dir", workspace.plugins,
+                                                  "--container", workspace.root.file("container"), "--events", "-"],
+                                   environment: environment)
+        defer { host.stop() }
+        #expect(host.waitForOutput(containing: "did-finish-launching →"), "\(host.output)")
+        #expect(Self.processes(marked: mark).count == 3, "the host and a worker per library")
+        kill(host.pid, SIGKILL)
+        _ = host.waitForExit()
+        #expect(Self.noneLeft(mark))
+    }
+}
