@@ -31,6 +31,11 @@ public final class PluginHost {
     /// Receives what plugin code prints in workers.
     let outputHandler: OutputHandler
 
+    /// Asked while the host waits for a worker's answer: true stops the wait, the
+    /// worker with it (the call is reported as interrupted). For an application that
+    /// must stop promptly on a signal, even while a plugin spins. Default: never.
+    public var interruption: @Sendable () -> Bool = { false }
+
     /// Every plugin whose worker failed during a call so far, in the order it happened.
     public internal(set) var failures: [PluginFailure] = []
 

@@ -9,7 +9,8 @@ extension PluginHost {
                     id: PluginID) -> Result<CallAnswer, PluginFailure> {
         calls.leave()
         let connection = plugin.connection.takeUnretainedValue()
-        let outcome = connection.request(.call(plugin: plugin.index, event: call), timeout: callTimeout)
+        let outcome = connection.request(.call(plugin: plugin.index, event: call), timeout: callTimeout,
+                                         interrupted: interruption)
         switch outcome {
         case .success(.answer(let answer)):
             return .success(answer)

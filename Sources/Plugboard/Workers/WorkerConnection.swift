@@ -82,9 +82,12 @@ final class WorkerConnection: @unchecked Sendable {
     /// Whether the worker still serves calls.
     var ending: WorkerEnding? { state.withLock { $0.ending } }
 
-    /// Sends `message` and waits for its reply, at most `timeout` (nil: as long as it takes).
-    /// A worker that ends, breaks the channel or does not answer in time is stopped and reaped.
-    func request(_ message: WorkerMessage, timeout: Duration?) -> Result<WorkerMessage, WorkerEnding> {
+    /// Sends `message` and waits for its reply, at most `timeout` (nil: as long as it takes),
+    /// and only while `interrupted` says false (asked every tenth of a second).
+    /// A worker that ends, breaks the channel, does not answer in time or is waited for
+    /// when the host is interrupted is stopped and reaped.
+    func request(_ message: WorkerMessage, timeout: Duration?,
+                 interrupted: () -> Bool = { false }) -> Result<WorkerMessage, WorkerEnding> {
         let id: UInt64
         switch state.withLock({ state -> Result<UInt64, WorkerEnding> in
             if let ending = state.ending { return .failure(ending) }
@@ -103,8 +106,11 @@ final class WorkerConnection: @unchecked Sendable {
         }
         let deadline: DispatchTime = timeout.map { .now() + .nanoseconds(Int(clamping: $0.nanoseconds)) } ?? .distantFuture
         while true {
-            if replied.wait(timeout: deadline) == .timedOut {
-                return .failure(end(.timedOut(timeout ?? .zero)))
+            let slice = DispatchTime.now() + .milliseconds(100)
+            if replied.wait(timeout: min(deadline, slice)) == .timedOut {
+                if DispatchTime.now() >= deadline { return .failure(end(.timedOut(timeout ?? .zero))) }
+                if interrupted() { return .failure(end(.interrupted)) }
+                continue
             }
             let outcome = state.withLock { state -> Result<WorkerMessage, WorkerEnding>? in
                 if let ending = state.ending { return .failure(ending) }
@@ -146,7 +152,10 @@ final class WorkerConnection: @unchecked Sendable {
             state.ending = reason
             return reason
         }
-        if case .timedOut = reason { process.stop() }
+        switch reason {
+        case .timedOut, .interrupted: process.stop()
+        default: break
+        }
         replied.signal()
         return first
     }

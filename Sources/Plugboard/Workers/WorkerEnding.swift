@@ -9,6 +9,8 @@ public enum WorkerEnding: Error, Sendable, Equatable {
     case exited(status: Int32)
     /// The call did not return within the call timeout; the host killed the worker.
     case timedOut(Duration)
+    /// The host was asked to stop (a signal) while the call ran; the host killed the worker.
+    case interrupted
     /// The channel broke while the worker still ran (the plugin closed its descriptor, say); the host killed it.
     case lost(String)
 
@@ -21,6 +23,7 @@ public enum WorkerEnding: Error, Sendable, Equatable {
         case .timedOut(let limit):
             "\(who) did not return from \(callback) within \(limit.secondsText)\(place); its worker was stopped"
         case .lost(let cause): "\(who) lost its worker in \(callback)\(place): \(cause); the worker was stopped"
+        case .interrupted: "\(who) was still in \(callback)\(place) when the host was asked to stop; its worker was stopped"
         }
     }
 

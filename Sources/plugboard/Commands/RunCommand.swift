@@ -101,6 +101,7 @@ struct RunCommand: ParsableCommand {
         try host.register(FilesPlugin(facade: facade, log: log))
         let session = RunSession(host: host, console: console, json: json)
         let signals = SignalWatcher.install(report: console.descriptor, farewell: session.farewell(after:))
+        if let signals { host.interruption = { signals.arrived() } }
         let code = session.perform(self, signals: signals)
         host.shutdown()
         session.finish(code)

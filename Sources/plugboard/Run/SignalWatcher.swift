@@ -49,6 +49,13 @@ struct SignalWatcher {
         return read(descriptor, &byte, 1) == 1 ? Int32(byte) : nil
     }
 
+    /// Whether a signal arrived that ``pending()`` has not taken yet; takes nothing.
+    /// Safe from any thread.
+    func arrived() -> Bool {
+        var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&waiting, 1, 0) == 1
+    }
+
     /// Installs the handler for SIGINT and SIGTERM and unblocks them in this thread
     /// (a parent, or a plugin, may have blocked them: the mask is inherited).
     private func reclaim() {

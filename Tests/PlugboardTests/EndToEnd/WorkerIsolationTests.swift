@@ -153,6 +153,30 @@ import Testing
         #expect(Self.noneLeft(mark))
     }
 
+    /// SIGTERM while a plugin spins in its worker: the host stops waiting, stops that
+    /// worker, sends will-terminate to the others and exits 143 within seconds.
+    @Test func aSignalEndsTheRunWhileAPluginSpins() throws {
+        let workspace = try Workspace("worker-spin-signal")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SPIN_AT=AT_OPEN_URL"])
+        let mark = Self.mark()
+        var environment = TestPaths.hermeticEnvironment
+        environment.merge(mark) { $1 }
+        let host = try LiveProcess(CLI.binary(), ["run", "--isolation", "process", "--plugin-dir", workspace.plugins,
+                                                  "--container", workspace.root.file("container"),
+                                                  "--open-url", "myapp://x", "--call-timeout", "120"],
+                                   environment: environment)
+        defer { host.stop() }
+        #expect(host.waitForOutput(containing: "[com.example.hostile] info: open-url"), "\(host.output)")
+        kill(host.pid, SIGTERM)
+        let (ending, output, timedOut) = host.waitForExit(timeout: .seconds(10))
+        #expect(!timedOut && ending == .exit(143), "\(output)")
+        #expect(output.contains("com.example.hostile was still in open_url"), "\(output)")
+        for id in GoodPlugins.ids { #expect(output.contains("[\(id)] info: will-terminate"), "\(output)") }
+        #expect(Self.noneLeft(mark))
+    }
+
     /// A host killed with SIGKILL takes its workers with it.
     @Test func workersDieWithTheirHost() throws {
         let workspace = try Workspace("worker-orphan")
