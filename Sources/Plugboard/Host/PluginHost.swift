@@ -28,6 +28,8 @@ public final class PluginHost {
     public let isolation: PluginIsolation
     /// How long one plugin call may take: in process, a warning; in a worker, the worker is stopped.
     let callTimeout: Duration?
+    /// How often a library's failed worker is started again.
+    let restartLimit: Int
     /// Receives what plugin code prints in workers.
     let outputHandler: OutputHandler
 
@@ -60,15 +62,18 @@ public final class PluginHost {
     ///     naming the plugin and the callback (the call is not stopped); in a worker, the worker is
     ///     stopped and its plugins take no further part. nil: no limit.
     ///   - isolation: where loaded libraries run (in this process by default).
+    ///   - restarts: with workers, how often a library's worker that failed is started again
+    ///     (its plugins take part from the next event on); 0 by default.
     ///   - logHandler: receives plugin log messages and the host's warnings, from any thread.
     ///   - outputHandler: receives the lines plugin code prints in workers, from any thread.
     public init(timing: CallTiming = .perCall, fileFacade: FileFacade? = nil, callTimeout: Duration? = nil,
-                isolation: PluginIsolation = .inProcess, logHandler: @escaping LogHandler = { _ in },
+                isolation: PluginIsolation = .inProcess, restarts: Int = 0, logHandler: @escaping LogHandler = { _ in },
                 outputHandler: @escaping OutputHandler = { _ in }) {
         self.timing = timing
         self.fileFacade = fileFacade
         self.callTimeout = callTimeout
         self.isolation = isolation
+        restartLimit = max(0, restarts)
         self.logHandler = logHandler
         self.outputHandler = outputHandler
         let record = calls

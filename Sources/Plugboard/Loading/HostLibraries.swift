@@ -5,6 +5,8 @@ struct HostLibraries {
     private var libraries: [LoadedLibrary] = []
     /// The workers this host started, in load order.
     private var workers: [WorkerConnection] = []
+    /// How often each library's worker was restarted.
+    private var restarted: [String: Int] = [:]
     /// The path each file was first tried from, loaded or not.
     private var triedFiles: [FileIdentity: String] = [:]
 
@@ -33,6 +35,16 @@ struct HostLibraries {
         workers.append(connection)
     }
 
+    /// How often the worker of the library at `path` was restarted.
+    func restarts(of path: String) -> Int {
+        restarted[path, default: 0]
+    }
+
+    /// Counts one restart of the worker of the library at `path`.
+    mutating func countRestart(of path: String) {
+        restarted[path, default: 0] += 1
+    }
+
     /// Stops holding the worker of the library at `path`, and returns it.
     mutating func removeWorker(loadedFrom path: String) -> WorkerConnection? {
         guard let index = workers.firstIndex(where: { $0.library == path }) else { return nil }
@@ -45,6 +57,7 @@ struct HostLibraries {
             libraries = []
             workers = []
             triedFiles = [:]
+            restarted = [:]
         }
         return (libraries.reversed(), workers.reversed())
     }

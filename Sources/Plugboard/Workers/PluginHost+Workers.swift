@@ -22,16 +22,35 @@ extension PluginHost {
         }
     }
 
-    /// Reports `ending` (once per worker) and withdraws the worker's plugins.
+    /// Reports `ending` (once per worker) and withdraws the worker's plugins; restarts
+    /// the worker while the library has restarts left (its plugins take part again
+    /// from the next event on).
     func workerFailed(_ connection: WorkerConnection, _ ending: WorkerEnding, who: String,
                       callback: String) -> PluginFailure {
         let sentence = ending.sentence(who: who, callback: callback, library: connection.library)
         if connection.markReported() {
             logHandler(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .error, message: sentence))
             registry.removeAll(from: .library(path: connection.library))
+            restart(connection.library)
         }
         let failure = PluginFailure(plugin: PluginID(unchecked: who), message: sentence)
         failures.append(failure)
         return failure
+    }
+
+    /// Starts a new worker for `library` if it has restarts left, and says what came of it.
+    private func restart(_ library: String) {
+        guard case .workers(let worker) = isolation else { return }
+        let used = loaded.restarts(of: library)
+        guard used < restartLimit else { return }
+        loaded.countRestart(of: library)
+        let report = loadInWorker(library, worker: worker, warnings: [])
+        let attempt = "restart \(used + 1) of \(restartLimit)"
+        let message = report.status == .loaded
+            ? "restarted the worker of \(library) (\(attempt)): " + report.plugins.map(\.descriptor.id.rawValue).joined(separator: ", ")
+                + " take part again"
+            : "could not restart the worker of \(library) (\(attempt)): " + (report.failure?.description ?? "no plugin registered")
+        logHandler(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: report.status == .loaded ? .warning : .error,
+                                   message: message))
     }
 }

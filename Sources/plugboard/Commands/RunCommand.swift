@@ -95,7 +95,7 @@ struct RunCommand: ParsableCommand {
         let facade = FileFacade(container: try container.container())
         FaultReporter.install()
         let host = PluginHost(fileFacade: facade, callTimeout: callTimeout.timeout, isolation: try isolation.isolation(),
-                              logHandler: log) { line in
+                              restarts: isolation.restarts, logHandler: log) { line in
             json ? console.jsonLine(Tagged(type: "output", line)) : console.line(HumanFormat.output(line))
         }
         try host.register(FilesPlugin(facade: facade, log: log))

@@ -177,6 +177,27 @@ import Testing
         #expect(Self.noneLeft(mark))
     }
 
+    /// `--restart N`: a crashed worker is started again (init and register again) up to
+    /// N times, each restart reported; its plugin takes part in the following events.
+    @Test func aCrashedWorkerIsRestarted() throws {
+        let workspace = try Workspace("worker-restart")
+        defer { workspace.remove() }
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SEGV_AT=AT_OPEN_URL"])
+        let mark = Self.mark()
+        let result = try Self.run(workspace, ["--open-url", "myapp://y", "--open-url", "myapp://z", "--restart", "1"],
+                                  mark: mark)
+        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
+        let messages = lines.compactMap { $0.string("message") }
+        #expect(messages.filter { $0.hasPrefix("com.example.hostile crashed with SIGSEGV in open_url") }.count == 2,
+                "\(result.output)")
+        #expect(messages.contains("restarted the worker of \(library) (restart 1 of 1): com.example.hostile take part again"))
+        #expect(Self.logs(lines, of: "com.example.hostile").filter { $0 == "open-url" }.count == 2,
+                "the first URL and, after the restart, the second; the third finds no plugin")
+        #expect(lines.filter { $0.string("type") == "log" && $0.string("message") == "init" }.count == 2)
+        #expect(result.status == 5)
+        #expect(Self.noneLeft(mark))
+    }
+
     /// A host killed with SIGKILL takes its workers with it.
     @Test func workersDieWithTheirHost() throws {
         let workspace = try Workspace("worker-orphan")
