@@ -64,7 +64,7 @@ extension PluginHost {
             warnings.append(problem.warning)
         }
         if case .workers(let worker) = isolation {
-            return loadInWorker(path, worker: worker, warnings: warnings)
+            return loadInWorker(path, worker: worker, trust: trust)
         }
         let owner = ObjectIdentifier(self)
         let library: LoadedLibrary

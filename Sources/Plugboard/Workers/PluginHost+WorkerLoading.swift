@@ -7,9 +7,10 @@ extension PluginHost {
     /// How long a worker has for its handshake and for `deinit` at shutdown when there is no call timeout.
     var workerGrace: Duration { callTimeout ?? .seconds(10) }
 
-    /// Starts a worker for `path` (whose identity and trust the host checked),
-    /// has it load the library, and registers its plugins as remote participants.
-    func loadInWorker(_ path: String, worker: String, warnings: [String]) -> LoadReport {
+    /// Starts a worker for `path` (whose identity the host checked), has it load
+    /// the library under `trust` (its report carries the trust warning), and
+    /// registers its plugins as remote participants.
+    func loadInWorker(_ path: String, worker: String, trust: PluginTrust) -> LoadReport {
         let connection: WorkerConnection
         do {
             connection = try WorkerConnection(library: path, worker: worker, container: fileFacade?.container.rootPath,
@@ -30,7 +31,7 @@ extension PluginHost {
                                                                        library: path)))
         }
         var report: LoadReport
-        switch connection.request(.load(path: path, allowInsecure: true), timeout: callTimeout) {
+        switch connection.request(.load(path: path, allowInsecure: trust == .allowInsecure), timeout: callTimeout) {
         case .success(.loaded(let json)):
             guard let decoded = try? JSONDecoder().decode(LoadReport.self, from: Data(json)) else {
                 connection.close(timeout: .zero)
@@ -46,7 +47,6 @@ extension PluginHost {
                 who: path, callback: "plugboard_entry, init or register_plugins (its line on standard error names which)",
                 library: path)))
         }
-        report.warnings = warnings + report.warnings
         guard report.status == .loaded else {
             connection.close(timeout: workerGrace)
             return report

@@ -44,7 +44,7 @@ extension PluginHost {
         let used = loaded.restarts(of: library)
         guard used < restartLimit else { return }
         loaded.countRestart(of: library)
-        let report = loadInWorker(library, worker: worker, warnings: [])
+        let report = loadInWorker(library, worker: worker, trust: .allowInsecure)
         let attempt = "restart \(used + 1) of \(restartLimit)"
         let message = report.status == .loaded
             ? "restarted the worker of \(library) (\(attempt)): " + report.plugins.map(\.descriptor.id.rawValue).joined(separator: ", ")

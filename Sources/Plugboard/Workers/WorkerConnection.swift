@@ -131,10 +131,14 @@ final class WorkerConnection: @unchecked Sendable {
     /// The request id the next ``request(_:timeout:)`` uses.
     var nextRequestID: UInt64 { state.withLock { $0.nextRequest } }
 
-    /// Asks the worker to run every `deinit` and exit, at most `timeout`; then
-    /// closes the channel, and a worker still there gets SIGTERM, a short wait, and SIGKILL.
+    /// Asks the worker to run every `deinit` and exit, at most `timeout` (a worker
+    /// that fails meanwhile is reported, like any call); then closes the channel,
+    /// and a worker still there gets SIGTERM, a short wait, and SIGKILL.
     func close(timeout: Duration) {
-        if ending == nil { _ = request(WorkerMessage.shutdown, timeout: timeout) }
+        if ending == nil, case .failure(let ending) = request(WorkerMessage.shutdown, timeout: timeout) {
+            log(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .error,
+                                message: ending.sentence(who: library, callback: "deinit", library: library)))
+        }
         try? channel.shutdown()
         if (try? process.reapIfEnded()) == nil {
             try? process.signal(SIGTERM)

@@ -7,9 +7,12 @@ struct InspectCommand: ParsableCommand {
         commandName: "inspect",
         abstract: "Show one plugin library in detail: ABI version, struct sizes, plugins, concerns.",
         discussion: """
-            Loads the library (entry, version check, init, register) without sending any \
-            lifecycle event, then shuts it down. What a plugin prints goes to standard error, \
-            never into the report; the human report escapes control characters (\\n, \\x1b).
+            Loads the library in a worker process of its own (entry, version check, init, register) \
+            without sending any lifecycle event, then shuts it down: no plugin code runs in \
+            this process. A library that crashes, exits or does not return within \
+            --call-timeout while loading is reported as failed at stage "worker". What a \
+            plugin prints goes to standard error, attributed to its library, never into the \
+            report; the human report escapes control characters (\\n, \\x1b).
 
             \(ExitCodes.helpText)
             """)
@@ -18,6 +21,7 @@ struct InspectCommand: ParsableCommand {
     var file: String
 
     @OptionGroup var trust: TrustOptions
+    @OptionGroup var callTimeout: CallTimeoutOptions
     @OptionGroup var output: OutputOptions
 
     /// The `--json` document.
@@ -33,7 +37,11 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         let console = Console.takeStandardOutput()
         FaultReporter.install()
-        let host = PluginHost()
+        // Plugin code never runs in this process: each library loads in a worker.
+        let host = PluginHost(callTimeout: callTimeout.timeout, isolation: try IsolationOptions.workers()) { _ in
+        } outputHandler: { line in
+            StandardStream.writeError(ControlCharacters.escaped(HumanFormat.output(line)))
+        }
         let report = host.loadLibrary(at: file, trust: trust.policy)
         host.shutdown()
         if output.json {

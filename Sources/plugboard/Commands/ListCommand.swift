@@ -7,15 +7,19 @@ struct ListCommand: ParsableCommand {
         commandName: "list",
         abstract: "List the plugin files found, their load status, and their plugins.",
         discussion: """
-            Loads each library (entry, version check, init, register) without sending any \
-            lifecycle event, then shuts it down. What a plugin prints goes to standard error, \
-            never into the report; the human report escapes control characters (\\n, \\x1b).
+            Loads each library in a worker process of its own (entry, version check, init, register) \
+            without sending any lifecycle event, then shuts it down: no plugin code runs in \
+            this process. A library that crashes, exits or does not return within \
+            --call-timeout while loading is reported as failed at stage "worker". What a \
+            plugin prints goes to standard error, attributed to its library, never into the \
+            report; the human report escapes control characters (\\n, \\x1b).
 
             \(ExitCodes.helpText)
             """)
 
     @OptionGroup var search: PluginSearchOptions
     @OptionGroup var trust: TrustOptions
+    @OptionGroup var callTimeout: CallTimeoutOptions
     @OptionGroup var output: OutputOptions
 
     /// The `--json` document.
@@ -28,7 +32,11 @@ struct ListCommand: ParsableCommand {
         let console = Console.takeStandardOutput()
         FaultReporter.install()
         let searchPath = search.searchPath
-        let host = PluginHost()
+        // Plugin code never runs in this process: each library loads in a worker.
+        let host = PluginHost(callTimeout: callTimeout.timeout, isolation: try IsolationOptions.workers()) { _ in
+        } outputHandler: { line in
+            StandardStream.writeError(ControlCharacters.escaped(HumanFormat.output(line)))
+        }
         let reports = host.loadPlugins(from: searchPath, trust: trust.policy)
         host.shutdown()
         if output.json {

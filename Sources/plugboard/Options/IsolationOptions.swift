@@ -33,7 +33,11 @@ struct IsolationOptions: ParsableArguments {
 
     /// The isolation for the host; a missing worker executable is a usage error that says where it was looked for.
     func isolation() throws -> PluginIsolation {
-        guard mode == .process else { return .inProcess }
+        mode == .process ? try Self.workers() : .inProcess
+    }
+
+    /// Workers started from `$PLUGBOARD_WORKER`, else `plugboard-worker` next to this executable.
+    static func workers() throws -> PluginIsolation {
         let worker = ProcessInfo.processInfo.environment[Self.workerVariable]
             ?? URL(fileURLWithPath: CommandLine.executablePath).deletingLastPathComponent().appendingPathComponent("plugboard-worker").path
         guard access(worker, X_OK) == 0 else {
