@@ -4,7 +4,7 @@
  * it may only do async-signal-safe things: no allocation, no locks.
  *
  * Each host owns one record, written by its dispatch thread around every call
- * into plugin code (relaxed atomic stores: a few cycles per call) and read by
+ * into plugin code (atomic stores, relaxed or release, no lock: a few cycles per call) and read by
  * the fatal-signal handler, the exit check and the call-timeout watchdog.
  * Records and labels are never freed, so a reader can never see freed memory.
  */
