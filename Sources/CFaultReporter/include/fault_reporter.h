@@ -4,7 +4,7 @@
  * it may only do async-signal-safe things: no allocation, no locks.
  *
  * Each host owns one record, written by its dispatch thread around every call
- * into plugin code (relaxed atomic stores: a few cycles per call) and read by
+ * into plugin code (atomic stores, relaxed or release, no lock: a few cycles per call) and read by
  * the fatal-signal handler, the exit check and the call-timeout watchdog.
  * Records and labels are never freed, so a reader can never see freed memory.
  */
@@ -62,7 +62,7 @@ static inline const pbf_label_t *pbf_current(const pbf_record_t *record, const c
 /**
  * Installs, once per process, the handlers that print one line to `fd` when
  * plugin code dies: for SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT
- * ("plugboard: com.example.x crashed with SIGSEGV in open_url (libx.so)"),
+ * ("plugboard: com.example.x crashed with SIGSEGV in open_url (/path/libx.so)"),
  * then re-raise the signal to the handler that was there before (the Swift
  * runtime's backtracer, or the default action); and an atexit check for
  * plugin code calling exit ("… called exit in init"). The calling thread gets

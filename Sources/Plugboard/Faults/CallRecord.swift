@@ -3,7 +3,8 @@ import Glibc
 
 /// What plugin code one host's dispatch thread is running, kept where the
 /// fatal-signal handler, the exit check and the call-timeout watchdog can read
-/// it (see `fault_reporter.h`). A few relaxed stores per call.
+/// it (see `fault_reporter.h`). Three relaxed stores per run of calls (an event,
+/// a loading stage), one release store per call and one at the end.
 struct CallRecord: @unchecked Sendable {
     /// The C record; never freed, so readers on other threads or in a signal handler are always safe.
     let pointer: UnsafeMutablePointer<pbf_record_t>

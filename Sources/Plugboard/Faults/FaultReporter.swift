@@ -6,7 +6,7 @@ import Glibc
 /// Once installed, a fatal signal (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT)
 /// raised while any host of the process is inside a plugin call prints one
 /// line first, `plugboard: com.example.x crashed with SIGSEGV in open_url
-/// (libx.so)` (or `in init`, `in register_plugins`, `in plugboard_entry`),
+/// (/path/libx.so)` (or `in init`, `in register_plugins`, `in plugboard_entry`),
 /// written with async-signal-safe calls only; then the signal goes on to the
 /// handler that was there before (the Swift runtime's backtrace, or the
 /// default action), so the process dies as it would have. Plugin code that

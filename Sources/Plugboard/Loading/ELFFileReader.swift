@@ -32,13 +32,11 @@ struct ELFFileReader {
 
     /// One `pread` of the file's bytes from `offset + start` into `buffer[start...]`.
     private func pread(into buffer: inout [UInt8], from start: Int, offset: UInt64) throws(Errno) -> Int {
-        let descriptor = descriptor
-        return try buffer.withUnsafeMutableBytes { raw in
-            Result { () throws(Errno) -> Int in
-                try systemCall { Glibc.pread(descriptor, raw.baseAddress.map { $0 + start }, raw.count - start,
-                                             off_t(offset) + off_t(start)) }
+        try systemCall {
+            buffer.withUnsafeMutableBytes { raw in
+                Glibc.pread(descriptor, raw.baseAddress.map { $0 + start }, raw.count - start, off_t(offset) + off_t(start))
             }
-        }.get()
+        }
     }
 }
 

@@ -34,14 +34,15 @@ struct RunCommand: ParsableCommand {
               {"event":"remote-notification","userInfo":{"aps":{}},"deadlineMs":5000}
               {"event":"register-token","token":"a1b2c3"}    (hex bytes)
               {"event":"register-failed","error":"no network"}
-              {"event":"memory-warning"}   and likewise: protected-data-will-become-unavailable,
-              protected-data-did-become-available, did-become-active, will-resign-active,
-              did-enter-background, will-enter-foreground, will-terminate (ends the script).
+              {"event":"memory-warning"}   and likewise:
+              protected-data-will-become-unavailable, protected-data-did-become-available,
+              did-become-active, will-resign-active, did-enter-background,
+              will-enter-foreground, will-terminate (ends the script).
             A malformed line is reported with its line number and skipped.
 
             Plugins run in this process. A crash in plugin code prints one line on standard \
             error naming the plugin, the callback and the library before the process dies \
-            ("plugboard: com.example.x crashed with SIGSEGV in open_url (libx.so)"); so does \
+            ("plugboard: com.example.x crashed with SIGSEGV in open_url (/path/libx.so)"); so does \
             plugin code that calls exit. A call still running after --call-timeout seconds is \
             named; in process it cannot be stopped.
 
