@@ -30,8 +30,9 @@ CFLAGS=(-std=c11 -Wall -Wextra -pedantic -O2 -shared -fPIC -fvisibility=hidden -
 PLUGIN_DIR=.build/demo-plugins
 EVENTS=plugins/demo-events.jsonl
 
-step "Building the plugboard host (swift build --product plugboard)"
+step "Building the plugboard host and its plugin worker (swift build --product plugboard, plugboard-worker)"
 swift build --product plugboard >&2
+swift build --product plugboard-worker >&2
 
 step "Compiling the example plugins into $PLUGIN_DIR"
 rm -rf "$PLUGIN_DIR"          # no stale plugin from a renamed folder

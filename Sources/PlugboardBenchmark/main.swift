@@ -129,13 +129,17 @@ enum BenchmarkCommand {
         let scratch = Files.parent(Files.parent(products))
         if ["debug", "release"].contains(configuration), Files.exists(packageRoot + "/Package.swift") {
             Progress.say("building the plugboard CLI next to this executable …")
-            let build = try? TimedRun(
-                "swift", ["build", "--package-path", packageRoot, "-c", configuration, "--scratch-path", scratch,
-                          "--product", "plugboard"], stderr: .inherit)
-            if build?.termination.succeeded == true, Files.isExecutable(sibling) { return sibling }
+            let built = ["plugboard", "plugboard-worker"].allSatisfy { product in
+                let build = try? TimedRun(
+                    "swift", ["build", "--package-path", packageRoot, "-c", configuration, "--scratch-path", scratch,
+                              "--product", product], stderr: .inherit)
+                return build?.termination.succeeded == true
+            }
+            if built, Files.isExecutable(sibling) { return sibling }
         }
         Progress.say("note: no plugboard executable next to this one; the CLI column is skipped. Build it with "
-            + "`swift build -c release --scratch-path .build-bench --product plugboard` or pass --plugboard PATH.")
+            + "`swift build -c release --scratch-path .build-bench --product plugboard` (and `--product plugboard-worker`) "
+            + "or pass --plugboard PATH.")
         return nil
     }
 }

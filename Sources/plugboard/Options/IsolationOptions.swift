@@ -18,7 +18,7 @@ struct IsolationOptions: ParsableArguments {
     @Option(name: .customLong("isolation"),
             help: ArgumentHelp("Where plugin code runs: 'process' (each library in a worker process: a crash, an exit or a hang ends only that library's part) or 'none' (in this process).",
                                valueName: "process|none"))
-    var mode: Mode = .none
+    var mode: Mode = .process
 
     @Option(name: .customLong("restart"),
             help: ArgumentHelp("With --isolation process: how often a library's worker that crashed, exited or timed out is started again (init and register_plugins again; its plugins take part from the next event on).",

@@ -19,7 +19,7 @@ import Testing
         defer { workspace.remove() }
         try GoodPlugins.build(in: workspace.plugins)
         let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, definitions, cplusplus: cplusplus)
-        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x",
+        let result = try CLI.run(["run", "--isolation", "none", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x",
                                   "--container", workspace.root.file("container")])
         let line = "plugboard: com.example.hostile crashed with \(signal) in \(callback) (\(library))"
         #expect(result.errorOutput.components(separatedBy: line).count == 2, "stderr:\n\(result.errorOutput)")
@@ -43,7 +43,7 @@ import Testing
         try GoodPlugins.build(in: workspace.plugins)
         let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, definitions, cplusplus: cplusplus)
         let line = "plugboard: \(library) crashed with \(signal) in \(stage)"
-        let run = try CLI.run(["run", "--container", workspace.root.file("container"), "--plugin-dir", workspace.plugins])
+        let run = try CLI.run(["run", "--isolation", "none", "--container", workspace.root.file("container"), "--plugin-dir", workspace.plugins])
         #expect(run.errorOutput.components(separatedBy: line + "\n").count == 2, "stderr:\n\(run.errorOutput)")
         #expect(run.status == 128 + (signal == "SIGSEGV" ? SIGSEGV : SIGABRT))
         // list loads in workers: the worker dies, its own line names the stage, list goes on.
@@ -58,7 +58,7 @@ import Testing
         let workspace = try Workspace("fault-nobacktrace")
         defer { workspace.remove() }
         let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SEGV_AT=AT_OPEN_URL"])
-        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x",
+        let result = try CLI.run(["run", "--isolation", "none", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x",
                                   "--container", workspace.root.file("container")],
                                  environment: ["SWIFT_BACKTRACE": "enable=no"])
         #expect(result.errorOutput.contains(
@@ -71,7 +71,7 @@ import Testing
         let workspace = try Workspace("fault-exit")
         defer { workspace.remove() }
         let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["EXIT_AT=AT_OPEN_URL"])
-        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x",
+        let result = try CLI.run(["run", "--isolation", "none", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x",
                                   "--container", workspace.root.file("container")])
         #expect(result.errorOutput.contains("plugboard: com.example.hostile called exit in open_url (\(library))\n"),
                 "\(result.errorOutput)")
@@ -82,7 +82,7 @@ import Testing
         let workspace = try Workspace("fault-timeout")
         defer { workspace.remove() }
         try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SPIN_AT=AT_OPEN_URL"])
-        let process = try LiveProcess(CLI.binary(), ["run", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x",
+        let process = try LiveProcess(CLI.binary(), ["run", "--isolation", "none", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x",
                                                       "--container", workspace.root.file("container"),
                                                       "--call-timeout", "0.5"])
         defer { process.stop() }
@@ -96,7 +96,7 @@ import Testing
         let workspace = try Workspace("fault-timeout-init")
         defer { workspace.remove() }
         let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SPIN_AT=AT_INIT"])
-        let process = try LiveProcess(CLI.binary(), ["run", "--plugin-dir", workspace.plugins,
+        let process = try LiveProcess(CLI.binary(), ["run", "--isolation", "none", "--plugin-dir", workspace.plugins,
                                                       "--container", workspace.root.file("container"),
                                                       "--call-timeout", "0.5"])
         defer { process.stop() }

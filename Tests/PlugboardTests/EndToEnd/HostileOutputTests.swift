@@ -45,7 +45,7 @@ import Testing
         try workspace.plugin("app.so", EndToEndRunTests.app)
         try PluginCompiler.hostile("hostile.so", in: workspace.plugins, [test.definition, "HOSTILE_PRIORITY=10"])
         let events = try workspace.events([#"{"event":"memory-warning"}"#])
-        return try CLI.run(["run", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x", "--events", events,
+        return try CLI.run(["run", "--isolation", "none", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x", "--events", events,
                             "--container", workspace.root.file("box")] + (test.json ? ["--json"] : []))
     }
 
@@ -92,7 +92,7 @@ import Testing
         defer { workspace.remove() }
         try workspace.plugin("app.so", EndToEndRunTests.app)
         try forger(in: workspace)
-        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x\u{1b}[31m\u{7}",
+        let result = try CLI.run(["run", "--isolation", "none", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x\u{1b}[31m\u{7}",
                                   "--container", workspace.root.file("box")])
         #expect(result.status == 0, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
         expectNoControlCharacters(result.output)
@@ -119,7 +119,7 @@ import Testing
         let workspace = try Workspace("hostile-forger-json")
         defer { workspace.remove() }
         try forger(in: workspace)
-        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x",
+        let result = try CLI.run(["run", "--isolation", "none", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x",
                                   "--container", workspace.root.file("box"), "--json"])
         #expect(result.status == 0, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
         let objects = try #require(CLI.jsonLines(result.output), "a line is not JSON:\n\(result.output)")
@@ -156,7 +156,7 @@ import Testing
         close(ends[0])  // no reader: every write to the pipe fails with EPIPE
         defer { close(ends[1]) }
         let arguments = switch test.command {
-        case "run": ["run", "--plugin-dir", workspace.plugins, "--container", workspace.root.file("box"), "--json"]
+        case "run": ["run", "--isolation", "none", "--isolation", "none", "--plugin-dir", workspace.plugins, "--container", workspace.root.file("box"), "--json"]
         case "list": ["list", "--plugin-dir", workspace.plugins]
         default: ["inspect", path]
         }

@@ -16,7 +16,7 @@ import Testing
         try workspace.plugin("app.so", Self.good)
         try PluginCompiler.hostile("hostile.so", in: workspace.plugins, [definition])
 
-        let process = try LiveProcess(try CLI.binary(), ["run", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x",
+        let process = try LiveProcess(try CLI.binary(), ["run", "--isolation", "none", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x",
                                                          "--container", workspace.root.file("box"), "--events", "-"])
         defer { process.stop() }
         try #require(process.waitForOutput(containing: "open-url myapp://x → "), "never opened the URL:\n\(process.output)")
@@ -41,7 +41,7 @@ import Testing
         defer { workspace.remove() }
         try workspace.plugin("app.so", Self.good)
         try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["IGNORE_SIGNALS_AT=AT_INIT", "RAISE_SIGTERM_AT=AT_WILL_FINISH"])
-        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--container", workspace.root.file("box")]
+        let result = try CLI.run(["run", "--isolation", "none", "--plugin-dir", workspace.plugins, "--container", workspace.root.file("box")]
                                      + (json ? ["--json"] : []))
         #expect(result.status == 128 + SIGTERM, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
         if json {
@@ -65,7 +65,7 @@ import Testing
         try workspace.plugin("app.so", Self.good)
         try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["SPIN_AT=AT_OPEN_URL"])
 
-        let process = try LiveProcess(try CLI.binary(), ["run", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x",
+        let process = try LiveProcess(try CLI.binary(), ["run", "--isolation", "none", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x",
                                                          "--container", workspace.root.file("box"), "--json"])
         defer { process.stop() }
         try #require(process.waitForOutput(containing: #""message":"open-url""#), "never reached open-url:\n\(process.output)")
@@ -98,7 +98,7 @@ import Testing
 
         let directories = fromEnvironment ? [] : ["--plugin-dir", "plugins", "--plugin-dir", "later"]
         let result = try CLI.run(afterShell: #"cd "$PLUGBOARD_TEST_DIRECTORY""#,
-                                 ["run"] + directories + ["--events", "events.jsonl", "--container", "box"],
+                                 ["run", "--isolation", "none"] + directories + ["--events", "events.jsonl", "--container", "box"],
                                  environment: ["PLUGBOARD_TEST_DIRECTORY": workspace.root.path]
                                      .merging(fromEnvironment ? ["PLUGBOARD_PLUGIN_PATH": "plugins:later"] : [:]) { $1 })
         #expect(result.status == 0, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")

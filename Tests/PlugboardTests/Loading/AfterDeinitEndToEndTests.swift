@@ -32,7 +32,7 @@ import Testing
         defer { workspace.remove() }
         let container = workspace.root.file("container")
         let events = try workspace.events([#"{"event":"remote-notification","userInfo":{},"deadlineMs":5000}"#])
-        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--container", container, "--events", events]
+        let result = try CLI.run(["run", "--isolation", "none", "--plugin-dir", workspace.plugins, "--container", container, "--events", events]
                                  + (json ? ["--json"] : []))
         let everything = "exit \(result.status)\n\(result.output)\n\(result.errorOutput)"
         #expect(result.status == 0, "\(everything)")
@@ -71,7 +71,7 @@ import Testing
         try #require(strip.status == 0, "strip failed: \(strip.errorOutput)")
         let events = try workspace.events([#"{"event":"remote-notification","userInfo":{},"deadlineMs":60000}"#])
         let result = try run(try #require(Valgrind.path),
-                             ["-q", "--undef-value-errors=no", "--error-exitcode=99", binary, "run", "--plugin-dir", workspace.plugins,
+                             ["-q", "--undef-value-errors=no", "--error-exitcode=99", binary, "run", "--isolation", "none", "--plugin-dir", workspace.plugins,
                               "--container", workspace.root.file("container"), "--events", events])
         #expect(result.status == 0, "exit \(result.status)\n\(result.errorOutput)")
         #expect(!result.errorOutput.contains("Invalid read") && !result.errorOutput.contains("Invalid write"), "\(result.errorOutput)")
@@ -86,7 +86,7 @@ import Testing
         try workspace.plugin("app.so", EndToEndRunTests.app)
         let hostile = try PluginCompiler.hostile("chatty.so", in: workspace.plugins,
                                                  ["FAIL_AT=AT_INIT", "LOG_THREAD_AT=AT_INIT", "HOSTILE_ID=\"com.hostile.chatty\""])
-        let process = try LiveProcess(try CLI.binary(), ["run", "--plugin-dir", workspace.plugins,
+        let process = try LiveProcess(try CLI.binary(), ["run", "--isolation", "none", "--plugin-dir", workspace.plugins,
                                                          "--container", workspace.root.file("container"), "--events", "-"])
         defer { process.stop() }
         let warning = "plugboard: warning: \(hostile) called log after its init returned false; ignored (reported once)"
