@@ -138,16 +138,6 @@ struct DispatchBenchmark {
         }
     }
 
-    /// One side of a comparison: its events per measurement and its best so far.
-    private struct Side {
-        /// Events per measurement; only grows.
-        var iterations: UInt64
-        /// The best ns per event of the measurements so far.
-        var best = Double.infinity
-        /// The shortest accepted measurement, in ns.
-        var shortest = UInt64.max
-    }
-
     /// The seven sides of one event: each runs the given number of events and returns the elapsed ns.
     struct Sides {
         /// The C loop.
@@ -173,9 +163,10 @@ struct DispatchBenchmark {
     private func measure(_ event: DispatchEvent, count: Int, _ sides: Sides) throws -> DispatchMeasurement {
         let bodies = [sides.c, sides.cCopied, sides.cPerEvent, sides.perEvent, sides.cPerCall, sides.perCall,
                       sides.perCallReadingCalls]
-        var states = bodies.map { Side(iterations: calibrate($0)) }
+        let sampler = Sampler(targetNanoseconds: targetNanoseconds)
+        var states = bodies.map { sampler.side($0) }
         for _ in 0..<repetitions {
-            for index in bodies.indices { measureOnce(bodies[index], &states[index]) }
+            for index in bodies.indices { sampler.measureOnce(bodies[index], &states[index]) }
         }
         let perPlugin = Double(count)
         return DispatchMeasurement(
@@ -185,41 +176,6 @@ struct DispatchBenchmark {
             perCallReadingCalls: states[6].best / perPlugin,
             iterations: (states[3].iterations, states[0].iterations),
             shortestMeasurement: states.map(\.shortest).min() ?? 0)
-    }
-
-    /// One measurement of `body` that lasts at least the target duration: a
-    /// shorter one (the calibration was thrown off by a stall) is discarded and
-    /// repeated with more events.
-    private func measureOnce(_ body: (UInt64) -> UInt64, _ side: inout Side) {
-        while true {
-            let elapsed = body(side.iterations)
-            if elapsed >= targetNanoseconds {
-                side.best = min(side.best, Double(elapsed) / Double(side.iterations))
-                side.shortest = min(side.shortest, elapsed)
-                return
-            }
-            side.iterations = grown(side.iterations, elapsed: elapsed)
-        }
-    }
-
-    /// An iteration count for which `body` should take the target duration
-    /// (with a 25 % margin against noise); `measureOnce` enforces it.
-    private func calibrate(_ body: (UInt64) -> UInt64) -> UInt64 {
-        var iterations: UInt64 = 1
-        while true {
-            let elapsed = body(iterations)
-            if elapsed >= targetNanoseconds / 8 || iterations >= 1 << 40 {
-                return grown(iterations, elapsed: elapsed)
-            }
-            iterations *= 4
-        }
-    }
-
-    /// `iterations` scaled so that `elapsed` would reach the target with a 25 % margin; never less than before.
-    private func grown(_ iterations: UInt64, elapsed: UInt64) -> UInt64 {
-        let scaled = Double(iterations) * Double(targetNanoseconds) * 1.25 / Double(max(elapsed, 1))
-        let capped = min(scaled.rounded(.up), Double(UInt64(1) << 40))
-        return max(iterations + 1, UInt64(capped))
     }
 
     /// Times `iterations` calls of `willFinishLaunching(options: "{}")`, using
