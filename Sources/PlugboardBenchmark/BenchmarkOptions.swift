@@ -6,6 +6,8 @@ struct BenchmarkOptions {
     var quick = false
     /// Print the BENCHMARKS.md section instead of the plain table.
     var markdown = false
+    /// Run only the plugin-worker part (dispatch in workers, the channel floor, start-up, list).
+    var workersOnly = false
     /// The `plugboard` CLI to time; default: next to this executable.
     var cli: String?
     /// The ABI headers; default: `include/` of the package this file was built from.
@@ -23,15 +25,20 @@ struct BenchmarkOptions {
 
     /// The usage text.
     static let usage = """
-        usage: plugboard-benchmark [--quick] [--markdown] [--plugboard PATH] [--include DIR]
+        usage: plugboard-benchmark [--quick] [--markdown] [--workers-only] [--plugboard PATH] [--include DIR]
 
         Measures Plugboard's dispatch cost against a hand-written C loop over the
         same vtables (1, 10, 100 plugins), and the cost of loading 200 and 1,000
-        plugin libraries, in this process and in fresh processes. Plugins are
-        generated, compiled with $CC (default cc) and cached under $TMPDIR.
+        plugin libraries, in this process and in fresh processes. Then plugin
+        workers: dispatch in workers against in process and against a raw C round
+        trip over a socketpair (1, 10, 100 plugins); `plugboard run` start-up and
+        resident memory over 10, 100 and 1,000 libraries with --isolation none and
+        process; `plugboard list` over 1,000 libraries. Plugins are generated,
+        compiled with $CC (default cc) and cached under $TMPDIR.
 
           --quick           fewer iterations and plugins (a smoke run, not for BENCHMARKS.md)
-          --markdown        print the BENCHMARKS.md results section instead of the table
+          --markdown        print the BENCHMARKS.md results sections instead of the table
+          --workers-only    only the plugin-worker part
           --plugboard PATH  the plugboard CLI to time (default: next to this executable)
           --include DIR     the Plugboard C headers (default: the package's include/)
           --profile-dispatch PLUGINS EVENTS
@@ -58,6 +65,7 @@ struct BenchmarkOptions {
             switch argument {
             case "--quick": options.quick = true
             case "--markdown": options.markdown = true
+            case "--workers-only": options.workersOnly = true
             case "--help", "-h": options.help = true
             case "--plugboard": options.cli = try value(for: argument)
             case "--include": options.include = try value(for: argument)
@@ -99,11 +107,15 @@ struct BenchmarkSettings {
     let targetNanoseconds: UInt64
     /// Repetitions per side (best kept), dispatch and fresh-process loads alike.
     let repetitions: Int
+    /// Library counts of the `plugboard run` start-up measurement; `list` runs over the largest.
+    let startupCounts: [Int]
 
     /// The real run.
     static let full = BenchmarkSettings(dispatchCounts: [1, 10, 100], loadCounts: [200, 1000],
-                                        targetNanoseconds: 200_000_000, repetitions: 5)
+                                        targetNanoseconds: 200_000_000, repetitions: 5,
+                                        startupCounts: [10, 100, 1000])
     /// The smoke run.
     static let quick = BenchmarkSettings(dispatchCounts: [1, 10, 100], loadCounts: [200],
-                                         targetNanoseconds: 20_000_000, repetitions: 2)
+                                         targetNanoseconds: 20_000_000, repetitions: 2,
+                                         startupCounts: [10])
 }

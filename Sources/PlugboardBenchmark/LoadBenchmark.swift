@@ -83,8 +83,8 @@ struct LoadBenchmark {
             best.ours = min(best.ours, try child(.host, directory, count: count))
             best.c = min(best.c, try child(.c, directory, count: count))
             if let cli {
-                best.cli = min(best.cli, try timeCLI(cli, directory))
-                best.startup = min(best.startup, try timeCLI(cli, emptyDirectory))
+                best.cli = min(best.cli, try Self.timeList(cli, directory))
+                best.startup = min(best.startup, try Self.timeList(cli, emptyDirectory))
             }
         }
         return LoadMeasurement(plugins: count, inProcess: inProcess, inProcessAgain: inProcessAgain,
@@ -114,7 +114,7 @@ struct LoadBenchmark {
     }
 
     /// The wall time of one `plugboard list --plugin-dir DIR --json`, output discarded.
-    private func timeCLI(_ cli: String, _ directory: String) throws -> UInt64 {
+    static func timeList(_ cli: String, _ directory: String) throws -> UInt64 {
         let outcome = try TimedRun(cli, ["list", "--plugin-dir", directory, "--json"])
         guard outcome.termination.succeeded else {
             throw BenchmarkError("\(cli) list --plugin-dir \(directory) --json ended with \(outcome.termination)")

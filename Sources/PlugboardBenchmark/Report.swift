@@ -2,6 +2,8 @@
 struct BenchmarkResults {
     /// Whether it was a `--quick` run.
     let quick: Bool
+    /// Whether only the plugin-worker part ran (`--workers-only`).
+    let workersOnly: Bool
     /// The amounts of work.
     let settings: BenchmarkSettings
     /// The machine.
@@ -16,6 +18,8 @@ struct BenchmarkResults {
     let dispatch: [DispatchMeasurement]
     /// Load results, by plugin count.
     let load: [LoadMeasurement]
+    /// The plugin-worker part; nil when the CLI was not found.
+    let workers: WorkerResults?
     /// Wall time of the whole run.
     let nanoseconds: UInt64
     /// Load averages at the start and at the end of the run.
@@ -37,6 +41,7 @@ enum Report {
     /// The command that reproduces a run.
     static func command(_ results: BenchmarkResults) -> String {
         "swift run -c release --scratch-path .build-bench plugboard-benchmark" + (results.quick ? " --quick" : "")
+            + (results.workersOnly ? " --workers-only" : "")
     }
 
     /// One-line verdicts against the goals.
@@ -94,6 +99,16 @@ enum Report {
             "machine: \(machine.processors) × \(machine.cpuModel); \(machine.swiftVersion); \(machine.compilerVersion); glibc \(machine.libc); Linux \(machine.kernel)",
             compileLine(results),
             "",
+        ]
+        if !results.workersOnly { lines += oldTable(results) }
+        if let workers = results.workers { lines += WorkerReport.table(workers) + [""] }
+        lines.append("run took \(Format.seconds(results.nanoseconds)) s; load average (1/5/15 min) \(results.loadAverages.start) at the start, \(results.loadAverages.end) at the end")
+        return lines.joined(separator: "\n")
+    }
+
+    /// The dispatch and load tables and the goals of the in-process host.
+    private static func oldTable(_ results: BenchmarkResults) -> [String] {
+        var lines = [
             "Dispatch: ns per plugin per event, best of \(results.settings.repetitions), each measurement ≥ \(Format.fixed(Double(results.settings.targetNanoseconds) / 1e9, 2)) s",
             [Format.left("event", 24), Format.right("plugins", 7), Format.right("C loop", 8), Format.right("C copied", 8),
              Format.right("C+2clk/ev", 9), Format.right("perEvent", 9), Format.right("÷C", 7), Format.right("÷floor", 7),
@@ -132,14 +147,11 @@ enum Report {
         if let startup = results.load.first?.cliStartup {
             lines.append("  (list --json net: wall time of `plugboard list --plugin-dir DIR --json` minus the same over an empty directory, \(Format.milliseconds(startup)) ms)")
         }
-        lines += ["", "Goals:"] + verdicts(results).map { "  " + $0 }
-        lines.append("")
-        lines.append("run took \(Format.seconds(results.nanoseconds)) s; load average (1/5/15 min) \(results.loadAverages.start) at the start, \(results.loadAverages.end) at the end")
-        return lines.joined(separator: "\n")
+        return lines + ["", "Goals:"] + verdicts(results).map { "  " + $0 } + [""]
     }
 
     /// The compilation line: how many libraries were compiled and how long it took.
-    private static func compileLine(_ results: BenchmarkResults) -> String {
+    static func compileLine(_ results: BenchmarkResults) -> String {
         let compile = results.compile
         var line = "plugins: cache $TMPDIR/\(results.cacheName); "
         if compile.compiled > 0 {
@@ -151,9 +163,26 @@ enum Report {
         return line
     }
 
-    /// The BENCHMARKS.md results section.
+    /// The BENCHMARKS.md results sections: the in-process host's, then the plugin workers'.
     static func markdown(_ results: BenchmarkResults) -> String {
-        let machine = results.machine
+        let host = results.workersOnly ? [] : [hostMarkdown(results)]
+        return (host + (results.workers.map { [WorkerReport.markdown($0, of: results)] } ?? [])).joined(separator: "\n\n")
+    }
+
+    /// The machine, in one sentence.
+    static func machineSentence(_ machine: MachineInfo) -> String {
+        "Machine: \(machine.processors) processors (`nproc`), \(machine.cpuModel) (`/proc/cpuinfo`); "
+            + "\(machine.swiftVersion); \(machine.compilerVersion); glibc \(machine.libc); Linux \(machine.kernel)."
+    }
+
+    /// The load averages and the run's duration, in one sentence.
+    static func runSentence(_ results: BenchmarkResults) -> String {
+        "Whole run: \(Format.seconds(results.nanoseconds)) s. Load average (1/5/15 min, other work on the machine): "
+            + "\(results.loadAverages.start) at the start, \(results.loadAverages.end) at the end."
+    }
+
+    /// The in-process host's results section.
+    private static func hostMarkdown(_ results: BenchmarkResults) -> String {
         let settings = results.settings
         var lines = [
             "## Results of one run",
@@ -167,12 +196,9 @@ enum Report {
             "(It builds the `plugboard` CLI next to itself if it is missing, and compiles the plugins on first use. "
                 + "`--markdown` prints this section; `--quick` is a smoke run, not for this file.)",
             "",
-            "Machine: \(machine.processors) processors (`nproc`), \(machine.cpuModel) (`/proc/cpuinfo`); "
-                + "\(machine.swiftVersion); \(machine.compilerVersion); glibc \(machine.libc); Linux \(machine.kernel).",
+            machineSentence(results.machine),
             "",
-            compileLine(results) + ". Whole run: \(Format.seconds(results.nanoseconds)) s. "
-                + "Load average (1/5/15 min, other work on the machine): \(results.loadAverages.start) at the start, "
-                + "\(results.loadAverages.end) at the end.",
+            compileLine(results) + ". " + runSentence(results),
             "",
             "### Goals",
             "",

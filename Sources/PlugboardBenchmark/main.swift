@@ -56,15 +56,21 @@ enum BenchmarkCommand {
         let machine = MachineInfo.current(compiler: factory.compiler)
 
         let dispatchSets = settings.dispatchCounts.map { PluginSet(purpose: "dispatch", count: $0) }
-        let loadSets = settings.loadCounts.map { PluginSet(purpose: "load", count: $0) }
+        let loadSets = options.workersOnly ? [] : settings.loadCounts.map { PluginSet(purpose: "load", count: $0) }
+        /// The set of `count` libraries the worker part uses: a dispatch set, else a load set.
+        func workerSet(_ count: Int) -> PluginSet {
+            PluginSet(purpose: settings.dispatchCounts.contains(count) ? "dispatch" : "load", count: count)
+        }
+        let workerSets = settings.startupCounts.map(workerSet).filter { !dispatchSets.contains($0) && !loadSets.contains($0) }
         let jobs = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-        let compile = try factory.prepare(dispatchSets + loadSets, jobs: jobs)
+        let compile = try factory.prepare(dispatchSets + loadSets + workerSets, jobs: jobs)
 
         let cli = try findCLI(options.cli, next: executable)
+        let emptyDirectory = try factory.emptyDirectory()
 
         // Loads first, while the process has loaded no plugin library yet.
         let loader = LoadBenchmark(repetitions: settings.repetitions, executable: executable, cli: cli,
-                                   emptyDirectory: try factory.emptyDirectory())
+                                   emptyDirectory: emptyDirectory)
         var loads: [LoadMeasurement] = []
         var alreadyLoaded = 0
         for set in loadSets {
@@ -77,13 +83,23 @@ enum BenchmarkCommand {
         let dispatcher = DispatchBenchmark(targetNanoseconds: settings.targetNanoseconds,
                                            repetitions: settings.repetitions)
         var dispatches: [DispatchMeasurement] = []
-        for set in dispatchSets {
+        for set in options.workersOnly ? [] : dispatchSets {
             Progress.say("dispatch: \(set.count) plugins …")
             dispatches += try dispatcher.run(directory: factory.directory(of: set), count: set.count)
         }
-        return BenchmarkResults(quick: options.quick, settings: settings, machine: machine, compile: compile,
-                                cacheName: factory.cacheName, cliFound: cli != nil, dispatch: dispatches,
-                                load: loads, nanoseconds: Clock.now() &- started,
+
+        var workers: WorkerResults?
+        if let cli {
+            let worker = Files.parent(cli) + "/plugboard-worker"
+            guard Files.isExecutable(worker) else {
+                throw BenchmarkError("no plugboard-worker next to \(cli); build it with `--product plugboard-worker`")
+            }
+            workers = try WorkersBenchmark(settings: settings, cli: cli, worker: worker, emptyDirectory: emptyDirectory)
+                .run { factory.directory(of: workerSet($0)) }
+        }
+        return BenchmarkResults(quick: options.quick, workersOnly: options.workersOnly, settings: settings,
+                                machine: machine, compile: compile, cacheName: factory.cacheName, cliFound: cli != nil,
+                                dispatch: dispatches, load: loads, workers: workers, nanoseconds: Clock.now() &- started,
                                 loadAverages: (loadAtStart, MachineInfo.loadAverage()))
     }
 
@@ -137,7 +153,7 @@ enum BenchmarkCommand {
             }
             if built, Files.isExecutable(sibling) { return sibling }
         }
-        Progress.say("note: no plugboard executable next to this one; the CLI column is skipped. Build it with "
+        Progress.say("note: no plugboard executable next to this one; the CLI column and the worker part are skipped. Build it with "
             + "`swift build -c release --scratch-path .build-bench --product plugboard` (and `--product plugboard-worker`) "
             + "or pass --plugboard PATH.")
         return nil
