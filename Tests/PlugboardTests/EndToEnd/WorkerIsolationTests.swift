@@ -97,9 +97,11 @@ import Testing
             #expect(messages.contains("\(library) \(verb) in deinit"), "\(result.output)")
             #expect(result.status == 0)
         default:
+            let (stage, function) = [("AT_ENTRY", ("entry", "plugboard_entry")), ("AT_INIT", ("init", "init")),
+                                     ("AT_REGISTER", ("register", "register_plugins"))].first { $0.0 == place }?.1 ?? ("?", "?")
             let load = try #require(lines.first { $0.string("type") == "load" && $0.string("path") == library })
-            #expect(load.object("failure")?.string("stage") == "worker", "\(load)")
-            #expect(load.object("failure")?.string("message")?.hasPrefix("\(library) \(verb) in ") == true, "\(load)")
+            #expect(load.object("failure")?.string("stage") == stage, "\(load)")
+            #expect(load.object("failure")?.string("message") == "\(library) \(verb) in \(function)", "\(load)")
             #expect(result.status == 4)
         }
         for id in GoodPlugins.ids { #expect(Self.logs(lines, of: id).contains("will-terminate"), "\(id)") }
@@ -117,14 +119,17 @@ import Testing
         let result = try Self.run(workspace, ["--call-timeout", "0.5"], mark: mark)
         let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
         let load = try #require(lines.first { $0.string("type") == "load" && $0.string("path") == library })
-        #expect(load.object("failure")?.string("message")?.contains("did not return from") == true, "\(load)")
+        #expect(load.object("failure")?.string("message") == "\(library) did not return from init within 0.5 s; its worker was stopped",
+                "\(load)")
+        #expect(load.object("failure")?.string("stage") == "init")
         #expect(result.status == 4)
         for id in GoodPlugins.ids { #expect(Self.logs(lines, of: id).contains("will-terminate")) }
         #expect(Self.noneLeft(mark))
     }
 
-    /// A crash while the worker loads the library: the library fails to load (exit 4), its
-    /// worker's own line on standard error names the stage, the others run.
+    /// A crash while the worker loads the library: the library fails to load (exit 4) at
+    /// the stage the worker announced, the worker's own line on standard error names it
+    /// too, the others run.
     @Test(arguments: [("SEGV_AT=AT_INIT", "init"), ("ABORT_AT=AT_REGISTER", "register_plugins"),
                       ("SEGV_AT=AT_ENTRY", "plugboard_entry"), ("QUICK_EXIT_AT=AT_INIT", nil)])
     func aFailureWhileLoadingFailsTheLibrary(definition: String, stage: String?) throws {
@@ -137,7 +142,7 @@ import Testing
         let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
         let load = try #require(lines.first { $0.string("type") == "load" && $0.string("path") == library })
         #expect(load.string("status") == "failed")
-        #expect(load.object("failure")?.string("stage") == "worker", "\(load)")
+        #expect(["entry", "init", "register"].contains(load.object("failure")?.string("stage") ?? ""), "\(load)")
         if let stage {
             #expect(lines.contains { $0.string("type") == "output" && $0.string("source") == library
                 && ($0.string("text") ?? "").contains("crashed with") && ($0.string("text") ?? "").contains("in \(stage)") },
