@@ -97,6 +97,8 @@ extension WorkerMessage {
             encoder.append(notification)
             encoder.append(plugin)
             encoder.append(result)
+        case .stage(let name):
+            encoder.append(string: name)
         case .shutdown, .bye:
             break
         }
@@ -155,6 +157,8 @@ extension WorkerMessage {
                 result: try decoder.readInt32("completion.result"))
         case .bye:
             return .bye
+        case .stage:
+            return .stage(name: try decoder.readString("stage.name"))
         }
     }
 }
@@ -175,6 +179,7 @@ extension WorkerMessage.Kind {
         case .files: "files"
         case .completion: "completion"
         case .bye: "bye"
+        case .stage: "stage"
         }
     }
 }

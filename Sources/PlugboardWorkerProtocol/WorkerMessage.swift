@@ -34,6 +34,10 @@ public enum WorkerMessage: Sendable, Equatable {
     case completion(notification: UInt64, plugin: UInt32, result: Int32)
     /// Reply to `shutdown`: every `deinit` returned; the worker exits next.
     case bye
+    /// Notification (since 1.1): the worker is about to call the library's `name`
+    /// (`plugboard_entry`, `init`, `register_plugins` or `deinit`), so a host that
+    /// loses the worker now can name the stage.
+    case stage(name: String)
 
     /// The wire number of each message; the high bit is set on the worker's.
     ///
@@ -63,11 +67,13 @@ public enum WorkerMessage: Sendable, Equatable {
         case completion = 0x86
         /// `bye`.
         case bye = 0x87
+        /// `stage`.
+        case stage = 0x88
 
         /// Whether a frame of this kind carries a nonzero request id (requests
-        /// and replies) or 0 (notifications: `log`, `completion`).
+        /// and replies) or 0 (notifications: `log`, `completion`, `stage`).
         public var carriesRequestID: Bool {
-            self != .log && self != .completion
+            self != .log && self != .completion && self != .stage
         }
     }
 
@@ -86,6 +92,7 @@ public enum WorkerMessage: Sendable, Equatable {
         case .files: .files
         case .completion: .completion
         case .bye: .bye
+        case .stage: .stage
         }
     }
 }

@@ -50,6 +50,8 @@ enum Samples {
             .completion(notification: .max, plugin: .max, result: .min),
             .completion(notification: 0, plugin: 0, result: 0),
             .bye,
+            .stage(name: "register_plugins"),
+            .stage(name: nonASCII),
         ]
         messages += events.enumerated().map { .call(plugin: $0.offset == 0 ? .max : UInt32($0.offset), event: $0.element) }
         messages += answers.map { .answer($0) }

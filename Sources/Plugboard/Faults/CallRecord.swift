@@ -32,12 +32,4 @@ struct CallRecord: @unchecked Sendable {
     func leave() {
         pbf_leave(pointer)
     }
-
-    /// Runs `body`, one call of `label`'s code named `callback` (a loading stage, say).
-    func around<Result>(_ callback: StaticString, _ label: UnsafePointer<pbf_label_t>, _ body: () -> Result) -> Result {
-        begin(callback)
-        enter(label)
-        defer { leave() }
-        return body()
-    }
 }

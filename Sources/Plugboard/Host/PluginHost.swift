@@ -43,6 +43,10 @@ public final class PluginHost {
 
     /// What plugin code this host's dispatch thread runs, for fault and timeout messages.
     let calls = CallRecord()
+    /// Told each stage of a library's own functions before it runs (a worker's host sets it).
+    var stageAnnouncer: (@Sendable (StaticString) -> Void)?
+    /// How the library's own functions are called: recorded, and announced.
+    var libraryCalls: LibraryCallSite { LibraryCallSite(record: calls, announce: stageAnnouncer) }
     /// Reports calls that do not return within the call timeout; nil without one.
     private let watchdog: CallWatchdog?
 
@@ -101,7 +105,7 @@ public final class PluginHost {
         registry.removeAll()
         let (libraries, workers) = loaded.removeAll()
         for library in libraries {
-            LibraryTable.shared.release(library, owner: ObjectIdentifier(self), calls: calls)
+            LibraryTable.shared.release(library, owner: ObjectIdentifier(self), calls: libraryCalls)
         }
         for worker in workers { worker.close(timeout: workerGrace) }
     }

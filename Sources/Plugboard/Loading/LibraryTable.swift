@@ -22,7 +22,7 @@ final class LibraryTable: Sendable {
     /// calls run recorded in the owner's `calls`.
     func acquire(path: String, identity: FileIdentity, fileSize: Int, owner: ObjectIdentifier,
                  sink: @escaping LogRouter.Sink, files: FileFacade?,
-                 calls: CallRecord) throws(LoadedLibrary.Failure) -> LoadedLibrary {
+                 calls: LibraryCallSite) throws(LoadedLibrary.Failure) -> LoadedLibrary {
         try entries.withLock { entries throws(LoadedLibrary.Failure) -> LoadedLibrary in
             if var entry = entries[identity] {
                 entry.users.insert(owner)
@@ -47,7 +47,7 @@ final class LibraryTable: Sendable {
 
     /// Lets go of `library` for `owner`; the last release runs the library's `deinit`,
     /// recorded in the owner's `calls`.
-    func release(_ library: LoadedLibrary, owner: ObjectIdentifier, calls: CallRecord) {
+    func release(_ library: LoadedLibrary, owner: ObjectIdentifier, calls: LibraryCallSite) {
         let last = entries.withLock { entries -> Bool in
             guard var entry = entries[library.identity], entry.library === library else { return false }
             entry.users.remove(owner)

@@ -48,7 +48,7 @@ final class LoadedLibrary: @unchecked Sendable {
     /// `fileSize` is the size the `stat` that gave `identity` found.
     /// Every call into the library's code is recorded in `calls`, so a crash names the stage.
     static func load(path: String, identity: FileIdentity, fileSize: Int, router: LogRouter,
-                     files: FileFacade?, calls: CallRecord) throws(Failure) -> LoadedLibrary {
+                     files: FileFacade?, calls: LibraryCallSite) throws(Failure) -> LoadedLibrary {
         let label: UnsafePointer<pbf_label_t> = pbf_label_create(path, path)
         let record: UnsafeRawPointer
         do {
@@ -69,7 +69,7 @@ final class LoadedLibrary: @unchecked Sendable {
 
     /// The stages up to the entry record: the ELF checks (before any code of
     /// the library runs), `dlopen`, and the record `plugboard_entry` returns.
-    private static func entryRecord(path: String, fileSize: Int, calls: CallRecord,
+    private static func entryRecord(path: String, fileSize: Int, calls: LibraryCallSite,
                                     label: UnsafePointer<pbf_label_t>) throws(LoadFailure) -> UnsafeRawPointer {
         try ELFPreflight.check(path, fileSize: fileSize)
         let library = try DynamicLibrary.open(path)
@@ -87,7 +87,7 @@ final class LoadedLibrary: @unchecked Sendable {
 
     /// The stages that follow: version negotiation, `init`, `register_plugins`.
     private static func start(path: String, identity: FileIdentity, record: UnsafeRawPointer, declared: LibraryABI,
-                              router: LogRouter, files: FileFacade?, calls: CallRecord,
+                              router: LogRouter, files: FileFacade?, calls: LibraryCallSite,
                               label: UnsafePointer<pbf_label_t>) throws(LoadFailure) -> LoadedLibrary {
         if let mismatch = declared.version.incompatibility() { throw LoadFailure(.version, mismatch) }
         let entry: pb_entry_t
@@ -129,7 +129,7 @@ final class LoadedLibrary: @unchecked Sendable {
 
     /// Calls the library's `deinit` (recorded in `calls`); afterwards every call it makes
     /// into the host is ignored and reported.
-    func finalize(calls: CallRecord) {
+    func finalize(calls: LibraryCallSite) {
         if let deinitialize = entry.deinit { calls.around("deinit", label, deinitialize) }
         lifetime.end(.deinitialized)
     }

@@ -70,7 +70,7 @@ extension PluginHost {
         let library: LoadedLibrary
         do {
             library = try LibraryTable.shared.acquire(path: path, identity: status.identity, fileSize: status.size,
-                                                      owner: owner, sink: logHandler, files: fileFacade, calls: calls)
+                                                      owner: owner, sink: logHandler, files: fileFacade, calls: libraryCalls)
         } catch {
             var report = LoadReport.failed(path, error.failure)
             report.abi = error.abi
@@ -95,7 +95,7 @@ extension PluginHost {
             loaded.keep(library)
             return report
         }
-        LibraryTable.shared.release(library, owner: owner, calls: calls)
+        LibraryTable.shared.release(library, owner: owner, calls: libraryCalls)
         report.status = .failed
         report.failure = Self.nothingRegistered(report.refused)
         return report
@@ -119,7 +119,7 @@ extension PluginHost {
     private func releaseIfUnused(_ path: String) {
         guard !registry.entries.contains(where: { $0.source == .library(path: path) }) else { return }
         if let library = loaded.remove(loadedFrom: path) {
-            LibraryTable.shared.release(library, owner: ObjectIdentifier(self), calls: calls)
+            LibraryTable.shared.release(library, owner: ObjectIdentifier(self), calls: libraryCalls)
         }
         loaded.removeWorker(loadedFrom: path)?.close(timeout: workerGrace)
     }

@@ -43,9 +43,14 @@ extension PluginHost {
             return .failed(path, LoadFailure(.worker, "the plugin worker answered the load with \(other.kind)"))
         case .failure(let ending):
             connection.close(timeout: .zero)
-            return .failed(path, LoadFailure(.worker, ending.sentence(
-                who: path, callback: "plugboard_entry, init or register_plugins (its line on standard error names which)",
-                library: path)))
+            let stage = connection.stage ?? "dlopen"
+            let failedAt: LoadStage = switch stage {
+            case "plugboard_entry": .entry
+            case "init": .`init`
+            case "register_plugins": .register
+            default: .open
+            }
+            return .failed(path, LoadFailure(failedAt, ending.sentence(who: path, callback: stage, library: path)))
         }
         guard report.status == .loaded else {
             connection.close(timeout: workerGrace)

@@ -30,6 +30,7 @@ final class WorkerConnection: @unchecked Sendable {
         var ending: WorkerEnding?
         var notifications: [UInt64: FetchCompletion] = [:]
         var reported = false
+        var stage: String?
     }
 
     /// Starts a worker for `library`; its log lines go to `log`, its printed lines to `output`.
@@ -78,6 +79,9 @@ final class WorkerConnection: @unchecked Sendable {
             return !state.reported
         }
     }
+
+    /// The last library function the worker said it was about to call (`init`, …), if any.
+    var stage: String? { state.withLock { $0.stage } }
 
     /// Whether the worker still serves calls.
     var ending: WorkerEnding? { state.withLock { $0.ending } }
@@ -179,6 +183,8 @@ final class WorkerConnection: @unchecked Sendable {
             case .log(let plugin, let level, let message):
                 log(PluginLogRecord(source: library, plugin: plugin, level: PluginLogRecord.Level(abiValue: level) ?? .info,
                                     message: message))
+            case .stage(let name):
+                state.withLock { $0.stage = name }
             case .completion(let notification, _, let result):
                 let completion = state.withLock { $0.notifications[notification] }
                 if let answer = FetchResult(abiValue: result) {

@@ -57,6 +57,7 @@ final class WorkerSession {
         host = PluginHost(fileFacade: facade) { record in
             try? channel.send(.log(pluginID: record.plugin, level: record.level.abiValue, message: record.message))
         }
+        host.stageAnnouncer = { stage in try? channel.send(.stage(name: stage.description)) }
     }
 
     /// Answers one message; false when the worker should exit.
@@ -88,7 +89,7 @@ final class WorkerSession {
             host.shutdown()
             try channel.send(.bye, requestID: id)
             return false
-        case .serviceReply, .helloReply, .loaded, .answer, .log, .files, .completion, .bye:
+        case .serviceReply, .helloReply, .loaded, .answer, .log, .files, .completion, .bye, .stage:
             throw .malformed(field: "kind", cause: .unknownKind(received.message.kind.rawValue))
         }
         return true

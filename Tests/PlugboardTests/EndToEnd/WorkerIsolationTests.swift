@@ -72,8 +72,64 @@ import Testing
         #expect(Self.noneLeft(mark))
     }
 
-    /// A crash while the worker loads the library: the library fails to load (exit 4), its
-    /// worker's own line on standard error names the stage, the others run.
+    /// Every kind of fault in every place plugin code runs, each reported with its place.
+    @Test(arguments: ["SEGV", "ABORT", "THROW", "EXIT", "QUICK_EXIT"], ["AT_ENTRY", "AT_INIT", "AT_REGISTER", "AT_OPEN_URL", "AT_DEINIT"])
+    func everyFaultInEveryPlace(fault: String, place: String) throws {
+        let workspace = try Workspace("worker-matrix")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["\(fault)_AT=\(place)"],
+                                                 cplusplus: fault == "THROW")
+        let mark = Self.mark()
+        let result = try Self.run(workspace, mark: mark)
+        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
+        let verb = switch fault {
+        case "SEGV": "crashed with SIGSEGV"
+        case "ABORT", "THROW": "crashed with SIGABRT"
+        default: "exited with status 0"
+        }
+        let messages = lines.compactMap { $0.string("message") }
+        switch place {
+        case "AT_OPEN_URL":
+            #expect(messages.contains("com.example.hostile \(verb) in open_url (\(library))"), "\(result.output)")
+            #expect(result.status == 5)
+        case "AT_DEINIT":
+            #expect(messages.contains("\(library) \(verb) in deinit"), "\(result.output)")
+            #expect(result.status == 0)
+        default:
+            let (stage, function) = [("AT_ENTRY", ("entry", "plugboard_entry")), ("AT_INIT", ("init", "init")),
+                                     ("AT_REGISTER", ("register", "register_plugins"))].first { $0.0 == place }?.1 ?? ("?", "?")
+            let load = try #require(lines.first { $0.string("type") == "load" && $0.string("path") == library })
+            #expect(load.object("failure")?.string("stage") == stage, "\(load)")
+            #expect(load.object("failure")?.string("message") == "\(library) \(verb) in \(function)", "\(load)")
+            #expect(result.status == 4)
+        }
+        for id in GoodPlugins.ids { #expect(Self.logs(lines, of: id).contains("will-terminate"), "\(id)") }
+        #expect(lines.last?.string("type") == "exit")
+        #expect(Self.noneLeft(mark))
+    }
+
+    /// An `init` that spins past `--call-timeout`: the library fails to load, the run goes on.
+    @Test func anInitPastTheTimeoutFailsItsLibrary() throws {
+        let workspace = try Workspace("worker-spin-init")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SPIN_AT=AT_INIT"])
+        let mark = Self.mark()
+        let result = try Self.run(workspace, ["--call-timeout", "0.5"], mark: mark)
+        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
+        let load = try #require(lines.first { $0.string("type") == "load" && $0.string("path") == library })
+        #expect(load.object("failure")?.string("message") == "\(library) did not return from init within 0.5 s; its worker was stopped",
+                "\(load)")
+        #expect(load.object("failure")?.string("stage") == "init")
+        #expect(result.status == 4)
+        for id in GoodPlugins.ids { #expect(Self.logs(lines, of: id).contains("will-terminate")) }
+        #expect(Self.noneLeft(mark))
+    }
+
+    /// A crash while the worker loads the library: the library fails to load (exit 4) at
+    /// the stage the worker announced, the worker's own line on standard error names it
+    /// too, the others run.
     @Test(arguments: [("SEGV_AT=AT_INIT", "init"), ("ABORT_AT=AT_REGISTER", "register_plugins"),
                       ("SEGV_AT=AT_ENTRY", "plugboard_entry"), ("QUICK_EXIT_AT=AT_INIT", nil)])
     func aFailureWhileLoadingFailsTheLibrary(definition: String, stage: String?) throws {
@@ -86,7 +142,7 @@ import Testing
         let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
         let load = try #require(lines.first { $0.string("type") == "load" && $0.string("path") == library })
         #expect(load.string("status") == "failed")
-        #expect(load.object("failure")?.string("stage") == "worker", "\(load)")
+        #expect(["entry", "init", "register"].contains(load.object("failure")?.string("stage") ?? ""), "\(load)")
         if let stage {
             #expect(lines.contains { $0.string("type") == "output" && $0.string("source") == library
                 && ($0.string("text") ?? "").contains("crashed with") && ($0.string("text") ?? "").contains("in \(stage)") },
