@@ -11,24 +11,30 @@ struct ProcessMemory {
     /// Sum of `Pss` (`/proc/PID/smaps_rollup`), in KiB.
     let pss: UInt64
 
-    /// The memory of `root` and its descendants (children of every thread, recursively,
-    /// through `/proc/PID/task/TID/children`), at the moment of the call.
+    /// The memory of `root` and its descendants (found through the parent of every
+    /// process in `/proc/PID/stat`), at the moment of the call.
     static func tree(of root: pid_t) -> ProcessMemory {
+        let children = Dictionary(grouping: parents(), by: \.parent).mapValues { $0.map(\.pid) }
         var pending = [root], seen: [pid_t] = []
         while let pid = pending.popLast() {
             seen.append(pid)
-            pending += children(of: pid)
+            pending += children[pid] ?? []
         }
         return ProcessMemory(processes: seen.count,
                              rss: seen.reduce(0) { $0 + kibibytes("VmRSS:", in: "/proc/\($1)/status") },
                              pss: seen.reduce(0) { $0 + kibibytes("Pss:", in: "/proc/\($1)/smaps_rollup") })
     }
 
-    /// The children of every thread of `pid`.
-    private static func children(of pid: pid_t) -> [pid_t] {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        return tasks.flatMap { task in
-            (Files.text("/proc/\(pid)/task/\(task)/children") ?? "").split(separator: " ").compactMap { pid_t($0) }
+    /// Every process of the system with its parent, from `/proc/PID/stat` (the
+    /// fourth field, after the command name in parentheses, which may hold spaces).
+    private static func parents() -> [(pid: pid_t, parent: pid_t)] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry in
+            guard let pid = pid_t(entry), let stat = Files.text("/proc/\(entry)/stat"),
+                  let afterName = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: afterName)...].split(separator: " ")
+            guard fields.count > 1, let parent = pid_t(fields[1]) else { return nil }
+            return (pid, parent)
         }
     }
 

@@ -124,7 +124,7 @@ enum WorkerReport {
             "`plugboard run --plugin-dir DIR --isolation MODE --json --events -`, standard input a pipe held open: "
                 + "wall time from just before the spawn to the arrival of the `did-finish-launching` line (best of "
                 + "\(results.settings.repetitions)), and at that moment the resident memory of the host and every "
-                + "descendant (its workers), found through `/proc/PID/task/*/children`: the sum of `VmRSS` "
+                + "descendant (its workers), found through the parent field of every `/proc/PID/stat`: the sum of `VmRSS` "
                 + "(`/proc/PID/status`; shared pages, such as the Swift runtime and libc, count once per process) and "
                 + "the sum of `Pss` (`/proc/PID/smaps_rollup`; shared pages divided among the processes that map them). "
                 + "Memory is from the run with the largest RSS sum.",
