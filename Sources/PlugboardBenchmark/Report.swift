@@ -166,7 +166,8 @@ enum Report {
     /// The BENCHMARKS.md results sections: the in-process host's, then the plugin workers'.
     static func markdown(_ results: BenchmarkResults) -> String {
         let host = results.workersOnly ? [] : [hostMarkdown(results)]
-        return (host + (results.workers.map { [WorkerReport.markdown($0, of: results)] } ?? [])).joined(separator: "\n\n")
+        let workers = results.workers.map { ["## Plugin workers (issue 7)", WorkerReport.markdown($0, of: results)] } ?? []
+        return (host + workers).joined(separator: "\n\n")
     }
 
     /// The machine, in one sentence.

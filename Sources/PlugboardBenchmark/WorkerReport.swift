@@ -78,10 +78,10 @@ enum WorkerReport {
         return lines + verdicts(workers).map { "  " + $0 }
     }
 
-    /// The BENCHMARKS.md section "Results of one run: plugin workers".
+    /// The results part of the BENCHMARKS.md section "Plugin workers (issue 7)".
     static func markdown(_ workers: WorkerResults, of results: BenchmarkResults) -> String {
         var lines = [
-            "## Results of one run: plugin workers",
+            "### Results of one run",
             "",
             "```sh",
             Report.command(results),
@@ -91,13 +91,13 @@ enum WorkerReport {
             "",
             Report.compileLine(results) + ". " + Report.runSentence(results),
             "",
-            "### Worker goals",
+            "#### Goals",
             "",
         ]
         lines += verdicts(workers).map { "- " + $0 }
         lines += [
             "",
-            "### Dispatch in workers",
+            "#### Dispatch in workers",
             "",
             "`willFinishLaunching(options: \"{}\")`, nanoseconds per plugin per event, best of "
                 + "\(results.settings.repetitions) measurements per side, the sides interleaved, each at least "
@@ -119,7 +119,7 @@ enum WorkerReport {
         }
         lines += [
             "",
-            "### Start-up and memory",
+            "#### Start-up and memory",
             "",
             "`plugboard run --plugin-dir DIR --isolation MODE --json --events -`, standard input a pipe held open: "
                 + "wall time from just before the spawn to the arrival of the `did-finish-launching` line (best of "
@@ -138,7 +138,7 @@ enum WorkerReport {
         }
         lines += [
             "",
-            "### `list` over \(workers.listLibraries) libraries",
+            "#### `list` over \(workers.listLibraries) libraries",
             "",
             "| cache | wall (ms) | net of start-up (ms) |",
             "|---|---:|---:|",
