@@ -18,7 +18,7 @@ struct BenchmarkResults {
     let dispatch: [DispatchMeasurement]
     /// Load results, by plugin count.
     let load: [LoadMeasurement]
-    /// The plugin-worker part; nil when the CLI was not found.
+    /// The plugin-worker part; nil when the CLI or the worker was not found.
     let workers: WorkerResults?
     /// Wall time of the whole run.
     let nanoseconds: UInt64

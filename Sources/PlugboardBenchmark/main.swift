@@ -89,11 +89,7 @@ enum BenchmarkCommand {
         }
 
         var workers: WorkerResults?
-        if let cli {
-            let worker = Files.parent(cli) + "/plugboard-worker"
-            guard Files.isExecutable(worker) else {
-                throw BenchmarkError("no plugboard-worker next to \(cli); build it with `--product plugboard-worker`")
-            }
+        if let cli, let worker = findWorker(next: cli) {
             workers = try WorkersBenchmark(settings: settings, cli: cli, worker: worker, emptyDirectory: emptyDirectory)
                 .run { factory.directory(of: workerSet($0)) }
         }
@@ -101,6 +97,15 @@ enum BenchmarkCommand {
                                 machine: machine, compile: compile, cacheName: factory.cacheName, cliFound: cli != nil,
                                 dispatch: dispatches, load: loads, workers: workers, nanoseconds: Clock.now() &- started,
                                 loadAverages: (loadAtStart, MachineInfo.loadAverage()))
+    }
+
+    /// The `plugboard-worker` next to the `plugboard` CLI, else nil with a note.
+    static func findWorker(next cli: String) -> String? {
+        let worker = Files.parent(cli) + "/plugboard-worker"
+        if Files.isExecutable(worker) { return worker }
+        Progress.say("note: no plugboard-worker next to \(cli); the worker part is skipped. Build it with "
+            + "`swift build -c release --scratch-path .build-bench --product plugboard-worker`.")
+        return nil
     }
 
     /// Loads one dispatch set and sends `events` of each measured event through
