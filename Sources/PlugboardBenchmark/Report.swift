@@ -100,14 +100,14 @@ enum Report {
             compileLine(results),
             "",
         ]
-        if !results.workersOnly { lines += oldTable(results) }
+        if !results.workersOnly { lines += hostTable(results) }
         if let workers = results.workers { lines += WorkerReport.table(workers) + [""] }
         lines.append("run took \(Format.seconds(results.nanoseconds)) s; load average (1/5/15 min) \(results.loadAverages.start) at the start, \(results.loadAverages.end) at the end")
         return lines.joined(separator: "\n")
     }
 
     /// The dispatch and load tables and the goals of the in-process host.
-    private static func oldTable(_ results: BenchmarkResults) -> [String] {
+    private static func hostTable(_ results: BenchmarkResults) -> [String] {
         var lines = [
             "Dispatch: ns per plugin per event, best of \(results.settings.repetitions), each measurement ≥ \(Format.fixed(Double(results.settings.targetNanoseconds) / 1e9, 2)) s",
             [Format.left("event", 24), Format.right("plugins", 7), Format.right("C loop", 8), Format.right("C copied", 8),
