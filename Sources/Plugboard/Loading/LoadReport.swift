@@ -1,6 +1,6 @@
 /// What happened to one file during loading: the operator's answer to "why is
 /// my plugin not there?".
-public struct LoadReport: Sendable, Encodable {
+public struct LoadReport: Sendable, Codable {
     /// The outcome for the file.
     public enum Status: String, Sendable, Codable {
         /// At least one plugin of the library is registered.
@@ -39,6 +39,12 @@ public struct LoadReport: Sendable, Encodable {
         report.failure = failure
         return report
     }
+
+    static func skipped(_ path: String, sameFileAs same: String) -> LoadReport {
+        var report = LoadReport(path: path, status: .skipped)
+        report.sameFileAs = same
+        return report
+    }
 }
 
 /// The ABI facts a library declared in its entry record.
@@ -50,7 +56,7 @@ public struct LibraryABI: Sendable, Codable, Equatable {
 }
 
 /// A registered plugin as reports show it.
-public struct PluginSummary: Sendable, Encodable {
+public struct PluginSummary: Sendable, Codable {
     /// Id, name, version, priority.
     public let descriptor: PluginDescriptor
     /// The concerns it takes part in, in declaration order.

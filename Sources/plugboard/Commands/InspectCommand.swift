@@ -10,6 +10,8 @@ struct InspectCommand: ParsableCommand {
             Loads the library (entry, version check, init, register) without sending any \
             lifecycle event, then shuts it down. What a plugin prints goes to standard error, \
             never into the report; the human report escapes control characters (\\n, \\x1b).
+            An unchanged library is answered from the scan cache without being loaded, as in \
+            `plugboard list` (see its help).
 
             \(ExitCodes.helpText)
             """)
@@ -18,12 +20,15 @@ struct InspectCommand: ParsableCommand {
     var file: String
 
     @OptionGroup var trust: TrustOptions
+    @OptionGroup var cache: ScanCacheOptions
     @OptionGroup var output: OutputOptions
 
     /// The `--json` document.
     struct Inspection: Encodable {
         let hostABI: ABIVersion
-        let library: LoadReport
+        let library: CachedReport
+        /// A cache file that was ignored or could not be saved.
+        let notes: [String]
     }
 
     func validate() throws {
@@ -33,22 +38,25 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         let console = Console.takeStandardOutput()
         FaultReporter.install()
-        let host = PluginHost()
-        let report = host.loadLibrary(at: file, trust: trust.policy)
-        host.shutdown()
+        var scanCache = try cache.open()
+        let library = scanCache.library(at: WorkingDirectory.absolute(file), trust: trust.policy, options: cache.scanOptions)
+        scanCache.save()
+        let report = library.report
         if output.json {
-            console.jsonDocument(Inspection(hostABI: .host, library: report))
+            console.jsonDocument(Inspection(hostABI: .host, library: CachedReport(library: library), notes: scanCache.notes))
         } else {
-            lines(report).forEach(console.line)
+            lines(report, cached: library.cached).forEach(console.line)
+            scanCache.notes.map { "note: " + $0 }.forEach(console.line)
         }
         if report.status == .failed { throw ExitCodes.failure }
     }
 
-    private func lines(_ report: LoadReport) -> [String] {
+    private func lines(_ report: LoadReport, cached: Bool) -> [String] {
         func row(_ key: String, _ value: String) -> String {
             key.padding(toLength: 14, withPad: " ", startingAt: 0) + value
         }
         var lines = [row("File", report.path), row("Status", report.status.rawValue)]
+        if cached { lines.append(row("Cached", "yes: answered from the scan cache, the library was not loaded")) }
         if let failure = report.failure {
             lines.append(row("Stage", failure.stage.rawValue))
             lines.append(row("Error", failure.message))

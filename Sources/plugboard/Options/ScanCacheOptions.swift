@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import Plugboard
+
+/// `--no-cache`, `--cache-dir` and `--retry-failed`, shared by the commands that scan plugins.
+struct ScanCacheOptions: ParsableArguments {
+    @Flag(name: .customLong("no-cache"),
+          help: "Scan every library again instead of answering unchanged files from the scan cache, and rewrite the cache with what was found.")
+    var noCache = false
+
+    @Option(name: .customLong("cache-dir"),
+            help: ArgumentHelp(
+                "The directory of the scan cache file (\(ScanCacheLocation.fileName)), an absolute path. Default: $PLUGBOARD_CACHE_DIR, else $XDG_CACHE_HOME/plugboard (or ~/.cache/plugboard).",
+                valueName: "dir"))
+    var cacheDirectory: String?
+
+    @Flag(name: .customLong("retry-failed"),
+          help: "Scan a library again although the scan cache remembers that it crashed while being scanned.")
+    var retryFailed = false
+
+    func validate() throws {
+        _ = try location()
+    }
+
+    /// The scan cache, read from its file (in memory only when no directory is known).
+    func open() throws -> ScanCache {
+        ScanCache(location: try location())
+    }
+
+    /// How the command uses the cache.
+    var scanOptions: ScanOptions {
+        ScanOptions(reuse: !noCache, retryCrashed: retryFailed)
+    }
+
+    private func location() throws -> ScanCacheLocation? {
+        do {
+            return try ScanCacheLocation.resolve(flag: cacheDirectory, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}
+
+/// A library of a `--json` listing: its report's fields, and `cached`.
+struct CachedReport: Encodable {
+    let library: ScannedLibrary
+
+    private enum CodingKeys: String, CodingKey { case cached }
+
+    func encode(to encoder: any Encoder) throws {
+        try library.report.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(library.cached, forKey: .cached)
+    }
+}
