@@ -78,12 +78,12 @@ enum ScanCacheFile {
     /// The largest cache file read; a larger one is treated as foreign (1,000 libraries take about 1 MiB).
     static let sizeLimit = 256 << 20
 
-    /// The bytes of the file at `path`, or nil when it does not exist.
+    /// The bytes of the file at `path`, or nil when it or its directory does not exist.
     private static func contents(of path: String) throws(Errno) -> [UInt8]? {
         let descriptor: Int32
         do {
             descriptor = try systemCall { open(path, O_RDONLY | O_CLOEXEC) }
-        } catch .noSuchFileOrDirectory {
+        } catch .noSuchFileOrDirectory, .notDirectory {
             return nil
         }
         defer { close(descriptor) }
