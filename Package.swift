@@ -38,7 +38,7 @@ let package = Package(
         // The host library: loader, registry, dispatcher, host services, built-in plugins.
         .target(
             name: "Plugboard",
-            dependencies: ["CPlugboard", "CFaultReporter", "PlugboardFiles", "PlugboardSystem",
+            dependencies: ["CPlugboard", "CFaultReporter", "PlugboardFiles", "PlugboardSystem", "PlugboardWorkerProtocol",
                            .product(name: "SystemPackage", package: "swift-system")]),
         // The command-line tool.
         .executableTarget(

@@ -5,7 +5,7 @@
 /// blacklist, until its file changes. An ordinary load failure is not remembered: it is
 /// cheap to find again, and its cause often lies outside the file (a missing dependency,
 /// the environment), so it is looked at on every run until it is fixed.
-public enum ScanCacheEntry: Sendable, Codable {
+public enum ScanCacheEntry: Sendable {
     /// The library's report from a scan in a host of its own: its plugins and their
     /// concerns as it registers them alone (the rule on ids two libraries claim, and the
     /// trust warnings, are applied on every run). A failed report is not stored.

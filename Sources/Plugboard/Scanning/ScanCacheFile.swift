@@ -1,23 +1,23 @@
-import Foundation
 import Glibc
 import PlugboardSystem
+import PlugboardWorkerProtocol
 import SystemPackage
 
 /// The scan cache file: its format, and reading and writing it whole.
 ///
-/// The format is JSON through Codable: the report types are Codable already (`--json`
-/// prints them), a person can read the file when a plugin's entry is in doubt, and
-/// Foundation's decoder reads the 1,000 entries of a large plugin tree in a few
-/// milliseconds, far less than one `dlopen`; a binary format would be faster still but
-/// would duplicate every report type's layout. The file names its format, version and
-/// host ABI, so a file from another program or another Plugboard is recognised as foreign.
+/// The format is binary (``ScanCacheRecordCoding``, in the worker protocol's primitives):
+/// the goal is a listing of 1,000 unchanged libraries in under 10 ms of the host's own
+/// work, and Foundation's JSON decoder took about 45 ms to read those 1,000 records back
+/// into reports, against about 2 ms for this layout. The file starts with a magic, a format
+/// version and the host ABI, so a file from another program or another Plugboard is
+/// recognised as foreign; a record that does not read back whole makes the file corrupt.
 ///
 /// Writers never corrupt it: each writes a temporary file beside it, flushes it with
 /// `fsync` and renames it over the old one, so a reader sees one whole file or the
 /// other, and of two hosts saving at once the last rename wins.
 enum ScanCacheFile {
     /// One cached library.
-    struct Record: Codable {
+    struct Record {
         let key: ScanCacheKey
         let entry: ScanCacheEntry
     }
@@ -26,6 +26,11 @@ enum ScanCacheFile {
     struct Problem: Error {
         let message: String
     }
+
+    /// The first bytes of every scan cache file.
+    static let magic = Array("PBSCACHE".utf8)
+    /// The layout version this host reads and writes.
+    static let version: UInt32 = 1
 
     /// The records of the cache file at `location`: none when it does not exist, none and
     /// the problem when it is unreadable, corrupt, truncated, too large or foreign.
@@ -37,24 +42,41 @@ enum ScanCacheFile {
         } catch {
             return .failure(Problem(message: "cannot be read (\(error))"))
         }
-        do {
-            return .success(try JSONDecoder().decode(Document.self, from: Data(bytes)).records)
-        } catch let foreign as Problem {
-            return .failure(foreign)
+        guard bytes.starts(with: magic) else { return .failure(Problem(message: "is not a Plugboard scan cache")) }
+        var decoder = WireDecoder(bytes, range: magic.count..<bytes.count)
+        do throws(WorkerProtocolError) {
+            let version = try decoder.readUInt32("version")
+            guard version == Self.version else {
+                return .failure(Problem(message: "has format version \(version), this host reads \(Self.version)"))
+            }
+            let hostABI = try ScanCacheRecordCoding.readABIVersion(from: &decoder)
+            guard hostABI == .host else {
+                return .failure(Problem(message: "was written by a host of ABI \(hostABI), this host is \(ABIVersion.host)"))
+            }
+            var records: [Record] = []
+            for _ in 0..<(try decoder.readUInt32("records")) {
+                let (key, entry) = try ScanCacheRecordCoding.read(from: &decoder)
+                records.append(Record(key: key, entry: entry))
+            }
+            try decoder.requireEnd(of: "the cache file")
+            return .success(records)
+        } catch .malformed(let field, _) {
+            return .failure(Problem(message: "is corrupt or truncated (at \(field))"))
         } catch {
-            return .failure(Problem(message: "is corrupt or truncated"))
+            return .failure(Problem(message: "is corrupt or truncated (\(error))"))
         }
     }
 
     /// Replaces the cache file at `location` with `records`, creating its directory
     /// (mode 0700) when missing; the problem names the step that failed and the cause.
     static func write(_ records: [Record], to location: ScanCacheLocation) throws(Problem) {
-        let bytes: Data
-        do {
-            bytes = try JSONEncoder().encode(Document(records: records))
-        } catch {
-            throw Problem(message: "cannot be encoded (\(error))")
-        }
+        var encoder = WireEncoder(capacity: 512 * records.count + 64)
+        for byte in magic { encoder.append(byte) }
+        encoder.append(version)
+        ScanCacheRecordCoding.write(ABIVersion.host, to: &encoder)
+        encoder.append(UInt32(records.count))
+        for record in records { ScanCacheRecordCoding.write(record.key, record.entry, to: &encoder) }
+        let bytes = encoder.bytes
         try step("cannot create the directory \(location.directory)") { () throws(Errno) in
             try makeDirectories(location.directory)
         }
@@ -75,7 +97,7 @@ enum ScanCacheFile {
         }
     }
 
-    /// The largest cache file read; a larger one is treated as foreign (1,000 libraries take about 1 MiB).
+    /// The largest cache file read; a larger one is ignored (1,000 libraries take about 500 KiB).
     static let sizeLimit = 256 << 20
 
     /// The bytes of the file at `path`, or nil when it or its directory does not exist.
@@ -103,7 +125,7 @@ enum ScanCacheFile {
         }
     }
 
-    private static func writeAll(_ bytes: Data, to descriptor: Int32) throws(Errno) {
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(Errno) {
         try bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             Result { () throws(Errno) in
                 var offset = 0
@@ -133,45 +155,6 @@ enum ScanCacheFile {
             try body()
         } catch {
             throw Problem(message: "\(what) (\(error))")
-        }
-    }
-
-    /// The file's top level: format name, version and host ABI, then the records.
-    private struct Document: Codable {
-        static let format = "plugboard-scan-cache"
-        static let version = 1
-
-        let records: [Record]
-
-        private enum CodingKeys: String, CodingKey { case format, version, hostABI, records }
-
-        init(records: [Record]) {
-            self.records = records
-        }
-
-        /// Reads the header first, so a foreign file is named as such.
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            guard (try? container.decode(String.self, forKey: .format)) == Self.format else {
-                throw Problem(message: "is not a Plugboard scan cache")
-            }
-            let version = try? container.decode(Int.self, forKey: .version)
-            guard version == Self.version else {
-                throw Problem(message: "has format version \(version.map(String.init) ?? "(none)"), this host reads \(Self.version)")
-            }
-            let hostABI = try? container.decode(ABIVersion.self, forKey: .hostABI)
-            guard hostABI == .host else {
-                throw Problem(message: "was written by a host of ABI \(hostABI.map(\.description) ?? "(none)"), this host is \(ABIVersion.host)")
-            }
-            records = try container.decode([Record].self, forKey: .records)
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(Self.format, forKey: .format)
-            try container.encode(Self.version, forKey: .version)
-            try container.encode(ABIVersion.host, forKey: .hostABI)
-            try container.encode(records, forKey: .records)
         }
     }
 }

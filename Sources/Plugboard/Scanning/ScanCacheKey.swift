@@ -3,7 +3,7 @@
 /// makes the entry stale, and the library is scanned again.
 ///
 /// The mode and the owner are not part of the key: the trust rule checks them on every run.
-public struct ScanCacheKey: Sendable, Hashable, Codable {
+public struct ScanCacheKey: Sendable, Hashable {
     /// The path the library was found at.
     public let path: String
     /// The device of the file.
@@ -16,7 +16,9 @@ public struct ScanCacheKey: Sendable, Hashable, Codable {
     public let modified: Int64
     /// The ABI of the host that scanned it.
     public let hostABI: ABIVersion
+}
 
+extension ScanCacheKey {
     /// The key of the library file at `path` as it is now; throws the scan failure
     /// when it cannot be read or is not a regular file.
     public init(path: String) throws(LoadFailure) {

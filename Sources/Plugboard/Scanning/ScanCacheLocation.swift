@@ -8,7 +8,7 @@ public struct ScanCacheLocation: Sendable, Hashable {
     }
 
     /// The name of the cache file inside ``directory``.
-    public static let fileName = "scan-cache.json"
+    public static let fileName = "scan-cache"
 
     /// The directory of the cache file, an absolute path.
     public let directory: String

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Plugboard
 import PlugboardChildProcess
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// hosts at once, is never a crash and never corrupt.
 @Suite struct ScanCacheFileTests {
     enum BadCache: String, CaseIterable {
-        case garbage, truncated, foreignFormat, otherVersion, otherHostABI, jsonArray, empty
+        case garbage, truncated, trailingBytes, foreignFormat, otherVersion, otherHostABI, empty
     }
 
     @Test(arguments: BadCache.allCases)
@@ -16,23 +17,24 @@ import Testing
         defer { work.remove() }
         try work.library("one")
         #expect(try work.list().status == 0)
-        let valid = try String(contentsOfFile: work.cacheFile, encoding: .utf8)
-        /// The valid document with `key` set to `value`.
-        func changing(_ key: String, to value: Any) throws -> String {
-            var document = try work.cacheDocument()
-            document[key] = value
-            return String(decoding: try JSONSerialization.data(withJSONObject: document), as: UTF8.self)
+        let valid = Array(try Data(contentsOf: URL(fileURLWithPath: work.cacheFile)))
+        /// The valid file with the 4 bytes at `offset` (after the 8-byte magic: version, ABI major, minor) set to `value`.
+        func patching(_ offset: Int, to value: UInt32) -> [UInt8] {
+            var bytes = valid
+            bytes.replaceSubrange(offset..<(offset + 4), with: withUnsafeBytes(of: value.littleEndian, Array.init))
+            return bytes
         }
-        let contents: String
+        let contents: [UInt8]
         switch bad {
-        case .garbage: contents = "\u{0}\u{1}garbage{"
-        case .truncated: contents = String(valid.prefix(valid.count / 2))
-        case .foreignFormat: contents = try changing("format", to: "gst-registry")
-        case .otherVersion: contents = try changing("version", to: 99)
-        case .otherHostABI: contents = try changing("hostABI", to: ["major": 7, "minor": 0])
-        case .jsonArray: contents = "[1, 2, 3]"
-        case .empty: contents = ""
+        case .garbage: contents = Array("\u{0}\u{1}garbage{".utf8)
+        case .truncated: contents = Array(valid.prefix(valid.count / 2))
+        case .trailingBytes: contents = valid + [0]
+        case .foreignFormat: contents = Array(#"{"format":"gst-registry"}"#.utf8)
+        case .otherVersion: contents = patching(8, to: 99)
+        case .otherHostABI: contents = patching(12, to: 7)
+        case .empty: contents = []
         }
+        #expect(contents != valid)
         try work.write(cache: contents)
 
         let result = try work.list()
@@ -40,7 +42,7 @@ import Testing
         #expect(try work.cached(result) == ["one.so": false])
         let notes = try #require(jsonObject(result.output)?["notes"] as? [String])
         #expect(notes.count == 1 && notes[0].contains("ignored, and rewritten") && notes[0].contains(work.cacheFile), "\(notes)")
-        #expect(try work.cacheDocument()["records"] as? [Any] != nil)
+        #expect(try work.readCache().entry(for: try ScanCacheKey(path: work.workspace.plugins + "/one.so")) != nil)
         #expect(try work.cached(try work.list()) == ["one.so": true])
     }
 
@@ -58,7 +60,7 @@ import Testing
 
         let human = try CLI.run(["list", "--plugin-dir", work.workspace.plugins, "--cache-dir", cacheDirectory])
         #expect(human.status == 0)
-        #expect(human.output.contains("note: the scan cache \(cacheDirectory)/scan-cache.json was not saved"), "\(human.output)")
+        #expect(human.output.contains("note: the scan cache \(cacheDirectory)/scan-cache was not saved"), "\(human.output)")
     }
 
     @Test func concurrentWritersNeverCorruptTheFile() throws {
@@ -84,11 +86,14 @@ import Testing
                 #expect(finished.termination == .exited(0), "round \(round): \(finished.termination)")
                 #expect(jsonObject(String(decoding: finished.output, as: UTF8.self))?["notes"] as? [String] == [], "round \(round)")
             }
-            let records = try #require(try work.cacheDocument()["records"] as? [[String: Any]], "round \(round)")
-            #expect(!records.isEmpty)
+            let cache = try work.readCache()
+            let remembered = try directories.flatMap { directory in
+                try FileManager.default.contentsOfDirectory(atPath: directory).map { try ScanCacheKey(path: directory + "/" + $0) }
+            }.filter { cache.entry(for: $0) != nil }
+            #expect(!remembered.isEmpty, "round \(round): the last writer's libraries are in the cache")
         }
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: work.cacheDirectory)
-        #expect(leftovers == ["scan-cache.json"], "temporary files left: \(leftovers)")
+        #expect(leftovers == ["scan-cache"], "temporary files left: \(leftovers)")
     }
 
     @Test func theCacheLivesUnderXDGCacheHomeByDefaultInAPrivateDirectory() throws {
@@ -99,7 +104,7 @@ import Testing
         let environment = ["PLUGBOARD_CACHE_DIR": "", "XDG_CACHE_HOME": cacheHome]
         let result = try CLI.run(["list", "--plugin-dir", work.workspace.plugins, "--json"], environment: environment)
         #expect(result.status == 0)
-        let file = cacheHome + "/plugboard/scan-cache.json"
+        let file = cacheHome + "/plugboard/scan-cache"
         #expect(jsonObject(result.output)?.string("cacheFile") == file, "\(result.output)")
         var info = stat()
         #expect(stat(cacheHome + "/plugboard", &info) == 0 && info.st_mode & 0o777 == 0o700)

@@ -36,6 +36,20 @@ import Testing
         #expect(work.loads("one") == 1)
     }
 
+    @Test func aCachedReportIsTheReportOfTheScan() throws {
+        let work = try ScanCacheWorkspace("fidelity")
+        defer { work.remove() }
+        try work.library("hostile")
+        try work.workspace.plugin("rich.so", ["FIX_ID=\"com.cache.rich\"", "FIX_SECOND_ID=\"com.cache.second\"", "FIX_PRIORITY=-7",
+                                              "FIX_LAUNCH=1", "FIX_OPEN_URL=1", "FIX_BROADCASTS", "FIX_ADD_TWICE"])
+        let scanned = try CLI.libraries(try work.list())
+        let cached = try CLI.libraries(try work.list())
+        #expect(cached.map { $0["cached"] as? Bool } == [true, true])
+        let strip = { (library: [String: Any]) in library.filter { $0.key != "cached" } as NSDictionary }
+        #expect(scanned.map(strip) == cached.map(strip))
+        #expect(cached.contains { ($0["refused"] as? [Any])?.isEmpty == false }, "the fixture refuses a plugin: \(cached)")
+    }
+
     enum Change: String, CaseIterable {
         case touch, replace, grow
     }
@@ -67,7 +81,7 @@ import Testing
         defer { work.remove() }
         try work.library("one")
         #expect(try work.list().status == 0)
-        try work.write(cache: "not a cache")
+        try work.write(cache: Array("not a cache".utf8))
 
         let rescan = try work.list(["--no-cache"])
         #expect(try work.cached(rescan) == ["one.so": false])

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Plugboard
 import Testing
 
 /// A plugin directory with its own scan cache directory, whose libraries count their
@@ -13,7 +14,7 @@ struct ScanCacheWorkspace {
 
     /// The directory `PLUGBOARD_CACHE_DIR` names for this workspace's commands.
     var cacheDirectory: String { workspace.root.file("cache") }
-    var cacheFile: String { cacheDirectory + "/scan-cache.json" }
+    var cacheFile: String { cacheDirectory + "/scan-cache" }
 
     /// Builds a well-behaved hostile fixture `name.so` (plugin id `com.cache.name` unless
     /// `id`), plus `definitions`, into the plugin directory (or `directory`).
@@ -44,18 +45,17 @@ struct ScanCacheWorkspace {
         return cached
     }
 
-    /// The cache file as JSON, required to be a Plugboard scan cache.
-    func cacheDocument() throws -> [String: Any] {
-        let data = try Data(contentsOf: URL(fileURLWithPath: cacheFile))
-        let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        try #require(document.string("format") == "plugboard-scan-cache", "\(document)")
-        return document
+    /// The cache file read through the embedding API; it must read without a note.
+    func readCache() throws -> ScanCache {
+        let cache = ScanCache(location: try ScanCacheLocation(directory: cacheDirectory))
+        #expect(cache.notes.isEmpty, "\(cache.notes)")
+        return cache
     }
 
     /// Writes `contents` as the cache file (creating its directory).
-    func write(cache contents: String) throws {
+    func write(cache contents: [UInt8]) throws {
         try FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
-        try contents.write(toFile: cacheFile, atomically: false, encoding: .utf8)
+        try Data(contents).write(to: URL(fileURLWithPath: cacheFile))
     }
 
     func remove() { workspace.remove() }
