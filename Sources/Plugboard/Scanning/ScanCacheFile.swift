@@ -7,8 +7,8 @@ import SystemPackage
 ///
 /// The format is binary (``ScanCacheRecordCoding``, in the worker protocol's primitives):
 /// the goal is a listing of 1,000 unchanged libraries in under 10 ms of the host's own
-/// work, and Foundation's JSON decoder took about 45 ms to read those 1,000 records back
-/// into reports, against about 2 ms for this layout. The file starts with a magic, a format
+/// work, and on a loaded 2-core machine Foundation's JSON decoder took about 45 ms to
+/// read those 1,000 records back into reports, this layout about 5 ms. The file starts with a magic, a format
 /// version and the host ABI, so a file from another program or another Plugboard is
 /// recognised as foreign; a record that does not read back whole makes the file corrupt.
 ///
