@@ -40,6 +40,7 @@ public struct LoadReport: Sendable, Codable {
         return report
     }
 
+    /// The report of a file that is the same file (device and inode) as one tried from `same`.
     static func skipped(_ path: String, sameFileAs same: String) -> LoadReport {
         var report = LoadReport(path: path, status: .skipped)
         report.sameFileAs = same

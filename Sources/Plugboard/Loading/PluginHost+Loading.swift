@@ -148,6 +148,7 @@ extension PluginHost {
         return report
     }
 
+    /// The failure of a library left with no registered plugin, naming each refusal.
     static func nothingRegistered(_ refused: [PluginRefusal]) -> LoadFailure {
         LoadFailure(.register, refused.isEmpty
             ? "the library registered no plugin"

@@ -9,14 +9,20 @@ extension ScanCache {
     public mutating func list(_ searchPath: PluginSearchPath, trust: PluginTrust = .strict,
                               options: ScanOptions = ScanOptions()) -> [ScannedLibrary] {
         var seen: [FileIdentity: String] = [:]
+        var found: Set<String> = []
+        var refusedDirectories: Set<String> = []
         let libraries = PluginHost.candidates(in: searchPath, trust: trust).map { candidate in
             switch candidate {
             case .refused(let report):
+                refusedDirectories.insert(report.path)
                 return ScannedLibrary(report: report, cached: false)
             case .file(let path, let directoryWarnings):
+                found.insert(path)
                 return library(at: path, directoryWarnings: directoryWarnings, trust: trust, options: options, seen: &seen)
             }
         }
+        let listed = searchPath.directories.map(\.path).filter { !refusedDirectories.contains($0) }
+        forgetRemovedFiles(of: listed, found: found)
         return ContestedPluginIDs.withdraw(from: libraries)
     }
 
@@ -51,6 +57,17 @@ extension ScanCache {
             forget(path)
         }
         return ScannedLibrary(report: entry.report(at: path).adding(warnings), cached: false)
+    }
+}
+
+extension ScanCache {
+    /// Forgets the libraries remembered in `directories` (listed whole just now) that were not `found` there.
+    fileprivate mutating func forgetRemovedFiles(of directories: [String], found: Set<String>) {
+        let bases = Set(directories.map { $0.hasSuffix("/") ? $0 : $0 + "/" })
+        for path in paths where !found.contains(path) {
+            guard let slash = path.lastIndex(of: "/"), bases.contains(String(path[...slash])) else { continue }
+            forget(path)
+        }
     }
 }
 

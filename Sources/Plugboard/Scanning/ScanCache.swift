@@ -28,6 +28,9 @@ public struct ScanCache: Sendable {
         }
     }
 
+    /// The paths of the libraries the cache remembers something of.
+    public var paths: [String] { records.keys.sorted() }
+
     /// What the cache remembers of the library `key` describes; nil when nothing, or when
     /// the file changed since (another device, inode, size, modification time or host ABI).
     public func entry(for key: ScanCacheKey) -> ScanCacheEntry? {
@@ -65,7 +68,7 @@ public struct ScanCache: Sendable {
     public mutating func save() {
         guard isChanged, let location else { return }
         do throws(ScanCacheFile.Problem) {
-            try ScanCacheFile.write(records.keys.sorted().compactMap { records[$0] }, to: location)
+            try ScanCacheFile.write(paths.compactMap { records[$0] }, to: location)
             isChanged = false
         } catch {
             notes.append("the scan cache \(location.file) was not saved: \(error.message)")

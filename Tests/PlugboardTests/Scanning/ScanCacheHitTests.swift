@@ -76,6 +76,23 @@ import Testing
         #expect(work.loads("changed") == 2)
     }
 
+    @Test func aRemovedLibraryIsForgotten() throws {
+        let work = try ScanCacheWorkspace("removed")
+        defer { work.remove() }
+        let removed = try work.library("removed")
+        let kept = try work.library("kept")
+        let elsewhere = try ScanCacheWorkspace("removed-elsewhere")
+        defer { elsewhere.remove() }
+        let other = try elsewhere.library("other")
+        #expect(try work.list().status == 0)
+        #expect(try work.list(directory: elsewhere.workspace.plugins).status == 0)
+        #expect(try work.readCache().paths == [removed, kept, other].sorted())
+
+        try FileManager.default.removeItem(atPath: removed)
+        #expect(try work.cached(try work.list()) == ["kept.so": true])
+        #expect(try work.readCache().paths == [kept, other].sorted(), "only the listed directory's missing file is forgotten")
+    }
+
     @Test func noCacheRescansEverythingAndRewritesTheCache() throws {
         let work = try ScanCacheWorkspace("no-cache")
         defer { work.remove() }
