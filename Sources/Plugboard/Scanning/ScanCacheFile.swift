@@ -8,9 +8,10 @@ import SystemPackage
 /// The format is binary (``ScanCacheRecordCoding``, in the worker protocol's primitives):
 /// the goal is a listing of 1,000 unchanged libraries in under 10 ms of the host's own
 /// work, and on a loaded 2-core machine Foundation's JSON decoder took about 45 ms to
-/// read those 1,000 records back into reports, this layout about 5 ms. The file starts with a magic, a format
-/// version and the host ABI, so a file from another program or another Plugboard is
-/// recognised as foreign; a record that does not read back whole makes the file corrupt.
+/// read those 1,000 records back into reports, this layout about 5 ms. The file starts
+/// with a magic, a format version and the host ABI, so a file from another program or
+/// another Plugboard is recognised as foreign; a record that does not read back whole
+/// makes the file corrupt.
 ///
 /// Writers never corrupt it: each writes a temporary file beside it, flushes it with
 /// `fsync` and renames it over the old one, so a reader sees one whole file or the
@@ -97,21 +98,22 @@ enum ScanCacheFile {
         }
     }
 
-    /// The largest cache file read; a larger one is ignored (1,000 libraries take about 500 KiB).
+    /// The largest cache file read; a larger one is ignored (1,000 libraries take about 300 KiB).
     static let sizeLimit = 256 << 20
 
     /// The bytes of the file at `path`, or nil when it or its directory does not exist.
+    /// Opened without blocking, so a FIFO put in its place cannot stall the command.
     private static func contents(of path: String) throws(Errno) -> [UInt8]? {
         let descriptor: Int32
         do {
-            descriptor = try systemCall { open(path, O_RDONLY | O_CLOEXEC) }
+            descriptor = try systemCall { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         } catch .noSuchFileOrDirectory, .notDirectory {
             return nil
         }
         defer { close(descriptor) }
         var info = stat()
         try systemCall { fstat(descriptor, &info) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .invalidArgument }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw (info.st_mode & S_IFMT) == S_IFDIR ? .isDirectory : .invalidArgument }
         guard info.st_size <= sizeLimit else { throw .fileTooLarge }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)

@@ -63,6 +63,34 @@ import Testing
         #expect(human.output.contains("note: the scan cache \(cacheDirectory)/scan-cache was not saved"), "\(human.output)")
     }
 
+    @Test func aFIFOInPlaceOfTheCacheFileIsReplacedWithoutBlocking() throws {
+        let work = try ScanCacheWorkspace("fifo")
+        defer { work.remove() }
+        try work.library("one")
+        try FileManager.default.createDirectory(atPath: work.cacheDirectory, withIntermediateDirectories: true)
+        guard mkfifo(work.cacheFile, 0o600) == 0 else { throw TestFailure("mkfifo failed") }
+
+        let result = try work.list()
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        let notes = try #require(jsonObject(result.output)?["notes"] as? [String])
+        #expect(notes == ["the scan cache \(work.cacheFile) cannot be read (Invalid argument): ignored, and rewritten"])
+        #expect(try work.cached(try work.list()) == ["one.so": true])
+    }
+
+    @Test func aDirectoryInPlaceOfTheCacheFileIsTwoNotes() throws {
+        let work = try ScanCacheWorkspace("directory")
+        defer { work.remove() }
+        try work.library("one")
+        try FileManager.default.createDirectory(atPath: work.cacheFile + "/inside", withIntermediateDirectories: true)
+
+        let result = try work.list()
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        let notes = try #require(jsonObject(result.output)?["notes"] as? [String])
+        #expect(notes.count == 2 && notes[0].contains("cannot be read (Is a directory)") && notes[1].contains("was not saved: cannot rename"),
+                "\(notes)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.cacheDirectory) == ["scan-cache"], "the temporary file was removed")
+    }
+
     @Test func concurrentWritersNeverCorruptTheFile() throws {
         let work = try ScanCacheWorkspace("concurrent")
         defer { work.remove() }
