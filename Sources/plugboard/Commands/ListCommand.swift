@@ -12,7 +12,8 @@ struct ListCommand: ParsableCommand {
             never into the report; the human report escapes control characters (\\n, \\x1b).
 
             Scan cache: what each library registered is kept in one file, \
-            $XDG_CACHE_HOME/plugboard/\(ScanCacheLocation.fileName) (or ~/.cache/plugboard/), \
+            $XDG_CACHE_HOME/plugboard/\(ScanCacheLocation.fileName) (or ~/.cache/plugboard/; \
+            --cache-dir or $PLUGBOARD_CACHE_DIR moves it), \
             keyed on the file's path, device, inode, size and modification time and on the host \
             ABI. An unchanged library is answered from it without being loaded: "(cached)" \
             in the report, "cached": true in --json. The trust rule is applied on every run. \
