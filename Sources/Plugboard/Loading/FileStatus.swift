@@ -14,8 +14,8 @@ struct FileStatus: Sendable {
     let permissions: UInt32
     /// The owner's user id.
     let owner: UInt32
-    /// The last modification time, in nanoseconds since the epoch (part of the scan cache's key).
-    let modified: Int64
+    /// The last modification time, since the epoch, to the nanosecond (part of the scan cache's key).
+    let modified: Duration
 
     /// The status of the file at `path`, following symbolic links: the real file.
     static func of(_ path: String) throws(Errno) -> FileStatus {
@@ -25,6 +25,6 @@ struct FileStatus: Sendable {
                           isRegularFile: (info.st_mode & S_IFMT) == S_IFREG,
                           isDirectory: (info.st_mode & S_IFMT) == S_IFDIR,
                           size: Int(info.st_size), permissions: UInt32(info.st_mode & 0o7777), owner: UInt32(info.st_uid),
-                          modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+                          modified: .seconds(info.st_mtim.tv_sec) + .nanoseconds(info.st_mtim.tv_nsec))
     }
 }

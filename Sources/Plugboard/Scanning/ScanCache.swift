@@ -1,3 +1,5 @@
+import Glibc
+
 /// The scan cache, in the manner of GStreamer's registry: one file that remembers, for
 /// each library file, what scanning it found (its plugins and concerns, or the crash it
 /// caused), valid while the file's ``ScanCacheKey`` is unchanged. A listing of unchanged
@@ -31,10 +33,19 @@ public struct ScanCache: Sendable {
     /// The paths of the libraries the cache remembers something of.
     public var paths: [String] { records.keys.sorted() }
 
-    /// What the cache remembers of the library `key` describes; nil when nothing, or when
-    /// the file changed since (another device, inode, size, modification time or host ABI).
+    /// How long after its last modification a file must have been scanned for the entry to
+    /// be trusted: 2 s. A file changed again within the same tick of the file system's clock
+    /// (coarse: milliseconds, 2 s on FAT) keeps its modification time, and in place and at the
+    /// same size it keeps its whole key; such a "racily clean" entry (git's term) is not used,
+    /// so the file is scanned again, and the new entry, stored later, is.
+    public static let racyWindow: Duration = .seconds(2)
+
+    /// What the cache remembers of the library `key` describes; nil when nothing, when the
+    /// file changed since (another device, inode, size, modification time or host ABI), or
+    /// when it had changed less than ``racyWindow`` before the entry was stored.
     public func entry(for key: ScanCacheKey) -> ScanCacheEntry? {
-        guard let record = records[key.path], record.key == key else { return nil }
+        guard let record = records[key.path], record.key == key,
+              record.storedAt - key.modified >= Self.racyWindow else { return nil }
         return record.entry
     }
 
@@ -46,7 +57,9 @@ public struct ScanCache: Sendable {
             forget(key.path)
             return
         }
-        records[key.path] = ScanCacheFile.Record(key: key, entry: entry)
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        records[key.path] = ScanCacheFile.Record(key: key, entry: entry, storedAt: .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec))
         isChanged = true
     }
 

@@ -21,6 +21,8 @@ enum ScanCacheFile {
     struct Record {
         let key: ScanCacheKey
         let entry: ScanCacheEntry
+        /// When the entry was stored, since the epoch (see ``ScanCache/racyWindow``).
+        let storedAt: Duration
     }
 
     /// Why a file cannot be used, or saved: a sentence.
@@ -57,7 +59,7 @@ enum ScanCacheFile {
             var records: [Record] = []
             for _ in 0..<(try decoder.readUInt32("records")) {
                 let (key, entry) = try ScanCacheRecordCoding.read(from: &decoder)
-                records.append(Record(key: key, entry: entry))
+                records.append(Record(key: key, entry: entry, storedAt: try ScanCacheRecordCoding.readDuration("storedAt", from: &decoder)))
             }
             try decoder.requireEnd(of: "the cache file")
             return .success(records)
@@ -76,7 +78,10 @@ enum ScanCacheFile {
         encoder.append(version)
         ScanCacheRecordCoding.write(ABIVersion.host, to: &encoder)
         encoder.append(UInt32(records.count))
-        for record in records { ScanCacheRecordCoding.write(record.key, record.entry, to: &encoder) }
+        for record in records {
+            ScanCacheRecordCoding.write(record.key, record.entry, to: &encoder)
+            ScanCacheRecordCoding.write(record.storedAt, to: &encoder)
+        }
         let bytes = encoder.bytes
         try step("cannot create the directory \(location.directory)") { () throws(Errno) in
             try makeDirectories(location.directory)

@@ -12,8 +12,8 @@ public struct ScanCacheKey: Sendable, Hashable {
     public let inode: UInt64
     /// The size in bytes.
     public let size: Int
-    /// The modification time, in nanoseconds since the epoch.
-    public let modified: Int64
+    /// The modification time, since the epoch, to the nanosecond.
+    public let modified: Duration
     /// The ABI of the host that scanned it.
     public let hostABI: ABIVersion
 }

@@ -15,7 +15,7 @@ enum ScanCacheRecordCoding {
         encoder.append(key.device)
         encoder.append(key.inode)
         encoder.append(Int64(key.size))
-        encoder.append(key.modified)
+        write(key.modified, to: &encoder)
         write(key.hostABI, to: &encoder)
         switch entry {
         case .scanned(let report):
@@ -31,12 +31,23 @@ enum ScanCacheRecordCoding {
     static func read(from decoder: inout WireDecoder) throws(WorkerProtocolError) -> (ScanCacheKey, ScanCacheEntry) {
         let key = ScanCacheKey(path: try decoder.readString("key.path"), device: try decoder.readUInt64("key.device"),
                                inode: try decoder.readUInt64("key.inode"), size: Int(try decoder.readInt64("key.size")),
-                               modified: try decoder.readInt64("key.modified"), hostABI: try readABIVersion(from: &decoder))
+                               modified: try readDuration("key.modified", from: &decoder), hostABI: try readABIVersion(from: &decoder))
         switch try decoder.readUInt8("entry.kind") {
         case 1: return (key, .scanned(report: try readReport(from: &decoder)))
         case 2: return (key, .crashed(reason: try readFailure(from: &decoder)))
         case let other: throw .malformed(field: "entry.kind", cause: .unknownKind(other))
         }
+    }
+
+    /// Writes a duration (a time since the epoch): seconds, then attoseconds.
+    static func write(_ duration: Duration, to encoder: inout WireEncoder) {
+        encoder.append(duration.components.seconds)
+        encoder.append(duration.components.attoseconds)
+    }
+
+    /// Reads what ``write(_:to:)`` wrote for a duration.
+    static func readDuration(_ field: StaticString, from decoder: inout WireDecoder) throws(WorkerProtocolError) -> Duration {
+        Duration(secondsComponent: try decoder.readInt64(field), attosecondsComponent: try decoder.readInt64(field))
     }
 
     /// Writes an ABI version: major, then minor.

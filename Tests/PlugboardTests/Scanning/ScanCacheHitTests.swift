@@ -40,8 +40,9 @@ import Testing
         let work = try ScanCacheWorkspace("fidelity")
         defer { work.remove() }
         try work.library("hostile")
-        try work.workspace.plugin("rich.so", ["FIX_ID=\"com.cache.rich\"", "FIX_SECOND_ID=\"com.cache.second\"", "FIX_PRIORITY=-7",
-                                              "FIX_LAUNCH=1", "FIX_OPEN_URL=1", "FIX_BROADCASTS", "FIX_ADD_TWICE"])
+        let rich = try work.workspace.plugin("rich.so", ["FIX_ID=\"com.cache.rich\"", "FIX_SECOND_ID=\"com.cache.second\"", "FIX_PRIORITY=-7",
+                                                         "FIX_LAUNCH=1", "FIX_OPEN_URL=1", "FIX_BROADCASTS", "FIX_ADD_TWICE"])
+        try FileChange.setModificationTime(rich, FileChange.now(plus: -60))
         let scanned = try CLI.libraries(try work.list())
         let cached = try CLI.libraries(try work.list())
         #expect(cached.map { $0["cached"] as? Bool } == [true, true])
@@ -74,6 +75,29 @@ import Testing
 
         #expect(try work.cached(try work.list()) == ["changed.so": true, "kept.so": true], "the new key was not stored")
         #expect(work.loads("changed") == 2)
+    }
+
+    @Test func aFileChangedInPlaceWithinTheSameClockTickIsNotServedStale() throws {
+        let work = try ScanCacheWorkspace("racy")
+        defer { work.remove() }
+        let file = try work.library("racy", id: "com.cache.aaaa")
+        let replacement = try work.library("replacement", id: "com.cache.bbbb", in: work.workspace.root.path)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: replacement))
+        try #require(try Data(contentsOf: URL(fileURLWithPath: file)).count == bytes.count, "the two builds differ in size")
+        // Both versions carry the same modification time, later than any scan of this test:
+        // path, device, inode, size and time stay the same, only the bytes change.
+        let time = FileChange.now(plus: 30)
+        try FileChange.setModificationTime(file, time)
+        let ids = { (result: ProcessResult) in try CLI.libraries(result).compactMap { $0.objects("plugins")?.first?.object("descriptor")?.string("id") } }
+        #expect(try ids(try work.list()) == ["com.cache.aaaa"])
+
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+        try handle.write(contentsOf: bytes)
+        try handle.close()
+        try FileChange.setModificationTime(file, time)
+        let after = try work.list()
+        #expect(try ids(after) == ["com.cache.bbbb"], "a racily clean entry was used")
+        #expect(try work.cached(after) == ["racy.so": false])
     }
 
     @Test func aRemovedLibraryIsForgotten() throws {

@@ -17,11 +17,15 @@ struct ScanCacheWorkspace {
     var cacheFile: String { cacheDirectory + "/scan-cache" }
 
     /// Builds a well-behaved hostile fixture `name.so` (plugin id `com.cache.name` unless
-    /// `id`), plus `definitions`, into the plugin directory (or `directory`).
+    /// `id`), plus `definitions`, into the plugin directory (or `directory`), dated a minute
+    /// ago like an installed library (a file changed within ``ScanCache/racyWindow`` of its
+    /// scan is scanned again).
     @discardableResult
     func library(_ name: String, id: String? = nil, _ definitions: [String] = [], in directory: String? = nil) throws -> String {
-        try PluginCompiler.hostile(name + ".so", in: directory ?? workspace.plugins,
-                                   ["LOAD_MARKER=\"\(marker(name))\"", "HOSTILE_ID=\"\(id ?? "com.cache." + name)\""] + definitions)
+        let path = try PluginCompiler.hostile(name + ".so", in: directory ?? workspace.plugins,
+                                              ["LOAD_MARKER=\"\(marker(name))\"", "HOSTILE_ID=\"\(id ?? "com.cache." + name)\""] + definitions)
+        try FileChange.setModificationTime(path, FileChange.now(plus: -60))
+        return path
     }
 
     /// How many times the library `name` was loaded (by any process).
@@ -96,6 +100,14 @@ enum FileChange {
         try handle.write(contentsOf: Data([0]))
         try handle.close()
         try setModificationTime(path, time)
+    }
+
+    /// The current time plus `seconds`.
+    static func now(plus seconds: Int) -> timespec {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        time.tv_sec += seconds
+        return time
     }
 
     /// Sets the modification time of `path` one second later (what `touch` does to an old file).
