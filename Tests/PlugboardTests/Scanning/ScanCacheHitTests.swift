@@ -100,6 +100,19 @@ import Testing
         #expect(try work.cached(after) == ["racy.so": false])
     }
 
+    @Test(arguments: [10_000_000_000, -1])  // after 2262 a time in ns overflows Int64
+    func aLibraryDatedFarFromNowIsListed(_ seconds: Int) throws {
+        let work = try ScanCacheWorkspace("dated-\(seconds)")
+        defer { work.remove() }
+        let file = try work.library("dated")
+        try FileChange.setModificationTime(file, timespec(tv_sec: seconds, tv_nsec: 999_999_999))
+        for cached in [false, seconds < 0] {
+            let result = try work.list()
+            #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+            #expect(try work.cached(result) == ["dated.so": cached], "a file dated in the future is never trusted")
+        }
+    }
+
     @Test func aRemovedLibraryIsForgotten() throws {
         let work = try ScanCacheWorkspace("removed")
         defer { work.remove() }
