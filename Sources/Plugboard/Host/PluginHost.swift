@@ -38,6 +38,13 @@ public final class PluginHost {
     /// must stop promptly on a signal, even while a plugin spins. Default: never.
     public var interruption: @Sendable () -> Bool = { false }
 
+    /// Where the host remembers libraries whose worker crashed, exited or hung while
+    /// loading them (the scan cache of `list`): such a library is skipped, with its
+    /// stored reason, until its file changes, unless ``retryCrashed``. nil remembers nothing.
+    public var scanCache: ScanCache?
+    /// Load libraries the scan cache remembers as crashed all the same.
+    public var retryCrashed = false
+
     /// Every plugin whose worker failed during a call so far, in the order it happened.
     public internal(set) var failures: [PluginFailure] = []
 

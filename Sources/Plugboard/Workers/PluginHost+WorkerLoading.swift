@@ -43,6 +43,7 @@ extension PluginHost {
             return .failed(path, LoadFailure(.worker, "the plugin worker answered the load with \(other.kind)"))
         case .failure(let ending):
             connection.close(timeout: .zero)
+            loaded.noteLost(whileLoading: path)
             let stage = connection.stage ?? "dlopen"
             let failedAt: LoadStage = switch stage {
             case "plugboard_entry": .entry

@@ -116,12 +116,14 @@ final class WorkerConnection: @unchecked Sendable {
                 if interrupted() { return .failure(end(.interrupted)) }
                 continue
             }
+            // A reply that arrived counts even when the worker ended right after it (it exits after `bye`).
             let outcome = state.withLock { state -> Result<WorkerMessage, WorkerEnding>? in
-                if let ending = state.ending { return .failure(ending) }
-                guard let reply = state.reply else { return nil }
-                state.reply = nil
-                state.awaited = 0
-                return .success(reply)
+                if let reply = state.reply {
+                    state.reply = nil
+                    state.awaited = 0
+                    return .success(reply)
+                }
+                return state.ending.map { .failure($0) }
             }
             if let outcome { return outcome }
         }

@@ -254,6 +254,40 @@ import Testing
         #expect(Self.noneLeft(mark))
     }
 
+    /// A library whose worker crashed while loading it is remembered in the scan cache:
+    /// later runs skip it with the stored reason until its file changes, or `--retry-failed`.
+    @Test func aCrashWhileLoadingIsRememberedUntilTheFileChanges() throws {
+        let workspace = try Workspace("worker-remember")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SEGV_AT=AT_INIT"])
+        // Changed long before it is scanned, so the cache trusts what it stores (its racy window).
+        var past = [timeval(tv_sec: time(nil) - 60, tv_usec: 0), timeval(tv_sec: time(nil) - 60, tv_usec: 0)]
+        #expect(utimes(library, &past) == 0)
+        let mark = Self.mark()
+        func loadLine(_ extra: [String] = []) throws -> (report: [String: Any], initCalled: Bool, status: Int32) {
+            let result = try Self.run(workspace, extra, mark: mark)
+            let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
+            let load = try #require(lines.first { $0.string("type") == "load" && $0.string("path") == library })
+            let initCalled = lines.contains { $0.string("source") == library && $0.string("message") == "init" }
+            return (load, initCalled, result.status)
+        }
+        let crashed = "\(library) crashed with SIGSEGV in init"
+        let first = try loadLine()
+        #expect(first.report.object("failure")?.string("message") == crashed && first.initCalled && first.status == 4)
+        let second = try loadLine()
+        #expect(second.report.object("failure")?.string("message")
+            == crashed + "; remembered until the file changes, or pass --retry-failed", "\(second.report)")
+        #expect(!second.initCalled, "a remembered crash is not loaded again")
+        #expect(second.status == 4)
+        let retried = try loadLine(["--retry-failed"])
+        #expect(retried.initCalled && retried.report.object("failure")?.string("message") == crashed)
+        var now = [timeval(tv_sec: time(nil) - 30, tv_usec: 0), timeval(tv_sec: time(nil) - 30, tv_usec: 0)]
+        #expect(utimes(library, &now) == 0)
+        #expect(try loadLine().initCalled, "a changed file is loaded again")
+        #expect(Self.noneLeft(mark))
+    }
+
     /// A host killed with SIGKILL takes its workers with it.
     @Test func workersDieWithTheirHost() throws {
         let workspace = try Workspace("worker-orphan")

@@ -24,6 +24,9 @@
  *           notifications, answering PB_FETCH_NEW_DATA at once).
  * Identity: HOSTILE_ID (default "com.example.hostile"), HOSTILE_NAME,
  *           HOSTILE_VERSION, HOSTILE_PRIORITY.
+ * Marker:   LOAD_MARKER "path" (a constructor appends the line "loaded" to that
+ *           file each time the library is loaded, before any of its functions
+ *           runs: a test counts the dlopens, e.g. none on a scan cache hit).
  *
  * Every callback that runs logs its event name first, so a test sees how far
  * the plugin got; it answers true to launch and open_url.
@@ -250,6 +253,13 @@ static bool register_plugins(const pb_registrar_t *registrar) {
 #endif
     return registrar->add_plugin(registrar, &plugin) == PB_OK;
 }
+
+#ifdef LOAD_MARKER
+__attribute__((constructor)) static void mark_load(void) {
+    FILE *marker = fopen(LOAD_MARKER, "a");
+    if (marker) { fputs("loaded\n", marker); fclose(marker); }
+}
+#endif
 
 static const pb_entry_t entry = {
     sizeof(pb_entry_t), PB_ABI_VERSION_MAJOR, PB_ABI_VERSION_MINOR, init, deinit, register_plugins,
