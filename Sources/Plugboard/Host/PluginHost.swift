@@ -50,6 +50,14 @@ public final class PluginHost {
 
     /// What plugin code this host's dispatch thread runs, for fault and timeout messages.
     let calls = CallRecord()
+    /// The host's files service as a worker reaches it (a worker's host sets it).
+    var remoteFiles: RemoteFiles?
+    /// The files service a library loaded now gets: the host's through the worker's
+    /// channel, or the facade here; none without a container.
+    var filesAccess: FilesAccess? {
+        remoteFiles.map(FilesAccess.remote) ?? fileFacade.map { .local(FilesService(facade: $0)) }
+    }
+
     /// Told each stage of a library's own functions before it runs (a worker's host sets it).
     var stageAnnouncer: (@Sendable (StaticString) -> Void)?
     /// How the library's own functions are called: recorded, and announced.

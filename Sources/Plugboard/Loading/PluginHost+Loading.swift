@@ -93,7 +93,7 @@ extension PluginHost {
         let library: LoadedLibrary
         do {
             library = try LibraryTable.shared.acquire(path: path, identity: status.identity, fileSize: status.size,
-                                                      owner: owner, sink: logHandler, files: fileFacade, calls: libraryCalls)
+                                                      owner: owner, sink: logHandler, files: filesAccess, calls: libraryCalls)
         } catch {
             var report = LoadReport.failed(path, error.failure)
             report.abi = error.abi
