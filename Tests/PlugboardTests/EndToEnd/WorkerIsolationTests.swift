@@ -197,7 +197,8 @@ import Testing
                                           ["FIX_ID=\"com.example.fetch\"", "FIX_FETCH=PB_FETCH_NEW_DATA", "FIX_FETCH_MODE=3",
                                            "FIX_FETCH_DELAY_MS=1000"])
         try PluginCompiler.hostile("libthread.so", in: workspace.plugins,
-                                   ["LOG_THREAD_AT=AT_WILL_FINISH", "HOSTILE_ID=\"com.example.threaded\""])
+                                   ["LOG_THREAD_AT=AT_WILL_FINISH", "FILES_THREAD_AT=AT_WILL_FINISH",
+                                    "HOSTILE_ID=\"com.example.threaded\""])
         let events = try workspace.events([#"{"event":"remote-notification","userInfo":{},"deadlineMs":10000}"#])
         let mark = Self.mark()
         let result = try Self.run(workspace, ["--events", events], mark: mark)
@@ -205,6 +206,9 @@ import Testing
         let notification = try #require(lines.first { $0.string("event") == "remote-notification" })
         #expect(notification["answer"] as? String == "new-data", "\(notification)")
         #expect(Self.logs(lines, of: "com.example.threaded").contains("hostile message"))
+        #expect(Self.logs(lines, of: "com.example.threaded").contains("files from a thread: 0 threaded"), "\(result.output)")
+        #expect((try? String(contentsOfFile: workspace.root.file("container/Documents/from-thread.txt"), encoding: .utf8))
+            == "threaded")
         #expect(result.status == 0, "\(result.output)")
         #expect(Self.noneLeft(mark))
     }
