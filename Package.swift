@@ -22,7 +22,7 @@ let package = Package(
         .target(
             name: "PlugboardSystem",
             dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
-        // Starting a child process, the one way the tests and the benchmarks do it.
+        // Starting a child process, the one way the host (plugin workers), the tests and the benchmarks do it.
         .target(
             name: "PlugboardChildProcess",
             dependencies: ["PlugboardSystem", .product(name: "SystemPackage", package: "swift-system")]),

@@ -3,7 +3,7 @@ import PlugboardSystem
 import Synchronization
 import SystemPackage
 
-/// A child process, started the one way the tests and the benchmark start one.
+/// A child process, started the one way the host (its plugin workers), the tests and the benchmark start one.
 ///
 /// Why our own spawner and not swift-subprocess (1.0.2): its Linux spawn always
 /// empties the child's signal mask and offers no hook to block signals in the child,

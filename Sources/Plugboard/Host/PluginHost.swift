@@ -38,11 +38,26 @@ public final class PluginHost {
     /// must stop promptly on a signal, even while a plugin spins. Default: never.
     public var interruption: @Sendable () -> Bool = { false }
 
+    /// Where the host remembers libraries whose worker crashed, exited or hung while
+    /// loading them (the scan cache of `list`): such a library is skipped, with its
+    /// stored reason, until its file changes, unless ``retryCrashed``. nil remembers nothing.
+    public var scanCache: ScanCache?
+    /// Load libraries the scan cache remembers as crashed all the same.
+    public var retryCrashed = false
+
     /// Every plugin whose worker failed during a call so far, in the order it happened.
     public internal(set) var failures: [PluginFailure] = []
 
     /// What plugin code this host's dispatch thread runs, for fault and timeout messages.
     let calls = CallRecord()
+    /// The host's files service as a worker reaches it (a worker's host sets it).
+    var remoteFiles: RemoteFiles?
+    /// The files service a library loaded now gets: the host's through the worker's
+    /// channel, or the facade here; none without a container.
+    var filesAccess: FilesAccess? {
+        remoteFiles.map(FilesAccess.remote) ?? fileFacade.map { .local(FilesService(facade: $0)) }
+    }
+
     /// Told each stage of a library's own functions before it runs (a worker's host sets it).
     var stageAnnouncer: (@Sendable (StaticString) -> Void)?
     /// How the library's own functions are called: recorded, and announced.

@@ -34,7 +34,7 @@ final class FilesService: Sendable {
     /// Runs `body` for the library behind `host`, turning every failure into a status and a remembered sentence.
     /// After the library's end (deinit, or init returned false) the call is refused with PB_ERR_WRONG_STATE.
     private static func call(_ host: UnsafePointer<pb_host>?, _ body: (FilesService) throws -> Void) -> pb_status_t {
-        guard let context = context(host), let service = context.files else { return PB_ERR_UNAVAILABLE }
+        guard let context = context(host), case .local(let service)? = context.files else { return PB_ERR_UNAVAILABLE }
         guard context.lifetime.admits("a files function") else { return PB_ERR_WRONG_STATE }
         do {
             try body(service)
@@ -107,12 +107,16 @@ final class FilesService: Sendable {
     /// `size` checked to be a buffer `write` can take. A C `size_t` above
     /// PTRDIFF_MAX (SIZE_MAX, say) arrives here as a negative `Int`.
     private static func writeSize(_ size: Int, for target: FileLocation) throws -> Int {
-        guard size >= 0, size <= maximumWriteBytes else {
-            let path = try PathAdapter.containerPath(for: target)
-            throw ServiceError(status: PB_ERR_INVALID_ARGUMENT,
-                               message: "write '\(path)': size is \(UInt(bitPattern: size)) bytes; the limit is \(maximumWriteBytes) (1 GiB)")
+        if let refusal = sizeRefusal(path: try PathAdapter.containerPath(for: target), size: size) {
+            throw ServiceError(status: PB_ERR_INVALID_ARGUMENT, message: refusal)
         }
         return size
+    }
+
+    /// Why `write` refuses `size` bytes for `path`, or nil when it takes them.
+    static func sizeRefusal(path: String, size: Int) -> String? {
+        guard size < 0 || size > maximumWriteBytes else { return nil }
+        return "write '\(path)': size is \(UInt(bitPattern: size)) bytes; the limit is \(maximumWriteBytes) (1 GiB)"
     }
 
     // MARK: - The table's functions
@@ -268,7 +272,10 @@ final class FilesService: Sendable {
 
     private static let lastError: @convention(c) (UnsafePointer<pb_host>?, UnsafeMutablePointer<CChar>?, Int) -> Int = {
         host, buffer, capacity in
-        let message = context(host)?.files?.lastError() ?? "this host offers no files service"
+        let message: String
+        if case .local(let service)? = context(host)?.files { message = service.lastError() } else {
+            message = "this host offers no files service"
+        }
         let bytes = Array(message.utf8)
         if let buffer, capacity > 0 {
             let count = min(bytes.count, capacity - 1)

@@ -16,12 +16,12 @@ final class HostServicesTable: Sendable {
         let lifetime: LibraryLifetime
         let router: LogRouter
         let pluginIDs = Mutex<Set<String>>([])
-        let files: FilesService?
+        let files: FilesAccess?
 
-        init(lifetime: LibraryLifetime, router: LogRouter, files: FileFacade?) {
+        init(lifetime: LibraryLifetime, router: LogRouter, files: FilesAccess?) {
             self.lifetime = lifetime
             self.router = router
-            self.files = files.map(FilesService.init)
+            self.files = files
         }
     }
 
@@ -29,9 +29,9 @@ final class HostServicesTable: Sendable {
     /// The table handed to the library; valid for the life of the process.
     nonisolated(unsafe) let table: UnsafeMutablePointer<pb_host_t>
 
-    init(lifetime: LibraryLifetime, router: LogRouter, files: FileFacade?) {
+    init(lifetime: LibraryLifetime, router: LogRouter, files: FilesAccess?) {
         context = Context(lifetime: lifetime, router: router, files: files)
-        let filesTable = files == nil ? nil : FilesService.makeTable()
+        let filesTable = files?.makeTable()
         table = .allocate(capacity: 1)
         table.initialize(to: pb_host_t(
             struct_size: UInt32(MemoryLayout<pb_host_t>.size),

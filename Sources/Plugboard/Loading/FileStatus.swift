@@ -14,6 +14,8 @@ struct FileStatus: Sendable {
     let permissions: UInt32
     /// The owner's user id.
     let owner: UInt32
+    /// The last modification time, since the epoch, to the nanosecond (part of the scan cache's key).
+    let modified: Duration
 
     /// The status of the file at `path`, following symbolic links: the real file.
     static func of(_ path: String) throws(Errno) -> FileStatus {
@@ -22,6 +24,7 @@ struct FileStatus: Sendable {
         return FileStatus(identity: FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)),
                           isRegularFile: (info.st_mode & S_IFMT) == S_IFREG,
                           isDirectory: (info.st_mode & S_IFMT) == S_IFDIR,
-                          size: Int(info.st_size), permissions: UInt32(info.st_mode & 0o7777), owner: UInt32(info.st_uid))
+                          size: Int(info.st_size), permissions: UInt32(info.st_mode & 0o7777), owner: UInt32(info.st_uid),
+                          modified: .seconds(info.st_mtim.tv_sec) + .nanoseconds(info.st_mtim.tv_nsec))
     }
 }

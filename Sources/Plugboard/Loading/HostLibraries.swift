@@ -5,6 +5,8 @@ struct HostLibraries {
     private var libraries: [LoadedLibrary] = []
     /// The workers this host started, in load order.
     private var workers: [WorkerConnection] = []
+    /// The libraries whose worker crashed, exited or hung while loading them.
+    private(set) var lostWhileLoading: Set<String> = []
     /// How often each library's worker was restarted.
     private var restarted: [String: Int] = [:]
     /// The path each file was first tried from, loaded or not.
@@ -16,6 +18,11 @@ struct HostLibraries {
         if let earlier = triedFiles[identity] { return earlier }
         triedFiles[identity] = path
         return nil
+    }
+
+    /// Notes that the worker of the library at `path` was lost while it loaded the library.
+    mutating func noteLost(whileLoading path: String) {
+        lostWhileLoading.insert(path)
     }
 
     /// Holds `library` until it is removed.

@@ -21,7 +21,7 @@ final class LibraryTable: Sendable {
     /// `fileSize` is the size the `stat` that gave `identity` found; the library's
     /// calls run recorded in the owner's `calls`.
     func acquire(path: String, identity: FileIdentity, fileSize: Int, owner: ObjectIdentifier,
-                 sink: @escaping LogRouter.Sink, files: FileFacade?,
+                 sink: @escaping LogRouter.Sink, files: FilesAccess?,
                  calls: LibraryCallSite) throws(LoadedLibrary.Failure) -> LoadedLibrary {
         try entries.withLock { entries throws(LoadedLibrary.Failure) -> LoadedLibrary in
             if var entry = entries[identity] {

@@ -39,6 +39,13 @@ public struct LoadReport: Sendable, Codable {
         report.failure = failure
         return report
     }
+
+    /// The report of a file that is the same file (device and inode) as one tried from `same`.
+    static func skipped(_ path: String, sameFileAs same: String) -> LoadReport {
+        var report = LoadReport(path: path, status: .skipped)
+        report.sameFileAs = same
+        return report
+    }
 }
 
 /// The ABI facts a library declared in its entry record.

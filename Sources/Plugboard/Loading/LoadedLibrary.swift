@@ -48,7 +48,7 @@ final class LoadedLibrary: @unchecked Sendable {
     /// `fileSize` is the size the `stat` that gave `identity` found.
     /// Every call into the library's code is recorded in `calls`, so a crash names the stage.
     static func load(path: String, identity: FileIdentity, fileSize: Int, router: LogRouter,
-                     files: FileFacade?, calls: LibraryCallSite) throws(Failure) -> LoadedLibrary {
+                     files: FilesAccess?, calls: LibraryCallSite) throws(Failure) -> LoadedLibrary {
         let label: UnsafePointer<pbf_label_t> = pbf_label_create(path, path)
         let record: UnsafeRawPointer
         do {
@@ -87,7 +87,7 @@ final class LoadedLibrary: @unchecked Sendable {
 
     /// The stages that follow: version negotiation, `init`, `register_plugins`.
     private static func start(path: String, identity: FileIdentity, record: UnsafeRawPointer, declared: LibraryABI,
-                              router: LogRouter, files: FileFacade?, calls: LibraryCallSite,
+                              router: LogRouter, files: FilesAccess?, calls: LibraryCallSite,
                               label: UnsafePointer<pbf_label_t>) throws(LoadFailure) -> LoadedLibrary {
         if let mismatch = declared.version.incompatibility() { throw LoadFailure(.version, mismatch) }
         let entry: pb_entry_t

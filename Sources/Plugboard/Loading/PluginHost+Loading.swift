@@ -11,7 +11,31 @@ extension PluginHost {
     /// `trust` decides whether a file or directory another user could change is
     /// refused (``PluginTrust/strict``, the default) or loaded with a report warning.
     public func loadPlugins(from searchPath: PluginSearchPath, trust: PluginTrust = .strict) -> [LoadReport] {
-        var reports: [LoadReport] = []
+        let reports = Self.candidates(in: searchPath, trust: trust).map { candidate in
+            switch candidate {
+            case .refused(let report):
+                return report
+            case .file(let path, let directoryWarnings):
+                var report = loadLibrary(at: path, trust: trust)
+                report.warnings = directoryWarnings + report.warnings
+                return report
+            }
+        }
+        return reports.map(withdrawingContestedPlugins)
+    }
+
+    /// What walking a search path finds: a file to try, or the report of a directory whose files are not tried.
+    enum Candidate {
+        /// A candidate file, with the trust warnings its directory passes on to it.
+        case file(String, directoryWarnings: [String])
+        /// An explicit directory that cannot be scanned, or any directory that fails the trust rule.
+        case refused(LoadReport)
+    }
+
+    /// The candidate files of every directory of `searchPath`, in loading order, and the
+    /// reports of the directories that cannot be scanned (explicit ones only) or are refused by `trust`.
+    static func candidates(in searchPath: PluginSearchPath, trust: PluginTrust) -> [Candidate] {
+        var candidates: [Candidate] = []
         for directory in searchPath.directories {
             let files: [String]
             let status: FileStatus
@@ -19,24 +43,17 @@ extension PluginHost {
                 files = try PluginDirectoryScanner.scan(directory.path)
                 status = try Self.status(of: directory.path)
             } catch {
-                if directory.isExplicit { reports.append(.failed(directory.path, error)) }
+                if directory.isExplicit { candidates.append(.refused(.failed(directory.path, error))) }
                 continue
             }
-            var warnings: [String] = []
-            if let problem = TrustProblem(directory.path, status) {
-                guard trust == .allowInsecure else {
-                    reports.append(.failed(directory.path, problem.refusal))
-                    continue
-                }
-                warnings.append(problem.warning)
-            }
-            for file in files {
-                var report = loadLibrary(at: file, trust: trust)
-                report.warnings = warnings + report.warnings
-                reports.append(report)
+            do throws(LoadFailure) {
+                let warnings = try trust.admit(directory.path, status)
+                candidates += files.map { .file($0, directoryWarnings: warnings) }
+            } catch {
+                candidates.append(.refused(.failed(directory.path, error)))
             }
         }
-        return reports.map(withdrawingContestedPlugins)
+        return candidates
     }
 
     /// Loads the library at `path` and registers its plugins, if the file passes
@@ -48,29 +65,35 @@ extension PluginHost {
     public func loadLibrary(at path: String, trust: PluginTrust = .strict) -> LoadReport {
         let status: FileStatus
         do {
-            status = try Self.status(of: path)
+            status = try Self.libraryStatus(of: path)
         } catch {
             return .failed(path, error)
         }
-        guard status.isRegularFile else { return .failed(path, LoadFailure(.scan, "not a regular file")) }
         if let same = loaded.earlierTry(of: status.identity, at: path) {
-            var report = LoadReport(path: path, status: .skipped)
-            report.sameFileAs = same
-            return report
+            return .skipped(path, sameFileAs: same)
         }
-        var warnings: [String] = []
-        if let problem = TrustProblem(path, status) {
-            guard trust == .allowInsecure else { return .failed(path, problem.refusal) }
-            warnings.append(problem.warning)
+        let warnings: [String]
+        do {
+            warnings = try trust.admit(path, status)
+        } catch {
+            return .failed(path, error)
+        }
+        let key = scanCache == nil ? nil : try? ScanCacheKey(path: path)
+        if !retryCrashed, let key, let remembered = scanCache?.entry(for: key), case .crashed = remembered {
+            return remembered.report(at: path)
         }
         if case .workers(let worker) = isolation {
-            return loadInWorker(path, worker: worker, trust: trust)
+            let report = loadInWorker(path, worker: worker, trust: trust)
+            if let key, loaded.lostWhileLoading.contains(path), let failure = report.failure {
+                scanCache?.recordCrash(failure, for: key)
+            }
+            return report
         }
         let owner = ObjectIdentifier(self)
         let library: LoadedLibrary
         do {
             library = try LibraryTable.shared.acquire(path: path, identity: status.identity, fileSize: status.size,
-                                                      owner: owner, sink: logHandler, files: fileFacade, calls: libraryCalls)
+                                                      owner: owner, sink: logHandler, files: filesAccess, calls: libraryCalls)
         } catch {
             var report = LoadReport.failed(path, error.failure)
             report.abi = error.abi
@@ -140,10 +163,18 @@ extension PluginHost {
         return report
     }
 
-    private static func nothingRegistered(_ refused: [PluginRefusal]) -> LoadFailure {
+    /// The failure of a library left with no registered plugin, naming each refusal.
+    static func nothingRegistered(_ refused: [PluginRefusal]) -> LoadFailure {
         LoadFailure(.register, refused.isEmpty
             ? "the library registered no plugin"
             : "no plugin of the library could be registered: " + refused.map(\.failure.message).joined(separator: "; "))
+    }
+
+    /// The `stat` of a plugin library file, or a scan failure: it cannot be read or is not a regular file.
+    static func libraryStatus(of path: String) throws(LoadFailure) -> FileStatus {
+        let status = try Self.status(of: path)
+        guard status.isRegularFile else { throw LoadFailure(.scan, "not a regular file") }
+        return status
     }
 
     /// The `stat` of a plugin file or directory, or a scan failure naming the cause.

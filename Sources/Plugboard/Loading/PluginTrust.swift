@@ -10,6 +10,16 @@ public enum PluginTrust: Sendable {
     case allowInsecure
 }
 
+extension PluginTrust {
+    /// Applies the trust rule to the file or directory `status` describes: throws its
+    /// refusal under ``strict``; returns the report warnings it earns (none for a safe one).
+    func admit(_ path: String, _ status: FileStatus) throws(LoadFailure) -> [String] {
+        guard let problem = TrustProblem(path, status) else { return [] }
+        guard self == .allowInsecure else { throw problem.refusal }
+        return [problem.warning]
+    }
+}
+
 /// Why one plugin file or directory fails the trust rule.
 struct TrustProblem: Sendable {
     /// "plugin file" or "plugin directory".

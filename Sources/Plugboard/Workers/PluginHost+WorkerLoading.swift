@@ -13,7 +13,7 @@ extension PluginHost {
     func loadInWorker(_ path: String, worker: String, trust: PluginTrust) -> LoadReport {
         let connection: WorkerConnection
         do {
-            connection = try WorkerConnection(library: path, worker: worker, container: fileFacade?.container.rootPath,
+            connection = try WorkerConnection(library: path, worker: worker, facade: fileFacade,
                                               log: logHandler, output: outputHandler)
         } catch {
             return .failed(path, error)
@@ -43,6 +43,7 @@ extension PluginHost {
             return .failed(path, LoadFailure(.worker, "the plugin worker answered the load with \(other.kind)"))
         case .failure(let ending):
             connection.close(timeout: .zero)
+            loaded.noteLost(whileLoading: path)
             let stage = connection.stage ?? "dlopen"
             let failedAt: LoadStage = switch stage {
             case "plugboard_entry": .entry

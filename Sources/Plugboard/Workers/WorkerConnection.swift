@@ -1,7 +1,9 @@
+import CPlugboard
 import Dispatch
 import Foundation
 import Glibc
 import PlugboardChildProcess
+import PlugboardFiles
 import PlugboardWorkerProtocol
 import Synchronization
 import SystemPackage
@@ -20,6 +22,8 @@ final class WorkerConnection: @unchecked Sendable {
     private let process: ChildProcess
     private let channel: WorkerChannel
     private let log: PluginHost.LogHandler
+    /// Runs the worker's files requests on the host's container; nil without one.
+    private let files: WorkerFilesServer?
     private let state = Mutex(State())
     private let replied = DispatchSemaphore(value: 0)
 
@@ -34,7 +38,7 @@ final class WorkerConnection: @unchecked Sendable {
     }
 
     /// Starts a worker for `library`; its log lines go to `log`, its printed lines to `output`.
-    init(library: String, worker: String, container: String?, log: @escaping PluginHost.LogHandler,
+    init(library: String, worker: String, facade: FileFacade?, log: @escaping PluginHost.LogHandler,
          output: @escaping PluginHost.OutputHandler) throws(LoadFailure) {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
@@ -42,7 +46,7 @@ final class WorkerConnection: @unchecked Sendable {
         }
         var environment = ProcessInfo.processInfo.environment
         environment[WorkerServer.parentVariable] = String(getpid())
-        environment[WorkerServer.containerVariable] = container
+        environment[WorkerServer.filesVariable] = facade == nil ? nil : "1"
         // The host reports a crash in one line; the runtime's backtrace would bury it (unless asked for).
         if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
         do {
@@ -58,6 +62,7 @@ final class WorkerConnection: @unchecked Sendable {
         self.library = library
         channel = WorkerChannel(descriptor: FileDescriptor(rawValue: pair[0]))
         self.log = log
+        files = facade.map { WorkerFilesServer(library: library, facade: $0) }
         for (descriptor, stream) in [(process.output, PluginOutputLine.Stream.stdout), (process.errorOutput, .stderr)] {
             guard let descriptor else { continue }
             let process = self.process
@@ -116,12 +121,14 @@ final class WorkerConnection: @unchecked Sendable {
                 if interrupted() { return .failure(end(.interrupted)) }
                 continue
             }
+            // A reply that arrived counts even when the worker ended right after it (it exits after `bye`).
             let outcome = state.withLock { state -> Result<WorkerMessage, WorkerEnding>? in
-                if let ending = state.ending { return .failure(ending) }
-                guard let reply = state.reply else { return nil }
-                state.reply = nil
-                state.awaited = 0
-                return .success(reply)
+                if let reply = state.reply {
+                    state.reply = nil
+                    state.awaited = 0
+                    return .success(reply)
+                }
+                return state.ending.map { .failure($0) }
             }
             if let outcome { return outcome }
         }
@@ -183,6 +190,15 @@ final class WorkerConnection: @unchecked Sendable {
             case .log(let plugin, let level, let message):
                 log(PluginLogRecord(source: library, plugin: plugin, level: PluginLogRecord.Level(abiValue: level) ?? .info,
                                     message: message))
+            case .files(let operation, let path, let secondPath, let data, let flags):
+                let reply = files?.serve(operation, path: path, secondPath: secondPath, data: data, flags: flags)
+                    ?? .serviceReply(status: PB_ERR_UNAVAILABLE, payload: [], message: "this host offers no files service")
+                do {
+                    try channel.send(reply, requestID: received.requestID)
+                } catch {
+                    end(endingAfterLostChannel(error))
+                    return
+                }
             case .stage(let name):
                 state.withLock { $0.stage = name }
             case .completion(let notification, _, let result):

@@ -1,4 +1,5 @@
 import CPlugboard
+import Dispatch
 import CWorkerSupport
 import Foundation
 import Glibc
@@ -19,8 +20,9 @@ public enum WorkerServer {
     public static let channelDescriptor: Int32 = 3
     /// Environment variable: the host's process id; the worker exits if its parent is not that process.
     public static let parentVariable = "PLUGBOARD_WORKER_PARENT"
-    /// Environment variable: the application container the files service opens (absent: no files service).
-    public static let containerVariable = "PLUGBOARD_WORKER_CONTAINER"
+    /// Environment variable: set (to 1) when the host offers the files service, which
+    /// plugins in the worker then reach through `files` requests.
+    public static let filesVariable = "PLUGBOARD_WORKER_FILES"
 
     /// Serves the host until it asks to shut down or goes away, and returns the exit status.
     public static func serve(environment: [String: String]) -> Int32 {
@@ -32,16 +34,30 @@ public enum WorkerServer {
         // A crash in plugin code prints its stage (init, register_plugins…) on standard error, which the host shows.
         FaultReporter.install()
         let channel = WorkerChannel(descriptor: FileDescriptor(rawValue: channelDescriptor))
-        let facade = environment[containerVariable].flatMap { try? Container(rootPath: $0) }.map(FileFacade.init)
-        let session = WorkerSession(channel: channel, facade: facade)
-        while true {
-            guard let received = try? channel.receive() else { return 0 }
+        let files = environment[filesVariable] == nil ? nil : RemoteFiles(channel: channel)
+        let session = WorkerSession(channel: channel, files: files)
+        // The reader thread takes replies to plugins' `files` requests (a plugin waits for
+        // them inside a callback, while this thread is busy in it) and queues the rest.
+        let inbox = WorkerInbox()
+        Thread.detachNewThread {
+            while let received = try? channel.receive() {
+                if case .serviceReply(let status, let payload, let message) = received.message, let files {
+                    files.deliver(RemoteFiles.Reply(status: status, payload: payload, message: message), to: received.requestID)
+                } else {
+                    inbox.put(received)
+                }
+            }
+            files?.close()
+            inbox.close()
+        }
+        while let received = inbox.take() {
             do {
                 guard try session.handle(received) else { return 0 }
             } catch {
                 return 71
             }
         }
+        return 0
     }
 }
 
@@ -52,12 +68,13 @@ final class WorkerSession {
     /// The plugins loaded so far, numbered in registration order across loads (the protocol's plugin numbers).
     private var plugins: [(definition: CPluginDefinition, library: LoadedLibrary)] = []
 
-    init(channel: WorkerChannel, facade: FileFacade?) {
+    init(channel: WorkerChannel, files: RemoteFiles?) {
         self.channel = channel
-        host = PluginHost(fileFacade: facade) { record in
+        host = PluginHost { record in
             try? channel.send(.log(pluginID: record.plugin, level: record.level.abiValue, message: record.message))
         }
         host.stageAnnouncer = { stage in try? channel.send(.stage(name: stage.description)) }
+        host.remoteFiles = files
     }
 
     /// Answers one message; false when the worker should exit.
@@ -121,6 +138,36 @@ final class CompletionGate: Sendable {
             state.answered = true
             for message in state.held { try channel.send(message) }
             state.held = []
+        }
+    }
+}
+
+/// The messages the worker's reader thread hands to its main thread, in order.
+final class WorkerInbox: Sendable {
+    private let queue = Mutex<(messages: [ReceivedMessage], closed: Bool)>(([], false))
+    private let available = DispatchSemaphore(value: 0)
+
+    /// Queues `message` for ``take()``.
+    func put(_ message: ReceivedMessage) {
+        queue.withLock { $0.messages.append(message) }
+        available.signal()
+    }
+
+    /// No more messages will come.
+    func close() {
+        queue.withLock { $0.closed = true }
+        available.signal()
+    }
+
+    /// The next message, waiting for it; nil once closed and empty.
+    func take() -> ReceivedMessage? {
+        while true {
+            let next = queue.withLock { queue -> (ReceivedMessage?, Bool) in
+                queue.messages.isEmpty ? (nil, queue.closed) : (queue.messages.removeFirst(), false)
+            }
+            if let message = next.0 { return message }
+            if next.1 { return nil }
+            available.wait()
         }
     }
 }

@@ -10,9 +10,12 @@ struct InspectCommand: ParsableCommand {
             Loads the library in a worker process of its own (entry, version check, init, register) \
             without sending any lifecycle event, then shuts it down: no plugin code runs in \
             this process. A library that crashes, exits or does not return within \
-            --call-timeout while loading is reported as failed at stage "worker". What a \
+            --call-timeout while loading is reported as failed at the stage it was in (and \
+            remembered by the scan cache until its file changes). What a \
             plugin prints goes to standard error, attributed to its library, never into the \
-            report; the human report escapes control characters (\\n, \\x1b).
+            report; the human report escapes control characters (\\n, \\x1b). An \
+            unchanged library is answered from the scan cache without being loaded, as in \
+            `plugboard list` (see its help).
 
             \(ExitCodes.helpText)
             """)
@@ -22,12 +25,15 @@ struct InspectCommand: ParsableCommand {
 
     @OptionGroup var trust: TrustOptions
     @OptionGroup var callTimeout: CallTimeoutOptions
+    @OptionGroup var cache: ScanCacheOptions
     @OptionGroup var output: OutputOptions
 
     /// The `--json` document.
     struct Inspection: Encodable {
         let hostABI: ABIVersion
-        let library: LoadReport
+        let library: CachedReport
+        /// A cache file that was ignored or could not be saved.
+        let notes: [String]
     }
 
     func validate() throws {
@@ -37,26 +43,28 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         let console = Console.takeStandardOutput()
         FaultReporter.install()
-        // Plugin code never runs in this process: each library loads in a worker.
-        let host = PluginHost(callTimeout: callTimeout.timeout, isolation: try IsolationOptions.workers()) { _ in
-        } outputHandler: { line in
-            StandardStream.writeError(ControlCharacters.escaped(HumanFormat.output(line)))
-        }
-        let report = host.loadLibrary(at: file, trust: trust.policy)
-        host.shutdown()
+        var scanCache = try cache.open()
+        let library = scanCache.library(at: WorkingDirectory.absolute(file), trust: trust.policy,
+                                        options: cache.scanOptions(loading: try ScanOptions.inWorkers(
+                                            worker: try IsolationOptions.workerPath(), callTimeout: callTimeout.timeout,
+                                            output: StandardStream.writeOutputLine)))
+        scanCache.save()
+        let report = library.report
         if output.json {
-            console.jsonDocument(Inspection(hostABI: .host, library: report))
+            console.jsonDocument(Inspection(hostABI: .host, library: CachedReport(library: library), notes: scanCache.notes))
         } else {
-            lines(report).forEach(console.line)
+            lines(report, cached: library.cached).forEach(console.line)
+            scanCache.notes.map { "note: " + $0 }.forEach(console.line)
         }
         if report.status == .failed { throw ExitCodes.failure }
     }
 
-    private func lines(_ report: LoadReport) -> [String] {
+    private func lines(_ report: LoadReport, cached: Bool) -> [String] {
         func row(_ key: String, _ value: String) -> String {
             key.padding(toLength: 14, withPad: " ", startingAt: 0) + value
         }
         var lines = [row("File", report.path), row("Status", report.status.rawValue)]
+        if cached { lines.append(row("Cached", "yes: answered from the scan cache, the library was not loaded")) }
         if let failure = report.failure {
             lines.append(row("Stage", failure.stage.rawValue))
             lines.append(row("Error", failure.message))

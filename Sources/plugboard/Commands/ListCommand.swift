@@ -10,9 +10,21 @@ struct ListCommand: ParsableCommand {
             Loads each library in a worker process of its own (entry, version check, init, register) \
             without sending any lifecycle event, then shuts it down: no plugin code runs in \
             this process. A library that crashes, exits or does not return within \
-            --call-timeout while loading is reported as failed at stage "worker". What a \
+            --call-timeout while loading is reported as failed at the stage it was in (and \
+            remembered by the scan cache until its file changes). What a \
             plugin prints goes to standard error, attributed to its library, never into the \
             report; the human report escapes control characters (\\n, \\x1b).
+
+            Scan cache: what each library registered is kept in one file, \
+            $XDG_CACHE_HOME/plugboard/\(ScanCacheLocation.fileName) (or ~/.cache/plugboard/; \
+            --cache-dir or $PLUGBOARD_CACHE_DIR moves it), \
+            keyed on the file's path, device, inode, size and modification time and on the host \
+            ABI. An unchanged library is answered from it without being loaded: "(cached)" \
+            in the report, "cached": true in --json. The trust rule is applied on every run. \
+            A library that crashed while being scanned stays failed, with its reason, until \
+            its file changes or --retry-failed is given; an ordinary load failure is not \
+            remembered. A corrupt or foreign cache file is ignored and rewritten (a note says \
+            so). To clear the cache, remove the file, or pass --no-cache.
 
             \(ExitCodes.helpText)
             """)
@@ -20,32 +32,42 @@ struct ListCommand: ParsableCommand {
     @OptionGroup var search: PluginSearchOptions
     @OptionGroup var trust: TrustOptions
     @OptionGroup var callTimeout: CallTimeoutOptions
+    @OptionGroup var cache: ScanCacheOptions
     @OptionGroup var output: OutputOptions
 
     /// The `--json` document.
     struct Listing: Encodable {
         let searchPath: [String]
-        let libraries: [LoadReport]
+        let libraries: [CachedReport]
+        /// The scan cache file, if there is one.
+        let cacheFile: String?
+        /// A cache file that was ignored or could not be saved.
+        let notes: [String]
     }
 
     func run() throws {
         let console = Console.takeStandardOutput()
         FaultReporter.install()
         let searchPath = search.searchPath
-        // Plugin code never runs in this process: each library loads in a worker.
-        let host = PluginHost(callTimeout: callTimeout.timeout, isolation: try IsolationOptions.workers()) { _ in
-        } outputHandler: { line in
-            StandardStream.writeError(ControlCharacters.escaped(HumanFormat.output(line)))
-        }
-        let reports = host.loadPlugins(from: searchPath, trust: trust.policy)
-        host.shutdown()
+        var scanCache = try cache.open()
+        let libraries = scanCache.list(searchPath, trust: trust.policy,
+                                       options: cache.scanOptions(loading: try ScanOptions.inWorkers(
+                                           worker: try IsolationOptions.workerPath(), callTimeout: callTimeout.timeout,
+                                           output: StandardStream.writeOutputLine)))
+        scanCache.save()
+        let reports = libraries.map(\.report)
         if output.json {
-            console.jsonDocument(Listing(searchPath: searchPath.directories.map(\.path), libraries: reports))
+            console.jsonDocument(Listing(searchPath: searchPath.directories.map(\.path), libraries: libraries.map(CachedReport.init),
+                                         cacheFile: scanCache.location?.file, notes: scanCache.notes))
         } else {
             if reports.isEmpty {
                 console.line("no plugin files in " + searchPath.directories.map(\.path).joined(separator: ", "))
             }
-            reports.flatMap(HumanFormat.load).forEach(console.line)
+            for library in libraries {
+                let lines = HumanFormat.load(library.report)
+                (lines.prefix(1).map { library.cached ? $0 + "  (cached)" : $0 } + lines.dropFirst()).forEach(console.line)
+            }
+            scanCache.notes.map { "note: " + $0 }.forEach(console.line)
             console.line(HumanFormat.tally(reports))
         }
         if reports.contains(where: { $0.status == .failed }) { throw ExitCodes.failure }

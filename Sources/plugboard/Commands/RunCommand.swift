@@ -71,6 +71,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var callTimeout: CallTimeoutOptions
     @OptionGroup var isolation: IsolationOptions
+    @OptionGroup var cache: ScanCacheOptions
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -100,10 +101,13 @@ struct RunCommand: ParsableCommand {
             json ? console.jsonLine(Tagged(type: "output", line)) : console.line(HumanFormat.output(line))
         }
         try host.register(FilesPlugin(facade: facade, log: log))
+        host.scanCache = try cache.open()
+        host.retryCrashed = cache.retryFailed || cache.noCache
         let session = RunSession(host: host, console: console, json: json)
         let signals = SignalWatcher.install(report: console.descriptor, farewell: session.farewell(after:))
         if let signals { host.interruption = { signals.arrived() } }
         let code = session.perform(self, signals: signals)
+        host.scanCache?.save()
         host.shutdown()
         session.finish(code)
         if code != ExitCodes.success { throw code }

@@ -36,14 +36,19 @@ struct IsolationOptions: ParsableArguments {
         mode == .process ? try Self.workers() : .inProcess
     }
 
-    /// Workers started from `$PLUGBOARD_WORKER`, else `plugboard-worker` next to this executable.
+    /// Workers started from ``workerPath()``.
     static func workers() throws -> PluginIsolation {
+        .workers(worker: try workerPath())
+    }
+
+    /// `$PLUGBOARD_WORKER`, else `plugboard-worker` next to this executable; a usage error when it is not one.
+    static func workerPath() throws -> String {
         let worker = ProcessInfo.processInfo.environment[Self.workerVariable]
             ?? URL(fileURLWithPath: CommandLine.executablePath).deletingLastPathComponent().appendingPathComponent("plugboard-worker").path
         guard access(worker, X_OK) == 0 else {
-            throw ValidationError("--isolation process needs the plugin worker executable, and \(worker) is not one (set \(Self.workerVariable) to its path)")
+            throw ValidationError("plugin workers need the plugboard-worker executable, and \(worker) is not one (set \(Self.workerVariable) to its path)")
         }
-        return .workers(worker: worker)
+        return worker
     }
 }
 

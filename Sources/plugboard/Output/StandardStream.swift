@@ -1,4 +1,5 @@
 import Glibc
+import Plugboard
 import PlugboardSystem
 import SystemPackage
 
@@ -30,6 +31,12 @@ enum StandardStream {
     /// Writes `line` and a newline to standard error (best effort: there is nowhere else to report).
     static func writeError(_ line: String) {
         try? write(Array((line + "\n").utf8), to: STDERR_FILENO)
+    }
+
+    /// Writes a line a plugin printed in its worker to standard error, attributed and escaped
+    /// (`list` and `inspect`, whose report is standard output).
+    static func writeOutputLine(_ line: PluginOutputLine) {
+        writeError(ControlCharacters.escaped(HumanFormat.output(line)))
     }
 
     /// Points each of fds 0, 1 and 2 that is closed (a plugin may close them) at

@@ -197,7 +197,8 @@ import Testing
                                           ["FIX_ID=\"com.example.fetch\"", "FIX_FETCH=PB_FETCH_NEW_DATA", "FIX_FETCH_MODE=3",
                                            "FIX_FETCH_DELAY_MS=1000"])
         try PluginCompiler.hostile("libthread.so", in: workspace.plugins,
-                                   ["LOG_THREAD_AT=AT_WILL_FINISH", "HOSTILE_ID=\"com.example.threaded\""])
+                                   ["LOG_THREAD_AT=AT_WILL_FINISH", "FILES_THREAD_AT=AT_WILL_FINISH",
+                                    "HOSTILE_ID=\"com.example.threaded\""])
         let events = try workspace.events([#"{"event":"remote-notification","userInfo":{},"deadlineMs":10000}"#])
         let mark = Self.mark()
         let result = try Self.run(workspace, ["--events", events], mark: mark)
@@ -205,6 +206,9 @@ import Testing
         let notification = try #require(lines.first { $0.string("event") == "remote-notification" })
         #expect(notification["answer"] as? String == "new-data", "\(notification)")
         #expect(Self.logs(lines, of: "com.example.threaded").contains("hostile message"))
+        #expect(Self.logs(lines, of: "com.example.threaded").contains("files from a thread: 0 threaded"), "\(result.output)")
+        #expect((try? String(contentsOfFile: workspace.root.file("container/Documents/from-thread.txt"), encoding: .utf8))
+            == "threaded")
         #expect(result.status == 0, "\(result.output)")
         #expect(Self.noneLeft(mark))
     }
@@ -251,6 +255,40 @@ import Testing
                 "the first URL and, after the restart, the second; the third finds no plugin")
         #expect(lines.filter { $0.string("type") == "log" && $0.string("message") == "init" }.count == 2)
         #expect(result.status == 5)
+        #expect(Self.noneLeft(mark))
+    }
+
+    /// A library whose worker crashed while loading it is remembered in the scan cache:
+    /// later runs skip it with the stored reason until its file changes, or `--retry-failed`.
+    @Test func aCrashWhileLoadingIsRememberedUntilTheFileChanges() throws {
+        let workspace = try Workspace("worker-remember")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SEGV_AT=AT_INIT"])
+        // Changed long before it is scanned, so the cache trusts what it stores (its racy window).
+        var past = [timeval(tv_sec: time(nil) - 60, tv_usec: 0), timeval(tv_sec: time(nil) - 60, tv_usec: 0)]
+        #expect(utimes(library, &past) == 0)
+        let mark = Self.mark()
+        func loadLine(_ extra: [String] = []) throws -> (report: [String: Any], initCalled: Bool, status: Int32) {
+            let result = try Self.run(workspace, extra, mark: mark)
+            let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
+            let load = try #require(lines.first { $0.string("type") == "load" && $0.string("path") == library })
+            let initCalled = lines.contains { $0.string("source") == library && $0.string("message") == "init" }
+            return (load, initCalled, result.status)
+        }
+        let crashed = "\(library) crashed with SIGSEGV in init"
+        let first = try loadLine()
+        #expect(first.report.object("failure")?.string("message") == crashed && first.initCalled && first.status == 4)
+        let second = try loadLine()
+        #expect(second.report.object("failure")?.string("message")
+            == crashed + "; remembered until the file changes, or pass --retry-failed", "\(second.report)")
+        #expect(!second.initCalled, "a remembered crash is not loaded again")
+        #expect(second.status == 4)
+        let retried = try loadLine(["--retry-failed"])
+        #expect(retried.initCalled && retried.report.object("failure")?.string("message") == crashed)
+        var now = [timeval(tv_sec: time(nil) - 30, tv_usec: 0), timeval(tv_sec: time(nil) - 30, tv_usec: 0)]
+        #expect(utimes(library, &now) == 0)
+        #expect(try loadLine().initCalled, "a changed file is loaded again")
         #expect(Self.noneLeft(mark))
     }
 

@@ -19,11 +19,17 @@
  *           LOG_THREAD_AT (starts a thread that logs HOSTILE_MESSAGE every
  *           millisecond for 5 s, then ends), FILES_AT (writes
  *           "tmp/hostile-files-call.txt" through the files service),
+ *           FILES_THREAD_AT (starts a thread that writes
+ *           "Documents/from-thread.txt" through the files service, reads it back
+ *           and logs "files from a thread: STATUS TEXT"),
  *           COMPLETE_AT (answers the last remote notification's completion
  *           handle again; with it, the plugin takes part in remote
  *           notifications, answering PB_FETCH_NEW_DATA at once).
  * Identity: HOSTILE_ID (default "com.example.hostile"), HOSTILE_NAME,
  *           HOSTILE_VERSION, HOSTILE_PRIORITY.
+ * Marker:   LOAD_MARKER "path" (a constructor appends the line "loaded" to that
+ *           file each time the library is loaded, before any of its functions
+ *           runs: a test counts the dlopens, e.g. none on a scan cache hit).
  *
  * Every callback that runs logs its event name first, so a test sees how far
  * the plugin got; it answers true to launch and open_url.
@@ -90,6 +96,21 @@ static void *keep_logging(void *unused) {
 }
 #endif
 
+#ifdef FILES_THREAD_AT
+static void *use_files(void *unused) {
+    (void)unused;
+    const pb_host_t *kept = host;
+    pb_status_t status = kept->files->write(kept, "Documents/from-thread.txt", "threaded", 8, PB_FILES_OVERWRITE);
+    pb_buffer_t read_back = {NULL, 0};
+    if (status == PB_OK) status = kept->files->read(kept, "Documents/from-thread.txt", &read_back);
+    char line[128];
+    snprintf(line, sizeof line, "files from a thread: %d %s", (int)status, read_back.data ? (const char *)read_back.data : "");
+    kept->files->free_buffer(kept, &read_back);
+    kept->log(kept, HOSTILE_ID, PB_LOG_INFO, line);
+    return NULL;
+}
+#endif
+
 #ifdef COMPLETE_AT
 static const pb_fetch_completion_t *last_completion;
 #endif
@@ -135,6 +156,12 @@ static void misbehave(int place) {
     if (place == LOG_THREAD_AT) {
         pthread_t thread;
         if (pthread_create(&thread, NULL, keep_logging, NULL) == 0) pthread_detach(thread);
+    }
+#endif
+#ifdef FILES_THREAD_AT
+    if (place == FILES_THREAD_AT && host->files) {
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, use_files, NULL) == 0) pthread_detach(thread);
     }
 #endif
 #ifdef FILES_AT
@@ -250,6 +277,13 @@ static bool register_plugins(const pb_registrar_t *registrar) {
 #endif
     return registrar->add_plugin(registrar, &plugin) == PB_OK;
 }
+
+#ifdef LOAD_MARKER
+__attribute__((constructor)) static void mark_load(void) {
+    FILE *marker = fopen(LOAD_MARKER, "a");
+    if (marker) { fputs("loaded\n", marker); fclose(marker); }
+}
+#endif
 
 static const pb_entry_t entry = {
     sizeof(pb_entry_t), PB_ABI_VERSION_MAJOR, PB_ABI_VERSION_MINOR, init, deinit, register_plugins,

@@ -10,11 +10,12 @@ enum TestPaths {
     static let include = packageRoot.appendingPathComponent("include").path
     static let fixtures = packageRoot.appendingPathComponent("Tests/PlugboardTests/Fixtures").path
 
-    /// The process environment with XDG_DATA_HOME in a temporary folder, so a
-    /// `plugboard run` without `--container` never writes into the real home.
+    /// The process environment with XDG_DATA_HOME and the scan cache in temporary folders,
+    /// so a `plugboard run` without `--container`, or a `list`, never writes into the real home.
     static let hermeticEnvironment: [String: String] = {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = NSTemporaryDirectory() + "/plugboard-tests-xdg-\(getpid())"
+        environment["PLUGBOARD_CACHE_DIR"] = NSTemporaryDirectory() + "/plugboard-tests-cache-\(getpid())"
         return environment
     }()
 

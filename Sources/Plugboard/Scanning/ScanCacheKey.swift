@@ -1,0 +1,36 @@
+/// What a cached scan of a library is valid for: the file as one `stat` sees it
+/// (path, device, inode, size, modification time) and the host's ABI. Any change
+/// makes the entry stale, and the library is scanned again.
+///
+/// The mode and the owner are not part of the key: the trust rule checks them on every run.
+public struct ScanCacheKey: Sendable, Hashable {
+    /// The path the library was found at.
+    public let path: String
+    /// The device of the file.
+    public let device: UInt64
+    /// The inode of the file.
+    public let inode: UInt64
+    /// The size in bytes.
+    public let size: Int
+    /// The modification time, since the epoch, to the nanosecond.
+    public let modified: Duration
+    /// The ABI of the host that scanned it.
+    public let hostABI: ABIVersion
+}
+
+extension ScanCacheKey {
+    /// The key of the library file at `path` as it is now; throws the scan failure
+    /// when it cannot be read or is not a regular file.
+    public init(path: String) throws(LoadFailure) {
+        self.init(path: path, status: try PluginHost.libraryStatus(of: path))
+    }
+
+    init(path: String, status: FileStatus) {
+        self.path = path
+        device = status.identity.device
+        inode = status.identity.inode
+        size = status.size
+        modified = status.modified
+        hostABI = .host
+    }
+}

@@ -1,0 +1,159 @@
+import PlugboardWorkerProtocol
+
+/// The binary layout of one scan cache record and of the report types inside it, in
+/// the worker protocol's primitives (little-endian integers, `u32`-length-prefixed
+/// UTF-8 strings, a presence byte before an optional). Each type writes its fields
+/// in declaration order and reads them back in the same order; enums are written as
+/// their raw text, so the layout survives a reordering of cases.
+///
+/// Every read is checked against the bytes left, and ids are validated again, so a
+/// damaged file is a typed error, never a crash.
+enum ScanCacheRecordCoding {
+    /// Writes `key` and `entry`.
+    static func write(_ key: ScanCacheKey, _ entry: ScanCacheEntry, to encoder: inout WireEncoder) {
+        encoder.append(string: key.path)
+        encoder.append(key.device)
+        encoder.append(key.inode)
+        encoder.append(Int64(key.size))
+        write(key.modified, to: &encoder)
+        write(key.hostABI, to: &encoder)
+        switch entry {
+        case .scanned(let report):
+            encoder.append(UInt8(1))
+            write(report, to: &encoder)
+        case .crashed(let reason):
+            encoder.append(UInt8(2))
+            write(reason, to: &encoder)
+        }
+    }
+
+    /// Reads what ``write(_:_:to:)`` wrote.
+    static func read(from decoder: inout WireDecoder) throws(WorkerProtocolError) -> (ScanCacheKey, ScanCacheEntry) {
+        let key = ScanCacheKey(path: try decoder.readString("key.path"), device: try decoder.readUInt64("key.device"),
+                               inode: try decoder.readUInt64("key.inode"), size: Int(try decoder.readInt64("key.size")),
+                               modified: try readDuration("key.modified", from: &decoder), hostABI: try readABIVersion(from: &decoder))
+        switch try decoder.readUInt8("entry.kind") {
+        case 1: return (key, .scanned(report: try readReport(from: &decoder)))
+        case 2: return (key, .crashed(reason: try readFailure(from: &decoder)))
+        case let other: throw .malformed(field: "entry.kind", cause: .unknownKind(other))
+        }
+    }
+
+    /// Writes a duration (a time since the epoch): seconds, then attoseconds.
+    static func write(_ duration: Duration, to encoder: inout WireEncoder) {
+        encoder.append(duration.components.seconds)
+        encoder.append(duration.components.attoseconds)
+    }
+
+    /// Reads what ``write(_:to:)`` wrote for a duration.
+    static func readDuration(_ field: StaticString, from decoder: inout WireDecoder) throws(WorkerProtocolError) -> Duration {
+        Duration(secondsComponent: try decoder.readInt64(field), attosecondsComponent: try decoder.readInt64(field))
+    }
+
+    /// Writes an ABI version: major, then minor.
+    static func write(_ version: ABIVersion, to encoder: inout WireEncoder) {
+        encoder.append(version.major)
+        encoder.append(version.minor)
+    }
+
+    /// Reads what ``write(_:to:)`` wrote for an ABI version.
+    static func readABIVersion(from decoder: inout WireDecoder) throws(WorkerProtocolError) -> ABIVersion {
+        ABIVersion(major: try decoder.readUInt32("abi.major"), minor: try decoder.readUInt32("abi.minor"))
+    }
+
+    private static func write(_ report: LoadReport, to encoder: inout WireEncoder) {
+        encoder.append(string: report.path)
+        encoder.append(string: report.status.rawValue)
+        encoder.append(report.failure != nil)
+        if let failure = report.failure { write(failure, to: &encoder) }
+        encoder.append(optionalString: report.sameFileAs)
+        encoder.append(report.abi != nil)
+        if let abi = report.abi {
+            write(abi.version, to: &encoder)
+            let sizes = abi.structSizes.sorted { $0.key < $1.key }
+            encoder.append(UInt32(sizes.count))
+            for (name, size) in sizes {
+                encoder.append(string: name)
+                encoder.append(Int64(size))
+            }
+        }
+        encoder.append(UInt32(report.plugins.count))
+        for plugin in report.plugins {
+            encoder.append(string: plugin.descriptor.id.rawValue)
+            encoder.append(string: plugin.descriptor.name)
+            encoder.append(string: plugin.descriptor.version)
+            encoder.append(plugin.descriptor.priority)
+            encoder.append(UInt32(plugin.concerns.count))
+            for concern in plugin.concerns { encoder.append(string: concern.rawValue) }
+            encoder.append(string: plugin.source.description)
+        }
+        encoder.append(UInt32(report.refused.count))
+        for refusal in report.refused {
+            encoder.append(string: refusal.id)
+            write(refusal.failure, to: &encoder)
+        }
+        encoder.append(UInt32(report.warnings.count))
+        for warning in report.warnings { encoder.append(string: warning) }
+    }
+
+    private static func readReport(from decoder: inout WireDecoder) throws(WorkerProtocolError) -> LoadReport {
+        let path = try decoder.readString("report.path")
+        var report = LoadReport(path: path, status: try readRawValue("report.status", from: &decoder))
+        if try decoder.readBool("report.failure") { report.failure = try readFailure(from: &decoder) }
+        report.sameFileAs = try decoder.readOptionalString("report.sameFileAs")
+        if try decoder.readBool("report.abi") {
+            let version = try readABIVersion(from: &decoder)
+            var sizes: [String: Int] = [:]
+            for _ in 0..<(try decoder.readUInt32("abi.structSizes")) {
+                sizes[try decoder.readString("abi.structSize.name")] = Int(try decoder.readInt64("abi.structSize.size"))
+            }
+            report.abi = LibraryABI(version: version, structSizes: sizes)
+        }
+        for _ in 0..<(try decoder.readUInt32("report.plugins")) {
+            let text = try decoder.readString("plugin.id")
+            let id: PluginID
+            do {
+                id = try PluginID(validating: text)
+            } catch {
+                throw .malformed(field: "plugin.id", cause: .invalidValue(0))
+            }
+            let descriptor = PluginDescriptor(id: id, name: try decoder.readString("plugin.name"),
+                                              version: try decoder.readString("plugin.version"),
+                                              priority: try decoder.readInt32("plugin.priority"))
+            var concerns: [PluginConcern] = []
+            for _ in 0..<(try decoder.readUInt32("plugin.concerns")) {
+                concerns.append(try readRawValue("plugin.concern", from: &decoder))
+            }
+            let source = try decoder.readString("plugin.source")
+            report.plugins.append(PluginSummary(descriptor: descriptor, concerns: concerns,
+                                                source: source == PluginSource.builtIn.description ? .builtIn : .library(path: source)))
+        }
+        for _ in 0..<(try decoder.readUInt32("report.refused")) {
+            report.refused.append(PluginRefusal(id: try decoder.readString("refusal.id"), failure: try readFailure(from: &decoder)))
+        }
+        for _ in 0..<(try decoder.readUInt32("report.warnings")) {
+            report.warnings.append(try decoder.readString("report.warning"))
+        }
+        return report
+    }
+
+    private static func write(_ failure: LoadFailure, to encoder: inout WireEncoder) {
+        encoder.append(string: failure.stage.rawValue)
+        encoder.append(string: failure.message)
+        encoder.append(optionalString: failure.systemError)
+    }
+
+    private static func readFailure(from decoder: inout WireDecoder) throws(WorkerProtocolError) -> LoadFailure {
+        LoadFailure(try readRawValue("failure.stage", from: &decoder), try decoder.readString("failure.message"),
+                    systemError: try decoder.readOptionalString("failure.systemError"))
+    }
+
+    /// Reads a string that must be a raw value of `Value` (a wrong one is reported by its field only).
+    private static func readRawValue<Value: RawRepresentable<String>>(
+        _ field: StaticString, from decoder: inout WireDecoder
+    ) throws(WorkerProtocolError) -> Value {
+        let text = try decoder.readString(field)
+        guard let value = Value(rawValue: text) else { throw .malformed(field: "\(field)", cause: .invalidValue(0)) }
+        return value
+    }
+}

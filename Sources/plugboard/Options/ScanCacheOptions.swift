@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import Plugboard
+
+/// `--no-cache`, `--cache-dir` and `--retry-failed`, shared by the commands that scan plugins.
+struct ScanCacheOptions: ParsableArguments {
+    @Flag(name: .customLong("no-cache"),
+          help: "Scan every library again instead of answering unchanged files from the scan cache (list, inspect) or skipping a library it remembers as crashed (run), and rewrite the cache with what was found.")
+    var noCache = false
+
+    @Option(name: .customLong("cache-dir"),
+            help: ArgumentHelp(
+                "The directory of the scan cache file (\(ScanCacheLocation.fileName)), an absolute path. Default: $PLUGBOARD_CACHE_DIR, else $XDG_CACHE_HOME/plugboard (or ~/.cache/plugboard).",
+                valueName: "dir"))
+    var cacheDirectory: String?
+
+    @Flag(name: .customLong("retry-failed"),
+          help: "Scan (list, inspect) or load (run) a library again although the scan cache remembers that it crashed, exited or hung while being loaded in a worker.")
+    var retryFailed = false
+
+    func validate() throws {
+        _ = try location()
+    }
+
+    /// The scan cache, read from its file (in memory only when no directory is known).
+    func open() throws -> ScanCache {
+        ScanCache(location: try location())
+    }
+
+    /// How the command uses the cache, scanning a library that must be scanned with `loading`.
+    func scanOptions(loading: @escaping @Sendable (String) -> ScanCacheEntry) -> ScanOptions {
+        ScanOptions(reuse: !noCache, retryCrashed: retryFailed, load: loading)
+    }
+
+    private func location() throws -> ScanCacheLocation? {
+        do {
+            return try ScanCacheLocation.resolve(flag: cacheDirectory, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}
