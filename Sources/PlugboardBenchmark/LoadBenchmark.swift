@@ -17,9 +17,9 @@ struct LoadMeasurement {
     let freshProcess: UInt64
     /// Best of the fresh child processes timing the C baseline's `pbb_set_open_directory`.
     let freshProcessC: UInt64
-    /// Best wall time of `plugboard list --plugin-dir DIR --json`, nil if the CLI was not found.
+    /// Best wall time of `plugboard list --plugin-dir DIR --json --no-cache`, nil if the CLI was not found.
     let cli: UInt64?
-    /// Best wall time of `plugboard list --plugin-dir EMPTY --json` (process start-up).
+    /// Best wall time of `plugboard list --plugin-dir EMPTY --json --no-cache` (process start-up).
     let cliStartup: UInt64?
 
     /// The CLI time minus its start-up, never below zero.
@@ -73,7 +73,7 @@ struct LoadBenchmark {
 
         var best = (ours: UInt64.max, c: UInt64.max, cli: UInt64.max, startup: UInt64.max)
         if let cli {
-            let listing = try TimedRun(cli, ["list", "--plugin-dir", directory, "--json"], captureOutput: true)
+            let listing = try TimedRun(cli, ["list", "--plugin-dir", directory, "--json", "--no-cache"], captureOutput: true)
             let loaded = listing.output.components(separatedBy: "\"status\" : \"loaded\"").count - 1
             guard listing.termination.succeeded, loaded == count else {
                 throw BenchmarkError("\(cli) list --plugin-dir \(directory) --json: \(listing.termination), \(loaded) of \(count) libraries loaded")
@@ -83,8 +83,8 @@ struct LoadBenchmark {
             best.ours = min(best.ours, try child(.host, directory, count: count))
             best.c = min(best.c, try child(.c, directory, count: count))
             if let cli {
-                best.cli = min(best.cli, try Self.timeList(cli, directory))
-                best.startup = min(best.startup, try Self.timeList(cli, emptyDirectory))
+                best.cli = min(best.cli, try Self.timeList(cli, directory, cache: false))
+                best.startup = min(best.startup, try Self.timeList(cli, emptyDirectory, cache: false))
             }
         }
         return LoadMeasurement(plugins: count, inProcess: inProcess, inProcessAgain: inProcessAgain,
@@ -113,11 +113,13 @@ struct LoadBenchmark {
         return fields[0]
     }
 
-    /// The wall time of one `plugboard list --plugin-dir DIR --json`, output discarded.
-    static func timeList(_ cli: String, _ directory: String) throws -> UInt64 {
-        let outcome = try TimedRun(cli, ["list", "--plugin-dir", directory, "--json"])
+    /// The wall time of one `plugboard list --plugin-dir DIR --json`, output discarded;
+    /// without `cache`, with `--no-cache` (every library scanned in a worker; the cache rewritten).
+    static func timeList(_ cli: String, _ directory: String, cache: Bool) throws -> UInt64 {
+        let arguments = ["list", "--plugin-dir", directory, "--json"] + (cache ? [] : ["--no-cache"])
+        let outcome = try TimedRun(cli, arguments)
         guard outcome.termination.succeeded else {
-            throw BenchmarkError("\(cli) list --plugin-dir \(directory) --json ended with \(outcome.termination)")
+            throw BenchmarkError("\(cli) \(arguments.joined(separator: " ")) ended with \(outcome.termination)")
         }
         return outcome.nanoseconds
     }

@@ -167,6 +167,10 @@ struct PluginFactory {
         return path
     }
 
+    /// The scan-cache directory for the `plugboard` processes this benchmark starts (they create it):
+    /// inside the plugin cache, so that they never read or write the user's scan cache.
+    var scanCacheDirectory: String { cacheDirectory + "/scan-cache" }
+
     /// Whether `set` is complete in the cache: its marker names its count and every library exists.
     private func isComplete(_ set: PluginSet) -> Bool {
         guard Files.text(cacheDirectory + "/" + set.name + ".complete") == "\(set.count)\n" else { return false }

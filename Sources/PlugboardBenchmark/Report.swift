@@ -145,7 +145,7 @@ enum Report {
                           Format.right(row.cliNet.map(cell) ?? "–", 18)].joined(separator: "  "))
         }
         if let startup = results.load.first?.cliStartup {
-            lines.append("  (list --json net: wall time of `plugboard list --plugin-dir DIR --json` minus the same over an empty directory, \(Format.milliseconds(startup)) ms)")
+            lines.append("  (list --json net: wall time of `plugboard list --plugin-dir DIR --json --no-cache` minus the same over an empty directory, \(Format.milliseconds(startup)) ms)")
         }
         return lines + ["", "Goals:"] + verdicts(results).map { "  " + $0 } + [""]
     }
@@ -255,7 +255,7 @@ enum Report {
                 + "Milliseconds, with µs per plugin in parentheses. *Fresh* columns: best of \(settings.repetitions) child "
                 + "processes, each timing the load alone from inside. *In-process*: once in the benchmark process; "
                 + "*again*: the same directory after `shutdown()`, images still mapped (`RTLD_NODELETE`), so everything "
-                + "but mapping and relocation. *list --json net*: wall time of `plugboard list --plugin-dir DIR --json` "
+                + "but mapping and relocation. *list --json net*: wall time of `plugboard list --plugin-dir DIR --json --no-cache` "
                 + "minus the same over an empty directory (process start-up), so it includes JSON encoding.",
             "",
             "| plugins | ours, fresh | C, fresh | ours / C | ours, in-process | again (mapped) | list --json net | libraries loaded before |",

@@ -37,10 +37,15 @@ enum WorkerReport {
         } else {
             lines.append("Process-mode start-up for \(WorkerGoals.startupLibraries) libraries: not measured in this run")
         }
-        lines.append("`list` of \(WorkerGoals.listLibraries) unchanged libraries from the scan cache in under "
-            + "\(Format.milliseconds(WorkerGoals.listNanoseconds)) ms: PENDING (the scan cache has not landed; "
-            + "cold `list` of \(workers.listLibraries) libraries, every one loaded in a worker: "
-            + "\(Format.milliseconds(workers.listNet)) ms net)")
+        if workers.listLibraries == WorkerGoals.listLibraries {
+            lines.append("`list` of \(WorkerGoals.listLibraries) unchanged libraries from the scan cache in under "
+                + "\(Format.milliseconds(WorkerGoals.listNanoseconds)) ms of its own work: "
+                + (workers.listWarmNet < WorkerGoals.listNanoseconds ? "MET" : "MISSED")
+                + " (\(Format.milliseconds(workers.listWarmNet)) ms net of start-up; cold, every library scanned in a worker: "
+                + "\(Format.milliseconds(workers.listNet)) ms)")
+        } else {
+            lines.append("`list` of \(WorkerGoals.listLibraries) libraries from the scan cache: not measured in this run")
+        }
         return lines
     }
 
@@ -71,9 +76,10 @@ enum WorkerReport {
                           Format.right(mebibytes(row.memory.rss), 9), Format.right(mebibytes(row.memory.pss), 9)]
                 .joined(separator: "  "))
         }
-        lines += ["", "plugboard list --json over \(workers.listLibraries) libraries, cold (no scan cache): "
-            + "\(Format.milliseconds(workers.list)) ms, \(Format.milliseconds(workers.listNet)) ms net of start-up "
-            + "(\(Format.milliseconds(workers.listStartup)) ms over an empty directory); warm cache: pending",
+        lines += ["", "plugboard list --json over \(workers.listLibraries) libraries: cold (--no-cache) "
+            + "\(Format.milliseconds(workers.list)) ms, \(Format.milliseconds(workers.listNet)) ms net of start-up; warm (scan cache) "
+            + "\(Format.milliseconds(workers.listWarm)) ms, \(Format.milliseconds(workers.listWarmNet)) ms net "
+            + "(start-up: \(Format.milliseconds(workers.listStartup)) ms over an empty directory)",
             "", "Worker goals:"]
         return lines + verdicts(workers).map { "  " + $0 }
     }
@@ -142,11 +148,13 @@ enum WorkerReport {
             "",
             "| cache | wall (ms) | net of start-up (ms) |",
             "|---|---:|---:|",
-            "| cold (every library loaded in a worker) | \(Format.milliseconds(workers.list)) | \(Format.milliseconds(workers.listNet)) |",
-            "| warm | pending: the scan cache has not landed | – |",
+            "| cold: `--no-cache`, every library scanned in a worker | \(Format.milliseconds(workers.list)) | \(Format.milliseconds(workers.listNet)) |",
+            "| warm: right after a cold one, every library answered from the scan cache | \(Format.milliseconds(workers.listWarm)) | **\(Format.milliseconds(workers.listWarmNet))** |",
             "",
-            "Start-up: `plugboard list --json` over an empty directory, \(Format.milliseconds(workers.listStartup)) ms (best of "
-                + "\(results.settings.repetitions)).",
+            "Best of \(results.settings.repetitions), each round: start-up (`plugboard list --json --no-cache` over an empty "
+                + "directory: \(Format.milliseconds(workers.listStartup)) ms), cold, warm. The benchmark points "
+                + "`PLUGBOARD_CACHE_DIR` into its plugin cache, so the user's scan cache is never read or written. Checked once "
+                + "before: cold lists every library `\"cached\": false`, warm every one `\"cached\": true`.",
         ]
         return lines.joined(separator: "\n")
     }

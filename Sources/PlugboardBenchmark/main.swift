@@ -66,6 +66,8 @@ enum BenchmarkCommand {
         let compile = try factory.prepare(dispatchSets + loadSets + workerSets, jobs: jobs)
 
         let cli = try findCLI(options.cli, next: executable)
+        // Every `plugboard` started from here inherits it.
+        setenv("PLUGBOARD_CACHE_DIR", factory.scanCacheDirectory, 1)
         let emptyDirectory = try factory.emptyDirectory()
 
         // Loads first, while the process has loaded no plugin library yet.
