@@ -13,7 +13,7 @@ extension PluginHost {
     func loadInWorker(_ path: String, worker: String, trust: PluginTrust) -> LoadReport {
         let connection: WorkerConnection
         do {
-            connection = try WorkerConnection(library: path, worker: worker, facade: fileFacade,
+            connection = try WorkerConnection(library: path, trust: trust, worker: worker, facade: fileFacade,
                                               log: logHandler, output: outputHandler)
         } catch {
             return .failed(path, error)

@@ -19,6 +19,8 @@ import SystemPackage
 final class WorkerConnection: @unchecked Sendable {
     /// The library this worker loads.
     let library: String
+    /// The trust rule the library was loaded under, which a restart applies again.
+    let trust: PluginTrust
     private let process: ChildProcess
     private let channel: WorkerChannel
     private let log: PluginHost.LogHandler
@@ -37,8 +39,8 @@ final class WorkerConnection: @unchecked Sendable {
         var stage: String?
     }
 
-    /// Starts a worker for `library`; its log lines go to `log`, its printed lines to `output`.
-    init(library: String, worker: String, facade: FileFacade?, log: @escaping PluginHost.LogHandler,
+    /// Starts a worker for `library`, loaded under `trust`; its log lines go to `log`, its printed lines to `output`.
+    init(library: String, trust: PluginTrust, worker: String, facade: FileFacade?, log: @escaping PluginHost.LogHandler,
          output: @escaping PluginHost.OutputHandler) throws(LoadFailure) {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
@@ -60,6 +62,7 @@ final class WorkerConnection: @unchecked Sendable {
         }
         Glibc.close(pair[1])
         self.library = library
+        self.trust = trust
         channel = WorkerChannel(descriptor: FileDescriptor(rawValue: pair[0]))
         self.log = log
         files = facade.map { WorkerFilesServer(library: library, facade: $0) }

@@ -258,6 +258,25 @@ import Testing
         #expect(Self.noneLeft(mark))
     }
 
+    /// A restart loads the library again under the run's trust rule: a file that became
+    /// writable by others since the first load is refused, not loaded into a new worker.
+    @Test func aRestartAppliesTheTrustRuleAgain() throws {
+        let workspace = try Workspace("worker-restart-trust")
+        defer { workspace.remove() }
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins,
+                                                 ["SHARE_FILE_AT=AT_OPEN_URL", "SEGV_AT=AT_OPEN_URL"])
+        let mark = Self.mark()
+        let result = try Self.run(workspace, ["--open-url", "myapp://y", "--restart", "1"], mark: mark)
+        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
+        let messages = lines.compactMap { $0.string("message") }
+        let refusal = messages.first { $0.hasPrefix("could not restart the worker of \(library) (restart 1 of 1)") }
+        #expect(refusal?.contains("is writable by group and others (mode 0666)") == true, "\(result.output)")
+        #expect(lines.filter { $0.string("type") == "log" && $0.string("message") == "init" }.count == 1,
+                "\(result.output)")
+        #expect(result.status == 5)
+        #expect(Self.noneLeft(mark))
+    }
+
     /// A library whose worker crashed while loading it is remembered in the scan cache:
     /// later runs skip it with the stored reason until its file changes, or `--retry-failed`.
     @Test func aCrashWhileLoadingIsRememberedUntilTheFileChanges() throws {

@@ -24,7 +24,9 @@
  *           and logs "files from a thread: STATUS TEXT"),
  *           COMPLETE_AT (answers the last remote notification's completion
  *           handle again; with it, the plugin takes part in remote
- *           notifications, answering PB_FETCH_NEW_DATA at once).
+ *           notifications, answering PB_FETCH_NEW_DATA at once),
+ *           SHARE_FILE_AT (makes its own library file writable by others,
+ *           before any other action at that place: a file the trust rule refuses).
  * Identity: HOSTILE_ID (default "com.example.hostile"), HOSTILE_NAME,
  *           HOSTILE_VERSION, HOSTILE_PRIORITY.
  * Marker:   LOAD_MARKER "path" (a constructor appends the line "loaded" to that
@@ -38,7 +40,9 @@
 #define _GNU_SOURCE
 #endif
 #include <plugboard.h>
+#include <dlfcn.h>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <signal.h>
 #include <stdint.h>
@@ -117,6 +121,12 @@ static const pb_fetch_completion_t *last_completion;
 
 static void misbehave(int place) {
     (void)place;
+#ifdef SHARE_FILE_AT
+    if (place == SHARE_FILE_AT) {
+        Dl_info self;
+        if (dladdr((void *)misbehave, &self) != 0 && self.dli_fname) chmod(self.dli_fname, 0666);
+    }
+#endif
 #ifdef PRINT_AT
     if (place == PRINT_AT) {
         printf("garbage from stdio {\"type\":\"exit\",\"code\":0}\n");
