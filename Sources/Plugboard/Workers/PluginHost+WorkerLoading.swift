@@ -24,7 +24,7 @@ extension PluginHost {
         case .success(.helloReply(let version, _)) where version.major == WorkerProtocolVersion.current.major:
             break
         case .success(let other):
-            connection.close(timeout: .zero)
+            connection.abandon("it answered the handshake with \(other.kind)")
             return .failed(path, LoadFailure(.worker, "the plugin worker answered the handshake with \(other.kind)"))
         case .failure(let ending):
             return .failed(path, LoadFailure(.worker, ending.sentence(who: "the plugin worker", callback: "its handshake",
@@ -34,12 +34,12 @@ extension PluginHost {
         switch connection.request(.load(path: path, allowInsecure: trust == .allowInsecure), timeout: callTimeout) {
         case .success(.loaded(let json)):
             guard let decoded = try? JSONDecoder().decode(LoadReport.self, from: Data(json)) else {
-                connection.close(timeout: .zero)
+                connection.abandon("it sent a load report that does not decode")
                 return .failed(path, LoadFailure(.worker, "the plugin worker sent a load report that does not decode"))
             }
             report = decoded
         case .success(let other):
-            connection.close(timeout: .zero)
+            connection.abandon("it answered the load with \(other.kind)")
             return .failed(path, LoadFailure(.worker, "the plugin worker answered the load with \(other.kind)"))
         case .failure(let ending):
             connection.close(timeout: .zero)

@@ -15,7 +15,7 @@ extension PluginHost {
         case .success(.answer(let answer)):
             return .success(answer)
         case .success(let other):
-            return .failure(workerFailed(connection, .lost("it answered \(other.kind) to a call"), who: id.rawValue,
+            return .failure(workerFailed(connection, connection.abandon("it answered \(other.kind) to a call"), who: id.rawValue,
                                          callback: event.callbackName.description))
         case .failure(let ending):
             return .failure(workerFailed(connection, ending, who: id.rawValue, callback: event.callbackName.description))

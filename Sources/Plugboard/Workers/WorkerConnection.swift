@@ -162,7 +162,17 @@ final class WorkerConnection: @unchecked Sendable {
         _ = end(.lost("closed by the host"))
     }
 
-    /// Records how the worker ended (the first reason wins), stops and reaps it, and wakes a waiting request.
+    /// Ends a worker that broke the protocol (`cause` says how) without asking it to shut
+    /// down: it is killed and reaped and its channel closed. Returns how it ended (the first reason wins).
+    @discardableResult
+    func abandon(_ cause: String) -> WorkerEnding {
+        let ending = end(.lost(cause))
+        close(timeout: .zero)
+        return ending
+    }
+
+    /// Records how the worker ended (the first reason wins), stops and reaps it (a worker
+    /// that ended by itself is only reaped), and wakes a waiting request.
     @discardableResult
     private func end(_ reason: WorkerEnding) -> WorkerEnding {
         let first = state.withLock { state -> WorkerEnding in
@@ -170,10 +180,7 @@ final class WorkerConnection: @unchecked Sendable {
             state.ending = reason
             return reason
         }
-        switch reason {
-        case .timedOut, .interrupted: process.stop()
-        default: break
-        }
+        process.stop()
         replied.signal()
         return first
     }
@@ -228,7 +235,7 @@ final class WorkerConnection: @unchecked Sendable {
     }
 
     /// Why the channel ended: the worker's own end (a signal or an exit status),
-    /// or, when it still runs a little later, a broken channel (then it is killed).
+    /// or, when it still runs a little later, a broken channel (``end(_:)`` then kills it).
     private func endingAfterLostChannel(_ error: WorkerProtocolError) -> WorkerEnding {
         for _ in 0..<100 {
             if let termination = try? process.reapIfEnded() {
@@ -239,7 +246,6 @@ final class WorkerConnection: @unchecked Sendable {
             }
             usleep(10_000)
         }
-        process.stop()
         return .lost(error == .closedByPeer ? "it closed its channel" : error.description)
     }
 

@@ -277,6 +277,26 @@ import Testing
         #expect(Self.noneLeft(mark))
     }
 
+    /// A worker that answers out of turn (a plugin wrote a frame on the channel) is killed
+    /// at once, not asked to shut down: its library fails with what it answered, and no
+    /// `deinit` timeout is reported for it.
+    @Test func aReplyOutOfTurnEndsTheWorker() throws {
+        let workspace = try Workspace("worker-out-of-turn")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["FORGE_BYE_AT=AT_INIT"])
+        let mark = Self.mark()
+        let result = try Self.run(workspace, mark: mark)
+        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
+        let load = lines.first { $0.string("type") == "load" && $0.string("path") == library }
+        #expect(load?.string("status") == "failed", "\(result.output)")
+        #expect(result.output.contains("the plugin worker answered the load with bye"), "\(result.output)")
+        #expect(!lines.contains { $0.string("type") == "log" && $0.string("message")?.contains("from deinit") == true },
+                "\(result.output)")
+        #expect(result.status == 4)
+        #expect(Self.noneLeft(mark))
+    }
+
     /// A library whose worker crashed while loading it is remembered in the scan cache:
     /// later runs skip it with the stored reason until its file changes, or `--retry-failed`.
     @Test func aCrashWhileLoadingIsRememberedUntilTheFileChanges() throws {
