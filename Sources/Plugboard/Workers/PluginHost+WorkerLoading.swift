@@ -21,8 +21,13 @@ extension PluginHost {
         let hello = WorkerMessage.hello(protocolVersion: .current, hostABIMajor: ABIVersion.host.major,
                                         hostABIMinor: ABIVersion.host.minor)
         switch connection.request(hello, timeout: workerGrace) {
-        case .success(.helloReply(let version, _)) where version.major == WorkerProtocolVersion.current.major:
-            break
+        case .success(.helloReply(let version, _)):
+            do throws(WorkerProtocolError) {
+                try WorkerProtocolVersion.current.requireCompatible(peer: version)
+            } catch {
+                connection.abandon(error.description)
+                return .failed(path, LoadFailure(.worker, "the plugin worker \(worker) cannot serve this host: \(error)"))
+            }
         case .success(let other):
             connection.abandon("it answered the handshake with \(other.kind)")
             return .failed(path, LoadFailure(.worker, "the plugin worker answered the handshake with \(other.kind)"))

@@ -297,6 +297,38 @@ import Testing
         #expect(Self.noneLeft(mark))
     }
 
+    /// A worker that speaks another major version of the protocol is refused with both
+    /// versions named (WORKER-PROTOCOL.md, "Versions and the handshake").
+    @Test func aWorkerOfAnotherMajorVersionIsRefused() throws {
+        let workspace = try Workspace("worker-version")
+        defer { workspace.remove() }
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, [])
+        // Answers `hello` (request id 1) with a `hello-reply` of protocol 2.0, then waits for end of stream.
+        let source = workspace.root.file("worker2.c")
+        try Data("""
+            #include <unistd.h>
+            int main(void) {
+                unsigned char buffer[256];
+                static const unsigned char reply[] = {17, 0, 0, 0, 0x81, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0};
+                if (read(3, buffer, sizeof buffer) <= 0 || write(3, reply, sizeof reply) != (ssize_t)sizeof reply) return 1;
+                while (read(3, buffer, sizeof buffer) > 0) {}
+                return 0;
+            }
+            """.utf8).write(to: URL(fileURLWithPath: source))
+        let worker = workspace.root.file("worker2")
+        let compiled = try PlugboardTests.run("/usr/bin/env", ["cc", "-std=c11", source, "-o", worker])
+        try #require(compiled.status == 0, "\(compiled.output)\(compiled.errorOutput)")
+        let mark = Self.mark()
+        let result = try Self.run(workspace, mark: mark.merging(["PLUGBOARD_WORKER": worker]) { $1 })
+        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
+        let load = lines.first { $0.string("type") == "load" && $0.string("path") == library }
+        #expect(load?.string("status") == "failed", "\(result.output)")
+        #expect(result.output.contains("the peer speaks worker protocol 2.0, which this side ("), "\(result.output)")
+        #expect(result.output.contains("cannot: the major versions differ"), "\(result.output)")
+        #expect(result.status == 3)
+        #expect(Self.noneLeft(mark))
+    }
+
     /// A library whose worker crashed while loading it is remembered in the scan cache:
     /// later runs skip it with the stored reason until its file changes, or `--retry-failed`.
     @Test func aCrashWhileLoadingIsRememberedUntilTheFileChanges() throws {
