@@ -32,6 +32,7 @@ extension PluginHost {
             connection.abandon("it answered the handshake with \(other.kind)")
             return .failed(path, LoadFailure(.worker, "the plugin worker answered the handshake with \(other.kind)"))
         case .failure(let ending):
+            connection.close(timeout: .zero)
             return .failed(path, LoadFailure(.worker, ending.sentence(who: "the plugin worker", callback: "its handshake",
                                                                        library: path)))
         }
