@@ -118,22 +118,20 @@ final class WorkerConnection: @unchecked Sendable {
         }
         let deadline: DispatchTime = timeout.map { .now() + .nanoseconds(Int(clamping: $0.nanoseconds)) } ?? .distantFuture
         while true {
-            let slice = DispatchTime.now() + .milliseconds(100)
-            if replied.wait(timeout: min(deadline, slice)) == .timedOut {
-                if DispatchTime.now() >= deadline { return .failure(end(.timedOut(timeout ?? .zero))) }
-                if interrupted() { return .failure(end(.interrupted)) }
-                continue
-            }
-            // A reply that arrived counts even when the worker ended right after it (it exits after `bye`).
+            let woken = replied.wait(timeout: min(deadline, .now() + .milliseconds(100))) == .success
+            // A reply that arrived counts even when the worker ended right after it (it exits after `bye`),
+            // and when the wait ended before the reader thread's signal came.
             let outcome = state.withLock { state -> Result<WorkerMessage, WorkerEnding>? in
                 if let reply = state.reply {
                     state.reply = nil
-                    state.awaited = 0
                     return .success(reply)
                 }
                 return state.ending.map { .failure($0) }
             }
             if let outcome { return outcome }
+            if woken { continue }
+            if DispatchTime.now() >= deadline { return .failure(end(.timedOut(timeout ?? .zero))) }
+            if interrupted() { return .failure(end(.interrupted)) }
         }
     }
 
@@ -219,9 +217,11 @@ final class WorkerConnection: @unchecked Sendable {
                     completion?.reject("answered with \(result), which is not a PB_FETCH_* value; ignored")
                 }
             default:
+                // The first reply settles the request: a second one with its id is awaited by nothing.
                 let expected = state.withLock { state -> Bool in
                     guard received.requestID == state.awaited else { return false }
                     state.reply = received.message
+                    state.awaited = 0
                     return true
                 }
                 if expected {
