@@ -144,7 +144,8 @@ final class FilesService: Sendable {
         }
     }
 
-    private static let freeBuffer: @convention(c) (UnsafePointer<pb_host>?, UnsafeMutablePointer<pb_buffer_t>?) -> Void = {
+    /// `free_buffer`: frees a buffer a files function filled (malloc'd) and empties it; shared with the worker's table.
+    static let freeBuffer: @convention(c) (UnsafePointer<pb_host>?, UnsafeMutablePointer<pb_buffer_t>?) -> Void = {
         _, buffer in
         guard let buffer else { return }
         free(buffer.pointee.data)

@@ -3,7 +3,7 @@
 struct HostLibraries {
     /// The libraries this host holds, in load order.
     private var libraries: [LoadedLibrary] = []
-    /// The workers this host started, in load order.
+    /// The workers this host started, in load order, until ``removeAll()``.
     private var workers: [WorkerConnection] = []
     /// The libraries whose worker crashed, exited or hung while loading them.
     private(set) var lostWhileLoading: Set<String> = []
@@ -52,10 +52,10 @@ struct HostLibraries {
         restarted[path, default: 0] += 1
     }
 
-    /// Stops holding the worker of the library at `path`, and returns it.
-    mutating func removeWorker(loadedFrom path: String) -> WorkerConnection? {
-        guard let index = workers.firstIndex(where: { $0.library == path }) else { return nil }
-        return workers.remove(at: index)
+    /// Every worker started for the library at `path` (a restarted one too). They stay held
+    /// until ``removeAll()``, closed or not: a roster being dispatched may still reach them.
+    func workers(loadedFrom path: String) -> [WorkerConnection] {
+        workers.filter { $0.library == path }
     }
 
     /// Stops holding every library and worker and forgets every try; returns them, last loaded first.

@@ -144,7 +144,7 @@ extension PluginHost {
         if let library = loaded.remove(loadedFrom: path) {
             LibraryTable.shared.release(library, owner: ObjectIdentifier(self), calls: libraryCalls)
         }
-        loaded.removeWorker(loadedFrom: path)?.close(timeout: workerGrace)
+        for worker in loaded.workers(loadedFrom: path) { worker.close(timeout: workerGrace) }
     }
 
     /// `report` with its withdrawn plugins moved to ``LoadReport/refused``; failed if none is left.

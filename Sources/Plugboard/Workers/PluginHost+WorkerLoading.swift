@@ -13,7 +13,7 @@ extension PluginHost {
     func loadInWorker(_ path: String, worker: String, trust: PluginTrust) -> LoadReport {
         let connection: WorkerConnection
         do {
-            connection = try WorkerConnection(library: path, worker: worker, facade: fileFacade,
+            connection = try WorkerConnection(library: path, trust: trust, worker: worker, facade: fileFacade,
                                               log: logHandler, output: outputHandler)
         } catch {
             return .failed(path, error)
@@ -21,12 +21,18 @@ extension PluginHost {
         let hello = WorkerMessage.hello(protocolVersion: .current, hostABIMajor: ABIVersion.host.major,
                                         hostABIMinor: ABIVersion.host.minor)
         switch connection.request(hello, timeout: workerGrace) {
-        case .success(.helloReply(let version, _)) where version.major == WorkerProtocolVersion.current.major:
-            break
+        case .success(.helloReply(let version, _)):
+            do throws(WorkerProtocolError) {
+                try WorkerProtocolVersion.current.requireCompatible(peer: version)
+            } catch {
+                connection.abandon(error.description)
+                return .failed(path, LoadFailure(.worker, "the plugin worker \(worker) cannot serve this host: \(error)"))
+            }
         case .success(let other):
-            connection.close(timeout: .zero)
+            connection.abandon("it answered the handshake with \(other.kind)")
             return .failed(path, LoadFailure(.worker, "the plugin worker answered the handshake with \(other.kind)"))
         case .failure(let ending):
+            connection.close(timeout: .zero)
             return .failed(path, LoadFailure(.worker, ending.sentence(who: "the plugin worker", callback: "its handshake",
                                                                        library: path)))
         }
@@ -34,12 +40,12 @@ extension PluginHost {
         switch connection.request(.load(path: path, allowInsecure: trust == .allowInsecure), timeout: callTimeout) {
         case .success(.loaded(let json)):
             guard let decoded = try? JSONDecoder().decode(LoadReport.self, from: Data(json)) else {
-                connection.close(timeout: .zero)
+                connection.abandon("it sent a load report that does not decode")
                 return .failed(path, LoadFailure(.worker, "the plugin worker sent a load report that does not decode"))
             }
             report = decoded
         case .success(let other):
-            connection.close(timeout: .zero)
+            connection.abandon("it answered the load with \(other.kind)")
             return .failed(path, LoadFailure(.worker, "the plugin worker answered the load with \(other.kind)"))
         case .failure(let ending):
             connection.close(timeout: .zero)

@@ -15,7 +15,7 @@ extension PluginHost {
         case .success(.answer(let answer)):
             return .success(answer)
         case .success(let other):
-            return .failure(workerFailed(connection, .lost("it answered \(other.kind) to a call"), who: id.rawValue,
+            return .failure(workerFailed(connection, connection.abandon("it answered \(other.kind) to a call"), who: id.rawValue,
                                          callback: event.callbackName.description))
         case .failure(let ending):
             return .failure(workerFailed(connection, ending, who: id.rawValue, callback: event.callbackName.description))
@@ -31,20 +31,22 @@ extension PluginHost {
         if connection.markReported() {
             logHandler(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .error, message: sentence))
             registry.removeAll(from: .library(path: connection.library))
-            restart(connection.library)
+            restart(connection)
         }
         let failure = PluginFailure(plugin: PluginID(unchecked: who), message: sentence)
         failures.append(failure)
         return failure
     }
 
-    /// Starts a new worker for `library` if it has restarts left, and says what came of it.
-    private func restart(_ library: String) {
+    /// Starts a new worker for the library of `failed` if it has restarts left, and says what came of it.
+    /// The new worker loads the file under the same trust rule: it may have changed since.
+    private func restart(_ failed: WorkerConnection) {
         guard case .workers(let worker) = isolation else { return }
+        let library = failed.library
         let used = loaded.restarts(of: library)
         guard used < restartLimit else { return }
         loaded.countRestart(of: library)
-        let report = loadInWorker(library, worker: worker, trust: .allowInsecure)
+        let report = loadInWorker(library, worker: worker, trust: failed.trust)
         let attempt = "restart \(used + 1) of \(restartLimit)"
         let message = report.status == .loaded
             ? "restarted the worker of \(library) (\(attempt)): " + report.plugins.map(\.descriptor.id.rawValue).joined(separator: ", ")

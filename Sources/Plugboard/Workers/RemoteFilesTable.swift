@@ -11,7 +11,7 @@ enum RemoteFilesTable {
         let table = UnsafeMutablePointer<pb_files_t>.allocate(capacity: 1)
         table.initialize(to: pb_files_t(
             struct_size: UInt32(MemoryLayout<pb_files_t>.size),
-            write: write, read: read, free_buffer: freeBuffer, remove: remove, rename: rename, move: move,
+            write: write, read: read, free_buffer: FilesService.freeBuffer, remove: remove, rename: rename, move: move,
             copy: copy, change_extension: changeExtension, list: list, attributes: attributes, exists: exists,
             last_error: lastError))
         return table
@@ -60,13 +60,6 @@ enum RemoteFilesTable {
     private static let read: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<CChar>?, UnsafeMutablePointer<pb_buffer_t>?) -> pb_status_t = {
         host, path, out in
         forward(host, .read, path) { fill(out, $0) }
-    }
-
-    private static let freeBuffer: @convention(c) (UnsafePointer<pb_host>?, UnsafeMutablePointer<pb_buffer_t>?) -> Void = {
-        _, buffer in
-        guard let buffer else { return }
-        free(buffer.pointee.data)
-        buffer.pointee = pb_buffer_t(data: nil, size: 0)
     }
 
     private static let remove: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<CChar>?) -> pb_status_t = {

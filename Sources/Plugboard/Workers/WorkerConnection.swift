@@ -19,6 +19,8 @@ import SystemPackage
 final class WorkerConnection: @unchecked Sendable {
     /// The library this worker loads.
     let library: String
+    /// The trust rule the library was loaded under, which a restart applies again.
+    let trust: PluginTrust
     private let process: ChildProcess
     private let channel: WorkerChannel
     private let log: PluginHost.LogHandler
@@ -37,8 +39,8 @@ final class WorkerConnection: @unchecked Sendable {
         var stage: String?
     }
 
-    /// Starts a worker for `library`; its log lines go to `log`, its printed lines to `output`.
-    init(library: String, worker: String, facade: FileFacade?, log: @escaping PluginHost.LogHandler,
+    /// Starts a worker for `library`, loaded under `trust`; its log lines go to `log`, its printed lines to `output`.
+    init(library: String, trust: PluginTrust, worker: String, facade: FileFacade?, log: @escaping PluginHost.LogHandler,
          output: @escaping PluginHost.OutputHandler) throws(LoadFailure) {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
@@ -60,6 +62,7 @@ final class WorkerConnection: @unchecked Sendable {
         }
         Glibc.close(pair[1])
         self.library = library
+        self.trust = trust
         channel = WorkerChannel(descriptor: FileDescriptor(rawValue: pair[0]))
         self.log = log
         files = facade.map { WorkerFilesServer(library: library, facade: $0) }
@@ -115,22 +118,20 @@ final class WorkerConnection: @unchecked Sendable {
         }
         let deadline: DispatchTime = timeout.map { .now() + .nanoseconds(Int(clamping: $0.nanoseconds)) } ?? .distantFuture
         while true {
-            let slice = DispatchTime.now() + .milliseconds(100)
-            if replied.wait(timeout: min(deadline, slice)) == .timedOut {
-                if DispatchTime.now() >= deadline { return .failure(end(.timedOut(timeout ?? .zero))) }
-                if interrupted() { return .failure(end(.interrupted)) }
-                continue
-            }
-            // A reply that arrived counts even when the worker ended right after it (it exits after `bye`).
+            let woken = replied.wait(timeout: min(deadline, .now() + .milliseconds(100))) == .success
+            // A reply that arrived counts even when the worker ended right after it (it exits after `bye`),
+            // and when the wait ended before the reader thread's signal came.
             let outcome = state.withLock { state -> Result<WorkerMessage, WorkerEnding>? in
                 if let reply = state.reply {
                     state.reply = nil
-                    state.awaited = 0
                     return .success(reply)
                 }
                 return state.ending.map { .failure($0) }
             }
             if let outcome { return outcome }
+            if woken { continue }
+            if DispatchTime.now() >= deadline { return .failure(end(.timedOut(timeout ?? .zero))) }
+            if interrupted() { return .failure(end(.interrupted)) }
         }
     }
 
@@ -159,7 +160,17 @@ final class WorkerConnection: @unchecked Sendable {
         _ = end(.lost("closed by the host"))
     }
 
-    /// Records how the worker ended (the first reason wins), stops and reaps it, and wakes a waiting request.
+    /// Ends a worker that broke the protocol (`cause` says how) without asking it to shut
+    /// down: it is killed and reaped and its channel closed. Returns how it ended (the first reason wins).
+    @discardableResult
+    func abandon(_ cause: String) -> WorkerEnding {
+        let ending = end(.lost(cause))
+        close(timeout: .zero)
+        return ending
+    }
+
+    /// Records how the worker ended (the first reason wins), stops and reaps it (a worker
+    /// that ended by itself is only reaped), and wakes a waiting request.
     @discardableResult
     private func end(_ reason: WorkerEnding) -> WorkerEnding {
         let first = state.withLock { state -> WorkerEnding in
@@ -167,10 +178,7 @@ final class WorkerConnection: @unchecked Sendable {
             state.ending = reason
             return reason
         }
-        switch reason {
-        case .timedOut, .interrupted: process.stop()
-        default: break
-        }
+        process.stop()
         replied.signal()
         return first
     }
@@ -209,9 +217,11 @@ final class WorkerConnection: @unchecked Sendable {
                     completion?.reject("answered with \(result), which is not a PB_FETCH_* value; ignored")
                 }
             default:
+                // The first reply settles the request: a second one with its id is awaited by nothing.
                 let expected = state.withLock { state -> Bool in
                     guard received.requestID == state.awaited else { return false }
                     state.reply = received.message
+                    state.awaited = 0
                     return true
                 }
                 if expected {
@@ -225,7 +235,7 @@ final class WorkerConnection: @unchecked Sendable {
     }
 
     /// Why the channel ended: the worker's own end (a signal or an exit status),
-    /// or, when it still runs a little later, a broken channel (then it is killed).
+    /// or, when it still runs a little later, a broken channel (``end(_:)`` then kills it).
     private func endingAfterLostChannel(_ error: WorkerProtocolError) -> WorkerEnding {
         for _ in 0..<100 {
             if let termination = try? process.reapIfEnded() {
@@ -236,7 +246,6 @@ final class WorkerConnection: @unchecked Sendable {
             }
             usleep(10_000)
         }
-        process.stop()
         return .lost(error == .closedByPeer ? "it closed its channel" : error.description)
     }
 

@@ -45,7 +45,7 @@ struct InspectCommand: ParsableCommand {
         FaultReporter.install()
         var scanCache = try cache.open()
         let library = scanCache.library(at: WorkingDirectory.absolute(file), trust: trust.policy,
-                                        options: cache.scanOptions(loading: try ScanOptions.inWorkers(
+                                        options: cache.scanOptions(loading: ScanOptions.inWorkers(
                                             worker: try IsolationOptions.workerPath(), callTimeout: callTimeout.timeout,
                                             output: StandardStream.writeOutputLine)))
         scanCache.save()

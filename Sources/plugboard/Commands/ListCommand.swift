@@ -51,7 +51,7 @@ struct ListCommand: ParsableCommand {
         let searchPath = search.searchPath
         var scanCache = try cache.open()
         let libraries = scanCache.list(searchPath, trust: trust.policy,
-                                       options: cache.scanOptions(loading: try ScanOptions.inWorkers(
+                                       options: cache.scanOptions(loading: ScanOptions.inWorkers(
                                            worker: try IsolationOptions.workerPath(), callTimeout: callTimeout.timeout,
                                            output: StandardStream.writeOutputLine)))
         scanCache.save()

@@ -24,9 +24,9 @@ struct RunCommand: ParsableCommand {
             for). The handlers are installed again, and the signals unblocked, after loading \
             and before each event: a plugin's SIG_IGN, blocked mask or own handler is undone.
 
-            The report goes to a private copy of standard output; what plugins print goes to \
-            standard error. The human report escapes control characters (\\n, \\x1b). Relative \
-            paths are taken from the starting directory before any plugin runs.
+            The report goes to a private copy of standard output. The human report escapes \
+            control characters (\\n, \\x1b). Relative paths are taken from the starting directory \
+            before any plugin runs.
 
             Events are JSON objects, one per line, for example:
               {"event":"open-url","url":"myapp://item/42","options":{}}
@@ -40,14 +40,18 @@ struct RunCommand: ParsableCommand {
               will-enter-foreground, will-terminate (ends the script).
             A malformed line is reported with its line number and skipped.
 
-            Plugins run in this process. A crash in plugin code prints one line on standard \
-            error naming the plugin, the callback and the library before the process dies \
-            ("plugboard: com.example.x crashed with SIGSEGV in open_url (/path/libx.so)"); so does \
-            plugin code that calls exit. A call still running after --call-timeout seconds is \
-            named; in process it cannot be stopped.
+            With --isolation process (the default) each library runs in a worker process of \
+            its own: what its plugins print comes back as lines attributed to the library, and \
+            a crash, an exit, a broken channel or a call past --call-timeout ends only that \
+            library's part, named in one line ("com.example.x crashed with SIGSEGV in open_url \
+            (/path/libx.so)"); the run then exits 5. With --isolation none plugins run in this \
+            process: what they print goes to standard error; a crash in plugin code prints such \
+            a line on standard error before the process dies, and so does plugin code that calls \
+            exit; a call still running after --call-timeout seconds is named but cannot be stopped.
 
-            With --json, every load report, log message, event report and input error is \
-            one JSON object per line, with a "type" of load, log, event, note, input-error or exit.
+            With --json, every load report, log message, printed line, event report and input \
+            error is one JSON object per line, with a "type" of load, log, output, event, note, \
+            input-error or exit.
 
             \(ExitCodes.helpText)
             """)

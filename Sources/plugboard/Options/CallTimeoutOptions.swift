@@ -4,7 +4,7 @@ import ArgumentParser
 struct CallTimeoutOptions: ParsableArguments {
     @Option(name: .customLong("call-timeout"),
             help: ArgumentHelp(
-                "Seconds one plugin call may take before the host names the plugin and callback still running (in process the call cannot be stopped; the host waits). 0 turns it off.",
+                "Seconds one plugin call may take. In a worker the call is then named and its worker killed; in process (run --isolation none) it is named but cannot be stopped: the host waits. 0 turns it off.",
                 valueName: "seconds"))
     var seconds: Double = 10
 

@@ -21,7 +21,7 @@ struct IsolationOptions: ParsableArguments {
     var mode: Mode = .process
 
     @Option(name: .customLong("restart"),
-            help: ArgumentHelp("With --isolation process: how often a library's worker that crashed, exited or timed out is started again (init and register_plugins again; its plugins take part from the next event on).",
+            help: ArgumentHelp("With --isolation process: how often a library's worker that crashed, exited or timed out is started again (the file must pass the trust rule again, then init and register_plugins run again; its plugins take part from the next event on).",
                                valueName: "n"))
     var restarts = 0
 

@@ -67,7 +67,7 @@ enum CLI {
     }
 
     /// The documented `type`s of `run --json` lines (README and `run --help`).
-    static let documentedLineTypes: Set<String> = ["load", "log", "event", "note", "input-error", "exit"]
+    static let documentedLineTypes: Set<String> = ["load", "log", "output", "event", "note", "input-error", "exit"]
 }
 
 extension [String: Any] {

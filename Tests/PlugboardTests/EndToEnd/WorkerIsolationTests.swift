@@ -258,6 +258,77 @@ import Testing
         #expect(Self.noneLeft(mark))
     }
 
+    /// A restart loads the library again under the run's trust rule: a file that became
+    /// writable by others since the first load is refused, not loaded into a new worker.
+    @Test func aRestartAppliesTheTrustRuleAgain() throws {
+        let workspace = try Workspace("worker-restart-trust")
+        defer { workspace.remove() }
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins,
+                                                 ["SHARE_FILE_AT=AT_OPEN_URL", "SEGV_AT=AT_OPEN_URL"])
+        let mark = Self.mark()
+        let result = try Self.run(workspace, ["--open-url", "myapp://y", "--restart", "1"], mark: mark)
+        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
+        let messages = lines.compactMap { $0.string("message") }
+        let refusal = messages.first { $0.hasPrefix("could not restart the worker of \(library) (restart 1 of 1)") }
+        #expect(refusal?.contains("is writable by group and others (mode 0666)") == true, "\(result.output)")
+        #expect(lines.filter { $0.string("type") == "log" && $0.string("message") == "init" }.count == 1,
+                "\(result.output)")
+        #expect(result.status == 5)
+        #expect(Self.noneLeft(mark))
+    }
+
+    /// A worker that answers out of turn (a plugin wrote a frame on the channel) is killed
+    /// at once, not asked to shut down: its library fails with what it answered, and no
+    /// `deinit` timeout is reported for it.
+    @Test func aReplyOutOfTurnEndsTheWorker() throws {
+        let workspace = try Workspace("worker-out-of-turn")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["FORGE_BYE_AT=AT_INIT"])
+        let mark = Self.mark()
+        let result = try Self.run(workspace, mark: mark)
+        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
+        let load = lines.first { $0.string("type") == "load" && $0.string("path") == library }
+        #expect(load?.string("status") == "failed", "\(result.output)")
+        #expect(result.output.contains("the plugin worker answered the load with bye"), "\(result.output)")
+        #expect(!lines.contains { $0.string("type") == "log" && $0.string("message")?.contains("from deinit") == true },
+                "\(result.output)")
+        #expect(result.status == 4)
+        #expect(Self.noneLeft(mark))
+    }
+
+    /// A worker that speaks another major version of the protocol is refused with both
+    /// versions named (WORKER-PROTOCOL.md, "Versions and the handshake").
+    @Test func aWorkerOfAnotherMajorVersionIsRefused() throws {
+        let workspace = try Workspace("worker-version")
+        defer { workspace.remove() }
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, [])
+        // Answers `hello` (request id 1) with a `hello-reply` of protocol 2.0, then waits for end of stream.
+        let source = workspace.root.file("worker2.c")
+        try Data("""
+            #include <unistd.h>
+            int main(void) {
+                unsigned char buffer[256];
+                static const unsigned char reply[] = {17, 0, 0, 0, 0x81, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0};
+                if (read(3, buffer, sizeof buffer) <= 0 || write(3, reply, sizeof reply) != (ssize_t)sizeof reply) return 1;
+                while (read(3, buffer, sizeof buffer) > 0) {}
+                return 0;
+            }
+            """.utf8).write(to: URL(fileURLWithPath: source))
+        let worker = workspace.root.file("worker2")
+        let compiled = try PlugboardTests.run("/usr/bin/env", ["cc", "-std=c11", source, "-o", worker])
+        try #require(compiled.status == 0, "\(compiled.output)\(compiled.errorOutput)")
+        let mark = Self.mark()
+        let result = try Self.run(workspace, mark: mark.merging(["PLUGBOARD_WORKER": worker]) { $1 })
+        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
+        let load = lines.first { $0.string("type") == "load" && $0.string("path") == library }
+        #expect(load?.string("status") == "failed", "\(result.output)")
+        #expect(result.output.contains("the peer speaks worker protocol 2.0, which this side ("), "\(result.output)")
+        #expect(result.output.contains("cannot: the major versions differ"), "\(result.output)")
+        #expect(result.status == 3)
+        #expect(Self.noneLeft(mark))
+    }
+
     /// A library whose worker crashed while loading it is remembered in the scan cache:
     /// later runs skip it with the stored reason until its file changes, or `--retry-failed`.
     @Test func aCrashWhileLoadingIsRememberedUntilTheFileChanges() throws {

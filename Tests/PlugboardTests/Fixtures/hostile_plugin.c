@@ -24,7 +24,11 @@
  *           and logs "files from a thread: STATUS TEXT"),
  *           COMPLETE_AT (answers the last remote notification's completion
  *           handle again; with it, the plugin takes part in remote
- *           notifications, answering PB_FETCH_NEW_DATA at once).
+ *           notifications, answering PB_FETCH_NEW_DATA at once),
+ *           SHARE_FILE_AT (makes its own library file writable by others,
+ *           before any other action at that place: a file the trust rule refuses).
+ *           FORGE_BYE_AT (writes a worker-protocol `bye` frame with request id 2,
+ *           the host's `load`, on fd 3, the worker's channel: a reply out of turn).
  * Identity: HOSTILE_ID (default "com.example.hostile"), HOSTILE_NAME,
  *           HOSTILE_VERSION, HOSTILE_PRIORITY.
  * Marker:   LOAD_MARKER "path" (a constructor appends the line "loaded" to that
@@ -38,7 +42,9 @@
 #define _GNU_SOURCE
 #endif
 #include <plugboard.h>
+#include <dlfcn.h>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <signal.h>
 #include <stdint.h>
@@ -117,6 +123,12 @@ static const pb_fetch_completion_t *last_completion;
 
 static void misbehave(int place) {
     (void)place;
+#ifdef SHARE_FILE_AT
+    if (place == SHARE_FILE_AT) {
+        Dl_info self;
+        if (dladdr((void *)misbehave, &self) != 0 && self.dli_fname) chmod(self.dli_fname, 0666);
+    }
+#endif
 #ifdef PRINT_AT
     if (place == PRINT_AT) {
         printf("garbage from stdio {\"type\":\"exit\",\"code\":0}\n");
@@ -171,6 +183,12 @@ static void misbehave(int place) {
 #endif
 #ifdef COMPLETE_AT
     if (place == COMPLETE_AT && last_completion) last_completion->complete(last_completion, PB_FETCH_NEW_DATA);
+#endif
+#ifdef FORGE_BYE_AT
+    if (place == FORGE_BYE_AT) {
+        static const unsigned char bye[] = {9, 0, 0, 0, 0x87, 2, 0, 0, 0, 0, 0, 0, 0};
+        if (write(3, bye, sizeof bye) != (ssize_t)sizeof bye) { /* the test sees the host's view */ }
+    }
 #endif
 #ifdef SEGV_AT
     if (place == SEGV_AT) *(volatile int *)null_address = 1;
