@@ -5,6 +5,8 @@ struct HostLibraries {
     private var libraries: [LoadedLibrary] = []
     /// The workers this host started, in load order, until ``removeAll()``.
     private var workers: [WorkerConnection] = []
+    /// Workers started ahead for the files about to be loaded, by path (see ``prestart(_:for:)``).
+    private var prestarted: [String: WorkerConnection] = [:]
     /// The libraries whose worker crashed, exited or hung while loading them.
     private(set) var lostWhileLoading: Set<String> = []
     /// How often each library's worker was restarted.
@@ -40,6 +42,23 @@ struct HostLibraries {
     /// Holds the worker `connection` until it is removed.
     mutating func keep(_ connection: WorkerConnection) {
         workers.append(connection)
+    }
+
+    /// Holds a worker started ahead for the file at `path`: workers start (exec, runtime)
+    /// in parallel while the host loads the files before.
+    mutating func prestart(_ connection: WorkerConnection, for path: String) {
+        prestarted[path] = connection
+    }
+
+    /// The worker started ahead for `path`, if any; it is the caller's from now on.
+    mutating func takePrestarted(for path: String) -> WorkerConnection? {
+        prestarted.removeValue(forKey: path)
+    }
+
+    /// The workers started ahead that no load took (a file skipped as a duplicate, refused or remembered as crashed).
+    mutating func takeUnusedPrestarted() -> [WorkerConnection] {
+        defer { prestarted = [:] }
+        return Array(prestarted.values)
     }
 
     /// How often the worker of the library at `path` was restarted.

@@ -11,7 +11,10 @@ extension PluginHost {
     /// `trust` decides whether a file or directory another user could change is
     /// refused (``PluginTrust/strict``, the default) or loaded with a report warning.
     public func loadPlugins(from searchPath: PluginSearchPath, trust: PluginTrust = .strict) -> [LoadReport] {
-        let reports = Self.candidates(in: searchPath, trust: trust).map { candidate in
+        let candidates = Self.candidates(in: searchPath, trust: trust)
+        prestartWorkers(for: candidates, trust: trust)
+        defer { for unused in loaded.takeUnusedPrestarted() { unused.close(timeout: workerGrace) } }
+        let reports = candidates.map { candidate in
             switch candidate {
             case .refused(let report):
                 return report

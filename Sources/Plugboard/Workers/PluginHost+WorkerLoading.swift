@@ -12,11 +12,15 @@ extension PluginHost {
     /// registers its plugins as remote participants.
     func loadInWorker(_ path: String, worker: String, trust: PluginTrust) -> LoadReport {
         let connection: WorkerConnection
-        do {
-            connection = try WorkerConnection(library: path, trust: trust, worker: worker, facade: fileFacade,
-                                              log: logHandler, output: outputHandler)
-        } catch {
-            return .failed(path, error)
+        if let prestarted = loaded.takePrestarted(for: path) {
+            connection = prestarted
+        } else {
+            do {
+                connection = try WorkerConnection(library: path, trust: trust, worker: worker, facade: fileFacade,
+                                                  log: logHandler, output: outputHandler)
+            } catch {
+                return .failed(path, error)
+            }
         }
         let hello = WorkerMessage.hello(protocolVersion: .current, hostABIMajor: ABIVersion.host.major,
                                         hostABIMinor: ABIVersion.host.minor)
@@ -83,5 +87,17 @@ extension PluginHost {
         report.failure = LoadFailure(.register, "no plugin of the library could be registered: "
             + report.refused.map(\.failure.message).joined(separator: "; "))
         return report
+    }
+
+    /// With workers, starts one for every candidate file before any is loaded, so their
+    /// start-up (exec, the runtime) overlaps the loads; a worker no load takes is closed.
+    /// In process, or when a worker cannot be started (the load reports it), nothing.
+    func prestartWorkers(for candidates: [Candidate], trust: PluginTrust) {
+        guard case .workers(let worker) = isolation else { return }
+        for case .file(let path, _) in candidates {
+            guard let connection = try? WorkerConnection(library: path, trust: trust, worker: worker, facade: fileFacade,
+                                                         log: logHandler, output: outputHandler) else { continue }
+            loaded.prestart(connection, for: path)
+        }
     }
 }
