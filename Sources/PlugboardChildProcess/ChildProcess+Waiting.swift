@@ -4,9 +4,17 @@ import SystemPackage
 
 extension ChildProcess {
     /// How the child ended, reaping it if it just did; nil while it runs. Never blocks.
+    /// A child that leads its own process group takes the group with it: what is left
+    /// of it is killed before the child is reaped (while its pid still names the group).
     public func reapIfEnded() throws(ChildProcessError) -> Termination? {
         try termination.withLock { termination throws(ChildProcessError) in
             if let termination { return termination }
+            if leadsProcessGroup {
+                var info = siginfo_t()
+                if waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0, info._sifields._sigchld.si_pid == pid {
+                    kill(-pid, SIGKILL)
+                }
+            }
             var status: Int32 = 0
             let reaped: pid_t
             do throws(Errno) {
@@ -51,8 +59,9 @@ extension ChildProcess {
         }
     }
 
-    /// Kills the child with SIGKILL unless it ended, and reaps it: the cleanup that
-    /// leaves no process behind, also on a failure path.
+    /// Kills the child with SIGKILL unless it ended (and its process group, when it
+    /// leads one), and reaps it: the cleanup that leaves no process behind, also on a
+    /// failure path.
     public func stop() {
         try? signal(SIGKILL)
         _ = try? wait()

@@ -27,6 +27,8 @@ public final class ChildProcess: Sendable {
     public let pid: pid_t
     /// The program, as given.
     public let executable: String
+    /// Whether the child leads a process group of its own, which then ends with it.
+    let leadsProcessGroup: Bool
     /// The read end of the child's standard output, when it is `.pipe`; owned by this object.
     public let output: Int32?
     /// The read end of the child's standard error, when it is `.pipe`; owned by this object.
@@ -42,7 +44,8 @@ public final class ChildProcess: Sendable {
     /// when nil), its streams connected as given and `blockedSignals` blocked.
     /// `passing` hands the child more descriptors (child's number: this process's
     /// descriptor, which may be close-on-exec); `ownProcessGroup` starts the child in a
-    /// process group of its own, so a terminal's Ctrl-C reaches only this process.
+    /// process group of its own, so a terminal's Ctrl-C reaches only this process; the
+    /// group's other processes (the child's own children) are killed when the child ends.
     public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                 workingDirectory: String? = nil, input: ChildStream = .inherit, output: ChildStream = .inherit,
                 error: ChildStream = .inherit, passing descriptors: [Int32: Int32] = [:],
@@ -94,6 +97,7 @@ public final class ChildProcess: Sendable {
         }
         pid = child
         self.executable = executable
+        leadsProcessGroup = ownProcessGroup
         self.output = outputPipe?.parentEnd
         self.errorOutput = errorPipe?.parentEnd
         self.input = Mutex(inputPipe?.parentEnd)

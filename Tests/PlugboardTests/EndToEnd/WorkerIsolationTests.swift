@@ -363,6 +363,19 @@ import Testing
         #expect(Self.noneLeft(mark))
     }
 
+    /// A process a plugin forks in its worker ends with the worker: no orphan holds the
+    /// worker's output open or outlives the run.
+    @Test func aPluginsChildEndsWithItsWorker() throws {
+        let workspace = try Workspace("worker-fork")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["FORK_AT=AT_INIT"])
+        let mark = Self.mark()
+        let result = try Self.run(workspace, mark: mark)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(Self.noneLeft(mark))
+    }
+
     /// A host killed with SIGKILL takes its workers with it.
     @Test func workersDieWithTheirHost() throws {
         let workspace = try Workspace("worker-orphan")

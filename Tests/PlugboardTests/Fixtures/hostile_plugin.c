@@ -22,6 +22,8 @@
  *           FILES_THREAD_AT (starts a thread that writes
  *           "Documents/from-thread.txt" through the files service, reads it back
  *           and logs "files from a thread: STATUS TEXT"),
+ *           FORK_AT (forks a child that sleeps 60 s holding the
+ *           plugin's standard output and error, then exits),
  *           COMPLETE_AT (answers the last remote notification's completion
  *           handle again; with it, the plugin takes part in remote
  *           notifications, answering PB_FETCH_NEW_DATA at once),
@@ -174,6 +176,12 @@ static void misbehave(int place) {
     if (place == FILES_THREAD_AT && host->files) {
         pthread_t thread;
         if (pthread_create(&thread, NULL, use_files, NULL) == 0) pthread_detach(thread);
+    }
+#endif
+#ifdef FORK_AT
+    if (place == FORK_AT && fork() == 0) {
+        sleep(60);
+        _exit(0);
     }
 #endif
 #ifdef FILES_AT
