@@ -8,19 +8,22 @@ import Testing
 @Suite struct CppExceptionTrampolineTests {
     private static let id = "com.example.thrower"
 
-    /// An exception kind: the fixture's definitions and the text its log lines carry.
+    /// What the fixture throws (std::runtime_error, or an int with THROW_NON_STD) and the isolation mode.
     struct Kind: CustomTestStringConvertible, Sendable {
         let definitions: [String]
         let isolation: String
-        /// The log text for an exception in `event`.
-        let text: @Sendable (String) -> String
-        var testDescription: String { "\(definitions.isEmpty ? "std::runtime_error" : "int"), --isolation \(isolation)" }
+        private var throwsStandard: Bool { definitions.isEmpty }
+        var testDescription: String { "\(throwsStandard ? "std::runtime_error" : "int"), --isolation \(isolation)" }
+
+        /// The log text for an exception in `event`, thrown by the fixture's `boom(thrower)` (`event` by default).
+        func text(_ event: String, thrownBy thrower: String? = nil) -> String {
+            throwsStandard ? "exception in \(event): boom in \(thrower ?? event)" : "unknown exception in \(event)"
+        }
     }
 
-    static let kinds: [Kind] = ["none", "process"].flatMap { isolation in [
-        Kind(definitions: [], isolation: isolation) { "exception in \($0): boom in \($0)" },
-        Kind(definitions: ["THROW_NON_STD"], isolation: isolation) { "unknown exception in \($0)" },
-    ] }
+    static let kinds: [Kind] = ["none", "process"].flatMap { isolation in
+        [Kind(definitions: [], isolation: isolation), Kind(definitions: ["THROW_NON_STD"], isolation: isolation)]
+    }
 
     private func run(_ kind: Kind, extra: [String] = [], _ events: [String]) throws -> (lines: [[String: Any]], status: Int32) {
         let workspace = try Workspace("cpp-throw")
@@ -78,5 +81,14 @@ import Testing
         #expect(answers(lines, "open-url").isEmpty, "nothing is delivered after a veto but will-terminate")
         #expect(errors(lines).first == kind.text("will_finish_launching") + "; answered false (a veto)")
         #expect(lines.last?.string("type") == "exit")
+    }
+
+    @Test(arguments: kinds)
+    func aConstructorThatThrowsFailsTheLoadWithItsReason(kind: Kind) throws {
+        let (lines, _) = try run(kind, extra: ["THROW_IN_CONSTRUCTOR"], [])
+        let load = try #require(lines.first { $0.string("type") == "load" })
+        #expect(load.string("status") == "failed")
+        let expected = kind.text("the constructor of \(Self.id)", thrownBy: "Thrower()") + "; answered false from register_plugins"
+        #expect(load.object("failure")?.string("message") == "register_plugins returned false: " + expected)
     }
 }

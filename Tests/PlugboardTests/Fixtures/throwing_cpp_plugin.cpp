@@ -4,6 +4,7 @@
  *
  *   -DTHROW_NON_STD        throw an int instead of std::runtime_error("boom in <event>")
  *   -DTHROW_IN_LAUNCH      also throw in will_finish_launching (else it answers true)
+ *   -DTHROW_IN_CONSTRUCTOR throw in the constructor (made in register_plugins)
  *
  * did_receive_remote_notification answers new-data first, then throws, when the
  * user info holds "answer-first"; otherwise it only throws.
@@ -27,6 +28,10 @@ namespace {
 
 struct Thrower : plugboard::Plugin<Thrower> {
     static constexpr plugboard::PluginInfo info = {"com.example.thrower", "Thrower", "1.0.0", 0};
+
+#ifdef THROW_IN_CONSTRUCTOR
+    Thrower() { boom("Thrower()"); }
+#endif
 
     bool will_finish_launching(std::string_view) {
 #ifdef THROW_IN_LAUNCH

@@ -277,6 +277,7 @@ public:
 
 private:
     template <class...> friend struct Library;
+    template <class> friend struct Trampolines;
     static inline const pb_host_t *host_ = nullptr;
 };
 
@@ -284,8 +285,9 @@ private:
 template <class P> struct Trampolines {
     static P &self(void *ctx) noexcept { return *static_cast<P *>(ctx); }
 
-    /** Logs the exception in flight for `event`, with what was answered. Call only inside a catch. */
-    static void report(const char *event, const char *answered) noexcept {
+    /** Logs the exception in flight for `event`, with what was answered, as plugin `id`
+     *  (NULL: as the library). Call only inside a catch. */
+    static void report(const char *event, const char *answered, const char *id = P::info.id) noexcept {
         char message[1024];
         try {
             throw;
@@ -294,7 +296,8 @@ template <class P> struct Trampolines {
         } catch (...) {
             std::snprintf(message, sizeof message, "unknown exception in %s; answered %s", event, answered);
         }
-        Plugin<P>::log(PB_LOG_ERROR, message);
+        const pb_host_t *host = Plugin<P>::host_;
+        if (host != nullptr) host->log(host, id, PB_LOG_ERROR, message);
     }
 
     /** Runs `call`; on an exception logs it and answers `fail_closed` (named `answered` in the log). */
@@ -486,22 +489,19 @@ private:
     static bool register_plugins(const pb_registrar_t *registrar) noexcept {
         return (add<Ps>(registrar) && ...);
     }
-    /** Makes the object of `P` and adds it; false (logged) if its constructor threw or the host refused it. */
+    /** Makes the object of `P` and adds it; false if its constructor threw (logged) or the host refused it. */
     template <class P> static bool add(const pb_registrar_t *registrar) noexcept {
         try {
             object<P> = new P();
         } catch (...) {
-            Trampolines<P>::report("the constructor", "a failed load");
+            // As the library: the plugin is not registered yet, so its id is not known to the host.
+            char event[300];
+            std::snprintf(event, sizeof event, "the constructor of %s", P::info.id);
+            Trampolines<P>::report(event, "false from register_plugins", nullptr);
             return false;
         }
         pb_plugin_t plugin = Trampolines<P>::descriptor(object<P>);
-        pb_status_t status = registrar->add_plugin(registrar, &plugin);
-        if (status != PB_OK) {
-            char message[128];
-            std::snprintf(message, sizeof message, "the host refused the plugin (status %d)", static_cast<int>(status));
-            Plugin<P>::log(PB_LOG_ERROR, message);
-        }
-        return status == PB_OK;
+        return registrar->add_plugin(registrar, &plugin) == PB_OK;  // the host names a refusal in the load report
     }
 
     static constexpr pb_entry_t record = {sizeof(pb_entry_t), PB_ABI_VERSION_MAJOR, PB_ABI_VERSION_MINOR,
