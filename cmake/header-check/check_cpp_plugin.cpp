@@ -20,7 +20,7 @@ struct CheckPlugin : plugboard::Plugin<CheckPlugin> {
     }
 };
 
-using Tables = plugboard::Trampolines<CheckPlugin>;
+using Tables = plugboard::detail::Trampolines<CheckPlugin>;
 template <class Function> constexpr bool is_set(Function function) { return function != nullptr; }
 static_assert(is_set(Tables::open_url_table.open_url), "a declared event has its slot");
 static_assert(is_set(Tables::app_state.did_become_active), "a declared event has its slot");
@@ -31,4 +31,4 @@ static_assert(!is_set(Tables::remote_notifications.did_register), "an event not 
 
 }  // namespace
 
-const pb_entry_t *pb_check_cpp_entry() { return plugboard::Library<CheckPlugin>::entry(); }
+const pb_entry_t *pb_check_cpp_entry() { return plugboard::detail::Library<CheckPlugin>::entry(); }

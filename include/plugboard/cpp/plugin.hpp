@@ -35,7 +35,9 @@
  * The library's objects are made in `register_plugins` (default constructor;
  * a constructor that throws is logged and fails the load) and destroyed in
  * `deinit`, so `ctx` is the object and state needs no global. Build the
- * library with -fvisibility=hidden: `plugboard_entry` stays the only export.
+ * library with -fvisibility=hidden: nothing of the helper is exported but
+ * `plugboard_entry` (libstdc++ template instances may be: plugins/README.md).
+ * `plugboard::detail` is the helper's machinery, not for plugin code.
  */
 #pragma once
 
@@ -56,6 +58,11 @@
 #include <type_traits>
 
 namespace plugboard {
+
+namespace detail {
+template <class> struct Trampolines;
+template <class...> struct Library;
+}  // namespace detail
 
 /** Who a plugin is; a class's `static constexpr PluginInfo info`. Strings are static literals. */
 struct PluginInfo {
@@ -114,7 +121,7 @@ public:
     Completion &operator=(const Completion &) = delete;
 
 private:
-    template <class> friend struct Trampolines;
+    template <class> friend struct detail::Trampolines;
     // Counted by hand: std::shared_ptr would export libstdc++'s vague-linkage
     // symbols from the library despite -fvisibility=hidden.
     struct State {
@@ -276,12 +283,14 @@ public:
     static Files files() noexcept { return Files(host_); }
 
 private:
-    template <class...> friend struct Library;
-    template <class> friend struct Trampolines;
+    template <class...> friend struct detail::Library;
+    template <class> friend struct detail::Trampolines;
     static inline const pb_host_t *host_ = nullptr;
 };
 
-/** The C trampolines and vtables of plugin class `P`: internal to the helper. */
+namespace detail {
+
+/** The C trampolines and vtables of plugin class `P`. */
 template <class P> struct Trampolines {
     static P &self(void *ctx) noexcept { return *static_cast<P *>(ctx); }
 
@@ -508,6 +517,7 @@ private:
                                           &init, &deinit, &register_plugins};
 };
 
+}  // namespace detail
 }  // namespace plugboard
 
 /**
@@ -518,5 +528,5 @@ private:
  */
 #define PLUGBOARD_EXPORT_PLUGINS(...)                                   \
     extern "C" PB_EXPORT const pb_entry_t *plugboard_entry(void) {      \
-        return ::plugboard::Library<__VA_ARGS__>::entry();             \
+        return ::plugboard::detail::Library<__VA_ARGS__>::entry();             \
     }
