@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Plugboard demo: builds the host and the example C plugins, then plays a
+# Plugboard demo: builds the host and the example C and C++ plugins, then plays a
 # scripted sequence of application events through them.
 #
 #   plugins/demo.sh           # human-readable output
 #   plugins/demo.sh --json    # any arguments go to `plugboard run`
 #
-# Needs only swift and a C compiler (cc, or $CC); no cmake. Works from any
+# Needs only swift, a C compiler (cc, or $CC) and, for the C++ examples, a C++
+# compiler (c++, or $CXX); no cmake. Works from any
 # directory. Build output and headings go to stderr, so stdout carries only
 # what `plugboard run` prints (`plugins/demo.sh --json | jq .` works).
 set -euo pipefail
@@ -15,7 +16,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 step() { printf '\n==> %s\n' "$*" >&2; }
 
 CC="${CC:-cc}"
-for tool in swift "$CC"; do
+CXX="${CXX:-c++}"
+for tool in swift "$CC" "$CXX"; do
     if ! command -v "$tool" >/dev/null 2>&1; then
         echo "demo.sh: '$tool' not found; install it and run again" >&2
         exit 1
@@ -26,7 +28,9 @@ done
 # exported symbol is plugboard_entry (-fvisibility=hidden). The examples are
 # warning-free with -Werror too; it is left out here so that a newer compiler
 # with new warnings cannot stop the demo.
-CFLAGS=(-std=c11 -Wall -Wextra -pedantic -O2 -shared -fPIC -fvisibility=hidden -I include)
+PLUGIN_FLAGS=(-Wall -Wextra -pedantic -O2 -shared -fPIC -fvisibility=hidden -I include)
+CFLAGS=(-std=c11 "${PLUGIN_FLAGS[@]}")
+CXXFLAGS=(-std=c++17 "${PLUGIN_FLAGS[@]}")   # <plugboard/cpp/plugin.hpp> needs C++17
 PLUGIN_DIR=.build/demo-plugins
 EVENTS=plugins/demo-events.jsonl
 
@@ -40,9 +44,14 @@ mkdir -p "$PLUGIN_DIR"
 for dir in plugins/*/; do
     name="$(basename "$dir")"
     sources=("$dir"*.c)
-    [[ -e "${sources[0]}" ]] || continue     # not a C plugin (no *.c): skip
+    compiler=("$CC" "${CFLAGS[@]}")
+    if [[ ! -e "${sources[0]}" ]]; then
+        sources=("$dir"*.cpp)
+        compiler=("$CXX" "${CXXFLAGS[@]}")
+    fi
+    [[ -e "${sources[0]}" ]] || continue     # neither C nor C++ (no *.c, no *.cpp): skip
     echo "    $name.so  <-  ${sources[*]}" >&2
-    "$CC" "${CFLAGS[@]}" -o "$PLUGIN_DIR/$name.so" "${sources[@]}"
+    "${compiler[@]}" -o "$PLUGIN_DIR/$name.so" "${sources[@]}"
 done
 
 step "Running the scripted events in $EVENTS"
