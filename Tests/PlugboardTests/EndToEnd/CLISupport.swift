@@ -12,11 +12,16 @@ enum CLI {
     }
 
     /// Runs `plugboard arguments…` with the tests' hermetic environment minus `PLUGBOARD_PLUGIN_PATH`,
-    /// plus `environment`, in `workingDirectory` (the test's when nil).
+    /// plus `environment`, in `workingDirectory` (the test's when nil); records an issue when
+    /// any process it started (a worker, a plugin's child) is still there afterwards.
     static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:],
                     workingDirectory: String? = nil) throws -> ProcessResult {
-        try PlugboardTests.run(try binary(), arguments, input: input, environment: self.environment(adding: environment),
-                               workingDirectory: workingDirectory)
+        let mark = LeftoverProcesses.mark()
+        let result = try PlugboardTests.run(try binary(), arguments, input: input,
+                                            environment: self.environment(adding: mark.merging(environment) { $1 }),
+                                            workingDirectory: workingDirectory)
+        #expect(LeftoverProcesses.noneLeft(mark), "plugboard \(arguments.first ?? "") left processes behind")
+        return result
     }
 
     /// Runs `plugboard arguments…` like `run(_:)`, through `bash -c` after `setup`: shell

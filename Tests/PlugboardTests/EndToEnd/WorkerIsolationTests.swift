@@ -6,30 +6,6 @@ import Testing
 /// crash, an exit or a hang in plugin code ends only that library's part,
 /// reported in one line; the good plugins beside it get every event.
 @Suite struct WorkerIsolationTests {
-    /// A unique mark in the environment of one run, inherited by its workers, to find leftovers.
-    private static func mark() -> [String: String] {
-        ["PLUGBOARD_TEST_MARK": "worker-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"]
-    }
-
-    /// The processes whose environment holds `mark` (a worker left behind would).
-    private static func processes(marked mark: [String: String]) -> [pid_t] {
-        guard let (key, value) = mark.first,
-              let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
-        let needle = Data("\(key)=\(value)\0".utf8)
-        return names.compactMap(pid_t.init).filter { pid in
-            (FileManager.default.contents(atPath: "/proc/\(pid)/environ")?.range(of: needle)) != nil
-        }
-    }
-
-    /// Waits up to 5 s for every process of `mark` to be gone.
-    private static func noneLeft(_ mark: [String: String]) -> Bool {
-        for _ in 0..<50 {
-            if processes(marked: mark).isEmpty { return true }
-            usleep(100_000)
-        }
-        return processes(marked: mark).isEmpty
-    }
-
     /// Runs `plugboard run --isolation process --json` over `workspace` with the URLs given.
     private static func run(_ workspace: Workspace, _ extra: [String] = [], mark: [String: String]) throws -> ProcessResult {
         try CLI.run(["run", "--isolation", "process", "--json", "--plugin-dir", workspace.plugins,
@@ -56,7 +32,7 @@ import Testing
         defer { workspace.remove() }
         try GoodPlugins.build(in: workspace.plugins)
         let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, definitions, cplusplus: cplusplus)
-        let mark = Self.mark()
+        let mark = LeftoverProcesses.mark()
         let result = try Self.run(workspace, mark: mark)
         let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
         let sentence = "com.example.hostile \(words) (\(library))"
@@ -69,7 +45,7 @@ import Testing
         }
         let failed = lines.filter { $0.string("type") == "event" }.flatMap { $0.objects("failures") ?? [] }
         #expect(failed.compactMap { $0.string("message") } == [sentence])
-        #expect(Self.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark))
     }
 
     /// Every kind of fault in every place plugin code runs, each reported with its place.
@@ -80,7 +56,7 @@ import Testing
         try GoodPlugins.build(in: workspace.plugins)
         let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["\(fault)_AT=\(place)"],
                                                  cplusplus: fault == "THROW")
-        let mark = Self.mark()
+        let mark = LeftoverProcesses.mark()
         let result = try Self.run(workspace, mark: mark)
         let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
         let verb = switch fault {
@@ -106,7 +82,7 @@ import Testing
         }
         for id in GoodPlugins.ids { #expect(Self.logs(lines, of: id).contains("will-terminate"), "\(id)") }
         #expect(lines.last?.string("type") == "exit")
-        #expect(Self.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark))
     }
 
     /// An `init` that spins past `--call-timeout`: the library fails to load, the run goes on.
@@ -115,7 +91,7 @@ import Testing
         defer { workspace.remove() }
         try GoodPlugins.build(in: workspace.plugins)
         let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SPIN_AT=AT_INIT"])
-        let mark = Self.mark()
+        let mark = LeftoverProcesses.mark()
         let result = try Self.run(workspace, ["--call-timeout", "0.5"], mark: mark)
         let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
         let load = try #require(lines.first { $0.string("type") == "load" && $0.string("path") == library })
@@ -124,7 +100,7 @@ import Testing
         #expect(load.object("failure")?.string("stage") == "init")
         #expect(result.status == 4)
         for id in GoodPlugins.ids { #expect(Self.logs(lines, of: id).contains("will-terminate")) }
-        #expect(Self.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark))
     }
 
     /// A crash while the worker loads the library: the library fails to load (exit 4) at
@@ -137,7 +113,7 @@ import Testing
         defer { workspace.remove() }
         try GoodPlugins.build(in: workspace.plugins)
         let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, [definition])
-        let mark = Self.mark()
+        let mark = LeftoverProcesses.mark()
         let result = try Self.run(workspace, mark: mark)
         let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
         let load = try #require(lines.first { $0.string("type") == "load" && $0.string("path") == library })
@@ -150,7 +126,7 @@ import Testing
         }
         #expect(result.status == 4, "\(result.output)")
         for id in GoodPlugins.ids { #expect(Self.logs(lines, of: id).contains("will-terminate")) }
-        #expect(Self.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark))
     }
 
     /// A callback that spins past `--call-timeout`: its worker is stopped, the run goes on.
@@ -159,14 +135,14 @@ import Testing
         defer { workspace.remove() }
         try GoodPlugins.build(in: workspace.plugins)
         let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SPIN_AT=AT_OPEN_URL"])
-        let mark = Self.mark()
+        let mark = LeftoverProcesses.mark()
         let result = try Self.run(workspace, ["--call-timeout", "0.5"], mark: mark)
         let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
         let sentence = "com.example.hostile did not return from open_url within 0.5 s (\(library)); its worker was stopped"
         #expect(lines.contains { $0.string("message") == sentence }, "\(result.output)")
         #expect(result.status == 5)
         for id in GoodPlugins.ids { #expect(Self.logs(lines, of: id).contains("will-terminate")) }
-        #expect(Self.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark))
     }
 
     /// What a plugin prints or closes in its worker never reaches the report: `--json` stays
@@ -177,7 +153,7 @@ import Testing
         try GoodPlugins.build(in: workspace.plugins)
         let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins,
                                                  ["PRINT_AT=AT_OPEN_URL", "CLOSE_STDIO_AT=AT_TERMINATE"])
-        let mark = Self.mark()
+        let mark = LeftoverProcesses.mark()
         let result = try Self.run(workspace, mark: mark)
         let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
         let printed = lines.filter { $0.string("type") == "output" && $0.string("source") == library }
@@ -185,7 +161,7 @@ import Testing
                 "\(result.output)")
         #expect(lines.filter { $0.string("type") == "exit" }.count == 1)
         #expect(result.status == 0)
-        #expect(Self.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark))
     }
 
     /// Log lines from a plugin's own thread and a completion answered later from another
@@ -200,7 +176,7 @@ import Testing
                                    ["LOG_THREAD_AT=AT_WILL_FINISH", "FILES_THREAD_AT=AT_WILL_FINISH",
                                     "HOSTILE_ID=\"com.example.threaded\""])
         let events = try workspace.events([#"{"event":"remote-notification","userInfo":{},"deadlineMs":10000}"#])
-        let mark = Self.mark()
+        let mark = LeftoverProcesses.mark()
         let result = try Self.run(workspace, ["--events", events], mark: mark)
         let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
         let notification = try #require(lines.first { $0.string("event") == "remote-notification" })
@@ -210,7 +186,7 @@ import Testing
         #expect((try? String(contentsOfFile: workspace.root.file("container/Documents/from-thread.txt"), encoding: .utf8))
             == "threaded")
         #expect(result.status == 0, "\(result.output)")
-        #expect(Self.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark))
     }
 
     /// SIGTERM while a plugin spins in its worker: the host stops waiting, stops that
@@ -220,7 +196,7 @@ import Testing
         defer { workspace.remove() }
         try GoodPlugins.build(in: workspace.plugins)
         try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SPIN_AT=AT_OPEN_URL"])
-        let mark = Self.mark()
+        let mark = LeftoverProcesses.mark()
         var environment = TestPaths.hermeticEnvironment
         environment.merge(mark) { $1 }
         let host = try LiveProcess(CLI.binary(), ["run", "--isolation", "process", "--plugin-dir", workspace.plugins,
@@ -234,7 +210,7 @@ import Testing
         #expect(!timedOut && ending == .exit(143), "\(output)")
         #expect(output.contains("com.example.hostile was still in open_url"), "\(output)")
         for id in GoodPlugins.ids { #expect(output.contains("[\(id)] info: will-terminate"), "\(output)") }
-        #expect(Self.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark))
     }
 
     /// `--restart N`: a crashed worker is started again (init and register again) up to
@@ -243,7 +219,7 @@ import Testing
         let workspace = try Workspace("worker-restart")
         defer { workspace.remove() }
         let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SEGV_AT=AT_OPEN_URL"])
-        let mark = Self.mark()
+        let mark = LeftoverProcesses.mark()
         let result = try Self.run(workspace, ["--open-url", "myapp://y", "--open-url", "myapp://z", "--restart", "1"],
                                   mark: mark)
         let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
@@ -255,7 +231,7 @@ import Testing
                 "the first URL and, after the restart, the second; the third finds no plugin")
         #expect(lines.filter { $0.string("type") == "log" && $0.string("message") == "init" }.count == 2)
         #expect(result.status == 5)
-        #expect(Self.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark))
     }
 
     /// A restart loads the library again under the run's trust rule: a file that became
@@ -265,7 +241,7 @@ import Testing
         defer { workspace.remove() }
         let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins,
                                                  ["SHARE_FILE_AT=AT_OPEN_URL", "SEGV_AT=AT_OPEN_URL"])
-        let mark = Self.mark()
+        let mark = LeftoverProcesses.mark()
         let result = try Self.run(workspace, ["--open-url", "myapp://y", "--restart", "1"], mark: mark)
         let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
         let messages = lines.compactMap { $0.string("message") }
@@ -274,7 +250,7 @@ import Testing
         #expect(lines.filter { $0.string("type") == "log" && $0.string("message") == "init" }.count == 1,
                 "\(result.output)")
         #expect(result.status == 5)
-        #expect(Self.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark))
     }
 
     /// A worker that answers out of turn (a plugin wrote a frame on the channel) is killed
@@ -285,7 +261,7 @@ import Testing
         defer { workspace.remove() }
         try GoodPlugins.build(in: workspace.plugins)
         let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["FORGE_BYE_AT=AT_INIT"])
-        let mark = Self.mark()
+        let mark = LeftoverProcesses.mark()
         let result = try Self.run(workspace, mark: mark)
         let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
         let load = lines.first { $0.string("type") == "load" && $0.string("path") == library }
@@ -294,7 +270,7 @@ import Testing
         #expect(!lines.contains { $0.string("type") == "log" && $0.string("message")?.contains("from deinit") == true },
                 "\(result.output)")
         #expect(result.status == 4)
-        #expect(Self.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark))
     }
 
     /// A worker that speaks another major version of the protocol is refused with both
@@ -318,7 +294,7 @@ import Testing
         let worker = workspace.root.file("worker2")
         let compiled = try PlugboardTests.run("/usr/bin/env", ["cc", "-std=c11", source, "-o", worker])
         try #require(compiled.status == 0, "\(compiled.output)\(compiled.errorOutput)")
-        let mark = Self.mark()
+        let mark = LeftoverProcesses.mark()
         let result = try Self.run(workspace, mark: mark.merging(["PLUGBOARD_WORKER": worker]) { $1 })
         let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
         let load = lines.first { $0.string("type") == "load" && $0.string("path") == library }
@@ -326,7 +302,7 @@ import Testing
         #expect(result.output.contains("the peer speaks worker protocol 2.0, which this side ("), "\(result.output)")
         #expect(result.output.contains("cannot: the major versions differ"), "\(result.output)")
         #expect(result.status == 3)
-        #expect(Self.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark))
     }
 
     /// A library whose worker crashed while loading it is remembered in the scan cache:
@@ -339,7 +315,7 @@ import Testing
         // Changed long before it is scanned, so the cache trusts what it stores (its racy window).
         var past = [timeval(tv_sec: time(nil) - 60, tv_usec: 0), timeval(tv_sec: time(nil) - 60, tv_usec: 0)]
         #expect(utimes(library, &past) == 0)
-        let mark = Self.mark()
+        let mark = LeftoverProcesses.mark()
         func loadLine(_ extra: [String] = []) throws -> (report: [String: Any], initCalled: Bool, status: Int32) {
             let result = try Self.run(workspace, extra, mark: mark)
             let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
@@ -360,7 +336,7 @@ import Testing
         var now = [timeval(tv_sec: time(nil) - 30, tv_usec: 0), timeval(tv_sec: time(nil) - 30, tv_usec: 0)]
         #expect(utimes(library, &now) == 0)
         #expect(try loadLine().initCalled, "a changed file is loaded again")
-        #expect(Self.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark))
     }
 
     /// A process a plugin forks in its worker ends with the worker: no orphan holds the
@@ -370,10 +346,10 @@ import Testing
         defer { workspace.remove() }
         try GoodPlugins.build(in: workspace.plugins)
         try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["FORK_AT=AT_INIT"])
-        let mark = Self.mark()
+        let mark = LeftoverProcesses.mark()
         let result = try Self.run(workspace, mark: mark)
         #expect(result.status == 0, "\(result.output)")
-        #expect(Self.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark))
     }
 
     /// A host killed with SIGKILL takes its workers with it.
@@ -381,7 +357,7 @@ import Testing
         let workspace = try Workspace("worker-orphan")
         defer { workspace.remove() }
         try GoodPlugins.build(in: workspace.plugins)
-        let mark = Self.mark()
+        let mark = LeftoverProcesses.mark()
         var environment = TestPaths.hermeticEnvironment
         environment.merge(mark) { $1 }
         let host = try LiveProcess(CLI.binary(), ["run", "--isolation", "process", "--plugin-dir", workspace.plugins,
@@ -389,9 +365,9 @@ import Testing
                                    environment: environment)
         defer { host.stop() }
         #expect(host.waitForOutput(containing: "did-finish-launching →"), "\(host.output)")
-        #expect(Self.processes(marked: mark).count == 3, "the host and a worker per library")
+        #expect(LeftoverProcesses.marked(mark).count == 3, "the host and a worker per library")
         kill(host.pid, SIGKILL)
         _ = host.waitForExit()
-        #expect(Self.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark))
     }
 }
