@@ -48,6 +48,23 @@ import Testing
         #expect(symbols == ["plugboard_entry"], "\(symbols)")
     }
 
+    @Test(arguments: isolations) func theHostsFilesMethodsReachTheContainer(isolation: String) throws {
+        let workspace = try Workspace("rust-files")
+        defer { workspace.remove() }
+        try Cargo.buildPlugin("Tests/PlugboardTests/Fixtures/rust-files", in: workspace.root, into: workspace.plugins)
+        let (status, lines) = try run(workspace, isolation: isolation, [])
+        #expect(status == 0, "\(lines)")
+        #expect(logs(lines, of: "com.example.rust-files") == [
+            "read hello", "exists true", "new path Documents/c.md", #"list [{"kind":"file","name":"c.md"}]"#,
+            "attributes kind 0 size 5", "exists false", "tour: succeeded",
+            "missing: -4: read 'missing.txt' in Documents: not found (No such file or directory)",
+            "exists: -5: write 'a.txt' in Documents: destination exists (File exists)",
+            #"nul: -6: the container path "Documents/a\0b" contains a NUL byte"#,
+        ], "\(lines)")
+        let written = try String(contentsOfFile: workspace.root.file("container/Documents/a.txt"), encoding: .utf8)
+        #expect(written == "hello")
+    }
+
     /// Every scripted event, so that each non-launch callback of the panicking plugin runs once.
     static let everyEvent = [
         #"{"event":"open-url","url":"myapp://item/1"}"#,
