@@ -8,9 +8,10 @@ import Testing
     static let panicsID = "com.example.rust-panics"
 
     /// `plugboard run --json` over `plugins` with `arguments`; the status and the parsed lines.
-    private func run(_ workspace: Workspace, isolation: String, _ arguments: [String]) throws -> (Int32, [[String: Any]]) {
+    private func run(_ workspace: Workspace, isolation: String, _ arguments: [String],
+                     environment: [String: String] = [:]) throws -> (Int32, [[String: Any]]) {
         let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--isolation", isolation, "--json",
-                                  "--container", workspace.root.file("container")] + arguments)
+                                  "--container", workspace.root.file("container")] + arguments, environment: environment)
         let lines = try #require(CLI.jsonLines(result.output), "a line is not JSON:\n\(result.output)\n\(result.errorOutput)")
         return (result.status, lines)
     }
@@ -115,5 +116,17 @@ import Testing
         #expect(logs(lines, of: Self.panicsID) == ["panic in \(callback): boom in \(callback)", "panic in will_terminate: boom in will_terminate"],
                 "\(lines)")
         #expect(events(lines).last?.string("event") == "will-terminate")
+    }
+
+    @Test(arguments: isolations) func aPanicInNewLeavesTheLibraryUnused(isolation: String) throws {
+        let workspace = try Workspace("rust-panics-new")
+        defer { workspace.remove() }
+        try Cargo.buildPlugin("Tests/PlugboardTests/Fixtures/rust-panics", in: workspace.root, into: workspace.plugins)
+        let (status, lines) = try run(workspace, isolation: isolation, [], environment: ["RUST_PANICS_IN_NEW": "1"])
+        #expect(status == 3, "no plugin could be loaded: \(lines)")
+        let load = try #require(lines.first { $0.string("type") == "load" })
+        #expect(load.string("status") == "failed", "\(load)")
+        #expect(load.object("failure")?.string("message")
+                    == #"register_plugins returned false: plugin "\#(Self.panicsID)" not added: panic in new: boom in new"#, "\(load)")
     }
 }

@@ -45,10 +45,8 @@ impl Library {
         let instances = std::mem::take(&mut *self.instances.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
         // SAFETY: the table `init` kept, valid for the life of the process (or NULL).
         let host = unsafe { Host::new(self.host.load(Ordering::Acquire), None) };
-        if let Err(payload) = catch_unwind(AssertUnwindSafe(move || drop(instances))) {
-            if let Some(host) = host {
-                host.log(Level::Error, &format!("panic while dropping the plugins in deinit: {}", panic_message(&*payload)));
-            }
+        if let (Err(message), Some(host)) = (caught(move || drop(instances)), host) {
+            host.log(Level::Error, &format!("panic while dropping the plugins in deinit: {message}"));
         }
         self.host.store(ptr::null_mut(), Ordering::Release);
     }
@@ -62,10 +60,10 @@ impl Library {
         let Some(registrar) = registrar.as_ref() else { return false };
         let Some(host) = Host::new(registrar.host, None) else { return false };
         let mut registration = Registration { library: self, registrar, host: host.clone(), succeeded: true };
-        match catch_unwind(AssertUnwindSafe(|| register(&mut registration))) {
+        match caught(|| register(&mut registration)) {
             Ok(()) => registration.succeeded,
-            Err(payload) => {
-                host.log(Level::Error, &format!("panic in register_plugins: {}", panic_message(&*payload)));
+            Err(message) => {
+                host.log(Level::Error, &format!("panic in register_plugins: {message}"));
                 false
             }
         }
@@ -102,7 +100,9 @@ impl Registration<'_> {
         let version = text(T::VERSION, "version")?;
         // SAFETY: the registrar's table is the host's, valid for the life of the process.
         let host = unsafe { Host::new(self.registrar.host, Some(id.clone())) }.ok_or("the registrar has no host table")?;
-        let plugin = T::new(host.clone()).map_err(|reason| format!("new failed: {reason}"))?;
+        let plugin = caught(|| T::new(host.clone()))
+            .map_err(|message| format!("panic in new: {message}"))?
+            .map_err(|reason| format!("new failed: {reason}"))?;
         let instance = Box::new(Instance { host, plugin });
         let mut descriptor = pb_plugin_t {
             struct_size: size_of::<pb_plugin_t>() as u32,
@@ -127,15 +127,20 @@ impl Registration<'_> {
     }
 }
 
-/// The text of a panic's payload.
-fn panic_message(payload: &(dyn Any + Send)) -> String {
-    if let Some(text) = payload.downcast_ref::<&str>() {
-        text.to_string()
-    } else if let Some(text) = payload.downcast_ref::<String>() {
-        text.clone()
-    } else {
-        "a panic with a payload that is not text".to_string()
-    }
+/// Runs `body`, catching a panic: its message is the error. The payload is dropped inside
+/// `catch_unwind` too, since a panicking destructor must not unwind into the host either.
+fn caught<R>(body: impl FnOnce() -> R) -> Result<R, String> {
+    catch_unwind(AssertUnwindSafe(body)).map_err(|payload| {
+        let message = if let Some(text) = payload.downcast_ref::<&str>() {
+            text.to_string()
+        } else if let Some(text) = payload.downcast_ref::<String>() {
+            text.clone()
+        } else {
+            "a panic with a payload that is not text".to_string()
+        };
+        let _ = catch_unwind(AssertUnwindSafe(move || drop(payload)));
+        message
+    })
 }
 
 /// Runs `body` for the plugin at `ctx`; a panic is logged for that plugin, naming
@@ -145,16 +150,10 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
 /// `ctx` is the `ctx` of a descriptor that `Registration::add::<T>` added.
 unsafe fn guard<T: Plugin, R>(ctx: *mut c_void, callback: &str, fail_closed: R, body: impl FnOnce(&T) -> R) -> R {
     let instance = &*ctx.cast::<Instance<T>>();
-    match catch_unwind(AssertUnwindSafe(|| body(&instance.plugin))) {
-        Ok(answer) => answer,
-        Err(payload) => {
-            let message = panic_message(&*payload);
-            // A panicking payload destructor must not unwind into the host either.
-            let _ = catch_unwind(AssertUnwindSafe(move || drop(payload)));
-            instance.host.log(Level::Error, &format!("panic in {callback}: {message}"));
-            fail_closed
-        }
-    }
+    caught(|| body(&instance.plugin)).unwrap_or_else(|message| {
+        instance.host.log(Level::Error, &format!("panic in {callback}: {message}"));
+        fail_closed
+    })
 }
 
 /// The `len` bytes at `text` as text (invalid UTF-8 becomes U+FFFD).

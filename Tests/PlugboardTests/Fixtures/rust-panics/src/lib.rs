@@ -2,6 +2,7 @@
 //! `boom in <callback>`. The launch callbacks panic only when the launch options name
 //! them (`{"panic":"will_finish_launching"}`), since a launch veto ends the run's events.
 //! `open_url` panics with a literal (a `&str` payload), the others with a `String`.
+//! With `RUST_PANICS_IN_NEW` in the environment, `Plugin::new` panics instead.
 
 use plugboard::*;
 
@@ -11,6 +12,7 @@ impl Plugin for Panics {
     const ID: &'static str = "com.example.rust-panics";
 
     fn new(_host: Host) -> Result<Self, String> {
+        if std::env::var_os("RUST_PANICS_IN_NEW").is_some() { boom("new") }
         Ok(Panics)
     }
 }
