@@ -245,7 +245,7 @@ pub struct pb_plugin_t {
 
 // ---- entry.h ---------------------------------------------------------------------------
 
-/// Handed to `register_plugins`; host-owned, valid only during that call. [register]
+/// Handed to `register_plugins`; host-owned, valid only during that call. \[register\]
 #[derive(Debug)]
 #[repr(C)]
 pub struct pb_registrar_t {

@@ -14,7 +14,7 @@ use std::mem::size_of;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
 use std::sync::atomic::{AtomicPtr, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// A plugin and the host services that speak for it: what `ctx` points to.
 struct Instance<T> {
@@ -42,13 +42,18 @@ impl Library {
 
     /// `deinit`: drops every plugin (a panic in a `Drop` is logged) and forgets the host.
     pub fn deinit(&self) {
-        let instances = std::mem::take(&mut *self.instances.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+        let instances = std::mem::take(&mut *self.instances());
         // SAFETY: the table `init` kept, valid for the life of the process (or NULL).
         let host = unsafe { Host::new(self.host.load(Ordering::Acquire), None) };
         if let (Err(message), Some(host)) = (caught(move || drop(instances)), host) {
             host.log(Level::Error, &format!("panic while dropping the plugins in deinit: {message}"));
         }
         self.host.store(ptr::null_mut(), Ordering::Release);
+    }
+
+    /// The plugins, also after a panic while the lock was held (they are only added or dropped).
+    fn instances(&self) -> MutexGuard<'_, Vec<Box<dyn Any + Send + Sync>>> {
+        self.instances.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// `register_plugins`: calls `register` with a `Registration`; false if any plugin failed
@@ -122,7 +127,7 @@ impl Registration<'_> {
         if status != PB_OK {
             return Err(format!("the host refused it with status {status}"));
         }
-        self.library.instances.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(instance);
+        self.library.instances().push(instance);
         Ok(())
     }
 }
@@ -132,7 +137,7 @@ impl Registration<'_> {
 fn caught<R>(body: impl FnOnce() -> R) -> Result<R, String> {
     catch_unwind(AssertUnwindSafe(body)).map_err(|payload| {
         let message = if let Some(text) = payload.downcast_ref::<&str>() {
-            text.to_string()
+            (*text).to_string()
         } else if let Some(text) = payload.downcast_ref::<String>() {
             text.clone()
         } else {
