@@ -69,8 +69,12 @@ struct CMakePackageTests {
         }
         let installed = try run(TestPaths.plugboard, ["list", "--plugin-dir", prefix + "/lib/plugboard/plugins"])
         #expect(installed.status == 0, "\(installed.output)")
-        let examples = try FileManager.default.contentsOfDirectory(atPath: TestPaths.packageRoot.path + "/plugins")
-            .filter { !$0.contains(".") }.count
+        // CMake builds the folders of plugins/ that hold C or C++ sources (not the Rust crates).
+        let plugins = TestPaths.packageRoot.path + "/plugins"
+        let examples = try FileManager.default.contentsOfDirectory(atPath: plugins).filter { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: plugins + "/" + folder)) ?? [])
+                .contains { $0.hasSuffix(".c") || $0.hasSuffix(".cpp") }
+        }.count
         #expect(examples >= 4)
         #expect(installed.output.contains("\(examples) file(s): \(examples) loaded"), "\(installed.output)")
     }
