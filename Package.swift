@@ -6,6 +6,9 @@ let package = Package(
     products: [
         .library(name: "Plugboard", targets: ["Plugboard"]),
         .library(name: "PlugboardFiles", targets: ["PlugboardFiles"]),
+        .library(name: "PlugboardSDK", targets: ["PlugboardSDK"]),
+        // The Swift example plugin: a drop-in `.so` (libSwiftExamplePlugin.so).
+        .library(name: "SwiftExamplePlugin", type: .dynamic, targets: ["SwiftExamplePlugin"]),
         .executable(name: "plugboard", targets: ["plugboard"]),
         .executable(name: "plugboard-worker", targets: ["plugboard-worker"]),
         .executable(name: "plugboard-benchmark", targets: ["PlugboardBenchmark"]),
@@ -14,6 +17,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // The C ABI: the top-level include/ is a header-only C module.
@@ -38,10 +42,23 @@ let package = Package(
         .target(name: "CFaultReporter"),
         // What a plugin worker needs from Linux that Swift cannot call directly.
         .target(name: "CWorkerSupport"),
+        // The plugin protocols (ApplicationPlugin, the concern protocols, PluginDescriptor, PluginID,
+        // FetchResult, FetchCompletion): one small module that the host re-exports and the Swift SDK uses,
+        // so a Swift author conforms to the very protocols the host dispatches to. It is linked statically
+        // into each Swift plugin: only C types cross a plugin's boundary, so the host never casts a
+        // plugin's Swift types and the two copies never meet.
+        .target(name: "PlugboardPluginAPI", dependencies: ["CPlugboard"]),
+        // The Swift plugin SDK: turns plugin values into the C entry record, vtables and host services
+        // (a swift-log Logger, files, completions). It carries its own swift-log: only C crosses.
+        .target(
+            name: "PlugboardSDK",
+            dependencies: ["CPlugboard", "PlugboardPluginAPI", .product(name: "Logging", package: "swift-log")]),
+        // The Swift example plugin (plugins/swift-example), built as a drop-in .so.
+        .target(name: "SwiftExamplePlugin", dependencies: ["PlugboardSDK"], path: "plugins/swift-example"),
         // The host library: loader, registry, dispatcher, host services, built-in plugins, workers.
         .target(
             name: "Plugboard",
-            dependencies: ["CPlugboard", "CFaultReporter", "CWorkerSupport", "PlugboardFiles", "PlugboardSystem",
+            dependencies: ["CPlugboard", "PlugboardPluginAPI", "CFaultReporter", "CWorkerSupport", "PlugboardFiles", "PlugboardSystem",
                            "PlugboardWorkerProtocol", "PlugboardChildProcess",
                            .product(name: "SystemPackage", package: "swift-system")]),
         // The command-line tool.

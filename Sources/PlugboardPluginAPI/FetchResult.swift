@@ -10,7 +10,7 @@ public enum FetchResult: String, Sendable, Codable, CaseIterable {
     case failed
 
     /// The C value (`PB_FETCH_*`), or nil for a value the ABI does not define.
-    init?(abiValue: pb_fetch_result_t) {
+    package init?(abiValue: pb_fetch_result_t) {
         switch abiValue {
         case PB_FETCH_NEW_DATA: self = .newData
         case PB_FETCH_NO_DATA: self = .noData
@@ -20,7 +20,7 @@ public enum FetchResult: String, Sendable, Codable, CaseIterable {
     }
 
     /// The C value (`PB_FETCH_*`).
-    var abiValue: pb_fetch_result_t {
+    package var abiValue: pb_fetch_result_t {
         switch self {
         case .newData: PB_FETCH_NEW_DATA
         case .noData: PB_FETCH_NO_DATA
@@ -29,7 +29,7 @@ public enum FetchResult: String, Sendable, Codable, CaseIterable {
     }
 
     /// The reduction: new data wins over no data, which wins over failed.
-    static func strongest(_ lhs: FetchResult, _ rhs: FetchResult) -> FetchResult {
+    package static func strongest(_ lhs: FetchResult, _ rhs: FetchResult) -> FetchResult {
         let rank: (FetchResult) -> Int = { allCases.firstIndex(of: $0) ?? allCases.count }
         return rank(lhs) <= rank(rhs) ? lhs : rhs
     }

@@ -67,7 +67,7 @@ public struct PluginID: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// An id the host itself spells, known to be valid.
-    init(unchecked text: String) {
+    package init(unchecked text: String) {
         rawValue = text
     }
 

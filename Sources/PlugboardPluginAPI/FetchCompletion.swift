@@ -12,7 +12,7 @@ public struct FetchCompletion: Sendable {
         self.init(answer: answer, misuse: { _ in }, abstention: {})
     }
 
-    init(answer: @escaping @Sendable (FetchResult) -> Void, misuse: @escaping @Sendable (String) -> Void,
+    package init(answer: @escaping @Sendable (FetchResult) -> Void, misuse: @escaping @Sendable (String) -> Void,
          abstention: @escaping @Sendable () -> Void) {
         self.answer = answer
         self.misuse = misuse
@@ -25,12 +25,12 @@ public struct FetchCompletion: Sendable {
     }
 
     /// Reports an answer that could not be understood (from a C plugin), without answering.
-    func reject(_ problem: String) {
+    package func reject(_ problem: String) {
         misuse(problem)
     }
 
     /// Takes the plugin out of this notification: not waited for, not counted (a C plugin's NULL slot).
-    func abstain() {
+    package func abstain() {
         abstention()
     }
 }

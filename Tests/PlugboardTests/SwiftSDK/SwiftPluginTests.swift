@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// The Swift SDK end to end: the example plugin, built by SwiftPM as a `.dynamic` product of this
+/// package, copied into a plugin folder and driven by the real `plugboard` binary.
+@Suite struct SwiftPluginTests {
+    static let isolations = ["process", "none"]
+    static let pluginID = "com.example.swift-links"
+
+    /// The example library SwiftPM built next to the test binary (like `TestPaths.plugboard`).
+    private func builtExample() throws -> String {
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("libSwiftExamplePlugin.so").path
+            if FileManager.default.fileExists(atPath: candidate) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "libSwiftExamplePlugin.so was not built; run swift build --build-tests"])
+    }
+
+    /// A workspace whose plugin folder holds a copy of the example; the copy's path.
+    private func workspace(_ label: String) throws -> (Workspace, String) {
+        let workspace = try Workspace(label)
+        let library = workspace.plugins + "/libSwiftExamplePlugin.so"
+        try FileManager.default.copyItem(atPath: try builtExample(), toPath: library)
+        return (workspace, library)
+    }
+
+    private func run(_ workspace: Workspace, isolation: String, _ arguments: [String]) throws -> ProcessResult {
+        try CLI.run(["run", "--plugin-dir", workspace.plugins, "--isolation", isolation, "--json",
+                     "--container", workspace.root.file("container")] + arguments)
+    }
+
+    @Test(arguments: isolations) func theExampleOpensItsLinksAndLogsThroughItsLogger(isolation: String) throws {
+        let (workspace, library) = try workspace("swift-example")
+        defer { workspace.remove() }
+        let result = try run(workspace, isolation: isolation, ["--open-url", "swiftapp://item/7", "--open-url", "https://example.com/"])
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        let lines = try #require(CLI.jsonLines(result.output), "a line is not JSON:\n\(result.output)")
+        let load = try #require(lines.first { $0.string("type") == "load" })
+        #expect(load.string("path") == library && load.string("status") == "loaded", "\(load)")
+        let plugin = try #require(load.objects("plugins")?.first)
+        #expect(plugin["concerns"] as? [String] == ["open-url", "termination"], "\(plugin)")
+        #expect(plugin.object("descriptor")?.string("version") == "1.0.0", "\(plugin)")
+        let urls = lines.filter { $0.string("type") == "event" && $0.string("event") == "open-url" }
+        #expect(urls.map { $0["decidedBy"] as? [String] ?? ["?"] } == [[Self.pluginID], []], "\(urls)")
+        let logs = lines.filter { $0.string("type") == "log" && $0.string("plugin") == Self.pluginID }
+        #expect(logs.compactMap { $0.string("message") } == ["open item/7", "remembered 1 link(s)"], "\(lines)")
+        #expect(logs.allSatisfy { $0.string("level") == "info" }, "\(logs)")
+        let history = try String(contentsOfFile: workspace.root.file("container/Documents/swift-links.txt"), encoding: .utf8)
+        #expect(history == "item/7\n")
+    }
+
+    @Test func aTrapIsACrashTheWorkerReports() throws {
+        let (workspace, library) = try workspace("swift-trap-process")
+        defer { workspace.remove() }
+        let result = try run(workspace, isolation: "process", ["--open-url", "swiftapp://trap"])
+        let line = "\(Self.pluginID) crashed with SIGILL in open_url (\(library))"
+        let lines = try #require(CLI.jsonLines(result.output), "a line is not JSON:\n\(result.output)")
+        let url = try #require(lines.first { $0.string("event") == "open-url" }, "\(lines)")
+        #expect(url.objects("failures")?.first?.string("message") == line, "\(url)")
+        #expect(lines.contains { $0.string("event") == "will-terminate" }, "the host went on after the crash: \(lines)")
+    }
+
+    @Test func aTrapInProcessEndsTheHostWithAFaultLineNamingThePlugin() throws {
+        let (workspace, library) = try workspace("swift-trap-none")
+        defer { workspace.remove() }
+        let result = try run(workspace, isolation: "none", ["--open-url", "swiftapp://trap"])
+        #expect(result.status == 128 + SIGILL, "stderr:\n\(result.errorOutput)")
+        let line = "plugboard: \(Self.pluginID) crashed with SIGILL in open_url (\(library))"
+        #expect(result.errorOutput.components(separatedBy: line).count == 2, "stderr:\n\(result.errorOutput)")
+    }
+
+    /// The only C symbol is the entry; the rest of the dynamic symbols are Swift's (mangled `$s…`),
+    /// which SwiftPM exports from every module linked into a `.dynamic` product.
+    @Test func theExampleExportsOnlyTheEntryAsACSymbol() throws {
+        let (workspace, library) = try workspace("swift-symbols")
+        defer { workspace.remove() }
+        let symbols = try PlugboardTests.run("/usr/bin/env", ["nm", "-D", "--defined-only", library]).output
+            .split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
+        let linkerMarkers: Set<String> = ["__bss_start", "_edata", "_end"]
+        #expect(symbols.filter { !$0.hasPrefix("$s") && !linkerMarkers.contains($0) } == ["plugboard_entry"], "\(symbols)")
+    }
+}

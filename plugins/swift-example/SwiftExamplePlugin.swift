@@ -1,0 +1,71 @@
+// A Plugboard plugin written in Swift: a deep-link handler that remembers the links it opened.
+//
+// Build it with `swift build --product SwiftExamplePlugin`; SwiftPM writes
+// libSwiftExamplePlugin.so into .build/<configuration>/, ready for `plugboard run --plugin-dir`.
+import PlugboardSDK
+
+/// The library's one exported symbol. `@c(plugboard_entry)` (Swift 6.3) gives it the C name the
+/// host looks up; the body hands the SDK a factory for the library's plugins, which it calls when
+/// the host registers them, with the host's services.
+@c(plugboard_entry)
+public func plugboardEntry() -> UnsafePointer<pb_entry_t> {
+    PluginLibrary.entry { host in [try LinkHistoryPlugin(host: host)] }
+}
+
+/// Opens `swiftapp://` links and appends each one to `Documents/swift-links.txt` in the
+/// application's container. It takes part in two concerns because it conforms to two concern
+/// protocols: ``OpenURLPlugin`` (open the link) and ``TerminationPlugin`` (say goodbye).
+///
+/// The link `swiftapp://trap` traps on purpose (`fatalError`), to show that a Swift trap is a
+/// crash like any other: a worker dies and is reported (`--isolation process`), or the host dies
+/// with a fault line naming this plugin (`--isolation none`).
+struct LinkHistoryPlugin: OpenURLPlugin, TerminationPlugin {
+    /// Who the plugin is; the id attributes its log lines and its answers.
+    let descriptor: PluginDescriptor
+    /// A swift-log Logger: its messages reach the host's log, attributed to this plugin.
+    let log: Logger
+    /// The container, or nil under `plugboard list` and `inspect`.
+    let files: ContainerFiles?
+
+    /// Throws if the id were malformed; the SDK then logs why and the library is refused.
+    init(host: PlugboardHost) throws {
+        descriptor = PluginDescriptor(id: try PluginID(validating: "com.example.swift-links"),
+                                      name: "Swift link history", version: "1.0.0", priority: 10)
+        log = host.logger(for: descriptor.id)
+        files = host.files
+    }
+
+    /// Handles `swiftapp://` links; any other link is left to the next plugin.
+    func open(url: String, options: String) -> Bool {
+        guard url.hasPrefix("swiftapp://") else { return false }
+        let target = url.dropFirst("swiftapp://".count)
+        if target == "trap" { fatalError("asked to trap by \(url)") }
+        do {
+            let history = try readHistory()
+            try files?.write(history + target + "\n", to: Self.historyPath, overwrite: true)
+            log.info("open \(target)")
+        } catch {
+            log.warning("open \(target), not remembered: \(error)")
+        }
+        return true
+    }
+
+    /// Reports how many links the history holds.
+    func willTerminate() {
+        do {
+            let count = try readHistory().split(separator: "\n").count
+            log.info("remembered \(count) link(s)")
+        } catch {
+            log.warning("cannot read the history: \(error)")
+        }
+    }
+
+    /// Where the history is kept, in the container.
+    static let historyPath = "Documents/swift-links.txt"
+
+    /// The history's text; "" before the first link (or without a container).
+    private func readHistory() throws(ContainerFilesError) -> String {
+        guard let files, try files.exists(Self.historyPath) else { return "" }
+        return String(decoding: try files.read(Self.historyPath), as: UTF8.self)
+    }
+}
