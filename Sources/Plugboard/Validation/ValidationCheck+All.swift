@@ -1,7 +1,9 @@
+import CPlugboard
+
 /// The validator's checks, in the order they run.
 extension ValidationCheck {
     /// Every check.
-    public static let all: [ValidationCheck] = [loads, pluginIDs, loadTime, secondLoad, edgeInputs, quietStdout]
+    public static let all: [ValidationCheck] = [loads, exports, pluginIDs, loadTime, secondLoad, edgeInputs, quietStdout]
 
     /// Load time above this is worth a warning.
     static let slowLoad = 100.0
@@ -16,6 +18,25 @@ extension ValidationCheck {
         if let failure = report.failure { return (ValidationSubject.status(of: failure.message), failure.description) }
         if !report.warnings.isEmpty { return (.warn, report.warnings.joined(separator: "; ")) }
         return (.pass, "loaded ABI \(report.abi.map { "\($0.version)" } ?? "?") with \(report.plugins.count) plugin(s)")
+    }
+
+    static let exports = ValidationCheck(
+        name: "exports",
+        description: "plugboard_entry is the library's only exported symbol (read from the file, without loading it).")
+    { subject in
+        let names: [String]
+        do throws(LoadFailure) {
+            names = try LibraryExports.names(in: subject.path)
+        } catch {
+            return (.skipped, "the dynamic symbols cannot be read: \(error)")
+        }
+        let others = names.filter { $0 != PB_ENTRY_SYMBOL }
+        guard names.contains(PB_ENTRY_SYMBOL) else { return (.fail, "plugboard_entry is not exported") }
+        guard others.isEmpty else {
+            return (.warn, "\(others.count) symbol(s) besides plugboard_entry are exported (build with -fvisibility=hidden): "
+                + others.prefix(5).joined(separator: ", ") + (others.count > 5 ? ", …" : ""))
+        }
+        return (.pass, "plugboard_entry is the only export")
     }
 
     static let pluginIDs = ValidationCheck(

@@ -36,7 +36,7 @@ import Testing
         let found = try results(result)
         #expect(found.count == libraries.count)
         for (library, checks) in found {
-            #expect(checks.count == 6, "\(library)")
+            #expect(checks.count == 7, "\(library)")
             for (name, check) in checks {
                 #expect(["pass", "warn"].contains(check.string("status")), "\(library) \(name): \(check)")
             }
@@ -52,6 +52,16 @@ import Testing
         func configurable(_ definitions: String...) -> (String) throws -> String {
             { name in try work.plugin(name, definitions) }
         }
+        func linked(_ flags: String...) -> (String) throws -> String {
+            { name in try PluginCompiler.compile(TestPaths.fixtures + "/hostile_plugin.c", to: work.plugins + "/" + name, flags: flags) }
+        }
+        func needingAMissingLibrary(_ name: String) throws -> String {
+            try work.root.write("needed.c", "int needed_function(void) { return 1; }\n")
+            try PluginCompiler.compile(work.root.file("needed.c"), to: work.root.file("libvalidate-needed.so"))
+            let library = try linked("-Wl,--no-as-needed", "-L" + work.root.path, "-lvalidate-needed")(name)
+            try FileManager.default.removeItem(atPath: work.root.file("libvalidate-needed.so"))
+            return library
+        }
         // library, how it is built, the check that must name its defect, the status, words of the reason.
         let corpus: [(String, (String) throws -> String, String, String, String)] = [
             ("crash-in-open-url.so", hostile("SEGV_AT=AT_OPEN_URL"), "edge-inputs", "crashed", "crashed with SIGSEGV in open_url"),
@@ -61,6 +71,8 @@ import Testing
             ("prints.so", hostile("PRINT_AT=AT_WILL_FINISH"), "quiet-stdout", "fail", "standard output"),
             ("crash-in-deinit.so", hostile("SEGV_AT=AT_DEINIT"), "second-load", "crashed", "crashed with SIGSEGV in deinit"),
             ("id-not-reverse-dns.so", configurable("FIX_ID=\"nodots\""), "plugin-ids", "fail", "'nodots': the id is not reverse-DNS"),
+            ("stray-export.so", linked("-Wl,--defsym=stray_export=plugboard_entry"), "exports", "warn", "stray_export"),
+            ("needs-a-missing-library.so", needingAMissingLibrary, "loads", "fail", "libvalidate-needed.so"),
             ("id-twice.so", configurable("FIX_ID=\"a.b\"", "FIX_SECOND_ID=\"a.b\""), "plugin-ids", "fail",
              "duplicate plugin id 'a.b'"),
         ]
@@ -108,6 +120,6 @@ import Testing
         let list = try CLI.run(["validate", "--list"])
         #expect(list.status == 0)
         let names = list.output.split(separator: "\n").map { String($0.prefix { $0 != " " }) }
-        #expect(names == ["loads", "plugin-ids", "load-time", "second-load", "edge-inputs", "quiet-stdout"], "\(list.output)")
+        #expect(names == ["loads", "exports", "plugin-ids", "load-time", "second-load", "edge-inputs", "quiet-stdout"], "\(list.output)")
     }
 }
