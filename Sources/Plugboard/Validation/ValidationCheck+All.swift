@@ -3,7 +3,7 @@ import CPlugboard
 /// The validator's checks, in the order they run.
 extension ValidationCheck {
     /// Every check.
-    public static let all: [ValidationCheck] = [loads, exports, pluginIDs, loadTime, secondLoad, edgeInputs, quietStdout]
+    public static let all: [ValidationCheck] = [loads, exports, pluginIDs, loadTime, secondLoad, edgeInputs, remoteNotification, quietStdout]
 
     /// Load time above this is worth a warning.
     static let slowLoad = 100.0
@@ -67,7 +67,9 @@ extension ValidationCheck {
         description: "After init and deinit, the library loads again (init after deinit) in a new worker.") { subject in
         loadedOrSkipped(subject) { first in
             first.host.shutdown()
-            if let error = first.loggedErrors.first { return (ValidationSubject.status(of: error), "deinit: " + error) }
+            if let error = first.hostWarnings.first(where: { $0.level == .error })?.message {
+                return (ValidationSubject.status(of: error), "deinit: " + error)
+            }
             let second = subject.load()
             defer { second.host.shutdown() }
             if let failure = second.report.failure {
@@ -104,6 +106,34 @@ extension ValidationCheck {
                 }
             }
             return (.pass, "\(inputs.count) edge inputs answered")
+        }
+    }
+
+    /// How long the remote-notification check waits for the completions.
+    static let notificationDeadline = Duration.seconds(2)
+
+    static let remoteNotification = ValidationCheck(
+        name: "remote-notification",
+        description: "Every plugin that takes part in remote notifications answers the completion exactly once, "
+            + "within a 2 s deadline, twice in a row.") { subject in
+        loadedOrSkipped(subject) { loaded in
+            let takingPart = loaded.report.plugins.filter { $0.concerns.contains(.remoteNotifications) }
+            guard !takingPart.isEmpty else { return (.skipped, "no plugin takes part in remote notifications") }
+            // The second notification's round trip also brings in a second answer to the first.
+            for _ in 1...2 {
+                let report = loaded.host.didReceiveRemoteNotification(userInfo: "{}", deadline: notificationDeadline)
+                if let failure = report.failures.first { return (ValidationSubject.status(of: failure.message), failure.message) }
+                let silent = report.calls.filter { $0.answer == .timedOut }.map(\.plugin.rawValue)
+                if !silent.isEmpty {
+                    return (.fail, silent.joined(separator: ", ") + " did not answer the completion within "
+                        + "\(notificationDeadline.components.seconds) s")
+                }
+                if let note = report.notes.first { return (.fail, note) }
+            }
+            if let warning = loaded.hostWarnings.first(where: { $0.plugin != nil }) {
+                return (.fail, "\(warning.plugin ?? "") \(warning.message)")
+            }
+            return (.pass, "\(takingPart.count) plugin(s) answered each notification once within the deadline")
         }
     }
 

@@ -23,7 +23,7 @@ struct ValidationSubject: Sendable {
         /// What the handlers receive, from any thread.
         private final class Seen: Sendable {
             let output = Mutex<[PluginOutputLine]>([])
-            let errors = Mutex<[String]>([])
+            let hostWarnings = Mutex<[PluginLogRecord]>([])
         }
 
         fileprivate init(_ subject: ValidationSubject) {
@@ -31,7 +31,8 @@ struct ValidationSubject: Sendable {
             self.seen = seen
             host = PluginHost(callTimeout: subject.callTimeout, isolation: .workers(worker: subject.worker),
                               logHandler: { record in
-                                  if record.level == .error { seen.errors.withLock { $0.append(record.message) } }
+                                  guard record.source == HostIdentity.name, record.level >= .warning else { return }
+                                  seen.hostWarnings.withLock { $0.append(record) }
                               },
                               outputHandler: { line in seen.output.withLock { $0.append(line) } })
             let clock = ContinuousClock()
@@ -42,8 +43,9 @@ struct ValidationSubject: Sendable {
 
         /// The lines plugin code wrote to standard output so far.
         var standardOutput: [String] { seen.output.withLock { $0.filter { $0.stream == .stdout }.map(\.text) } }
-        /// The errors the host logged so far (a worker that failed in `deinit`, say).
-        var loggedErrors: [String] { seen.errors.withLock { $0 } }
+        /// The warnings and errors the host logged so far (a worker that failed in `deinit`,
+        /// a completion answered twice, say).
+        var hostWarnings: [PluginLogRecord] { seen.hostWarnings.withLock { $0 } }
     }
 
     /// Loads the library in a new worker.
