@@ -130,6 +130,46 @@ struct ELFDynamicSymbols {
         }
     }
 
+    /// The names of the symbols the library exports: defined, global or weak, default or
+    /// protected visibility, in symbol table order.
+    func exportedNames() throws(LoadFailure) -> [String] {
+        var names: [String] = []
+        for index in 1..<max(try symbolCount(), 1) {
+            let bytes = try file.bytes(at: symbolTable + UInt64(index) * 24, count: 24, "the dynamic symbol table")
+            let binding = bytes[4] >> 4, visibility = bytes[5] & 0x3
+            guard bytes.littleEndian(UInt16.self, at: 6) != 0, binding == 1 || binding == 2,  // defined; STB_GLOBAL, STB_WEAK
+                  visibility == 0 || visibility == 3 else { continue }  // STV_DEFAULT, STV_PROTECTED
+            let start = UInt64(bytes.littleEndian(UInt32.self, at: 0))
+            guard start < stringTable.size else { continue }
+            let text = try file.bytes(at: stringTable.offset + start, count: min(stringTable.size - start, 256),
+                                      "the dynamic string table")
+            names.append(String(decoding: text.prefix { $0 != 0 }, as: UTF8.self))
+        }
+        return names
+    }
+
+    /// How many entries the dynamic symbol table has: `nchain` of `DT_HASH`; for `DT_GNU_HASH`,
+    /// one past the end of the chain that starts highest.
+    private func symbolCount() throws(LoadFailure) -> UInt32 {
+        switch hashTable {
+        case .sysv(let offset):
+            return try words(at: offset, count: 2, "the hash table")[1]
+        case .gnu(let offset):
+            let header = try words(at: offset, count: 4, "the GNU hash table")
+            let (buckets, first, bloomWords) = (UInt64(header[0]), header[1], UInt64(header[2]))
+            let bucketsOffset = offset + 16 + bloomWords * 8
+            guard var index = try words(at: bucketsOffset, count: buckets, "the GNU hash buckets").max(), index >= first else {
+                return first
+            }
+            let chains = bucketsOffset + buckets * 4
+            while try words(at: chains + UInt64(index - first) * 4, count: 1, "the GNU hash chains")[0] & 1 == 0 {
+                guard index < .max - 1 else { throw LoadFailure(.open, "malformed ELF file: a GNU hash chain never ends") }
+                index += 1
+            }
+            return index + 1
+        }
+    }
+
     /// Whether `address` lies in a loaded segment that is mapped executable.
     func isExecutable(_ address: UInt64) -> Bool {
         segments.contains { $0.isExecutable && address >= $0.address && address - $0.address < $0.memorySize }

@@ -1,0 +1,66 @@
+import Synchronization
+
+/// The library a validator checks, and how each check loads it: in a fresh
+/// worker, so plugin code that crashes ends only that check.
+struct ValidationSubject: Sendable {
+    /// The library file.
+    let path: String
+    /// The `plugboard-worker` executable.
+    let worker: String
+    /// How long one plugin call may run before its worker is stopped.
+    let callTimeout: Duration
+
+    /// A library loaded for one check, with what its plugins printed and logged.
+    final class Loaded {
+        /// The host that loaded it, in a worker.
+        let host: PluginHost
+        /// The load's report.
+        let report: LoadReport
+        /// How long the load took, in milliseconds.
+        let milliseconds: Double
+        private let seen: Seen
+
+        /// What the handlers receive, from any thread.
+        private final class Seen: Sendable {
+            let output = Mutex<[PluginOutputLine]>([])
+            let hostWarnings = Mutex<[PluginLogRecord]>([])
+        }
+
+        fileprivate init(_ subject: ValidationSubject) {
+            let seen = Seen()
+            self.seen = seen
+            host = PluginHost(callTimeout: subject.callTimeout, isolation: .workers(worker: subject.worker),
+                              logHandler: { record in
+                                  guard record.source == HostIdentity.name, record.level >= .warning else { return }
+                                  seen.hostWarnings.withLock { $0.append(record) }
+                              },
+                              outputHandler: { line in seen.output.withLock { $0.append(line) } })
+            let clock = ContinuousClock()
+            let start = clock.now
+            report = host.loadLibrary(at: subject.path)
+            milliseconds = (clock.now - start).milliseconds
+        }
+
+        /// The lines plugin code wrote to standard output so far.
+        var standardOutput: [String] { seen.output.withLock { $0.filter { $0.stream == .stdout }.map(\.text) } }
+        /// The warnings and errors the host logged so far (a worker that failed in `deinit`,
+        /// a completion answered twice, say).
+        var hostWarnings: [PluginLogRecord] { seen.hostWarnings.withLock { $0 } }
+    }
+
+    /// Loads the library in a new worker.
+    func load() -> Loaded { Loaded(self) }
+
+    /// `crashed` for a sentence telling of a worker killed by a signal or an exit, `fail` otherwise.
+    static func status(of sentence: String) -> CheckResult.Status {
+        sentence.contains(" crashed with ") || sentence.contains(" exited with status ") ? .crashed : .fail
+    }
+}
+
+extension Duration {
+    /// The duration in milliseconds.
+    var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}

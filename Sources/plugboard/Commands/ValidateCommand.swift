@@ -1,0 +1,91 @@
+import ArgumentParser
+import Plugboard
+
+/// `plugboard validate FILE.so…`: checks libraries the way a host will use them, for plugin authors.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check plugin libraries for defects, each check in a worker of its own.",
+        discussion: """
+            Runs each check on each library in a fresh plugin worker, so plugin code that \
+            crashes ends only that check (status crashed, with the signal and the callback) \
+            and the validator carries on. Statuses: pass, warn, fail, crashed, skipped (the \
+            library does not load); each with a reason and its duration. --list prints the \
+            checks with what each asks.
+
+            Exit status: 0 when no check failed or crashed (warnings allowed), 1 when one \
+            did, 64 for a usage error.
+            """)
+
+    @Argument(help: ArgumentHelp("The plugin libraries to check.", valueName: "file.so"))
+    var files: [String] = []
+
+    @Flag(help: "Print the checks, one a line with its description, and exit.")
+    var list = false
+
+    @Flag(name: .customLong("only-failed"), help: "Show only the checks that failed or crashed.")
+    var onlyFailed = false
+
+    @Option(name: .customLong("include"), help: ArgumentHelp("Run only this check (repeatable).", valueName: "check"))
+    var included: [String] = []
+
+    @Option(name: .customLong("exclude"), help: ArgumentHelp("Do not run this check (repeatable).", valueName: "check"))
+    var excluded: [String] = []
+
+    @OptionGroup var callTimeout: CallTimeoutOptions
+    @OptionGroup var output: OutputOptions
+
+    /// One library's results in the `--json` document.
+    struct LibraryResults: Encodable {
+        let library: String
+        let checks: [CheckResult]
+    }
+
+    /// `name` padded to the longest check name and two spaces.
+    private func padded(_ name: String) -> String {
+        name.padding(toLength: (ValidationCheck.all.map(\.name.count).max() ?? 0) + 2, withPad: " ", startingAt: 0)
+    }
+
+    func validate() throws {
+        if !list && files.isEmpty { throw ValidationError("name at least one library to validate") }
+        if files.contains("") { throw ValidationError("a library path is empty") }
+        if callTimeout.timeout == nil { throw ValidationError("validate needs a --call-timeout above 0 to catch a plugin that hangs") }
+        let known = Set(ValidationCheck.all.map(\.name))
+        for name in included + excluded where !known.contains(name) {
+            throw ValidationError("there is no check named \(name.debugDescription); the checks are: "
+                + ValidationCheck.all.map(\.name).joined(separator: ", "))
+        }
+    }
+
+    func run() throws {
+        let console = Console.takeStandardOutput()
+        guard !list else {
+            ValidationCheck.all.forEach { console.line(padded($0.name) + $0.description) }
+            return
+        }
+        let checks = ValidationCheck.all.filter {
+            (included.isEmpty || included.contains($0.name)) && !excluded.contains($0.name)
+        }
+        let validator = Validator(worker: try IsolationOptions.workerPath(), callTimeout: callTimeout.timeout ?? .seconds(10))
+        var failed = false
+        var documents: [LibraryResults] = []
+        for file in files {
+            let path = WorkingDirectory.absolute(file)
+            let results = validator.validate(path, checks: checks)
+            failed = failed || results.contains(where: \.isFailure)
+            let shown = onlyFailed ? results.filter(\.isFailure) : results
+            if output.json {
+                documents.append(LibraryResults(library: path, checks: shown))
+            } else {
+                console.line(ControlCharacters.escaped(path))
+                for result in shown {
+                    console.line("  " + result.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+                        + padded(result.check)
+                        + "\(Int(result.milliseconds.rounded())) ms  " + ControlCharacters.escaped(result.reason))
+                }
+            }
+        }
+        if output.json { console.jsonDocument(documents) }
+        if failed { throw ExitCodes.failure }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+/// `plugboard validate`: the examples pass, each defect of a corpus is named by its check,
+/// and the filters, the JSON shape and the exit codes are as documented.
+@Suite struct ValidateCommandTests {
+    /// The results of a `validate --json` document, by library file name, then by check name.
+    private func results(_ result: ProcessResult) throws -> [String: [String: [String: Any]]] {
+        let document = try JSONSerialization.jsonObject(with: Data(result.output.utf8))
+        let libraries = try #require(document as? [[String: Any]], "not a JSON array:\n\(result.output)\n\(result.errorOutput)")
+        var byLibrary: [String: [String: [String: Any]]] = [:]
+        for library in libraries {
+            let path = try #require(library.string("library"))
+            let checks = try #require(library.objects("checks"))
+            for check in checks {
+                #expect(check["milliseconds"] is NSNumber && check.string("reason") != nil, "\(check)")
+                byLibrary[URL(fileURLWithPath: path).lastPathComponent, default: [:]][try #require(check.string("check"))] = check
+            }
+        }
+        return byLibrary
+    }
+
+    @Test func everyExamplePluginPasses() throws {
+        let work = try Workspace("validate-examples")
+        defer { work.remove() }
+        var libraries: [String] = []
+        for (name, source) in [("deeplink-router", "deeplink_router.c"), ("notification-logger", "notification_logger.c"),
+                               ("app-lifecycle-pair", "app_lifecycle_pair.c"), ("url-history", "url_history.c"),
+                               ("theme-switcher", "theme_switcher.cpp")] {
+            let path = TestPaths.packageRoot.appendingPathComponent("plugins/\(name)/\(source)").path
+            libraries.append(try PluginCompiler.compile(path, to: work.plugins + "/\(name).so",
+                                                        cplusplus: source.hasSuffix(".cpp")))
+        }
+        let result = try CLI.run(["validate", "--json"] + libraries)
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        let found = try results(result)
+        #expect(found.count == libraries.count)
+        for (library, checks) in found {
+            #expect(checks.count == 8, "\(library)")
+            for (name, check) in checks {
+                #expect(["pass", "warn", "skipped"].contains(check.string("status")), "\(library) \(name): \(check)")
+            }
+        }
+    }
+
+    @Test func eachDefectIsNamedByItsCheck() throws {
+        let work = try Workspace("validate-corpus")
+        defer { work.remove() }
+        func hostile(_ definitions: String...) -> (String) throws -> String {
+            { name in try PluginCompiler.hostile(name, in: work.plugins, definitions) }
+        }
+        func configurable(_ definitions: String...) -> (String) throws -> String {
+            { name in try work.plugin(name, definitions) }
+        }
+        func linked(_ flags: String...) -> (String) throws -> String {
+            { name in try PluginCompiler.compile(TestPaths.fixtures + "/hostile_plugin.c", to: work.plugins + "/" + name, flags: flags) }
+        }
+        func needingAMissingLibrary(_ name: String) throws -> String {
+            try work.root.write("needed.c", "int needed_function(void) { return 1; }\n")
+            try PluginCompiler.compile(work.root.file("needed.c"), to: work.root.file("libvalidate-needed.so"))
+            let library = try linked("-Wl,--no-as-needed", "-L" + work.root.path, "-lvalidate-needed")(name)
+            try FileManager.default.removeItem(atPath: work.root.file("libvalidate-needed.so"))
+            return library
+        }
+        // library, how it is built, the check that must name its defect, the status, words of the reason.
+        let corpus: [(String, (String) throws -> String, String, String, String)] = [
+            ("crash-in-open-url.so", hostile("SEGV_AT=AT_OPEN_URL"), "edge-inputs", "crashed", "crashed with SIGSEGV in open_url"),
+            ("hang-in-open-url.so", hostile("SPIN_AT=AT_OPEN_URL"), "edge-inputs", "fail", "did not return from open_url"),
+            ("crash-in-init.so", hostile("SEGV_AT=AT_INIT"), "loads", "crashed", "crashed with SIGSEGV in init"),
+            ("init-fails.so", hostile("FAIL_AT=AT_INIT"), "loads", "fail", "init"),
+            ("prints.so", hostile("PRINT_AT=AT_WILL_FINISH"), "quiet-stdout", "fail", "standard output"),
+            ("crash-in-deinit.so", hostile("SEGV_AT=AT_DEINIT"), "second-load", "crashed", "crashed with SIGSEGV in deinit"),
+            ("id-not-reverse-dns.so", configurable("FIX_ID=\"nodots\""), "plugin-ids", "fail", "'nodots': the id is not reverse-DNS"),
+            ("stray-export.so", linked("-Wl,--defsym=stray_export=plugboard_entry"), "exports", "warn", "stray_export"),
+            ("needs-a-missing-library.so", needingAMissingLibrary, "loads", "fail", "libvalidate-needed.so"),
+            ("never-completes.so", configurable("FIX_ID=\"a.b\"", "FIX_FETCH=PB_FETCH_NEW_DATA", "FIX_FETCH_MODE=1"),
+             "remote-notification", "fail", "a.b did not answer the completion within 2 s"),
+            ("completes-twice.so", configurable("FIX_ID=\"a.b\"", "FIX_FETCH=PB_FETCH_NEW_DATA", "FIX_FETCH_MODE=2"),
+             "remote-notification", "fail", "already answered"),
+            ("id-twice.so", configurable("FIX_ID=\"a.b\"", "FIX_SECOND_ID=\"a.b\""), "plugin-ids", "fail",
+             "duplicate plugin id 'a.b'"),
+        ]
+        var libraries = [try PluginCompiler.hostile("sound.so", in: work.plugins, [])]
+        for (name, build, _, _, _) in corpus {
+            libraries.append(try build(name))
+        }
+        let result = try CLI.run(["validate", "--json", "--call-timeout", "3"] + libraries)
+        #expect(result.status == 1, "\(result.output)\n\(result.errorOutput)")
+        let found = try results(result)
+        for (name, check) in found["sound.so"] ?? [:] {
+            #expect(["pass", "warn", "skipped"].contains(check.string("status")), "sound.so \(name): \(check)")
+        }
+        for (library, _, check, status, words) in corpus {
+            let seen = found[library]?[check]
+            #expect(seen?.string("status") == status, "\(library) \(check): \(seen.map { "\($0)" } ?? "missing")")
+            #expect(seen?.string("reason")?.contains(words) == true, "\(library) \(check): \(seen.map { "\($0)" } ?? "missing")")
+        }
+    }
+
+    @Test func filtersChooseTheChecksAndTheResultsShown() throws {
+        let work = try Workspace("validate-filters")
+        defer { work.remove() }
+        let crashing = try PluginCompiler.hostile("crashing.so", in: work.plugins, ["SEGV_AT=AT_OPEN_URL"])
+
+        let included = try results(try CLI.run(["validate", "--json", "--include", "edge-inputs", crashing]))
+        #expect(included["crashing.so"].map { Array($0.keys) } == ["edge-inputs"])
+
+        let excluded = try CLI.run(["validate", "--exclude", "edge-inputs", "--exclude", "quiet-stdout", crashing])
+        #expect(excluded.status == 0, "\(excluded.output)\n\(excluded.errorOutput)")
+        #expect(excluded.output.contains("pass    loads "), "\(excluded.output)")
+        #expect(!excluded.output.contains("edge-inputs"), "\(excluded.output)")
+
+        let onlyFailed = try CLI.run(["validate", "--json", "--only-failed", crashing])
+        #expect(onlyFailed.status == 1)
+        let shown = try results(onlyFailed)["crashing.so"] ?? [:]
+        #expect(Set(shown.keys) == ["edge-inputs", "quiet-stdout"], "\(shown)")
+    }
+
+    @Test func anUnknownCheckIsAUsageErrorAndListNamesEveryCheck() throws {
+        let unknown = try CLI.run(["validate", "--include", "no-such-check", "x.so"])
+        #expect(unknown.status == 64)
+        #expect(unknown.errorOutput.contains("there is no check named \"no-such-check\""), "\(unknown.errorOutput)")
+
+        let list = try CLI.run(["validate", "--list"])
+        #expect(list.status == 0)
+        let names = list.output.split(separator: "\n").map { String($0.prefix { $0 != " " }) }
+        #expect(names == ["loads", "exports", "plugin-ids", "load-time", "second-load", "edge-inputs", "remote-notification",
+                          "quiet-stdout"], "\(list.output)")
+    }
+}
