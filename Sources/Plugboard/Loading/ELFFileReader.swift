@@ -9,6 +9,15 @@ struct ELFFileReader {
     let descriptor: Int32
     let size: UInt64
 
+    /// Opens the file at `path` for reading (close-on-exec); the caller closes the descriptor.
+    static func openFile(_ path: String) throws(LoadFailure) -> Int32 {
+        do {
+            return try systemCall { open(path, O_RDONLY | O_CLOEXEC) }
+        } catch {
+            throw LoadFailure(.open, "cannot read the file", systemError: error.description)
+        }
+    }
+
     /// `count` bytes at `offset`; `what` names the part for the error message.
     func bytes(at offset: UInt64, count: UInt64, _ what: String) throws(LoadFailure) -> [UInt8] {
         let (end, overflow) = offset.addingReportingOverflow(count)

@@ -16,12 +16,7 @@ enum ELFPreflight {
     /// machine that defines `plugboard_entry` as a function; throws why not.
     /// `fileSize` is the size a `stat` of `path` just gave.
     static func check(_ path: String, fileSize: Int) throws(LoadFailure) {
-        let descriptor: Int32
-        do {
-            descriptor = try systemCall { open(path, O_RDONLY | O_CLOEXEC) }
-        } catch {
-            throw LoadFailure(.open, "cannot read the file", systemError: error.description)
-        }
+        let descriptor = try ELFFileReader.openFile(path)
         defer { close(descriptor) }
         let file = ELFFileReader(descriptor: descriptor, size: UInt64(max(fileSize, 0)))
         let header = try file.bytes(at: 0, count: min(64, file.size), "the ELF header")

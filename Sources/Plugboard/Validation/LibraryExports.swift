@@ -5,12 +5,7 @@ import PlugboardSystem
 enum LibraryExports {
     /// The exported names of the library at `path`, or why they cannot be read.
     static func names(in path: String) throws(LoadFailure) -> [String] {
-        let descriptor: Int32
-        do {
-            descriptor = try systemCall { open(path, O_RDONLY | O_CLOEXEC) }
-        } catch {
-            throw LoadFailure(.open, "cannot read the file", systemError: error.description)
-        }
+        let descriptor = try ELFFileReader.openFile(path)
         defer { close(descriptor) }
         var status = stat()
         do {
