@@ -4,7 +4,8 @@ import ArgumentParser
 enum ExitCodes {
     /// Everything asked for was done.
     static let success = ExitCode(0)
-    /// A runtime failure: `list`/`inspect` found a library that failed, or an input could not be read.
+    /// A runtime failure: `list`/`inspect` found a library that failed, an input could not be read,
+    /// or `new` could not write the project.
     static let failure = ExitCode(1)
     /// `run`: a plugin vetoed the launch.
     static let launchVetoed = ExitCode(2)
@@ -24,8 +25,8 @@ enum ExitCodes {
 
     /// The text appended to each command's help.
     static let helpText = """
-        Exit codes: 0 success; 1 a library failed to load (list, inspect) or an input \
-        could not be read; 2 launch vetoed (run); 3 plugins were asked for but none \
+        Exit codes: 0 success; 1 a library failed to load (list, inspect), an input \
+        could not be read, or the project could not be written (new); 2 launch vetoed (run); 3 plugins were asked for but none \
         loaded (run); 4 plugins were asked for and a library or directory among them \
         failed to load, the others ran to the end (run); 5 a plugin's worker crashed, \
         exited or timed out during the run, the others ran to the end (run --isolation \

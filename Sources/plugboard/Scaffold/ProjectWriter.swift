@@ -1,0 +1,88 @@
+import ArgumentParser
+import Glibc
+import PlugboardSystem
+import SystemPackage
+
+/// Writes a project's files into a folder that does not exist yet or is empty, all or nothing:
+/// into a new temporary sibling folder first, which is then renamed to the destination.
+enum ProjectWriter {
+    /// Why the project could not be written: the path and the system's cause.
+    struct Failure: Error, CustomStringConvertible {
+        let path: String
+        let cause: Errno
+        var description: String { "cannot write \(path): \(cause)" }
+    }
+
+    /// A usage error unless `directory` is missing (in an existing folder) or an empty folder.
+    static func checkDestination(_ directory: String) throws {
+        var status = stat()
+        if lstat(directory, &status) != 0 {
+            let parent = parentFolder(of: directory)
+            guard stat(parent, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+                throw ValidationError("the folder \(parent), where \(directory) would go, does not exist")
+            }
+            return
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            throw ValidationError("\(directory) exists and is not a folder; choose another --dir")
+        }
+        guard let entries = opendir(directory) else {
+            throw ValidationError("\(directory) exists and cannot be read: \(Errno(rawValue: errno))")
+        }
+        defer { closedir(entries) }
+        while let entry = readdir(entries) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." {
+                throw ValidationError("\(directory) exists and is not empty; choose another --dir, or empty it")
+            }
+        }
+    }
+
+    /// Writes `files` (paths relative to the project) so that `directory` appears with all of
+    /// them or not at all; an empty `directory` is replaced.
+    static func write(_ files: [ProjectFile], to directory: String) throws(Failure) {
+        let parent = parentFolder(of: directory)
+        let name = String(directory[directory.index(after: directory.lastIndex(of: "/") ?? directory.startIndex)...])
+        var template = Array("\(parent)/.\(name).plugboard-new-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw Failure(path: parent, cause: Errno(rawValue: errno)) }
+        let staging = String(cString: made)
+        var created = [staging]
+        do throws(Failure) {
+            try attempt(directory) { chmod(staging, 0o755) }
+            for file in files {
+                var folder = staging
+                for component in file.path.split(separator: "/").dropLast() {
+                    folder += "/" + component
+                    if !created.contains(folder) {
+                        try attempt(directory + folder.dropFirst(staging.count)) { mkdir(folder, 0o755) }
+                        created.append(folder)
+                    }
+                }
+                let path = staging + "/" + file.path
+                let shown = directory + "/" + file.path
+                let descriptor = try attempt(shown) { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+                created.append(path)
+                defer { close(descriptor) }
+                do { try StandardStream.write(Array(file.text.utf8), to: descriptor) } catch {
+                    throw Failure(path: shown, cause: error)
+                }
+            }
+            try attempt(directory) { rename(staging, directory) }
+        } catch {
+            for path in created.reversed() { _ = remove(path) }
+            throw error
+        }
+    }
+
+    /// Runs a system call on `path`, a ``Failure`` naming it when the call fails.
+    @discardableResult
+    private static func attempt(_ path: String, _ call: () -> Int32) throws(Failure) -> Int32 {
+        do { return try systemCall(call) } catch { throw Failure(path: path, cause: error) }
+    }
+
+    /// The folder `path` is in (`.` for a bare name).
+    private static func parentFolder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+/// `plugboard new` end to end: the real binary scaffolds a project, the project builds with its
+/// own build file exactly as its README says, and the real binary runs and validates the result.
+@Suite struct NewCommandTests {
+    /// The three commands of a project's README (build, run, validate), in order.
+    private func readmeCommands(_ project: String) throws -> [String] {
+        let readme = try String(contentsOfFile: project + "/README.md", encoding: .utf8)
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex(of: "```sh"), "no sh block in the README:\n\(readme)")
+        let end = try #require(lines[(start + 1)...].firstIndex(of: "```"), "the sh block is not closed:\n\(readme)")
+        return Array(lines[(start + 1)..<end])
+    }
+
+    /// The arguments of a README command that runs `plugboard` (the words after it).
+    private func plugboardArguments(_ command: String) throws -> [String] {
+        let words = command.split(separator: " ").map(String.init)
+        try #require(words.first == "plugboard", "not a plugboard command: \(command)")
+        return Array(words.dropFirst())
+    }
+
+    /// Runs a README's build command with `sh` in `project`; `cargo`'s own folder comes first on PATH
+    /// for Rust, so that rustup's toolchain is found as the Rust SDK tests find it.
+    private func build(_ command: String, in project: String, language: String) throws -> ProcessResult {
+        var environment = TestPaths.hermeticEnvironment
+        if language == "rust" {
+            let cargo = URL(fileURLWithPath: try Cargo.executable()).deletingLastPathComponent().path
+            environment["PATH"] = cargo + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        }
+        return try PlugboardTests.run("/bin/sh", ["-c", command], environment: environment, workingDirectory: project)
+    }
+
+    /// Every path under `directory`, relative to it, sorted.
+    private func tree(_ directory: String) -> [String] {
+        (FileManager.default.enumerator(atPath: directory)?.allObjects as? [String] ?? []).sorted()
+    }
+
+    @Test(arguments: ["c", "cpp", "rust", "swift"])
+    func aScaffoldBuildsRunsAndValidatesAsItsReadmeSays(language: String) throws {
+        let root = try TemporaryDirectory("plugboard-new-\(language)")
+        defer { root.remove() }
+        let name = "hello-\(language)"
+        let id = "com.example.\(name)"
+        let created = try CLI.run(["new", name, "--lang", language], workingDirectory: root.path)
+        try #require(created.status == 0, "\(created.output)\n\(created.errorOutput)")
+        #expect(tree(root.path).first == name, "only the project, no staging folder: \(tree(root.path))")
+        let project = root.file(name)
+        #expect(FileManager.default.fileExists(atPath: project + "/.gitignore"))
+        let commands = try readmeCommands(project)
+        try #require(commands.count == 3, "\(commands)")
+        #expect(created.output.contains(commands.map { "  " + $0 }.joined(separator: "\n")), "\(created.output)")
+
+        let built = try build(commands[0], in: project, language: language)
+        try #require(built.status == 0, "\(commands[0]) failed:\n\(built.output)\n\(built.errorOutput)")
+
+        let ran = try CLI.run(try plugboardArguments(commands[1]), workingDirectory: project)
+        #expect(ran.status == 0, "\(ran.output)\n\(ran.errorOutput)")
+        #expect(ran.output.contains("open-url \(name)://hello → handled by \(id)"), "\(ran.output)")
+        #expect(CLI.pluginLogs(ran.output).filter { $0.hasPrefix(id + ": ") }
+                    == ["launched", "open hello", "terminating"].map { "\(id): \($0)" }, "\(ran.output)")
+
+        let validated = try CLI.run(try plugboardArguments(commands[2]), workingDirectory: project)
+        #expect(validated.status == 0, "\(validated.output)\n\(validated.errorOutput)")
+        #expect(validated.output.contains("pass    loads"), "\(validated.output)")
+    }
+
+    @Test func idAndSDKGoWhereTheReadmeSays() throws {
+        let root = try TemporaryDirectory("plugboard-new-options")
+        defer { root.remove() }
+        let result = try CLI.run(["new", "deep-links", "--lang", "c", "--dir", "plugin", "--id", "org.acme.links",
+                                  "--sdk", TestPaths.packageRoot.path], workingDirectory: root.path)
+        try #require(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        let makefile = try String(contentsOfFile: root.file("plugin/Makefile"), encoding: .utf8)
+        let sdk = try #require(realpath(TestPaths.packageRoot.path, nil).map { String(cString: $0) })
+        #expect(makefile.contains("\nPLUGBOARD_INCLUDE ?= \(sdk)/include\n"), "\(makefile)")
+        let source = try String(contentsOfFile: root.file("plugin/deep-links.c"), encoding: .utf8)
+        #expect(source.contains(#"#define PLUGIN_ID "org.acme.links""#) && source.contains(#"#define SCHEME "deep-links://""#))
+    }
+
+    @Test func anEmptyFolderIsFilled() throws {
+        let root = try TemporaryDirectory("plugboard-new-empty")
+        defer { root.remove() }
+        try FileManager.default.createDirectory(atPath: root.file("empty"), withIntermediateDirectories: false)
+        let result = try CLI.run(["new", "hello", "--lang", "rust", "--dir", "empty"], workingDirectory: root.path)
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(tree(root.path) == ["empty", "empty/.gitignore", "empty/Cargo.toml", "empty/README.md", "empty/src", "empty/src/lib.rs"])
+    }
+
+    /// Bad input: a usage error (64) whose message names the thing and the cause, and nothing written.
+    @Test(arguments: [
+        (["Hello", "--lang", "c"], #"NAME "Hello": the name contains "H"; only lowercase letters a-z, digits and '-' are allowed"#),
+        (["2fa", "--lang", "c"], #"NAME "2fa": the name starts with "2"; it must start with a letter a-z"#),
+        (["launch", "--lang", "swift"], #"NAME "launch": the name would make the plugin type LaunchPlugin"#),
+        (["hello", "--lang", "c", "--id", "nodots"], #"--id "nodots": the id is not reverse-DNS"#),
+        (["hello", "--lang", "c", "--id", "com.example.a b"], #"--id "com.example.a b": the id contains " ""#),
+        (["hello", "--lang", "go"], "The value 'go' is invalid for '--lang <c|cpp|rust|swift>'"),
+        (["hello", "--lang", "c", "--dir", "taken"], "taken exists and is not empty; choose another --dir"),
+        (["hello", "--lang", "c", "--dir", "taken/keep.txt"], "taken/keep.txt exists and is not a folder"),
+        (["hello", "--lang", "c", "--dir", "missing/hello"], "missing, where "),
+        (["hello", "--lang", "rust", "--sdk", "taken"], "taken\" does not hold the Rust SDK (plugins/rust-sdk/Cargo.toml)"),
+        (["hello", "--lang", "swift", "--sdk", "nowhere"], #"--sdk "nowhere": No such file or directory"#),
+    ])
+    func badInputIsAUsageErrorAndWritesNothing(arguments: [String], message: String) throws {
+        let root = try TemporaryDirectory("plugboard-new-refused")
+        defer { root.remove() }
+        try FileManager.default.createDirectory(atPath: root.file("taken"), withIntermediateDirectories: false)
+        try root.write("taken/keep.txt", "mine")
+        let result = try CLI.run(["new"] + arguments, workingDirectory: root.path)
+        #expect(result.status == 64, "\(result.output)\n\(result.errorOutput)")
+        #expect(result.errorOutput.contains(message), "\(result.errorOutput)")
+        #expect(tree(root.path) == ["taken", "taken/keep.txt"])
+        #expect(try String(contentsOfFile: root.file("taken/keep.txt"), encoding: .utf8) == "mine")
+    }
+
+    @Test func anSDKNeitherGivenNorAboveTheExecutableIsAUsageErrorThatSaysHowToGiveIt() throws {
+        let root = try TemporaryDirectory("plugboard-new-no-sdk")
+        defer { root.remove() }
+        let binary = root.file("plugboard")
+        try FileManager.default.copyItem(atPath: try CLI.binary(), toPath: binary)
+        var environment = TestPaths.hermeticEnvironment
+        environment["PLUGBOARD_SDK"] = nil
+        let result = try PlugboardTests.run(binary, ["new", "hello", "--lang", "c"], environment: environment, workingDirectory: root.path)
+        #expect(result.status == 64, "\(result.output)\n\(result.errorOutput)")
+        #expect(result.errorOutput.contains("that holds the C SDK (include/plugboard.h); pass --sdk DIR (a Plugboard checkout) or set PLUGBOARD_SDK"),
+                "\(result.errorOutput)")
+        #expect(tree(root.path) == ["plugboard"])
+    }
+}
