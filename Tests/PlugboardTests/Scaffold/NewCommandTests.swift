@@ -65,6 +65,35 @@ import Testing
         #expect(validated.output.contains("pass    loads"), "\(validated.output)")
     }
 
+    /// The quick start of plugins/README.md for `language`: the commands under its `# <Language>` line.
+    private func quickStart(_ language: String) throws -> [String] {
+        let readme = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("plugins/README.md"), encoding: .utf8)
+        let title = ["c": "C", "cpp": "C++", "rust": "Rust", "swift": "Swift"][language] ?? language
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex(of: "# " + title), "no quick start for \(title) in plugins/README.md")
+        return Array(lines[(start + 1)...].prefix { !$0.isEmpty && !$0.hasPrefix("```") })
+    }
+
+    /// The quick starts, run as written from an empty folder; the top-level README shows the same commands.
+    @Test(arguments: ["c", "cpp", "rust", "swift"])
+    func theQuickStartsRunAsWritten(language: String) throws {
+        let root = try TemporaryDirectory("plugboard-quick-start-\(language)")
+        defer { root.remove() }
+        let commands = try quickStart(language)
+        try #require(commands.count == 3, "\(commands)")
+        let readme = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("```sh\n" + commands.joined(separator: "\n") + "\n```"), "README.md shows other commands for \(language)")
+        let created = try CLI.run(try plugboardArguments(commands[0]), workingDirectory: root.path)
+        try #require(created.status == 0, "\(created.errorOutput)")
+        let built = try build(commands[1], in: root.path, language: language)
+        try #require(built.status == 0, "\(commands[1]) failed:\n\(built.output)\n\(built.errorOutput)")
+        let ran = try CLI.run(try plugboardArguments(commands[2]), workingDirectory: root.path)
+        #expect(ran.status == 0, "\(ran.output)\n\(ran.errorOutput)")
+        #expect(ran.output.contains("open-url hello://world → handled by com.example.hello"), "\(ran.output)")
+        #expect(CLI.pluginLogs(ran.output).filter { $0.hasPrefix("com.example.hello: ") }
+                    == ["launched", "open world", "terminating"].map { "com.example.hello: \($0)" }, "\(ran.output)")
+    }
+
     @Test func idAndSDKGoWhereTheReadmeSays() throws {
         let root = try TemporaryDirectory("plugboard-new-options")
         defer { root.remove() }
@@ -117,7 +146,10 @@ import Testing
         let root = try TemporaryDirectory("plugboard-new-no-sdk")
         defer { root.remove() }
         let binary = root.file("plugboard")
-        try FileManager.default.copyItem(atPath: try CLI.binary(), toPath: binary)
+        // Copied by cp, so no file descriptor open for writing on the copy is inherited by a child
+        // another test starts meanwhile (which would make exec fail with ETXTBSY).
+        let copied = try PlugboardTests.run("/bin/cp", [try CLI.binary(), binary])
+        try #require(copied.status == 0, "\(copied.errorOutput)")
         var environment = TestPaths.hermeticEnvironment
         environment["PLUGBOARD_SDK"] = nil
         let result = try PlugboardTests.run(binary, ["new", "hello", "--lang", "c"], environment: environment, workingDirectory: root.path)
