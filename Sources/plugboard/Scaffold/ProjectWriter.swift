@@ -6,11 +6,15 @@ import SystemPackage
 /// Writes a project's files into a folder that does not exist yet or is empty, all or nothing:
 /// into a new temporary sibling folder first, which is then renamed to the destination.
 enum ProjectWriter {
-    /// Why the project could not be written: the path and the system's cause.
+    /// Why the project could not be written: what was being done, to which path, and the system's cause.
     struct Failure: Error, CustomStringConvertible {
+        /// What was being done, a verb phrase: `write`, `create the temporary folder in`.
+        let operation: String
+        /// The path it was done to, as the user named it (the staging folder is never shown).
         let path: String
+        /// The system's error.
         let cause: Errno
-        var description: String { "cannot write \(path): \(cause)" }
+        var description: String { "cannot \(operation) \(path): \(cause)" }
     }
 
     /// A usage error unless `directory` is missing (in an existing folder) or an empty folder.
@@ -44,40 +48,42 @@ enum ProjectWriter {
         let parent = parentFolder(of: directory)
         let name = String(directory[directory.index(after: directory.lastIndex(of: "/") ?? directory.startIndex)...])
         var template = Array("\(parent)/.\(name).plugboard-new-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw Failure(path: parent, cause: Errno(rawValue: errno)) }
+        guard let made = mkdtemp(&template) else {
+            throw Failure(operation: "create a temporary folder in", path: parent, cause: Errno(rawValue: errno))
+        }
         let staging = String(cString: made)
         var created = [staging]
         do throws(Failure) {
-            try attempt(directory) { chmod(staging, 0o755) }
+            try attempt("set the mode of", directory) { chmod(staging, 0o755) }
             for file in files {
                 var folder = staging
                 for component in file.path.split(separator: "/").dropLast() {
                     folder += "/" + component
                     if !created.contains(folder) {
-                        try attempt(directory + folder.dropFirst(staging.count)) { mkdir(folder, 0o755) }
+                        try attempt("create the folder", directory + folder.dropFirst(staging.count)) { mkdir(folder, 0o755) }
                         created.append(folder)
                     }
                 }
                 let path = staging + "/" + file.path
                 let shown = directory + "/" + file.path
-                let descriptor = try attempt(shown) { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+                let descriptor = try attempt("create", shown) { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
                 created.append(path)
                 defer { close(descriptor) }
                 do { try StandardStream.write(Array(file.text.utf8), to: descriptor) } catch {
-                    throw Failure(path: shown, cause: error)
+                    throw Failure(operation: "write", path: shown, cause: error)
                 }
             }
-            try attempt(directory) { rename(staging, directory) }
+            try attempt("move the finished project to", directory) { rename(staging, directory) }
         } catch {
             for path in created.reversed() { _ = remove(path) }
             throw error
         }
     }
 
-    /// Runs a system call on `path`, a ``Failure`` naming it when the call fails.
+    /// Runs a system call, a ``Failure`` naming `operation` and `path` when it fails.
     @discardableResult
-    private static func attempt(_ path: String, _ call: () -> Int32) throws(Failure) -> Int32 {
-        do { return try systemCall(call) } catch { throw Failure(path: path, cause: error) }
+    private static func attempt(_ operation: String, _ path: String, _ call: () -> Int32) throws(Failure) -> Int32 {
+        do { return try systemCall(call) } catch { throw Failure(operation: operation, path: path, cause: error) }
     }
 
     /// The folder `path` is in (`.` for a bare name).

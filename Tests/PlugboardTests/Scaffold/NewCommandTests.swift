@@ -142,6 +142,25 @@ import Testing
         #expect(try String(contentsOfFile: root.file("taken/keep.txt"), encoding: .utf8) == "mine")
     }
 
+    @Test func anSDKPathABuildFileCannotHoldIsAUsageError() throws {
+        let root = try TemporaryDirectory("plugboard-new-sdk-path")
+        defer { root.remove() }
+        try FileManager.default.createDirectory(atPath: root.file("sdk#1/include"), withIntermediateDirectories: true)
+        try root.write("sdk#1/include/plugboard.h", "")
+        let result = try CLI.run(["new", "hello", "--lang", "c", "--sdk", "sdk#1"], workingDirectory: root.path)
+        #expect(result.status == 64, "\(result.output)\n\(result.errorOutput)")
+        #expect(result.errorOutput.contains(##"sdk#1" contains "#", which a generated build file cannot hold"##), "\(result.errorOutput)")
+        #expect(tree(root.path) == ["sdk#1", "sdk#1/include", "sdk#1/include/plugboard.h"])
+    }
+
+    /// A folder where nothing can be created (procfs): exit 1, one line naming the operation, the folder and the cause.
+    @Test func aProjectThatCannotBeWrittenExitsOneWithTheCause() throws {
+        let result = try CLI.run(["new", "hello", "--lang", "c", "--dir", "/proc/hello"])
+        #expect(result.status == 1, "\(result.output)\n\(result.errorOutput)")
+        #expect(result.errorOutput.hasPrefix("plugboard new: cannot create a temporary folder in /proc: "), "\(result.errorOutput)")
+        #expect(!FileManager.default.fileExists(atPath: "/proc/hello"))
+    }
+
     @Test func anSDKNeitherGivenNorAboveTheExecutableIsAUsageErrorThatSaysHowToGiveIt() throws {
         let root = try TemporaryDirectory("plugboard-new-no-sdk")
         defer { root.remove() }
