@@ -12,7 +12,10 @@
  *
  * `released` counts the results the host released, so a test can check the rule.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <plugboard.h>
+
+#include <poll.h>
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -90,6 +93,12 @@ static int touches;
 static void touch(void) { touches++; }
 static int32_t touch_count(void) { return touches; }
 
+/* Blocks until `fd` is readable (1) or 60 s passed (0): a call the host's watchdog sees running. */
+static int32_t wait_readable(int32_t fd) {
+    struct pollfd entry = {fd, POLLIN, 0};
+    return poll(&entry, 1, 60000) == 1;
+}
+
 static void crash(void) {
     volatile int *nowhere = NULL;
     *nowhere = 1;
@@ -133,6 +142,7 @@ static const pb_function_t functions[] = {
     FUNCTION(checksum, "uint64 (bytes, uint32)", NULL),
     FUNCTION(touch, "void ()", NULL),
     FUNCTION(touch_count, "int32 ()", NULL),
+    FUNCTION(wait_readable, "bool (int32)", "Waits until the file descriptor is readable."),
     FUNCTION(crash, "void ()", "Writes through NULL."),
     FUNCTION(null_string, "string ()", NULL),
     FUNCTION(bad_utf8, "string ()", NULL),
