@@ -17,7 +17,7 @@ public struct FunctionSignature: Sendable, Hashable, CustomStringConvertible {
         var arguments: [FunctionType] = []
         if !parser.take(UInt8(ascii: ")")) {
             repeat {
-                let column = parser.column
+                let column = parser.nextColumn()
                 let type = try parser.type()
                 if type == .void {
                     throw SignatureError(column: column, "void is only a return type (write \"()\" for no arguments)")
@@ -49,24 +49,23 @@ private struct SignatureParser {
         self.bytes = bytes
     }
 
-    /// The 1-based column of the next token.
-    var column: Int {
-        mutating get {
-            skipSpace()
-            return index + 1
-        }
+    /// Skips spaces; the 1-based column of the next token.
+    mutating func nextColumn() -> Int {
+        skipSpace()
+        return index + 1
     }
 
     /// A type name.
     mutating func type() throws(SignatureError) -> FunctionType {
-        let start = column
+        skipSpace()
+        let start = index
         while index < bytes.count, Self.isNameByte(bytes[index]) { index += 1 }
-        guard index > start - 1 else {
-            throw SignatureError(column: start, "expected a type, found \(found(at: start - 1))")
+        guard index > start else {
+            throw SignatureError(column: start + 1, "expected a type, found \(found(at: start))")
         }
-        let name = String(decoding: bytes[(start - 1)..<index], as: UTF8.self)
+        let name = String(decoding: bytes[start..<index], as: UTF8.self)
         guard let type = FunctionType(rawValue: name) else {
-            throw SignatureError(column: start, "unknown type \"\(name)\" (the types: "
+            throw SignatureError(column: start + 1, "unknown type \"\(name)\" (the types: "
                                  + FunctionType.allCases.map(\.rawValue).joined(separator: " ") + ")")
         }
         return type
@@ -82,7 +81,7 @@ private struct SignatureParser {
 
     /// Consumes `byte`, which must come next (after `what`).
     mutating func expect(_ byte: UInt8, after what: String) throws(SignatureError) {
-        let at = column
+        let at = nextColumn()
         guard take(byte) else {
             throw SignatureError(column: at, "expected \"\(Character(Unicode.Scalar(byte)))\" after \(what), found \(found(at: at - 1))")
         }
@@ -90,7 +89,7 @@ private struct SignatureParser {
 
     /// Nothing but spaces may follow.
     mutating func end() throws(SignatureError) {
-        let at = column
+        let at = nextColumn()
         guard index == bytes.count else {
             throw SignatureError(column: at, "unexpected \(found(at: at - 1)) after the closing \")\"")
         }

@@ -43,7 +43,7 @@ public enum FunctionType: String, Sendable, Hashable, Codable, CaseIterable, Cus
         switch self {
         case .void: []
         case .bytes: [cffi_pointer(), cffi_size()]
-        default: [scalarFFIType].compactMap { $0 }
+        default: scalarFFIType.map { [$0] } ?? []
         }
     }
 

@@ -9,6 +9,8 @@ extension PluginHost {
     /// (`… crashed with SIGSEGV in function convert …`), and the call timeout's warning
     /// names them too. A plugin loaded in a worker gives
     /// ``PluginCallError/notForwardedToWorkers(_:)`` for now.
+    ///
+    /// Call it from the thread that uses the host, like every other host method.
     public func call(_ address: FunctionAddress, _ arguments: [PluginValue]) throws(PluginCallError) -> PluginValue {
         guard let entry = registry.entry(address.plugin) else { throw .unknownPlugin(address) }
         if let refusal = entry.refusedFunctions.first(where: { $0.name == address.function }) {
@@ -26,7 +28,8 @@ extension PluginHost {
         }
     }
 
-    /// Calls the function at `address`, written `plugin-id.function`; see ``call(_:_:)-(FunctionAddress,_)``.
+    /// Calls the function at `address`, written `plugin-id.function` (a malformed one is
+    /// ``PluginCallError/malformedAddress(_:reason:)``); otherwise as the call with a ``FunctionAddress``.
     public func call(_ address: String, _ arguments: [PluginValue]) throws(PluginCallError) -> PluginValue {
         try call(FunctionAddress(parsing: address), arguments)
     }

@@ -15,8 +15,9 @@ final class PluginRegistry {
         let source: PluginSource
         /// Who runs when this plugin is called, for fault and timeout messages.
         let label: UnsafePointer<pbf_label_t>
-        /// The functions it declares that the host accepted, and those it refused.
+        /// The functions it declares that the host accepted.
         let functions: [FunctionDeclaration]
+        /// The function declarations the host refused, with their reasons.
         let refusedFunctions: [FunctionRefusal]
     }
 
