@@ -42,6 +42,19 @@ import Testing
         #expect(plugin.functionWarnings.count == plugin.refusedFunctions.count)
     }
 
+    /// A count past the limit, or a NULL array with a count: nothing is read, the plugin loads without functions.
+    @Test func aBadFunctionArrayIsRefusedWhole() throws {
+        let fixture = try FunctionsFixture()
+        defer { fixture.remove() }
+        let tooMany = try #require(fixture.report.plugins.first { $0.descriptor.id.rawValue == "com.example.toomany" })
+        #expect(tooMany.functions.isEmpty)
+        #expect(tooMany.refusedFunctions == [FunctionRefusal(
+            name: "", reason: "function_count is 100000; the limit is 1024, so no function of the plugin is used")])
+        let null = try #require(fixture.report.plugins.first { $0.descriptor.id.rawValue == "com.example.nullfunctions" })
+        #expect(null.refusedFunctions == [FunctionRefusal(name: "", reason: "functions is NULL but function_count is 3")])
+        #expect(null.functionWarnings == ["plugin com.example.nullfunctions: function refused: functions is NULL but function_count is 3"])
+    }
+
     /// A plugin built for ABI 1.1 (a smaller struct_size) declares nothing, whatever follows it in memory.
     @Test func anOlderPluginHasNoFunctions() throws {
         let fixture = try FunctionsFixture()

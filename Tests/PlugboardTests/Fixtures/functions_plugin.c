@@ -9,6 +9,9 @@
  *                             declarations, each refused alone.
  *   com.example.oldfunctions  declares a function but a 1.1 struct_size: the host
  *                             must not read it.
+ *   com.example.toomany       a function_count past the limit (the array is short:
+ *                             the host must refuse before reading it).
+ *   com.example.nullfunctions functions NULL with a function_count of 3.
  *
  * `released` counts the results the host released, so a test can check the rule.
  */
@@ -182,6 +185,16 @@ static bool register_plugins(const pb_registrar_t *registrar) {
     plugin.id = "com.example.badfunctions";
     plugin.functions = bad_functions;
     plugin.function_count = sizeof bad_functions / sizeof bad_functions[0];
+    if (registrar->add_plugin(registrar, &plugin) != PB_OK) return false;
+
+    plugin.id = "com.example.toomany";
+    plugin.functions = old_functions;
+    plugin.function_count = 100000;
+    if (registrar->add_plugin(registrar, &plugin) != PB_OK) return false;
+
+    plugin.id = "com.example.nullfunctions";
+    plugin.functions = NULL;
+    plugin.function_count = 3;
     if (registrar->add_plugin(registrar, &plugin) != PB_OK) return false;
 
     plugin.struct_size = offsetof(pb_plugin_t, functions);
