@@ -48,6 +48,13 @@ import Testing
         #expect(try fixture.call("flip", [.bool(false)]) == .bool(true))
         #expect(try fixture.call("negate_int8", [.int(5)]) == .int(-5))
         #expect(try fixture.call("negate_int8", [.int(-127)]) == .int(127))
+        // The register holds the whole wide argument; only the declared width counts.
+        #expect(try fixture.call("low_int8", [.int(0x1234_5680)]) == .int(-128))
+        #expect(try fixture.call("low_int8", [.int(-1)]) == .int(-1))
+        #expect(try fixture.call("low_uint8", [.uint(0xFFFF_FFFF_FFFF_FFC8)]) == .uint(200))
+        #expect(try fixture.call("low_int16", [.int(0x7FFF_8000)]) == .int(Int64(Int16.min)))
+        #expect(try fixture.call("low_bit", [.uint(0xFFFF_FF00)]) == .bool(false))
+        #expect(try fixture.call("low_bit", [.uint(0xFFFF_FF01)]) == .bool(true))
     }
 
     @Test func floatingPointRoundTrips() throws {

@@ -43,6 +43,11 @@ static uint8_t two_hundred(void) { return 200; }
 static int16_t int16_min(void) { return INT16_MIN; }
 static bool truth(void) { return true; }
 static int8_t negate_int8(int8_t value) { return (int8_t)-value; }
+/* The low bits of a wide argument: the compiler may return the whole register, high bits and all. */
+static int8_t low_int8(int64_t value) { return (int8_t)value; }
+static uint8_t low_uint8(uint64_t value) { return (uint8_t)value; }
+static int16_t low_int16(int64_t value) { return (int16_t)value; }
+static bool low_bit(uint64_t value) { return value & 1; }
 
 /* More arguments than registers, every width, both kinds of float. */
 static double mixed(int8_t a, uint8_t b, int16_t c, uint16_t d, int32_t e, uint32_t f, int64_t g, uint64_t h,
@@ -136,6 +141,10 @@ static const pb_function_t functions[] = {
     FUNCTION(int16_min, "int16()", NULL),
     FUNCTION(truth, " bool\t( ) ", NULL),
     FUNCTION(negate_int8, "int8 (int8)", NULL),
+    FUNCTION(low_int8, "int8 (int64)", NULL),
+    FUNCTION(low_uint8, "uint8 (uint64)", NULL),
+    FUNCTION(low_int16, "int16 (int64)", NULL),
+    FUNCTION(low_bit, "bool (uint64)", NULL),
     FUNCTION(mixed, "double (int8, uint8, int16, uint16, int32, uint32, int64, uint64, float, double, int32, double)", NULL),
     FUNCTION(weigh, "double (int32, double, string)", "count * each + the label's length in bytes."),
     FUNCTION(released_count, "int32 ()", "How many results the host released."),
