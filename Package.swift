@@ -38,6 +38,8 @@ let package = Package(
         .target(
             name: "PlugboardFiles",
             dependencies: ["PlugboardSystem", .product(name: "SystemPackage", package: "swift-system")]),
+        // libffi, the one system library: calls plugin functions by their declared signatures (Sources/Plugboard/Calls).
+        .systemLibrary(name: "CFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
         // Which plugin code runs, read by async-signal-safe fault reporting (C for that reason).
         .target(name: "CFaultReporter"),
         // What a plugin worker needs from Linux that Swift cannot call directly.
@@ -58,7 +60,7 @@ let package = Package(
         // The host library: loader, registry, dispatcher, host services, built-in plugins, workers.
         .target(
             name: "Plugboard",
-            dependencies: ["CPlugboard", "PlugboardPluginAPI", "CFaultReporter", "CWorkerSupport", "PlugboardFiles", "PlugboardSystem",
+            dependencies: ["CPlugboard", "PlugboardPluginAPI", "CFaultReporter", "CFFI", "CWorkerSupport", "PlugboardFiles", "PlugboardSystem",
                            "PlugboardWorkerProtocol", "PlugboardChildProcess",
                            .product(name: "SystemPackage", package: "swift-system")]),
         // The command-line tool.

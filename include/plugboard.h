@@ -4,7 +4,8 @@
  * Include this one header to write a plugin. A plugin library exports one C
  * function, `plugboard_entry` (see plugboard/entry.h), and adds one or more
  * plugins (plugboard/plugin.h), each taking part in the concerns it chooses
- * (plugboard/events/). The host hands the library its services
+ * (plugboard/events/) and offering functions to be called by name
+ * (plugboard/functions.h). The host hands the library its services
  * (plugboard/host.h). Calling rules and string ownership: plugboard/types.h.
  */
 #pragma once
@@ -21,5 +22,6 @@
 #include "plugboard/events/protected-data.h"
 #include "plugboard/events/app-state.h"
 #include "plugboard/events/termination.h"
+#include "plugboard/functions.h"
 #include "plugboard/plugin.h"
 #include "plugboard/entry.h"

@@ -11,6 +11,7 @@
 #include "events/protected-data.h"
 #include "events/app-state.h"
 #include "events/termination.h"
+#include "functions.h"
 
 PB_BEGIN_DECLS
 
@@ -24,6 +25,10 @@ PB_BEGIN_DECLS
  *
  * Each concern is its own vtable; NULL means the plugin does not take part, and
  * the host never calls it for that concern.
+ *
+ * Since 1.2 a plugin may also offer functions to be called by name
+ * (functions.h); a plugin built for 1.0 or 1.1 has a smaller struct_size and
+ * offers none.
  */
 typedef struct pb_plugin {
     /** sizeof(pb_plugin_t) the plugin was compiled with. */
@@ -61,6 +66,18 @@ typedef struct pb_plugin {
     const pb_app_state_t *app_state;
     /** Termination, or NULL. */
     const pb_termination_t *termination;
+
+    /* ---- since 1.2: functions called by name ---- */
+
+    /**
+     * `function_count` function declarations (functions.h), or NULL with a
+     * count of 0 for none. Plugin-owned and read only in `add_plugin`: the
+     * array may be temporary (the host copies each declaration's strings and
+     * keeps its function pointers). At most 1024 functions per plugin.
+     */
+    const pb_function_t *functions;
+    /** The number of entries in `functions`. */
+    uint32_t function_count;
 } pb_plugin_t;
 
 PB_END_DECLS

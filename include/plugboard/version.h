@@ -11,6 +11,8 @@
  *   1.1  the files service (services/files.h): pb_host_t.files; status codes
  *        PB_ERR_NOT_FOUND, PB_ERR_EXISTS, PB_ERR_INVALID_PATH, PB_ERR_IO,
  *        PB_ERR_PERMISSION, PB_ERR_UNAVAILABLE.
+ *   1.2  functions called by name (functions.h): pb_function_t, pb_bytes_t,
+ *        pb_plugin_t.functions and pb_plugin_t.function_count.
  *
  * Compatibility rule: the major version must equal the host's; a plugin built
  * for a newer minor than the host's is refused; an older minor loads, and the
@@ -20,4 +22,4 @@
 /** ABI major version. A plugin with another major is refused. */
 #define PB_ABI_VERSION_MAJOR 1u
 /** ABI minor version. A plugin with a newer minor than the host's is refused. */
-#define PB_ABI_VERSION_MINOR 1u
+#define PB_ABI_VERSION_MINOR 2u

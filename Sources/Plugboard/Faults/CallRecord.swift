@@ -21,6 +21,12 @@ struct CallRecord: @unchecked Sendable {
                   UInt(bitPattern: Int(bitPattern: pthread_self())))
     }
 
+    /// Starts a run of calls named `callback`, a C string that is never freed (a plugin function's name).
+    @inline(__always)
+    func begin(_ callback: UnsafePointer<CChar>) {
+        pbf_begin(pointer, callback, UInt(bitPattern: Int(bitPattern: pthread_self())))
+    }
+
     /// The code of `label` is about to run.
     @inline(__always)
     func enter(_ label: UnsafePointer<pbf_label_t>) {

@@ -105,7 +105,8 @@ public final class PluginHost {
     public var plugins: [PluginSummary] {
         registry.prepare()
         return registry.entries.map {
-            PluginSummary(descriptor: $0.descriptor, concerns: $0.concerns.sorted(), source: $0.source)
+            PluginSummary(descriptor: $0.descriptor, concerns: $0.concerns.sorted(), source: $0.source,
+                          functions: $0.functions, refusedFunctions: $0.refusedFunctions)
         }
     }
 

@@ -64,6 +64,27 @@ public struct PluginSummary: Sendable, Codable {
     public let concerns: [PluginConcern]
     /// Where it came from.
     public let source: PluginSource
+    /// The functions it declares that the host accepted (callable by ``FunctionAddress``), in declaration order.
+    public let functions: [FunctionDeclaration]
+    /// The function declarations the host refused, each with its reason: never called.
+    public let refusedFunctions: [FunctionRefusal]
+
+    init(descriptor: PluginDescriptor, concerns: [PluginConcern], source: PluginSource,
+         functions: [FunctionDeclaration] = [], refusedFunctions: [FunctionRefusal] = []) {
+        self.descriptor = descriptor
+        self.concerns = concerns
+        self.source = source
+        self.functions = functions
+        self.refusedFunctions = refusedFunctions
+    }
+
+    /// One warning line per refused function, naming the plugin, the function and the cause:
+    /// `plugin com.example.x: function "f" refused: signature "double (int)": column 9: unknown type "int" …`.
+    public var functionWarnings: [String] {
+        refusedFunctions.map { refusal in
+            "plugin \(descriptor.id): function " + (refusal.name.isEmpty ? "" : "\"\(refusal.name)\" ") + "refused: \(refusal.reason)"
+        }
+    }
 }
 
 /// A plugin that a library added and the host refused.

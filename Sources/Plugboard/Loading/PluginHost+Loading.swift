@@ -112,7 +112,8 @@ extension PluginHost {
                     try registry.add(definition, from: library)
                 }
                 report.plugins.append(PluginSummary(
-                    descriptor: definition.descriptor, concerns: definition.concerns, source: .library(path: path)))
+                    descriptor: definition.descriptor, concerns: definition.concerns, source: .library(path: path),
+                    functions: definition.functions.declarations, refusedFunctions: definition.functions.refused))
             } catch {
                 report.refused.append(PluginRefusal(id: definition.descriptor.id.rawValue, failure: error))
             }

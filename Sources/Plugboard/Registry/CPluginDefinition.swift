@@ -13,6 +13,8 @@ struct CPluginDefinition: @unchecked Sendable {
     let protectedData: pb_protected_data_t?
     let appState: pb_app_state_t?
     let termination: pb_termination_t?
+    /// The functions it declared (since ABI 1.2), checked and prepared, and those refused.
+    let functions: PluginFunctions
     /// The `struct_size` the plugin declared for its descriptor and each vtable, by C name
     /// (each name once; a list, so that a library's sizes go into one dictionary).
     let declaredSizes: [(name: String, size: Int)]
@@ -47,6 +49,8 @@ struct CPluginDefinition: @unchecked Sendable {
             return .failure(refusal(idText, "invalid plugin id '\(idText)': \(error)"))
         }
         var sizes = [(name: pb_plugin_t.cName, size: Int(plugin.struct_size))]
+        let (functions, functionSize) = PluginFunctions.read(plugin)
+        if let functionSize { sizes.append((pb_function_t.cName, functionSize)) }
         func vtable<T: ABIStruct>(_ pointer: UnsafePointer<T>?) throws(ABIStructError) -> T? {
             guard let pointer else { return nil }
             let raw = UnsafeRawPointer(pointer)
@@ -69,6 +73,7 @@ struct CPluginDefinition: @unchecked Sendable {
                 protectedData: try vtable(plugin.protected_data),
                 appState: try vtable(plugin.app_state),
                 termination: try vtable(plugin.termination),
+                functions: functions,
                 declaredSizes: sizes))
         } catch {
             return .failure(refusal(idText, "plugin '\(idText)': \(error)"))

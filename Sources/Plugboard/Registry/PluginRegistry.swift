@@ -15,6 +15,10 @@ final class PluginRegistry {
         let source: PluginSource
         /// Who runs when this plugin is called, for fault and timeout messages.
         let label: UnsafePointer<pbf_label_t>
+        /// The functions it declares that the host accepted.
+        let functions: [FunctionDeclaration]
+        /// The function declarations the host refused, with their reasons.
+        let refusedFunctions: [FunctionRefusal]
     }
 
     private(set) var entries: [Entry] = []
@@ -34,18 +38,21 @@ final class PluginRegistry {
 
     /// Adds a Swift plugin, refusing an id that is already registered and naming both sources.
     func add(_ plugin: any ApplicationPlugin, source: PluginSource) throws(LoadFailure) {
-        try add(.swift(plugin), descriptor: plugin.descriptor, concerns: plugin.concerns, source: source)
+        try add(.swift(plugin), descriptor: plugin.descriptor, concerns: plugin.concerns, source: source,
+                functions: [], refusedFunctions: [])
     }
 
     /// Adds a plugin a loaded library registered, refusing an id that is already registered.
     func add(_ definition: CPluginDefinition, from library: LoadedLibrary) throws(LoadFailure) {
         try add(.native(definition, library), descriptor: definition.descriptor, concerns: Set(definition.concerns),
-                source: .library(path: library.path))
+                source: .library(path: library.path), functions: definition.functions.declarations,
+                refusedFunctions: definition.functions.refused)
     }
 
     /// Adds a plugin a worker loaded, as its load report describes it.
     func add(_ remote: RemotePlugin, _ summary: PluginSummary) throws(LoadFailure) {
-        try add(.remote(remote), descriptor: summary.descriptor, concerns: Set(summary.concerns), source: summary.source)
+        try add(.remote(remote), descriptor: summary.descriptor, concerns: Set(summary.concerns), source: summary.source,
+                functions: summary.functions, refusedFunctions: summary.refusedFunctions)
     }
 
     /// Removes every plugin of `source` (a library whose worker ended): they take no further part.
@@ -56,15 +63,22 @@ final class PluginRegistry {
     }
 
     private func add(_ implementation: PluginImplementation, descriptor: PluginDescriptor,
-                     concerns: Set<PluginConcern>, source: PluginSource) throws(LoadFailure) {
+                     concerns: Set<PluginConcern>, source: PluginSource, functions: [FunctionDeclaration],
+                     refusedFunctions: [FunctionRefusal]) throws(LoadFailure) {
         if let refusal = contested[descriptor.id] { throw refusal }
         if let existing = sources[descriptor.id] {
             throw LoadFailure(.register, "duplicate plugin id '\(descriptor.id)' from \(source): already registered by \(existing)")
         }
         sources[descriptor.id] = source
         entries.append(Entry(implementation: implementation, descriptor: descriptor, concerns: concerns, source: source,
-                             label: pbf_label_create(descriptor.id.rawValue, source.description)))
+                             label: pbf_label_create(descriptor.id.rawValue, source.description),
+                             functions: functions, refusedFunctions: refusedFunctions))
         isOrdered = false
+    }
+
+    /// The registered plugin `id`, if there is one.
+    func entry(_ id: PluginID) -> Entry? {
+        entries.first { $0.descriptor.id == id }
     }
 
     /// Who registered `id`, if anyone.

@@ -33,7 +33,8 @@ enum ScanCacheFile {
     /// The first bytes of every scan cache file.
     static let magic = Array("PBSCACHE".utf8)
     /// The layout version this host reads and writes.
-    static let version: UInt32 = 1
+    /// 2: each plugin's functions and refused functions (ABI 1.2).
+    static let version: UInt32 = 2
 
     /// The records of the cache file at `location`: none when it does not exist, none and
     /// the problem when it is unreadable, corrupt, truncated, too large or foreign.

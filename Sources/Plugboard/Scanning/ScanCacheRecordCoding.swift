@@ -86,6 +86,17 @@ enum ScanCacheRecordCoding {
             encoder.append(UInt32(plugin.concerns.count))
             for concern in plugin.concerns { encoder.append(string: concern.rawValue) }
             encoder.append(string: plugin.source.description)
+            encoder.append(UInt32(plugin.functions.count))
+            for function in plugin.functions {
+                encoder.append(string: function.name)
+                encoder.append(string: function.signature)
+                encoder.append(string: function.doc)
+            }
+            encoder.append(UInt32(plugin.refusedFunctions.count))
+            for refusal in plugin.refusedFunctions {
+                encoder.append(string: refusal.name)
+                encoder.append(string: refusal.reason)
+            }
         }
         encoder.append(UInt32(report.refused.count))
         for refusal in report.refused {
@@ -125,8 +136,20 @@ enum ScanCacheRecordCoding {
                 concerns.append(try readRawValue("plugin.concern", from: &decoder))
             }
             let source = try decoder.readString("plugin.source")
+            var functions: [FunctionDeclaration] = []
+            for _ in 0..<(try decoder.readUInt32("plugin.functions")) {
+                functions.append(FunctionDeclaration(name: try decoder.readString("function.name"),
+                                                     signature: try decoder.readString("function.signature"),
+                                                     doc: try decoder.readString("function.doc")))
+            }
+            var refusedFunctions: [FunctionRefusal] = []
+            for _ in 0..<(try decoder.readUInt32("plugin.refusedFunctions")) {
+                refusedFunctions.append(FunctionRefusal(name: try decoder.readString("refusedFunction.name"),
+                                                        reason: try decoder.readString("refusedFunction.reason")))
+            }
             report.plugins.append(PluginSummary(descriptor: descriptor, concerns: concerns,
-                                                source: source == PluginSource.builtIn.description ? .builtIn : .library(path: source)))
+                                                source: source == PluginSource.builtIn.description ? .builtIn : .library(path: source),
+                                                functions: functions, refusedFunctions: refusedFunctions))
         }
         for _ in 0..<(try decoder.readUInt32("report.refused")) {
             report.refused.append(PluginRefusal(id: try decoder.readString("refusal.id"), failure: try readFailure(from: &decoder)))

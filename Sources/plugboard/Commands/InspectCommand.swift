@@ -84,6 +84,11 @@ struct InspectCommand: ParsableCommand {
             lines.append("    " + row("Version", d.version))
             lines.append("    " + row("Priority", String(d.priority)))
             lines.append("    " + row("Concerns", plugin.concerns.map(\.rawValue).joined(separator: ", ")))
+            for function in plugin.functions {
+                lines.append("    " + row("Function", "\(function.name): \(function.signature)"
+                                                      + (function.doc.isEmpty ? "" : "  \(function.doc)")))
+            }
+            lines += plugin.functionWarnings.map { "    " + row("Warning", $0) }
         }
         lines += report.refused.map { "  refused \($0.id.isEmpty ? "(no id)" : $0.id): \($0.failure)" }
         return lines

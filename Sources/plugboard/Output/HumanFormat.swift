@@ -25,7 +25,7 @@ enum HumanFormat {
         case .failed:
             lines = ["FAILED   \(report.path): " + (report.failure?.description ?? "unknown failure")]
         }
-        lines += report.warnings.map { "           warning: \($0)" }
+        lines += (report.warnings + report.plugins.flatMap(\.functionWarnings)).map { "           warning: \($0)" }
         lines += report.plugins.map { "           " + plugin($0) }
         guard report.status == .loaded else { return lines }
         lines += report.refused.map { "           refused \($0.id.isEmpty ? "(no id)" : $0.id): \($0.failure)" }

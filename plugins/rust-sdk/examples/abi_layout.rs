@@ -34,7 +34,9 @@ fn main() {
         pb_protected_data_t { struct_size, will_become_unavailable, did_become_available }
         pb_app_state_t { struct_size, did_become_active, will_resign_active, did_enter_background, will_enter_foreground }
         pb_termination_t { struct_size, will_terminate }
-        pb_plugin_t { struct_size, priority, id, name, version, ctx, launch, open_url, user_activity, remote_notifications, memory, protected_data, app_state, termination }
+        pb_bytes_t { data, size }
+        pb_function_t { struct_size, name, signature, doc, function, release }
+        pb_plugin_t { struct_size, priority, id, name, version, ctx, launch, open_url, user_activity, remote_notifications, memory, protected_data, app_state, termination, functions, function_count }
         pb_registrar_t { struct_size, host, host_data, add_plugin }
         pb_entry_t { struct_size, abi_major, abi_minor, init, deinit, register_plugins }
     }

@@ -13,7 +13,7 @@ use std::ffi::{c_char, c_void};
 /// ABI major version (`PB_ABI_VERSION_MAJOR`). A plugin with another major is refused.
 pub const PB_ABI_VERSION_MAJOR: u32 = 1;
 /// ABI minor version (`PB_ABI_VERSION_MINOR`) these mirrors describe.
-pub const PB_ABI_VERSION_MINOR: u32 = 1;
+pub const PB_ABI_VERSION_MINOR: u32 = 2;
 
 // ---- types.h ---------------------------------------------------------------------------
 
@@ -221,6 +221,29 @@ pub struct pb_termination_t {
     pub will_terminate: Option<unsafe extern "C" fn(ctx: *mut c_void)>,
 }
 
+// ---- functions.h (since 1.2) -----------------------------------------------------------
+
+/// A byte buffer returned by value from a function whose signature returns `bytes`.
+#[derive(Debug)]
+#[repr(C)]
+pub struct pb_bytes_t {
+    pub data: *const u8,
+    pub size: usize,
+}
+
+/// One function a plugin offers to be called by name. Plugin-owned; the host copies the
+/// strings in `add_plugin` and keeps `function` and `release` until `deinit`.
+#[derive(Debug)]
+#[repr(C)]
+pub struct pb_function_t {
+    pub struct_size: u32,
+    pub name: *const c_char,
+    pub signature: *const c_char,
+    pub doc: *const c_char,
+    pub function: Option<unsafe extern "C" fn()>,
+    pub release: Option<unsafe extern "C" fn(result: *mut c_void)>,
+}
+
 // ---- plugin.h --------------------------------------------------------------------------
 
 /// One plugin's descriptor. The host copies it and its strings; vtables and `ctx` are kept.
@@ -241,6 +264,8 @@ pub struct pb_plugin_t {
     pub protected_data: *const pb_protected_data_t,
     pub app_state: *const pb_app_state_t,
     pub termination: *const pb_termination_t,
+    pub functions: *const pb_function_t,
+    pub function_count: u32,
 }
 
 // ---- entry.h ---------------------------------------------------------------------------

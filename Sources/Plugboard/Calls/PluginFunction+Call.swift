@@ -1,0 +1,183 @@
+import CFFI
+import CFaultReporter
+import CPlugboard
+
+extension PluginFunction {
+    /// Checks `arguments` against the signature, converts them to C, calls the
+    /// function through its prepared libffi call (recorded in `record` as `label`'s
+    /// code, so a crash or a timeout names the plugin and the function), and
+    /// converts the result back, copying a string or buffer and then releasing it.
+    ///
+    /// One allocation per call holds everything (on the stack when small): one
+    /// 8-byte slot per C parameter, the result (at least `ffi_arg`: libffi widens a
+    /// narrow integer result to it), the parameter pointer array, and the copies of
+    /// string and buffer arguments.
+    func call(_ arguments: [PluginValue], address: FunctionAddress, record: CallRecord,
+              label: UnsafePointer<pbf_label_t>) throws(PluginCallError) -> PluginValue {
+        let types = signature.arguments
+        guard arguments.count == types.count else {
+            throw .wrongArgumentCount(address, expected: types.count, given: arguments.count)
+        }
+        let slots = prepared.parameterCount * 8
+        let resultOffset = slots
+        let pointersOffset = resultOffset + ((prepared.resultSize + 15) & ~15)
+        let payloadOffset = pointersOffset + max(prepared.parameterCount, 1) * MemoryLayout<UnsafeMutableRawPointer?>.stride
+        let payload = arguments.reduce(0) { total, value in
+            switch value {
+            case .string(let text): total + text.utf8.count + 1
+            case .bytes(let bytes): total + bytes.count + 1
+            default: total
+            }
+        }
+        let outcome = withUnsafeTemporaryAllocation(byteCount: payloadOffset + payload, alignment: 16) { frame in
+            guard let base = frame.baseAddress else {
+                return Result<PluginValue, PluginCallError>.failure(.invalidArgument(address, position: 1, reason: "no memory for the call"))
+            }
+            let pointers = (base + pointersOffset).bindMemory(to: UnsafeMutableRawPointer?.self, capacity: prepared.parameterCount)
+            var writer = ArgumentWriter(slots: base, pointers: pointers, payload: base + payloadOffset, address: address)
+            for (position, (type, value)) in zip(types, arguments).enumerated() {
+                if let error = writer.write(value, as: type, position: position + 1) { return .failure(error) }
+            }
+            let result = base + resultOffset
+            record.begin(callbackName)
+            record.enter(label)
+            defer { record.leave() }
+            prepared.call(function, result: result, arguments: pointers)
+            return self.result(at: result, address: address)
+        }
+        return try outcome.get()
+    }
+
+    /// The value the call left at `result`, converted; a string or buffer is copied, then released.
+    /// Runs inside the call's record: `release` is plugin code too.
+    private func result(at result: UnsafeMutableRawPointer, address: FunctionAddress) -> Result<PluginValue, PluginCallError> {
+        switch signature.result {
+        case .void: return .success(.void)
+        case .bool: return .success(.bool(UInt8(truncatingIfNeeded: result.load(as: ffi_arg.self)) != 0))
+        case .int8: return .success(.int(Int64(Int8(truncatingIfNeeded: result.load(as: ffi_sarg.self)))))
+        case .int16: return .success(.int(Int64(Int16(truncatingIfNeeded: result.load(as: ffi_sarg.self)))))
+        case .int32: return .success(.int(Int64(Int32(truncatingIfNeeded: result.load(as: ffi_sarg.self)))))
+        case .int64: return .success(.int(result.load(as: Int64.self)))
+        case .uint8: return .success(.uint(UInt64(UInt8(truncatingIfNeeded: result.load(as: ffi_arg.self)))))
+        case .uint16: return .success(.uint(UInt64(UInt16(truncatingIfNeeded: result.load(as: ffi_arg.self)))))
+        case .uint32: return .success(.uint(UInt64(UInt32(truncatingIfNeeded: result.load(as: ffi_arg.self)))))
+        case .uint64: return .success(.uint(result.load(as: UInt64.self)))
+        case .float: return .success(.float(result.load(as: Float.self)))
+        case .double: return .success(.double(result.load(as: Double.self)))
+        case .pointer: return .success(.pointer(result.load(as: UInt.self)))
+        case .string:
+            guard let text = result.load(as: UnsafeMutablePointer<CChar>?.self) else {
+                return .failure(.invalidResult(address, reason: "a NULL string"))
+            }
+            let copy = String(validatingCString: text)
+            release?(text)
+            guard let copy else { return .failure(.invalidResult(address, reason: "a string that is not valid UTF-8")) }
+            return .success(.string(copy))
+        case .bytes:
+            let bytes = result.load(as: pb_bytes_t.self)
+            guard let data = bytes.data else {
+                guard bytes.size == 0 else {
+                    return .failure(.invalidResult(address, reason: "bytes with a NULL data pointer and a size of \(bytes.size)"))
+                }
+                return .success(.bytes([]))
+            }
+            let copy = Array(UnsafeBufferPointer(start: data, count: bytes.size))
+            release?(UnsafeMutableRawPointer(mutating: data))
+            return .success(.bytes(copy))
+        }
+    }
+}
+
+/// Writes one call's arguments as C: each C parameter's value in its 8-byte slot,
+/// the slot's address in the parameter pointer array, string and buffer copies in the payload.
+private struct ArgumentWriter {
+    let slots: UnsafeMutableRawPointer
+    let pointers: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    var payload: UnsafeMutableRawPointer
+    let address: FunctionAddress
+    private var parameter = 0
+
+    init(slots: UnsafeMutableRawPointer, pointers: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+         payload: UnsafeMutableRawPointer, address: FunctionAddress) {
+        self.slots = slots
+        self.pointers = pointers
+        self.payload = payload
+        self.address = address
+    }
+
+    /// Writes `value` as argument `position` (1-based) of type `type`, or says why it cannot be.
+    mutating func write(_ value: PluginValue, as type: FunctionType, position: Int) -> PluginCallError? {
+        func wrongType() -> PluginCallError {
+            .wrongArgumentType(address, position: position, expected: type, given: value.kind)
+        }
+        switch (type, value) {
+        case (.bool, .bool(let flag)):
+            next(UInt8(flag ? 1 : 0))
+        case (.float, .float(let number)):
+            next(number)
+        case (.float, .double(let number)):
+            let narrowed = Float(number)
+            guard narrowed.isFinite || !number.isFinite else {
+                return .valueOutOfRange(address, position: position, expected: type, value: String(number))
+            }
+            next(narrowed)
+        case (.double, .double(let number)):
+            next(number)
+        case (.double, .float(let number)):
+            next(Double(number))
+        case (.pointer, .pointer(let location)):
+            next(location)
+        case (.string, .string(let text)):
+            guard !text.utf8.contains(0) else {
+                return .invalidArgument(address, position: position, reason: "the string contains a NUL character")
+            }
+            next(UnsafeRawPointer(copyToPayload(text.utf8)))
+        case (.bytes, .bytes(let bytes)):
+            next(UnsafeRawPointer(copyToPayload(bytes)))
+            next(bytes.count)
+        case (_, .int(let number)):
+            guard let (bits, signed) = type.integer else { return wrongType() }
+            let fits = signed ? bits == 64 || (number >= -(1 << (bits - 1)) && number < 1 << (bits - 1))
+                              : number >= 0 && (bits == 64 || number < 1 << bits)
+            guard fits else { return .valueOutOfRange(address, position: position, expected: type, value: String(number)) }
+            nextInteger(UInt64(bitPattern: number), bits: bits)
+        case (_, .uint(let number)):
+            guard let (bits, signed) = type.integer else { return wrongType() }
+            let fits = number <= (signed ? UInt64(1) << (bits - 1) - 1 : bits == 64 ? .max : UInt64(1) << bits - 1)
+            guard fits else { return .valueOutOfRange(address, position: position, expected: type, value: String(number)) }
+            nextInteger(number, bits: bits)
+        default:
+            return wrongType()
+        }
+        return nil
+    }
+
+    /// The next C parameter: `value` in its slot.
+    private mutating func next<Value>(_ value: Value) {
+        let slot = slots + parameter * 8
+        slot.storeBytes(of: value, as: Value.self)
+        pointers[parameter] = slot
+        parameter += 1
+    }
+
+    /// The next C parameter, an integer of `bits` bits with `pattern`'s low bits.
+    private mutating func nextInteger(_ pattern: UInt64, bits: Int) {
+        switch bits {
+        case 8: next(UInt8(truncatingIfNeeded: pattern))
+        case 16: next(UInt16(truncatingIfNeeded: pattern))
+        case 32: next(UInt32(truncatingIfNeeded: pattern))
+        default: next(pattern)
+        }
+    }
+
+    /// Copies `bytes` and a NUL byte into the payload (a string's terminator; for a buffer,
+    /// it keeps a zero-length one's pointer valid); returns where they start.
+    private mutating func copyToPayload(_ bytes: some Collection<UInt8>) -> UnsafeMutableRawPointer {
+        let start = payload
+        let copied = UnsafeMutableRawBufferPointer(start: start, count: bytes.count).initializeMemory(as: UInt8.self, fromContentsOf: bytes)
+        payload += copied.count
+        payload.storeBytes(of: 0, as: UInt8.self)
+        payload += 1
+        return start
+    }
+}

@@ -1,0 +1,59 @@
+import CFFI
+import CPlugboard
+
+/// libffi's call interface for one signature: the `ffi_cif`, its parameter type
+/// array and, for a `bytes` result, the `pb_bytes_t` struct type, on the heap
+/// (the cif points into them), prepared once when the plugin loads, on the
+/// loading thread (`ffi_prep_cif` may write into the types it is given), and
+/// only read by calls afterwards.
+final class PreparedCall: @unchecked Sendable {
+    /// The C parameters, in order: one per argument, two for `bytes` (data, size).
+    let parameterCount: Int
+    /// The bytes a call's result storage needs: at least `ffi_arg` (libffi widens narrow integer results to it).
+    let resultSize: Int
+    private let cif: UnsafeMutablePointer<ffi_cif>
+    private let parameterTypes: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
+    /// `pb_bytes_t` as libffi sees it, and its NULL-terminated element list; nil unless the result is `bytes`.
+    private let bytesType: (type: UnsafeMutablePointer<ffi_type>, elements: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>)?
+
+    /// Prepares the call of `signature`; nil when libffi refuses it (`ffi_prep_cif` failed).
+    init?(_ signature: FunctionSignature) {
+        let types = signature.arguments.flatMap(\.cParameterTypes)
+        parameterCount = types.count
+        parameterTypes = .allocate(capacity: max(types.count, 1))
+        parameterTypes.initialize(from: types.map(Optional.some), count: types.count)
+        cif = .allocate(capacity: 1)
+        let resultType: UnsafeMutablePointer<ffi_type>
+        if let scalar = signature.result.scalarFFIType {
+            bytesType = nil
+            resultType = scalar
+        } else {
+            let elements = UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>.allocate(capacity: 3)
+            elements.initialize(from: [cffi_pointer(), cffi_size(), nil], count: 3)
+            let type = UnsafeMutablePointer<ffi_type>.allocate(capacity: 1)
+            type.initialize(to: ffi_type(size: 0, alignment: 0, type: UInt16(FFI_TYPE_STRUCT), elements: elements))
+            bytesType = (type, elements)
+            resultType = type
+        }
+        resultSize = max(MemoryLayout<ffi_arg>.size, MemoryLayout<pb_bytes_t>.size)
+        guard ffi_prep_cif(cif, FFI_DEFAULT_ABI, UInt32(types.count), resultType, parameterTypes) == FFI_OK else { return nil }
+    }
+
+    deinit {
+        cif.deallocate()
+        parameterTypes.deallocate()
+        if let bytesType {
+            bytesType.type.deallocate()
+            bytesType.elements.deallocate()
+        }
+    }
+
+    /// Calls `function` with `arguments` (one pointer per C parameter, each to a
+    /// value of that parameter's C type) and writes the result to `result` (``resultSize`` bytes).
+    @inline(__always)
+    func call(_ function: @convention(c) () -> Void, result: UnsafeMutableRawPointer,
+              arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        ffi_call(cif, function, result, arguments)
+    }
+}
+
