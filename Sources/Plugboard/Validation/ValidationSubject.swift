@@ -41,6 +41,12 @@ struct ValidationSubject: Sendable {
             milliseconds = (clock.now - start).milliseconds
         }
 
+        /// The status of a failure seen so far: `crashed` when plugin code ended the library's
+        /// worker (a signal or an exit), `fail` otherwise (see ``status(of:)``).
+        var failureStatus: CheckResult.Status {
+            host.workerEnding(of: report.path).map(ValidationSubject.status(of:)) ?? .fail
+        }
+
         /// The lines plugin code wrote to standard output so far.
         var standardOutput: [String] { seen.output.withLock { $0.filter { $0.stream == .stdout }.map(\.text) } }
         /// The warnings and errors the host logged so far (a worker that failed in `deinit`,
@@ -51,9 +57,13 @@ struct ValidationSubject: Sendable {
     /// Loads the library in a new worker.
     func load() -> Loaded { Loaded(self) }
 
-    /// `crashed` for a sentence telling of a worker killed by a signal or an exit, `fail` otherwise.
-    static func status(of sentence: String) -> CheckResult.Status {
-        sentence.contains(" crashed with ") || sentence.contains(" exited with status ") ? .crashed : .fail
+    /// `crashed` for a worker that plugin code ended (a signal or an exit), `fail` for the rest
+    /// (a call that did not return in time, a broken channel).
+    static func status(of ending: WorkerEnding) -> CheckResult.Status {
+        switch ending {
+        case .crashed, .exited: .crashed
+        case .timedOut, .interrupted, .lost: .fail
+        }
     }
 }
 
