@@ -20,7 +20,7 @@ public struct ServiceCensus: Sendable, Equatable {
     }
 
     /// No call at all.
-    public static let none = ServiceCensus(otherThreadCalls: 0, otherThreads: 0, callsAfterDeinit: 0)
+    public static let zero = ServiceCensus(otherThreadCalls: 0, otherThreads: 0, callsAfterDeinit: 0)
 
     /// The census of two libraries together.
     public static func + (left: ServiceCensus, right: ServiceCensus) -> ServiceCensus {

@@ -61,7 +61,7 @@ enum Samples {
             .stage(name: nonASCII),
             .unload(lingerMilliseconds: 0),
             .unload(lingerMilliseconds: .max),
-            .unloaded(.none),
+            .unloaded(.zero),
             .unloaded(ServiceCensus(otherThreadCalls: .max, otherThreads: .max, callsAfterDeinit: .max)),
         ]
         messages += events.enumerated().map { .call(plugin: $0.offset == 0 ? .max : UInt32($0.offset), event: $0.element) }

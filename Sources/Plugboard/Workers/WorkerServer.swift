@@ -115,7 +115,7 @@ final class WorkerSession {
             host.shutdown()
             plugins = []
             Thread.sleep(forTimeInterval: Double(linger) / 1000)
-            let census = libraries.values.reduce(ServiceCensus.none) { $0 + $1.serviceCensus }
+            let census = libraries.values.reduce(ServiceCensus.zero) { $0 + $1.serviceCensus }
             try channel.send(.unloaded(census), requestID: id)
         case .serviceReply, .helloReply, .loaded, .answer, .log, .files, .completion, .bye, .stage, .unloaded:
             throw .malformed(field: "kind", cause: .unknownKind(received.message.kind.rawValue))
