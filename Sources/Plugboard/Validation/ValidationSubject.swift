@@ -10,7 +10,8 @@ struct ValidationSubject: Sendable {
     /// How long one plugin call may run before its worker is stopped.
     let callTimeout: Duration
 
-    /// A library loaded for one check, with what its plugins printed and logged.
+    /// A library loaded for one check, with what its plugins printed and logged, and a scratch
+    /// container for its files service (removed with this object, after the host shut down).
     final class Loaded {
         /// The host that loaded it, in a worker.
         let host: PluginHost
@@ -19,6 +20,8 @@ struct ValidationSubject: Sendable {
         /// How long the load took, in milliseconds.
         let milliseconds: Double
         private let seen: Seen
+        /// The container the plugins' files service works on, for this check only.
+        private let scratch: ScratchContainer?
 
         /// What the handlers receive, from any thread.
         private final class Seen: Sendable {
@@ -29,7 +32,10 @@ struct ValidationSubject: Sendable {
         fileprivate init(_ subject: ValidationSubject) {
             let seen = Seen()
             self.seen = seen
-            host = PluginHost(callTimeout: subject.callTimeout, isolation: .workers(worker: subject.worker),
+            let scratch = ScratchContainer()
+            self.scratch = scratch
+            host = PluginHost(fileFacade: scratch?.facade, callTimeout: subject.callTimeout,
+                              isolation: .workers(worker: subject.worker),
                               logHandler: { record in
                                   guard record.source == HostIdentity.name, record.level >= .warning else { return }
                                   seen.hostWarnings.withLock { $0.append(record) }

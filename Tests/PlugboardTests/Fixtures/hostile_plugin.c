@@ -36,7 +36,8 @@
  *           flag deinit never resets, so init after deinit fails),
  *           ABORT_ON_BAD_UTF8_AT (AT_OPEN_URL only: aborts when the URL is not
  *           valid UTF-8, as a plugin that decodes it and traps would),
- *           THREAD_LOGS_AT (starts a thread that logs "from my thread" at once,
+ *           THREAD_LOGS_AT (starts a thread that logs "from my thread", and asks
+ *           the files service, when offered, whether "Documents" exists, at once,
  *           waited for, then every 10 ms until deinit, which stops it and joins
  *           it: a well-behaved thread), STRAY_THREAD_AT (starts a thread that logs "from my thread"
  *           every 10 ms and never stops: it calls the host after deinit).
@@ -172,6 +173,10 @@ static void *log_every_10_ms(void *unused) {
     const struct timespec ten_milliseconds = {0, 10000000};
     while (!__atomic_load_n(&stop_logging, __ATOMIC_ACQUIRE)) {
         kept->log(kept, HOSTILE_ID, PB_LOG_INFO, "from my thread");
+#ifdef THREAD_LOGS_AT
+        bool exists = false;
+        if (kept->files) kept->files->exists(kept, "Documents", &exists);
+#endif
         __atomic_store_n(&logged_once, true, __ATOMIC_RELEASE);
         nanosleep(&ten_milliseconds, NULL);
     }
