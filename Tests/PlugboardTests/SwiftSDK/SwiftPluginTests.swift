@@ -8,7 +8,7 @@ import Testing
     static let pluginID = "com.example.swift-links"
 
     /// The example library SwiftPM built next to the test binary (like `TestPaths.plugboard`).
-    private func builtExample() throws -> String {
+    static func builtExample() throws -> String {
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
         while directory.path != "/" {
@@ -23,7 +23,7 @@ import Testing
     private func workspace(_ label: String) throws -> (Workspace, String) {
         let workspace = try Workspace(label)
         let library = workspace.plugins + "/libSwiftExamplePlugin.so"
-        try FileManager.default.copyItem(atPath: try builtExample(), toPath: library)
+        try FileManager.default.copyItem(atPath: try Self.builtExample(), toPath: library)
         return (workspace, library)
     }
 
