@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "PlugboardSDK", targets: ["PlugboardSDK"]),
         // The Swift example plugin: a drop-in `.so` (libSwiftExamplePlugin.so).
         .library(name: "SwiftExamplePlugin", type: .dynamic, targets: ["SwiftExamplePlugin"]),
+        // A test fixture of the Swift SDK tests (libSwiftSDKProbePlugin.so); not for use.
+        .library(name: "SwiftSDKProbePlugin", type: .dynamic, targets: ["SwiftSDKProbePlugin"]),
         .executable(name: "plugboard", targets: ["plugboard"]),
         .executable(name: "plugboard-worker", targets: ["plugboard-worker"]),
         .executable(name: "plugboard-benchmark", targets: ["PlugboardBenchmark"]),
@@ -55,6 +57,8 @@ let package = Package(
             dependencies: ["CPlugboard", "PlugboardPluginAPI", .product(name: "Logging", package: "swift-log")]),
         // The Swift example plugin (plugins/swift-example), built as a drop-in .so.
         .target(name: "SwiftExamplePlugin", dependencies: ["PlugboardSDK"], path: "plugins/swift-example"),
+        // The Swift SDK tests' probe plugin, built as a drop-in .so.
+        .target(name: "SwiftSDKProbePlugin", dependencies: ["PlugboardSDK"], path: "Tests/PlugboardTests/Fixtures/swift-sdk-probe"),
         // The host library: loader, registry, dispatcher, host services, built-in plugins, workers.
         .target(
             name: "Plugboard",

@@ -7,24 +7,10 @@ import Testing
     static let isolations = ["process", "none"]
     static let pluginID = "com.example.swift-links"
 
-    /// The example library SwiftPM built next to the test binary (like `TestPaths.plugboard`).
-    private func builtExample() throws -> String {
-        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
-        while directory.path != "/" {
-            let candidate = directory.appendingPathComponent("libSwiftExamplePlugin.so").path
-            if FileManager.default.fileExists(atPath: candidate) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "libSwiftExamplePlugin.so was not built; run swift build --build-tests"])
-    }
-
     /// A workspace whose plugin folder holds a copy of the example; the copy's path.
     private func workspace(_ label: String) throws -> (Workspace, String) {
         let workspace = try Workspace(label)
-        let library = workspace.plugins + "/libSwiftExamplePlugin.so"
-        try FileManager.default.copyItem(atPath: try builtExample(), toPath: library)
-        return (workspace, library)
+        return (workspace, try SwiftPackageLibraries.copy(SwiftPackageLibraries.example, into: workspace.plugins))
     }
 
     private func run(_ workspace: Workspace, isolation: String, _ arguments: [String]) throws -> ProcessResult {
