@@ -27,7 +27,7 @@ import Testing
         let load = try #require(lines.first { $0.string("type") == "load" })
         #expect(load.string("path") == library && load.string("status") == "loaded", "\(load)")
         let plugin = try #require(load.objects("plugins")?.first)
-        #expect(plugin["concerns"] as? [String] == ["open-url", "termination"], "\(plugin)")
+        #expect(plugin["concerns"] as? [String] == ["open-url", "user-activity", "termination"], "\(plugin)")
         #expect(plugin.object("descriptor")?.string("version") == "1.0.0", "\(plugin)")
         let urls = lines.filter { $0.string("type") == "event" && $0.string("event") == "open-url" }
         #expect(urls.map { $0["decidedBy"] as? [String] ?? ["?"] } == [[Self.pluginID], []], "\(urls)")
