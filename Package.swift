@@ -15,6 +15,8 @@ let package = Package(
         .executable(name: "plugboard-worker", targets: ["plugboard-worker"]),
         .executable(name: "plugboard-benchmark", targets: ["PlugboardBenchmark"]),
         .executable(name: "plugboard-files-benchmark", targets: ["PlugboardFilesBenchmark"]),
+        // The Swift plugin of the benchmark's language rows (libPlugboardBenchmarkSwiftPlugin.so).
+        .library(name: "PlugboardBenchmarkSwiftPlugin", type: .dynamic, targets: ["PlugboardBenchmarkSwiftPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -81,6 +83,7 @@ let package = Package(
         .target(name: "CBenchmarkBaseline", dependencies: ["CPlugboard"]),
         .executableTarget(name: "PlugboardBenchmark", dependencies: ["Plugboard", "CBenchmarkBaseline", "PlugboardChildProcess"]),
         .executableTarget(name: "PlugboardFilesBenchmark", dependencies: ["PlugboardFiles"]),
+        .target(name: "PlugboardBenchmarkSwiftPlugin", dependencies: ["PlugboardSDK"]),
         .testTarget(
             name: "PlugboardFilesTests",
             dependencies: ["PlugboardFiles", "PlugboardChildProcess",
