@@ -12,7 +12,7 @@ import Testing
     /// termination are sent by `run` itself.
     static let events = [
         #"{"event":"open-url","url":"myapp://item/42"}"#,
-        #"{"event":"open-url","url":"rustapp://item/7"}"#,
+        #"{"event":"open-url","url":"rustapp://café/7"}"#,  // not ASCII: the Rust SDK validates it
         #"{"event":"open-url","url":"swiftapp://item/9"}"#,
         #"{"event":"open-url","url":"https://example.com/"}"#,
         #"{"event":"continue-user-activity","type":"com.example.swift-links.show-history","userInfo":{}}"#,
@@ -48,7 +48,7 @@ import Testing
         ],
         "com.example.url-history": [
             "no history yet",
-            "recorded myapp://item/42", "recorded rustapp://item/7", "recorded swiftapp://item/9", "recorded https://example.com/",
+            "recorded myapp://item/42", "recorded rustapp://café/7", "recorded swiftapp://item/9", "recorded https://example.com/",
         ],
         "com.example.deeplink-router": ["ready to route myapp:// links", "route item 42", "shutting down; no more myapp:// links"],
         "com.example.notification-logger": [
@@ -61,7 +61,7 @@ import Testing
             "terminating",
         ],
         "com.example.theme-switcher": ["theme light"],
-        "com.example.rust-links": ["open item/7", "opened 1 link(s)"],
+        "com.example.rust-links": ["open café/7", "opened 1 link(s)"],
         "com.example.swift-links": ["open item/9", "history: item/9", "remembered 1 link(s)"],
     ]
 
