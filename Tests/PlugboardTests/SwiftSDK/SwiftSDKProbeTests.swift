@@ -9,9 +9,11 @@ import Testing
 
     /// `plugboard run --json` over a folder holding the probe, with `events`; the workspace, the
     /// probe's path, the exit status and the JSON lines.
-    private func run(_ label: String, isolation: String, events: [String], environment: [String: String] = [:])
+    private func run(_ label: String, isolation: String, events: [String], environment: [String: String] = [:],
+                     prepare: (Workspace) throws -> Void = { _ in })
         throws -> (workspace: Workspace, library: String, status: Int32, lines: [[String: Any]]) {
         let workspace = try Workspace(label)
+        try prepare(workspace)
         let library = try SwiftPackageLibraries.copy(SwiftPackageLibraries.probe, into: workspace.plugins)
         let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--isolation", isolation, "--json",
                                   "--container", workspace.root.file("container"), "--events", try workspace.events(events)],
@@ -78,5 +80,21 @@ import Testing
         #expect(try String(contentsOfFile: container + "/Library/copies/a.md", encoding: .utf8) == "hello")
         #expect(try String(contentsOfFile: container + "/Library/moved/b.txt", encoding: .utf8) == "hello")
         #expect(!FileManager.default.fileExists(atPath: container + "/Documents/probe"))
+    }
+
+    /// Names made outside the files service (control characters included) come back from
+    /// `list` exactly: the SDK decodes every escape of the host's JSON.
+    @Test(arguments: isolations) func listDecodesEveryNameTheHostEscapes(isolation: String) throws {
+        let names = ["bell\u{7}", "emoji😀é", "line\nbreak", #"quote"back\slash"#, "tab\there"]
+        let run = try run("swift-sdk-list", isolation: isolation, events: [#"{"event":"open-url","url":"probe://list/Documents/odd"}"#]) {
+            let folder = $0.root.file("container/Documents/odd")
+            try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: "sub")
+            for name in names { #expect(FileManager.default.createFile(atPath: folder + "/" + name, contents: nil)) }
+        }
+        defer { run.workspace.remove() }
+        #expect(run.status == 0, "\(run.lines)")
+        let entries = names.map { "[\($0)]:file" } + ["[link]:symbolic-link", "[sub]:directory"]
+        #expect(probeLogs(run.lines) == ["list: " + entries.sorted().joined(separator: ",")], "\(run.lines)")
     }
 }

@@ -4,7 +4,8 @@
 // - The factory throws when the environment has SWIFT_SDK_PROBE_FACTORY=throw (workers inherit it).
 // - A remote notification whose userInfo has "answer": "now" is answered no-data before the callback
 //   returns; "later" is answered new-data from another thread, after the callback returned.
-// - The URL probe://files runs every files call of ContainerFiles and logs each result, one line each.
+// - The URL probe://files runs every files call of ContainerFiles and logs each result, one line each;
+//   probe://list/<container path> logs that folder's listing, each name in brackets.
 import Glibc
 import PlugboardSDK
 
@@ -46,7 +47,13 @@ struct ProbePlugin: OpenURLPlugin, RemoteNotificationPlugin {
     }
 
     func open(url: String, options: String) -> Bool {
-        guard url == "probe://files", let files else { return false }
+        guard let files else { return false }
+        if url.hasPrefix("probe://list/") {
+            let path = String(url.dropFirst("probe://list/".count))
+            step("list") { try files.list(path).map { "[\($0.name)]:\($0.kind.rawValue)" }.joined(separator: ",") }
+            return true
+        }
+        guard url == "probe://files" else { return false }
         step("write") { try files.write("hello", to: "Documents/probe/a.txt", createFolders: true); return "ok" }
         step("write") { try files.write([], to: Self.escapedName); return "ok" }
         step("list") { try files.list("Documents/probe").map { "\($0.name):\($0.kind.rawValue)" }.joined(separator: ",") }
