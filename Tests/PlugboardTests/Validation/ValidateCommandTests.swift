@@ -52,7 +52,7 @@ import Testing
         let work = try Workspace("validate-sdk-examples")
         defer { work.remove() }
         let libraries = [try Cargo.buildPlugin("plugins/rust-example", in: work.root, into: work.plugins),
-                         try SwiftPluginTests.builtExample()]
+                         try SwiftPackageLibraries.built(SwiftPackageLibraries.example)]
         try expectEveryCheckPasses(libraries)
     }
 
