@@ -8,6 +8,8 @@ struct BenchmarkOptions {
     var markdown = false
     /// Run only the plugin-worker part (dispatch in workers, the channel floor, start-up, list).
     var workersOnly = false
+    /// Run only the plugin-function call part (ours in process, direct C, raw libffi, ctypes).
+    var callsOnly = false
     /// The `plugboard` CLI to time; default: next to this executable.
     var cli: String?
     /// The ABI headers; default: `include/` of the package this file was built from.
@@ -25,7 +27,7 @@ struct BenchmarkOptions {
 
     /// The usage text.
     static let usage = """
-        usage: plugboard-benchmark [--quick] [--markdown] [--workers-only] [--plugboard PATH] [--include DIR]
+        usage: plugboard-benchmark [--quick] [--markdown] [--workers-only | --calls-only] [--plugboard PATH] [--include DIR]
 
         Measures Plugboard's dispatch cost against a hand-written C loop over the
         same vtables (1, 10, 100 plugins), and the cost of loading 200 and 1,000
@@ -33,12 +35,15 @@ struct BenchmarkOptions {
         workers: dispatch in workers against in process and against a raw C round
         trip over a socketpair (1, 10, 100 plugins); `plugboard run` start-up and
         resident memory over 10, 100 and 1,000 libraries with --isolation none and
-        process; `plugboard list` over 1,000 libraries. Plugins are generated,
+        process; `plugboard list` over 1,000 libraries. Then plugin functions: ns per
+        call of double (int32, double, string) through our engine in process, a
+        direct C function pointer, raw libffi and Python's ctypes. Plugins are generated,
         compiled with $CC (default cc) and cached under $TMPDIR.
 
           --quick           fewer iterations and plugins (a smoke run, not for BENCHMARKS.md)
           --markdown        print the BENCHMARKS.md results sections instead of the table
           --workers-only    only the plugin-worker part
+          --calls-only      only the plugin-function call part
           --plugboard PATH  the plugboard CLI to time (default: next to this executable)
           --include DIR     the Plugboard C headers (default: the package's include/)
           --profile-dispatch PLUGINS EVENTS
@@ -66,6 +71,7 @@ struct BenchmarkOptions {
             case "--quick": options.quick = true
             case "--markdown": options.markdown = true
             case "--workers-only": options.workersOnly = true
+            case "--calls-only": options.callsOnly = true
             case "--help", "-h": options.help = true
             case "--plugboard": options.cli = try value(for: argument)
             case "--include": options.include = try value(for: argument)
@@ -92,6 +98,9 @@ struct BenchmarkOptions {
             default:
                 throw BenchmarkError("unknown argument \(String(reflecting: argument))\n\n\(usage)")
             }
+        }
+        if options.workersOnly && options.callsOnly {
+            throw BenchmarkError("--workers-only and --calls-only exclude each other")
         }
         return options
     }

@@ -34,9 +34,11 @@ extension PluginFunction {
                 return Result<PluginValue, PluginCallError>.failure(.invalidArgument(address, position: 1, reason: "no memory for the call"))
             }
             let pointers = (base + pointersOffset).bindMemory(to: UnsafeMutableRawPointer?.self, capacity: prepared.parameterCount)
-            var writer = ArgumentWriter(slots: base, pointers: pointers, payload: base + payloadOffset, address: address)
-            for (position, (type, value)) in zip(types, arguments).enumerated() {
-                if let error = writer.write(value, as: type, position: position + 1) { return .failure(error) }
+            var writer = ArgumentWriter(slots: base, pointers: pointers, payload: base + payloadOffset)
+            for position in 0..<types.count {
+                if let error = writer.write(arguments[position], as: types[position], position: position + 1, of: address) {
+                    return .failure(error)
+                }
             }
             let result = base + resultOffset
             record.begin(callbackName)
@@ -94,19 +96,18 @@ private struct ArgumentWriter {
     let slots: UnsafeMutableRawPointer
     let pointers: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     var payload: UnsafeMutableRawPointer
-    let address: FunctionAddress
     private var parameter = 0
 
     init(slots: UnsafeMutableRawPointer, pointers: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
-         payload: UnsafeMutableRawPointer, address: FunctionAddress) {
+         payload: UnsafeMutableRawPointer) {
         self.slots = slots
         self.pointers = pointers
         self.payload = payload
-        self.address = address
     }
 
-    /// Writes `value` as argument `position` (1-based) of type `type`, or says why it cannot be.
-    mutating func write(_ value: PluginValue, as type: FunctionType, position: Int) -> PluginCallError? {
+    /// Writes `value` as argument `position` (1-based) of type `type` of the function at
+    /// `address`, or says why it cannot be.
+    mutating func write(_ value: PluginValue, as type: FunctionType, position: Int, of address: FunctionAddress) -> PluginCallError? {
         func wrongType() -> PluginCallError {
             .wrongArgumentType(address, position: position, expected: type, given: value.kind)
         }
@@ -128,7 +129,7 @@ private struct ArgumentWriter {
         case (.pointer, .pointer(let location)):
             next(location)
         case (.string, .string(let text)):
-            guard !text.utf8.contains(0) else {
+            guard !Self.containsNUL(text) else {
                 return .invalidArgument(address, position: position, reason: "the string contains a NUL character")
             }
             next(UnsafeRawPointer(copyToPayload(text.utf8)))
@@ -150,6 +151,11 @@ private struct ArgumentWriter {
             return wrongType()
         }
         return nil
+    }
+
+    /// Whether `text` holds a NUL character (it would end the C string early).
+    private static func containsNUL(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.contains(0) } ?? text.utf8.contains(0)
     }
 
     /// The next C parameter: `value` in its slot.
