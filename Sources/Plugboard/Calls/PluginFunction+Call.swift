@@ -29,15 +29,15 @@ extension PluginFunction {
             default: total
             }
         }
-        let outcome = withUnsafeTemporaryAllocation(byteCount: payloadOffset + payload, alignment: 16) { frame in
+        return try withUnsafeTemporaryAllocation(byteCount: payloadOffset + payload, alignment: 16) { frame throws(PluginCallError) in
             guard let base = frame.baseAddress else {
-                return Result<PluginValue, PluginCallError>.failure(.invalidArgument(address, position: 1, reason: "no memory for the call"))
+                throw .invalidArgument(address, position: 1, reason: "no memory for the call")
             }
             let pointers = (base + pointersOffset).bindMemory(to: UnsafeMutableRawPointer?.self, capacity: prepared.parameterCount)
             var writer = ArgumentWriter(slots: base, pointers: pointers, payload: base + payloadOffset)
             for position in 0..<types.count {
                 if let error = writer.write(arguments[position], as: types[position], position: position + 1, of: address) {
-                    return .failure(error)
+                    throw error
                 }
             }
             let result = base + resultOffset
@@ -45,47 +45,46 @@ extension PluginFunction {
             record.enter(label)
             defer { record.leave() }
             prepared.call(function, result: result, arguments: pointers)
-            return self.result(at: result, address: address)
+            return try self.result(at: result, address: address)
         }
-        return try outcome.get()
     }
 
     /// The value the call left at `result`, converted; a string or buffer is copied, then released.
     /// Runs inside the call's record: `release` is plugin code too.
-    private func result(at result: UnsafeMutableRawPointer, address: FunctionAddress) -> Result<PluginValue, PluginCallError> {
+    private func result(at result: UnsafeMutableRawPointer, address: FunctionAddress) throws(PluginCallError) -> PluginValue {
         switch signature.result {
-        case .void: return .success(.void)
-        case .bool: return .success(.bool(UInt8(truncatingIfNeeded: result.load(as: ffi_arg.self)) != 0))
-        case .int8: return .success(.int(Int64(Int8(truncatingIfNeeded: result.load(as: ffi_sarg.self)))))
-        case .int16: return .success(.int(Int64(Int16(truncatingIfNeeded: result.load(as: ffi_sarg.self)))))
-        case .int32: return .success(.int(Int64(Int32(truncatingIfNeeded: result.load(as: ffi_sarg.self)))))
-        case .int64: return .success(.int(result.load(as: Int64.self)))
-        case .uint8: return .success(.uint(UInt64(UInt8(truncatingIfNeeded: result.load(as: ffi_arg.self)))))
-        case .uint16: return .success(.uint(UInt64(UInt16(truncatingIfNeeded: result.load(as: ffi_arg.self)))))
-        case .uint32: return .success(.uint(UInt64(UInt32(truncatingIfNeeded: result.load(as: ffi_arg.self)))))
-        case .uint64: return .success(.uint(result.load(as: UInt64.self)))
-        case .float: return .success(.float(result.load(as: Float.self)))
-        case .double: return .success(.double(result.load(as: Double.self)))
-        case .pointer: return .success(.pointer(result.load(as: UInt.self)))
+        case .void: return .void
+        case .bool: return .bool(UInt8(truncatingIfNeeded: result.load(as: ffi_arg.self)) != 0)
+        case .int8: return .int(Int64(Int8(truncatingIfNeeded: result.load(as: ffi_sarg.self))))
+        case .int16: return .int(Int64(Int16(truncatingIfNeeded: result.load(as: ffi_sarg.self))))
+        case .int32: return .int(Int64(Int32(truncatingIfNeeded: result.load(as: ffi_sarg.self))))
+        case .int64: return .int(result.load(as: Int64.self))
+        case .uint8: return .uint(UInt64(UInt8(truncatingIfNeeded: result.load(as: ffi_arg.self))))
+        case .uint16: return .uint(UInt64(UInt16(truncatingIfNeeded: result.load(as: ffi_arg.self))))
+        case .uint32: return .uint(UInt64(UInt32(truncatingIfNeeded: result.load(as: ffi_arg.self))))
+        case .uint64: return .uint(result.load(as: UInt64.self))
+        case .float: return .float(result.load(as: Float.self))
+        case .double: return .double(result.load(as: Double.self))
+        case .pointer: return .pointer(result.load(as: UInt.self))
         case .string:
             guard let text = result.load(as: UnsafeMutablePointer<CChar>?.self) else {
-                return .failure(.invalidResult(address, reason: "a NULL string"))
+                throw .invalidResult(address, reason: "a NULL string")
             }
             let copy = String(validatingCString: text)
             release?(text)
-            guard let copy else { return .failure(.invalidResult(address, reason: "a string that is not valid UTF-8")) }
-            return .success(.string(copy))
+            guard let copy else { throw .invalidResult(address, reason: "a string that is not valid UTF-8") }
+            return .string(copy)
         case .bytes:
             let bytes = result.load(as: pb_bytes_t.self)
             guard let data = bytes.data else {
                 guard bytes.size == 0 else {
-                    return .failure(.invalidResult(address, reason: "bytes with a NULL data pointer and a size of \(bytes.size)"))
+                    throw .invalidResult(address, reason: "bytes with a NULL data pointer and a size of \(bytes.size)")
                 }
-                return .success(.bytes([]))
+                return .bytes([])
             }
             let copy = Array(UnsafeBufferPointer(start: data, count: bytes.size))
             release?(UnsafeMutableRawPointer(mutating: data))
-            return .success(.bytes(copy))
+            return .bytes(copy)
         }
     }
 }
