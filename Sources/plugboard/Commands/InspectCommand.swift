@@ -85,7 +85,7 @@ struct InspectCommand: ParsableCommand {
             lines.append("    " + row("Priority", String(d.priority)))
             lines.append("    " + row("Concerns", plugin.concerns.map(\.rawValue).joined(separator: ", ")))
             for function in plugin.functions {
-                lines.append("    " + row("Function", String(HumanFormat.function(function).dropFirst("function ".count))))
+                lines.append("    " + row("Function", HumanFormat.function(function)))
             }
             lines += plugin.functionWarnings.map { "    " + row("Warning", $0) }
         }

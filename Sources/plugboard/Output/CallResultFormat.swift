@@ -6,12 +6,28 @@ enum CallResultFormat {
     /// `0.9144`, `nan`, `-inf`, a string as it is (the console escapes its control
     /// characters), bytes as lowercase hexadecimal, a pointer as `0x…`.
     static func human(_ value: PluginValue) -> String? {
+        value == .void ? nil : text(value)
+    }
+
+    /// The value as text: `void`, `true`, `-5`, `0.9144`, `nan`, `inf`, `-inf`, a string as it
+    /// is, bytes in hexadecimal, a pointer as `0x…`.
+    static func text(_ value: PluginValue) -> String {
         switch value {
-        case .void: nil
+        case .void: "void"
+        case .bool(let flag): String(flag)
+        case .int(let number): String(number)
+        case .uint(let number): String(number)
+        case .float(let number): number.isFinite ? String(number) : text(Double(number))
+        case .double(let number): text(number)
         case .string(let text): text
         case .bytes(let bytes): hex(bytes)
-        default: JSONValue(value).text
+        case .pointer(let address): "0x" + String(address, radix: 16)
         }
+    }
+
+    /// `nan`, `inf`, `-inf`, else the number's shortest exact text.
+    private static func text(_ number: Double) -> String {
+        number.isNaN ? "nan" : number.isInfinite ? (number < 0 ? "-inf" : "inf") : String(number)
     }
 
     /// Bytes as lowercase hexadecimal digits, two per byte.
@@ -51,34 +67,15 @@ enum CallResultFormat {
         let value: JSONValue
     }
 
-    /// A result value in JSON: a number for bool-free numbers, `true`/`false`, a string for a
-    /// string, for bytes (hexadecimal), a pointer (`0x…`) and for a float or double that JSON
-    /// has no number for (`"nan"`, `"inf"`, `"-inf"`); null for `void`.
+    /// A result value in JSON: a number for an integer and for a finite float or double,
+    /// true/false for a bool, null for `void`, and its ``CallResultFormat/text(_:)`` as a string
+    /// for the rest: a string, bytes (hexadecimal), a pointer (`0x…`), NaN and ±infinity
+    /// (`"nan"`, `"inf"`, `"-inf"`: JSON has no such numbers).
     struct JSONValue: Encodable {
         let value: PluginValue
 
         init(_ value: PluginValue) {
             self.value = value
-        }
-
-        /// The value as text, the human form of every kind but strings and bytes.
-        var text: String {
-            switch value {
-            case .void: "void"
-            case .bool(let flag): String(flag)
-            case .int(let number): String(number)
-            case .uint(let number): String(number)
-            case .float(let number): Self.text(Double(number), exact: String(number))
-            case .double(let number): Self.text(number, exact: String(number))
-            case .string(let text): text
-            case .bytes(let bytes): CallResultFormat.hex(bytes)
-            case .pointer(let address): "0x" + String(address, radix: 16)
-            }
-        }
-
-        /// `nan`, `inf`, `-inf`, else the number's shortest exact text.
-        private static func text(_ number: Double, exact: String) -> String {
-            number.isNaN ? "nan" : number.isInfinite ? (number < 0 ? "-inf" : "inf") : exact
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -90,7 +87,7 @@ enum CallResultFormat {
             case .uint(let number): try container.encode(number)
             case .float(let number) where number.isFinite: try container.encode(number)
             case .double(let number) where number.isFinite: try container.encode(number)
-            default: try container.encode(text)
+            default: try container.encode(CallResultFormat.text(value))
             }
         }
     }

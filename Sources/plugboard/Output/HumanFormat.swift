@@ -26,7 +26,7 @@ enum HumanFormat {
             lines = ["FAILED   \(report.path): " + (report.failure?.description ?? "unknown failure")]
         }
         lines += (report.warnings + report.plugins.flatMap(\.functionWarnings)).map { "           warning: \($0)" }
-        lines += report.plugins.flatMap { ["           " + plugin($0)] + $0.functions.map { "             " + function($0) } }
+        lines += report.plugins.flatMap { ["           " + plugin($0)] + $0.functions.map { "             function " + function($0) } }
         guard report.status == .loaded else { return lines }
         lines += report.refused.map { "           refused \($0.id.isEmpty ? "(no id)" : $0.id): \($0.failure)" }
         return lines
@@ -39,9 +39,9 @@ enum HumanFormat {
         return "\(d.id) \(d.version)\(name)  priority \(d.priority)  [\(summary.concerns.map(\.rawValue).joined(separator: ", "))]"
     }
 
-    /// "function convert: double (string, string, double)  Converts a value.", a plugin's function under it.
+    /// "convert: double (string, string, double)  Converts a value.": a plugin's function, its signature and doc.
     static func function(_ declaration: FunctionDeclaration) -> String {
-        "function \(declaration.name): \(declaration.signature)" + (declaration.doc.isEmpty ? "" : "  \(declaration.doc)")
+        "\(declaration.name): \(declaration.signature)" + (declaration.doc.isEmpty ? "" : "  \(declaration.doc)")
     }
 
     /// The tally line under a list of load reports: files by outcome, and the plugins they registered.
