@@ -316,8 +316,10 @@ import Testing
         var past = [timeval(tv_sec: time(nil) - 60, tv_usec: 0), timeval(tv_sec: time(nil) - 60, tv_usec: 0)]
         #expect(utimes(library, &past) == 0)
         let mark = LeftoverProcesses.mark()
+        // A cache of its own: the suite's shared one is rewritten by the tests running alongside.
+        let cache = ["--cache-dir", workspace.root.file("cache")]
         func loadLine(_ extra: [String] = []) throws -> (report: [String: Any], initCalled: Bool, status: Int32) {
-            let result = try Self.run(workspace, extra, mark: mark)
+            let result = try Self.run(workspace, cache + extra, mark: mark)
             let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
             let load = try #require(lines.first { $0.string("type") == "load" && $0.string("path") == library })
             let initCalled = lines.contains { $0.string("source") == library && $0.string("message") == "init" }
