@@ -5,9 +5,13 @@ import Glibc
 /// caused), valid while the file's ``ScanCacheKey`` is unchanged. A listing of unchanged
 /// files answers from it without loading anything.
 ///
-/// The file is read once, when the cache is opened, and written whole by ``save()``.
-/// A file that is unreadable, corrupt, truncated or foreign is ignored (``notes`` says
-/// so) and rewritten by the next save. A value, used from one thread at a time.
+/// The file is read when the cache is opened and written whole by ``save()``, which
+/// first reads it again and keeps what other processes stored meanwhile for the paths
+/// this one did not touch (so `plugboard` commands running side by side do not drop
+/// each other's entries; the read-merge-rename window that remains is microseconds
+/// wide, and the cost of losing it is a rescan). A file that is unreadable, corrupt,
+/// truncated or foreign is ignored (``notes`` says so) and rewritten by the next save.
+/// A value, used from one thread at a time.
 public struct ScanCache: Sendable {
     /// Where the cache file is; nil for a cache that lives in memory only.
     public let location: ScanCacheLocation?
@@ -15,6 +19,8 @@ public struct ScanCache: Sendable {
     public private(set) var notes: [String] = []
 
     private var records: [String: ScanCacheFile.Record] = [:]
+    /// The paths stored or forgotten since the file was read: what ``save()`` writes over the file's newer contents.
+    private var changedPaths: Set<String> = []
     private var isChanged = false
 
     /// The cache stored at `location` (empty if there is no file yet); nil keeps it in memory only.
@@ -60,6 +66,7 @@ public struct ScanCache: Sendable {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         records[key.path] = ScanCacheFile.Record(key: key, entry: entry, storedAt: .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec))
+        changedPaths.insert(key.path)
         isChanged = true
     }
 
@@ -73,6 +80,7 @@ public struct ScanCache: Sendable {
     /// Forgets what the cache remembers for `path`.
     public mutating func forget(_ path: String) {
         guard records.removeValue(forKey: path) != nil else { return }
+        changedPaths.insert(path)
         isChanged = true
     }
 
@@ -80,8 +88,14 @@ public struct ScanCache: Sendable {
     /// thrown: the cache only saves work, so it becomes a note naming the step and the cause.
     public mutating func save() {
         guard isChanged, let location else { return }
+        if case .success(let current) = ScanCacheFile.read(location) {
+            var merged = records.filter { changedPaths.contains($0.key) }
+            for record in current where !changedPaths.contains(record.key.path) { merged[record.key.path] = record }
+            records = merged
+        }
         do throws(ScanCacheFile.Problem) {
             try ScanCacheFile.write(paths.compactMap { records[$0] }, to: location)
+            changedPaths = []
             isChanged = false
         } catch {
             notes.append("the scan cache \(location.file) was not saved: \(error.message)")

@@ -124,6 +124,30 @@ import Testing
         #expect(leftovers == ["scan-cache"], "temporary files left: \(leftovers)")
     }
 
+    /// Two processes that opened the cache before either saved keep both their entries:
+    /// a save merges what the other stored meanwhile for the paths it did not touch.
+    @Test func savesSideBySideKeepEachOthersEntries() throws {
+        let work = try ScanCacheWorkspace("side-by-side")
+        defer { work.remove() }
+        let first = try ScanCacheKey(path: try work.library("first"))
+        let second = try ScanCacheKey(path: try work.library("second"))
+        let location = try ScanCacheLocation(directory: work.cacheDirectory)
+        var one = ScanCache(location: location)
+        var other = ScanCache(location: location)
+        one.recordCrash(LoadFailure(.`init`, "first crashed"), for: first)
+        other.recordCrash(LoadFailure(.`init`, "second crashed"), for: second)
+        one.save()
+        other.save()
+        var reread = try work.readCache()
+        #expect(reread.entry(for: first) != nil && reread.entry(for: second) != nil, "\(reread.paths)")
+        // A path one process forgot stays forgotten when another, which saw it but did not touch it, saves.
+        reread.forget(first.path)
+        reread.save()
+        other.recordCrash(LoadFailure(.`init`, "second again"), for: second)
+        other.save()
+        #expect(try work.readCache().entry(for: first) == nil)
+    }
+
     @Test func theCacheLivesUnderXDGCacheHomeByDefaultInAPrivateDirectory() throws {
         let work = try ScanCacheWorkspace("xdg")
         defer { work.remove() }
