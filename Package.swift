@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "PlugboardSDK", targets: ["PlugboardSDK"]),
         // The Swift example plugin: a drop-in `.so` (libSwiftExamplePlugin.so).
         .library(name: "SwiftExamplePlugin", type: .dynamic, targets: ["SwiftExamplePlugin"]),
+        // A test plugin declaring Swift functions of every type (SwiftFunctionTests).
+        .library(name: "SwiftFunctionsPlugin", type: .dynamic, targets: ["SwiftFunctionsPlugin"]),
         .executable(name: "plugboard", targets: ["plugboard"]),
         .executable(name: "plugboard-worker", targets: ["plugboard-worker"]),
         .executable(name: "plugboard-benchmark", targets: ["PlugboardBenchmark"]),
@@ -54,9 +56,10 @@ let package = Package(
         // (a swift-log Logger, files, completions). It carries its own swift-log: only C crosses.
         .target(
             name: "PlugboardSDK",
-            dependencies: ["CPlugboard", "PlugboardPluginAPI", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["CPlugboard", "CFFI", "PlugboardPluginAPI", .product(name: "Logging", package: "swift-log")]),
         // The Swift example plugin (plugins/swift-example), built as a drop-in .so.
         .target(name: "SwiftExamplePlugin", dependencies: ["PlugboardSDK"], path: "plugins/swift-example"),
+        .target(name: "SwiftFunctionsPlugin", dependencies: ["PlugboardSDK"], path: "Tests/PlugboardTests/Fixtures/swift-functions"),
         // The host library: loader, registry, dispatcher, host services, built-in plugins, workers.
         .target(
             name: "Plugboard",

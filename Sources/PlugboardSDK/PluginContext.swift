@@ -16,11 +16,16 @@ final class PluginContext: @unchecked Sendable {
     let protectedData: (any ProtectedDataPlugin)?
     let appState: (any AppStatePlugin)?
     let termination: (any TerminationPlugin)?
+    /// The C functions of a ``FunctionsPlugin``'s functions; freed with this context.
+    let functions: [ExportedFunction]
 
-    /// Keeps `plugin` and the concern protocols it both conforms to and declares in `concerns`.
-    init(_ plugin: any ApplicationPlugin) {
+    /// Keeps `plugin` and the concern protocols it both conforms to and declares in `concerns`,
+    /// and makes the C functions of its functions (logged through `host` for the plugin).
+    init(_ plugin: any ApplicationPlugin, host: PlugboardHost) {
         let concerns = plugin.concerns
         self.plugin = plugin
+        let log = host.logger(for: plugin.descriptor.id)
+        functions = ((plugin as? any FunctionsPlugin)?.functions ?? []).compactMap { ExportedFunction.make($0, log: log) }
         launch = concerns.contains(.launch) ? plugin as? any LaunchPlugin : nil
         openURL = concerns.contains(.openURL) ? plugin as? any OpenURLPlugin : nil
         userActivity = concerns.contains(.userActivity) ? plugin as? any UserActivityPlugin : nil
@@ -58,7 +63,11 @@ final class PluginContext: @unchecked Sendable {
                     record.protected_data = protectedData.map { _ in ConcernTables.protectedData.pointer }
                     record.app_state = appState.map { _ in ConcernTables.appState.pointer }
                     record.termination = termination.map { _ in ConcernTables.termination.pointer }
-                    return withUnsafePointer(to: &record, body)
+                    return functions.map(\.declaration).withUnsafeBufferPointer { declarations in
+                        record.functions = declarations.baseAddress
+                        record.function_count = UInt32(declarations.count)
+                        return withUnsafePointer(to: &record, body)
+                    }
                 }
             }
         }
