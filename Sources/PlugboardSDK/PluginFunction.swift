@@ -18,8 +18,9 @@ import PlugboardPluginAPI
 /// the plugin registers and freed in `deinit`). A call then runs libffi's trampoline, decodes the
 /// C arguments into Swift values (a `String` or `[UInt8]` argument is copied) and encodes the
 /// result (a `String` or `[UInt8]` result is copied into a `malloc`'d buffer, released by the
-/// host with `free`): a few hundred nanoseconds more than a C function, so a function that is
-/// called in a tight loop belongs in C.
+/// host with `free`). Measured on x86_64, release build, `double (double, int32)` called through its
+/// C function pointer: 100–170 ns a call, against 4–6 ns for the C++ and Rust SDKs' wrappers; so a
+/// function that is called in a tight loop belongs in C.
 ///
 /// A closure that throws is logged at error level for the plugin (`error in function convert:
 /// <error>; answered NaN`) and answered with its result type's fail value: `false`, `0`, NaN,
