@@ -113,10 +113,10 @@ template <class... A, class... B, class... Rest> struct Concat<TypeList<A...>, T
 
 template <class> struct AlwaysFalse : std::false_type {};
 
-/** An integer type the type language names (not bool, not a character type). */
+/** An integer type the type language names (not bool, not a character type, at most 64 bits). */
 template <class T>
 constexpr bool is_plain_integer =
-    std::is_integral<T>::value && !std::is_same<T, bool>::value && !std::is_same<T, char>::value &&
+    std::is_integral<T>::value && sizeof(T) <= 8 && !std::is_same<T, bool>::value && !std::is_same<T, char>::value &&
     !std::is_same<T, wchar_t>::value && !std::is_same<T, char16_t>::value && !std::is_same<T, char32_t>::value;
 
 template <class T> constexpr const char *integer_name() {
