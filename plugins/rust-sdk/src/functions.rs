@@ -1,10 +1,10 @@
 //! Functions a plugin offers to be called by name (ABI 1.2, `functions.h`): methods of the
-//! plugin type, declared with [`functions!`](crate::functions) and listed as the concern
-//! `FunctionsPlugin` in [`export_plugins!`](crate::export_plugins).
+//! plugin type, declared with [`functions!`](macro@crate::functions) and listed as the concern
+//! `FunctionsPlugin` in [`export_plugins!`](macro@crate::export_plugins).
 //!
 //! ```ignore
 //! impl Units {
-//!     fn convert(&self, from: &str, to: &str, value: f64) -> f64 { … }
+//!     fn convert(&self, from: &str, to: &str, value: f64) -> f64 { todo!() }
 //! }
 //! plugboard::functions! {
 //!     Units {
@@ -47,7 +47,7 @@ use crate::abi::pb_bytes_t;
 use crate::plugin::Plugin;
 use std::ffi::{c_char, c_void, CStr};
 
-/// A plugin type that offers functions; implemented by [`functions!`](crate::functions).
+/// A plugin type that offers functions; implemented by [`functions!`](macro@crate::functions).
 pub trait FunctionsPlugin: Plugin {
     /// Binds the wrappers to the plugin value at `instance` (the descriptor's `ctx`) and returns
     /// the C declarations. Called by the SDK in `register_plugins`.
@@ -139,7 +139,7 @@ extern "C" {
     fn free(pointer: *mut c_void);
 }
 
-/// `release` of a per-call copy: frees it, unless it is the static empty string. [thread-safe]
+/// `release` of a per-call copy: frees it, unless it is the static empty string. \[thread-safe\]
 unsafe extern "C" fn release_copy(result: *mut c_void) {
     if result.cast_const().cast::<u8>() != EMPTY.as_ptr() {
         free(result);

@@ -7,7 +7,7 @@
 //! `plugins/rust-example/` for a complete plugin.
 //!
 //! A plugin may also offer functions that the host and other plugins call by name: methods
-//! declared with [`functions!`] and the concern `FunctionsPlugin` (see [`functions`]).
+//! declared with [`functions!`] and the concern `FunctionsPlugin` (see [the `functions` module](mod@functions)).
 //!
 //! [`abi`] holds the hand-written `#[repr(C)]` mirrors of the C header; the repository's
 //! test suite compares every struct's size and every field's offset with the header.
