@@ -9,12 +9,16 @@ let package = Package(
         .library(name: "PlugboardSDK", targets: ["PlugboardSDK"]),
         // The Swift example plugin: a drop-in `.so` (libSwiftExamplePlugin.so).
         .library(name: "SwiftExamplePlugin", type: .dynamic, targets: ["SwiftExamplePlugin"]),
+        // A test fixture of the Swift SDK tests (libSwiftSDKProbePlugin.so); not for use.
+        .library(name: "SwiftSDKProbePlugin", type: .dynamic, targets: ["SwiftSDKProbePlugin"]),
         // A test plugin declaring Swift functions of every type (SwiftFunctionTests).
         .library(name: "SwiftFunctionsPlugin", type: .dynamic, targets: ["SwiftFunctionsPlugin"]),
         .executable(name: "plugboard", targets: ["plugboard"]),
         .executable(name: "plugboard-worker", targets: ["plugboard-worker"]),
         .executable(name: "plugboard-benchmark", targets: ["PlugboardBenchmark"]),
         .executable(name: "plugboard-files-benchmark", targets: ["PlugboardFilesBenchmark"]),
+        // The Swift plugin of the benchmark's language rows (libPlugboardBenchmarkSwiftPlugin.so).
+        .library(name: "PlugboardBenchmarkSwiftPlugin", type: .dynamic, targets: ["PlugboardBenchmarkSwiftPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -59,6 +63,8 @@ let package = Package(
             dependencies: ["CPlugboard", "CFFI", "PlugboardPluginAPI", .product(name: "Logging", package: "swift-log")]),
         // The Swift example plugin (plugins/swift-example), built as a drop-in .so.
         .target(name: "SwiftExamplePlugin", dependencies: ["PlugboardSDK"], path: "plugins/swift-example"),
+        // The Swift SDK tests' probe plugin, built as a drop-in .so.
+        .target(name: "SwiftSDKProbePlugin", dependencies: ["PlugboardSDK"], path: "Tests/PlugboardTests/Fixtures/swift-sdk-probe"),
         .target(name: "SwiftFunctionsPlugin", dependencies: ["PlugboardSDK"], path: "Tests/PlugboardTests/Fixtures/swift-functions"),
         // The host library: loader, registry, dispatcher, host services, built-in plugins, workers.
         .target(
@@ -82,6 +88,7 @@ let package = Package(
         .target(name: "CBenchmarkBaseline", dependencies: ["CPlugboard"]),
         .executableTarget(name: "PlugboardBenchmark", dependencies: ["Plugboard", "CBenchmarkBaseline", "PlugboardChildProcess"]),
         .executableTarget(name: "PlugboardFilesBenchmark", dependencies: ["PlugboardFiles"]),
+        .target(name: "PlugboardBenchmarkSwiftPlugin", dependencies: ["PlugboardSDK"]),
         .testTarget(
             name: "PlugboardFilesTests",
             dependencies: ["PlugboardFiles", "PlugboardChildProcess",

@@ -20,12 +20,15 @@ struct BenchmarkOptions {
     var profileTiming = CallTiming.perCall
     /// Whether `--profile-dispatch` reads each report's `calls`.
     var profileReadsCalls = false
+    /// Only the language rows: the same plugin in C, C++, Rust and Swift, dispatched to in process.
+    var languages = false
     /// Print the usage and stop.
     var help = false
 
     /// The usage text.
     static let usage = """
         usage: plugboard-benchmark [--quick] [--markdown] [--workers-only] [--plugboard PATH] [--include DIR]
+               plugboard-benchmark --languages [--quick]
 
         Measures Plugboard's dispatch cost against a hand-written C loop over the
         same vtables (1, 10, 100 plugins), and the cost of loading 200 and 1,000
@@ -39,6 +42,10 @@ struct BenchmarkOptions {
           --quick           fewer iterations and plugins (a smoke run, not for BENCHMARKS.md)
           --markdown        print the BENCHMARKS.md results sections instead of the table
           --workers-only    only the plugin-worker part
+          --languages       only the language rows: one plugin written in C, C++ (plugin.hpp), Rust
+                            (rust-sdk) and Swift (PlugboardSDK), N plugins in one library each
+                            (N = 1, 10, 100; built with cc, c++, cargo and swift build), dispatched
+                            to in process; prints the BENCHMARKS.md rows
           --plugboard PATH  the plugboard CLI to time (default: next to this executable)
           --include DIR     the Plugboard C headers (default: the package's include/)
           --profile-dispatch PLUGINS EVENTS
@@ -66,6 +73,7 @@ struct BenchmarkOptions {
             case "--quick": options.quick = true
             case "--markdown": options.markdown = true
             case "--workers-only": options.workersOnly = true
+            case "--languages": options.languages = true
             case "--help", "-h": options.help = true
             case "--plugboard": options.cli = try value(for: argument)
             case "--include": options.include = try value(for: argument)

@@ -31,6 +31,10 @@ enum BenchmarkCommand {
             return LoadBenchmark.childMain(side: child.side, directory: child.directory)
         }
         do {
+            if options.languages {
+                try runLanguages(options)
+                return 0
+            }
             if let profile = options.profile {
                 try runProfile(options, plugins: profile.plugins, events: profile.events)
                 return 0
@@ -144,26 +148,56 @@ enum BenchmarkCommand {
             guard Files.isExecutable(given) else { throw BenchmarkError("--plugboard \(given) is not an executable file") }
             return given
         }
-        let products = Files.parent(executable)
-        let sibling = products + "/plugboard"
+        let sibling = Files.parent(executable) + "/plugboard"
         if Files.isExecutable(sibling) { return sibling }
-        // Products live in <scratch>/<triple>/<configuration>.
-        let configuration = (products as NSString).lastPathComponent
-        let scratch = Files.parent(Files.parent(products))
-        if ["debug", "release"].contains(configuration), Files.exists(packageRoot + "/Package.swift") {
-            Progress.say("building the plugboard CLI next to this executable …")
-            let built = ["plugboard", "plugboard-worker"].allSatisfy { product in
-                let build = try? TimedRun(
-                    "swift", ["build", "--package-path", packageRoot, "-c", configuration, "--scratch-path", scratch,
-                              "--product", product], stderr: .inherit)
-                return build?.termination.succeeded == true
-            }
-            if built, Files.isExecutable(sibling) { return sibling }
-        }
+        if buildNext(to: executable, products: ["plugboard", "plugboard-worker"]), Files.isExecutable(sibling) { return sibling }
         Progress.say("note: no plugboard executable next to this one; the CLI column and the worker part are skipped. Build it with "
             + "`swift build -c release --scratch-path .build-bench --product plugboard` (and `--product plugboard-worker`) "
             + "or pass --plugboard PATH.")
         return nil
+    }
+
+    /// Builds `products` of this package with `swift build`, in the scratch directory and the
+    /// configuration of `executable` (products live in <scratch>/<triple>/<configuration>), so they
+    /// land next to it; false when that is not such a folder or a build fails.
+    static func buildNext(to executable: String, products: [String]) -> Bool {
+        let folder = Files.parent(executable)
+        let configuration = (folder as NSString).lastPathComponent
+        let scratch = Files.parent(Files.parent(folder))
+        guard ["debug", "release"].contains(configuration), Files.exists(packageRoot + "/Package.swift") else { return false }
+        Progress.say("building \(products.joined(separator: " and ")) next to this executable …")
+        return products.allSatisfy { product in
+            let build = try? TimedRun(
+                "swift", ["build", "--package-path", packageRoot, "-c", configuration, "--scratch-path", scratch,
+                          "--product", product], stderr: .inherit)
+            return build?.termination.succeeded == true
+        }
+    }
+
+    /// The language rows: builds each language's plugins (``LanguagePlugins``) and measures dispatch to
+    /// them in process (``LanguagesBenchmark``); prints the BENCHMARKS.md rows.
+    static func runLanguages(_ options: BenchmarkOptions) throws {
+        guard let executable = Files.currentExecutable() else {
+            throw BenchmarkError("cannot find this executable through /proc/self/exe")
+        }
+        let settings = options.quick ? BenchmarkSettings.quick : BenchmarkSettings.full
+        let product = "PlugboardBenchmarkSwiftPlugin"
+        let swiftLibrary = Files.parent(executable) + "/lib\(product).so"
+        // Built every time (up to date, it is quick), so the library has the SDK of this checkout.
+        guard buildNext(to: executable, products: [product]) || Files.exists(swiftLibrary) else {
+            throw BenchmarkError("no \(swiftLibrary); build it with `swift build -c release --scratch-path .build-bench --product \(product)`")
+        }
+        let plugins = LanguagePlugins(packageRoot: packageRoot, swiftLibrary: swiftLibrary)
+        try plugins.build(counts: settings.dispatchCounts)
+        let benchmark = LanguagesBenchmark(targetNanoseconds: settings.targetNanoseconds, repetitions: settings.repetitions)
+        let loadAtStart = MachineInfo.loadAverage()
+        var measurements: [LanguageMeasurement] = []
+        for count in settings.dispatchCounts {
+            Progress.say("languages: dispatch to \(count) plugin(s) per language …")
+            measurements += try benchmark.run(plugins, count: count)
+        }
+        print(LanguagesBenchmark.markdown(measurements, machine: MachineInfo.current(compiler: "cc"),
+                                          loadAverages: (loadAtStart, MachineInfo.loadAverage())))
     }
 }
 

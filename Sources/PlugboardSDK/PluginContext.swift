@@ -1,44 +1,80 @@
 import CPlugboard
 import PlugboardPluginAPI
 
-/// One plugin as the host's `ctx`: the plugin value and its concern conformances, looked up once.
+/// One plugin as the host's `ctx`: the plugin value and one closure per callback of each concern
+/// it takes part in, bound once to its conformance (nil for the rest).
 ///
-/// Retained from `register_plugins` until `deinit`; the vtables read it back with ``from(_:)``.
+/// Binding once keeps the callbacks cheap: a call runs the bound closure, with no cast and no copy
+/// of an existential per call (an `(any Concern)?` read from here is copied through the generic
+/// Optional value witness, retaining what the plugin holds; see BENCHMARKS.md).
+/// Retained from `register_plugins` until `deinit`; the vtables borrow it with ``with(_:else:_:)``.
 /// Sendable by hand: the host makes every call of a plugin on its one dispatch thread, one at a
 /// time (the C ABI's thread rule), so the plugin value is never used by two threads at once.
 final class PluginContext: @unchecked Sendable {
     let plugin: any ApplicationPlugin
-    let launch: (any LaunchPlugin)?
-    let openURL: (any OpenURLPlugin)?
-    let userActivity: (any UserActivityPlugin)?
-    let remoteNotifications: (any RemoteNotificationPlugin)?
-    let memory: (any MemoryWarningPlugin)?
-    let protectedData: (any ProtectedDataPlugin)?
-    let appState: (any AppStatePlugin)?
-    let termination: (any TerminationPlugin)?
+    let willFinishLaunching: ((String) -> Bool)?
+    let didFinishLaunching: ((String) -> Bool)?
+    let openURL: ((String, String) -> Bool)?
+    let continueUserActivity: ((String, String) -> Bool)?
+    let didRegisterForRemoteNotifications: (([UInt8]) -> Void)?
+    let didFailToRegisterForRemoteNotifications: ((String) -> Void)?
+    let didReceiveRemoteNotification: ((String, FetchCompletion) -> Void)?
+    let didReceiveMemoryWarning: (() -> Void)?
+    let protectedDataWillBecomeUnavailable: (() -> Void)?
+    let protectedDataDidBecomeAvailable: (() -> Void)?
+    let didBecomeActive: (() -> Void)?
+    let willResignActive: (() -> Void)?
+    let didEnterBackground: (() -> Void)?
+    let willEnterForeground: (() -> Void)?
+    let willTerminate: (() -> Void)?
     /// The C functions of a ``FunctionsPlugin``'s functions; freed with this context.
     let functions: [ExportedFunction]
 
-    /// Keeps `plugin` and the concern protocols it both conforms to and declares in `concerns`,
-    /// and makes the C functions of its functions (logged through `host` for the plugin).
+    /// Keeps `plugin`, binds the callbacks of the concern protocols it both conforms to and
+    /// declares in `concerns`, and makes the C functions of its functions (logged through `host`
+    /// for the plugin).
     init(_ plugin: any ApplicationPlugin, host: PlugboardHost) {
         let concerns = plugin.concerns
         self.plugin = plugin
         let log = host.logger(for: plugin.descriptor.id)
         functions = ((plugin as? any FunctionsPlugin)?.functions ?? []).compactMap { ExportedFunction.make($0, log: log) }
-        launch = concerns.contains(.launch) ? plugin as? any LaunchPlugin : nil
-        openURL = concerns.contains(.openURL) ? plugin as? any OpenURLPlugin : nil
-        userActivity = concerns.contains(.userActivity) ? plugin as? any UserActivityPlugin : nil
-        remoteNotifications = concerns.contains(.remoteNotifications) ? plugin as? any RemoteNotificationPlugin : nil
-        memory = concerns.contains(.memory) ? plugin as? any MemoryWarningPlugin : nil
-        protectedData = concerns.contains(.protectedData) ? plugin as? any ProtectedDataPlugin : nil
-        appState = concerns.contains(.appState) ? plugin as? any AppStatePlugin : nil
-        termination = concerns.contains(.termination) ? plugin as? any TerminationPlugin : nil
+        let launch = concerns.contains(.launch) ? plugin as? any LaunchPlugin : nil
+        willFinishLaunching = launch.map { plugin in { plugin.willFinishLaunching(options: $0) } }
+        didFinishLaunching = launch.map { plugin in { plugin.didFinishLaunching(options: $0) } }
+        let openURL = concerns.contains(.openURL) ? plugin as? any OpenURLPlugin : nil
+        self.openURL = openURL.map { plugin in { plugin.open(url: $0, options: $1) } }
+        let userActivity = concerns.contains(.userActivity) ? plugin as? any UserActivityPlugin : nil
+        continueUserActivity = userActivity.map { plugin in { plugin.continueUserActivity(type: $0, userInfo: $1) } }
+        let notifications = concerns.contains(.remoteNotifications) ? plugin as? any RemoteNotificationPlugin : nil
+        didRegisterForRemoteNotifications = notifications.map { plugin in { plugin.didRegisterForRemoteNotifications(deviceToken: $0) } }
+        didFailToRegisterForRemoteNotifications = notifications.map { plugin in
+            { plugin.didFailToRegisterForRemoteNotifications(error: $0) }
+        }
+        didReceiveRemoteNotification = notifications.map { plugin in
+            { plugin.didReceiveRemoteNotification(userInfo: $0, completion: $1) }
+        }
+        let memory = concerns.contains(.memory) ? plugin as? any MemoryWarningPlugin : nil
+        didReceiveMemoryWarning = memory.map { plugin in { plugin.didReceiveMemoryWarning() } }
+        let protectedData = concerns.contains(.protectedData) ? plugin as? any ProtectedDataPlugin : nil
+        protectedDataWillBecomeUnavailable = protectedData.map { plugin in { plugin.protectedDataWillBecomeUnavailable() } }
+        protectedDataDidBecomeAvailable = protectedData.map { plugin in { plugin.protectedDataDidBecomeAvailable() } }
+        let appState = concerns.contains(.appState) ? plugin as? any AppStatePlugin : nil
+        didBecomeActive = appState.map { plugin in { plugin.didBecomeActive() } }
+        willResignActive = appState.map { plugin in { plugin.willResignActive() } }
+        didEnterBackground = appState.map { plugin in { plugin.didEnterBackground() } }
+        willEnterForeground = appState.map { plugin in { plugin.willEnterForeground() } }
+        let termination = concerns.contains(.termination) ? plugin as? any TerminationPlugin : nil
+        willTerminate = termination.map { plugin in { plugin.willTerminate() } }
     }
 
-    /// The context behind a callback's `ctx`; nil only if the host passed NULL.
-    static func from(_ ctx: UnsafeMutableRawPointer?) -> PluginContext? {
-        ctx.map { Unmanaged<PluginContext>.fromOpaque($0).takeUnretainedValue() }
+    /// `body` with the context behind `ctx`, borrowed without a retain (it is retained from
+    /// `register_plugins` until `deinit`, which the host never runs during a callback);
+    /// `fallback` when the host passed NULL.
+    @inline(__always)
+    static func with<Result>(_ ctx: UnsafeMutableRawPointer?, else fallback: Result,
+                             _ body: (PluginContext) -> Result) -> Result {
+        guard let ctx else { return fallback }
+        return Unmanaged<PluginContext>.fromOpaque(ctx)._withUnsafeGuaranteedRef(body)
     }
 
     /// Calls `body` with this plugin's C descriptor; the strings live only during the call
@@ -55,14 +91,14 @@ final class PluginContext: @unchecked Sendable {
                     record.name = name
                     record.version = version
                     record.ctx = ctx
-                    record.launch = launch.map { _ in ConcernTables.launch.pointer }
+                    record.launch = willFinishLaunching.map { _ in ConcernTables.launch.pointer }
                     record.open_url = openURL.map { _ in ConcernTables.openURL.pointer }
-                    record.user_activity = userActivity.map { _ in ConcernTables.userActivity.pointer }
-                    record.remote_notifications = remoteNotifications.map { _ in ConcernTables.remoteNotifications.pointer }
-                    record.memory = memory.map { _ in ConcernTables.memory.pointer }
-                    record.protected_data = protectedData.map { _ in ConcernTables.protectedData.pointer }
-                    record.app_state = appState.map { _ in ConcernTables.appState.pointer }
-                    record.termination = termination.map { _ in ConcernTables.termination.pointer }
+                    record.user_activity = continueUserActivity.map { _ in ConcernTables.userActivity.pointer }
+                    record.remote_notifications = didReceiveRemoteNotification.map { _ in ConcernTables.remoteNotifications.pointer }
+                    record.memory = didReceiveMemoryWarning.map { _ in ConcernTables.memory.pointer }
+                    record.protected_data = protectedDataDidBecomeAvailable.map { _ in ConcernTables.protectedData.pointer }
+                    record.app_state = didBecomeActive.map { _ in ConcernTables.appState.pointer }
+                    record.termination = willTerminate.map { _ in ConcernTables.termination.pointer }
                     return functions.map(\.declaration).withUnsafeBufferPointer { declarations in
                         record.functions = declarations.baseAddress
                         record.function_count = UInt32(declarations.count)

@@ -1,21 +1,25 @@
 /// A lifecycle event with its C-simple arguments, as a `call` carries it to
 /// the worker, which passes them to the plugin's callback unchanged.
+///
+/// Text arguments are bytes: the host's events carry UTF-8 (JSON object text
+/// for the JSON ones), and the validator also sends bytes that are not UTF-8,
+/// which a worker passes on as they are (since protocol 1.2).
 public enum WorkerEvent: Sendable, Equatable {
-    /// Launch options as a JSON object ("{}" when none).
-    case willFinishLaunching(optionsJSON: String)
-    /// Launch options as a JSON object ("{}" when none).
-    case didFinishLaunching(optionsJSON: String)
-    /// The URL to open and its options as a JSON object.
-    case openURL(url: String, optionsJSON: String)
-    /// The activity type (reverse-DNS) and its user info as a JSON object.
-    case continueUserActivity(activityType: String, userInfoJSON: String)
-    /// The notification's user info as a JSON object, and how long the host
+    /// Launch options as JSON object text ("{}" when none).
+    case willFinishLaunching(optionsJSON: [UInt8])
+    /// Launch options as JSON object text ("{}" when none).
+    case didFinishLaunching(optionsJSON: [UInt8])
+    /// The URL to open and its options as JSON object text.
+    case openURL(url: [UInt8], optionsJSON: [UInt8])
+    /// The activity type (reverse-DNS) and its user info as JSON object text.
+    case continueUserActivity(activityType: [UInt8], userInfoJSON: [UInt8])
+    /// The notification's user info as JSON object text, and how long the host
     /// waits for the plugin's completion, in milliseconds from the call.
-    case remoteNotification(userInfoJSON: String, deadlineMilliseconds: UInt32)
+    case remoteNotification(userInfoJSON: [UInt8], deadlineMilliseconds: UInt32)
     /// The device token's opaque bytes.
     case registerToken(token: [UInt8])
     /// Why registering failed, as text.
-    case registerFailed(error: String)
+    case registerFailed(error: [UInt8])
     /// Memory is short.
     case memoryWarning
     /// Protected files are about to lock.
@@ -59,20 +63,20 @@ public enum WorkerEvent: Sendable, Equatable {
         encoder.append(code.rawValue)
         switch self {
         case .willFinishLaunching(let options), .didFinishLaunching(let options):
-            encoder.append(string: options)
+            encoder.append(bytes: options)
         case .openURL(let url, let options):
-            encoder.append(string: url)
-            encoder.append(string: options)
+            encoder.append(bytes: url)
+            encoder.append(bytes: options)
         case .continueUserActivity(let activityType, let userInfo):
-            encoder.append(string: activityType)
-            encoder.append(string: userInfo)
+            encoder.append(bytes: activityType)
+            encoder.append(bytes: userInfo)
         case .remoteNotification(let userInfo, let deadline):
-            encoder.append(string: userInfo)
+            encoder.append(bytes: userInfo)
             encoder.append(deadline)
         case .registerToken(let token):
             encoder.append(bytes: token)
         case .registerFailed(let error):
-            encoder.append(string: error)
+            encoder.append(bytes: error)
         case .memoryWarning, .protectedDataWillBecomeUnavailable, .protectedDataDidBecomeAvailable,
             .didBecomeActive, .willResignActive, .didEnterBackground, .willEnterForeground, .willTerminate:
             break
@@ -86,20 +90,20 @@ public enum WorkerEvent: Sendable, Equatable {
             throw .malformed(field: "call.event", cause: .invalidValue(UInt64(raw)))
         }
         return switch code {
-        case .willFinishLaunching: .willFinishLaunching(optionsJSON: try decoder.readString("call.options"))
-        case .didFinishLaunching: .didFinishLaunching(optionsJSON: try decoder.readString("call.options"))
+        case .willFinishLaunching: .willFinishLaunching(optionsJSON: try decoder.readBytes("call.options"))
+        case .didFinishLaunching: .didFinishLaunching(optionsJSON: try decoder.readBytes("call.options"))
         case .openURL:
-            .openURL(url: try decoder.readString("call.url"), optionsJSON: try decoder.readString("call.options"))
+            .openURL(url: try decoder.readBytes("call.url"), optionsJSON: try decoder.readBytes("call.options"))
         case .continueUserActivity:
             .continueUserActivity(
-                activityType: try decoder.readString("call.activity-type"),
-                userInfoJSON: try decoder.readString("call.user-info"))
+                activityType: try decoder.readBytes("call.activity-type"),
+                userInfoJSON: try decoder.readBytes("call.user-info"))
         case .remoteNotification:
             .remoteNotification(
-                userInfoJSON: try decoder.readString("call.user-info"),
+                userInfoJSON: try decoder.readBytes("call.user-info"),
                 deadlineMilliseconds: try decoder.readUInt32("call.deadline-ms"))
         case .registerToken: .registerToken(token: try decoder.readBytes("call.token"))
-        case .registerFailed: .registerFailed(error: try decoder.readString("call.error"))
+        case .registerFailed: .registerFailed(error: try decoder.readBytes("call.error"))
         case .memoryWarning: .memoryWarning
         case .protectedDataWillBecomeUnavailable: .protectedDataWillBecomeUnavailable
         case .protectedDataDidBecomeAvailable: .protectedDataDidBecomeAvailable

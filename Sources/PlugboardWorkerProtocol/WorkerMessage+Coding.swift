@@ -99,6 +99,12 @@ extension WorkerMessage {
             encoder.append(result)
         case .stage(let name):
             encoder.append(string: name)
+        case .unload(let linger):
+            encoder.append(linger)
+        case .unloaded(let census):
+            encoder.append(census.otherThreadCalls)
+            encoder.append(census.otherThreads)
+            encoder.append(census.callsAfterDeinit)
         case .shutdown, .bye:
             break
         }
@@ -159,6 +165,13 @@ extension WorkerMessage {
             return .bye
         case .stage:
             return .stage(name: try decoder.readString("stage.name"))
+        case .unload:
+            return .unload(lingerMilliseconds: try decoder.readUInt32("unload.linger-ms"))
+        case .unloaded:
+            return .unloaded(ServiceCensus(
+                otherThreadCalls: try decoder.readUInt64("unloaded.other-thread-calls"),
+                otherThreads: try decoder.readUInt32("unloaded.other-threads"),
+                callsAfterDeinit: try decoder.readUInt64("unloaded.calls-after-deinit")))
         }
     }
 }
@@ -180,6 +193,8 @@ extension WorkerMessage.Kind {
         case .completion: "completion"
         case .bye: "bye"
         case .stage: "stage"
+        case .unload: "unload"
+        case .unloaded: "unloaded"
         }
     }
 }

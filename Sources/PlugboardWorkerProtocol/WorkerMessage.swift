@@ -16,6 +16,10 @@ public enum WorkerMessage: Sendable, Equatable {
     case serviceReply(status: Int32, payload: [UInt8], message: String)
     /// Request: call every library's `deinit`, answer `bye`, exit.
     case shutdown
+    /// Request (since 1.2): call every library's `deinit` and keep serving (a later `load`
+    /// runs `init` again in the same process); wait `lingerMilliseconds` after the last
+    /// `deinit` returned, then answer `unloaded`.
+    case unload(lingerMilliseconds: UInt32)
 
     // Worker to host.
 
@@ -38,6 +42,9 @@ public enum WorkerMessage: Sendable, Equatable {
     /// (`plugboard_entry`, `init`, `register_plugins` or `deinit`), so a host that
     /// loses the worker now can name the stage.
     case stage(name: String)
+    /// Reply to `unload` (since 1.2): how the unloaded libraries used the host services,
+    /// calls made after `deinit` (until the reply) included.
+    case unloaded(ServiceCensus)
 
     /// The wire number of each message; the high bit is set on the worker's.
     ///
@@ -53,6 +60,8 @@ public enum WorkerMessage: Sendable, Equatable {
         case serviceReply = 0x04
         /// `shutdown`.
         case shutdown = 0x05
+        /// `unload`.
+        case unload = 0x06
         /// `helloReply`.
         case helloReply = 0x81
         /// `loaded`.
@@ -69,6 +78,18 @@ public enum WorkerMessage: Sendable, Equatable {
         case bye = 0x87
         /// `stage`.
         case stage = 0x88
+        /// `unloaded`.
+        case unloaded = 0x89
+
+        /// The protocol minor (of major 1) that introduced this kind: a side sends it only
+        /// when the peer's minor is at least this.
+        public var introducedInMinor: UInt16 {
+            switch self {
+            case .stage: 1
+            case .unload, .unloaded: 2
+            default: 0
+            }
+        }
 
         /// Whether a frame of this kind carries a nonzero request id (requests
         /// and replies) or 0 (notifications: `log`, `completion`, `stage`).
@@ -93,6 +114,8 @@ public enum WorkerMessage: Sendable, Equatable {
         case .completion: .completion
         case .bye: .bye
         case .stage: .stage
+        case .unload: .unload
+        case .unloaded: .unloaded
         }
     }
 }

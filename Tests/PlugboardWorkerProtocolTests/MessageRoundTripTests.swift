@@ -32,6 +32,38 @@ import Testing
         ])
     }
 
+    @Test func unloadAndUnloadedAreLaidOutAsDocumented() throws {
+        #expect(try WorkerMessage.unload(lingerMilliseconds: 200).encodedFrame(requestID: 4) == [
+            13, 0, 0, 0, 0x06, 4, 0, 0, 0, 0, 0, 0, 0,
+            200, 0, 0, 0,                               // linger-ms
+        ])
+        let census = ServiceCensus(otherThreadCalls: 5, otherThreads: 2, callsAfterDeinit: 1)
+        #expect(try WorkerMessage.unloaded(census).encodedFrame(requestID: 4) == [
+            29, 0, 0, 0, 0x89, 4, 0, 0, 0, 0, 0, 0, 0,
+            5, 0, 0, 0, 0, 0, 0, 0,                     // other-thread-calls
+            2, 0, 0, 0,                                 // other-threads
+            1, 0, 0, 0, 0, 0, 0, 0,                     // calls-after-deinit
+        ])
+    }
+
+    @Test func eachKindSaysTheMinorThatIntroducedIt() {
+        #expect(WorkerMessage.Kind.allCases.filter { $0.introducedInMinor == 2 } == [.unload, .unloaded])
+        #expect(WorkerMessage.Kind.allCases.filter { $0.introducedInMinor == 1 } == [.stage])
+        #expect(WorkerMessage.Kind.allCases.allSatisfy { $0.introducedInMinor <= WorkerProtocolVersion.current.minor })
+    }
+
+    @Test func callTextThatIsNotUTF8PassesUnchangedWhileOtherStringsMustBeUTF8() throws {
+        // open-url with the url bytes 0x61 0xFF and empty options: accepted as they are.
+        let call: [UInt8] = [0x18, 0, 0, 0, 0x03, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x03, 2, 0, 0, 0, 0x61, 0xFF, 0, 0, 0, 0]
+        #expect(try WorkerMessage.decode(frame: call)
+            == ReceivedMessage(.call(plugin: 0, event: .openURL(url: [0x61, 0xFF], optionsJSON: [])), requestID: 1))
+        // The same bytes as a load path: malformed.
+        let load: [UInt8] = [0x10, 0, 0, 0, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0x61, 0xFF, 0]
+        #expect(throws: WorkerProtocolError.malformed(field: "load.path", cause: .invalidUTF8)) {
+            try WorkerMessage.decode(frame: load)
+        }
+    }
+
     @Test func theDocumentedExampleFrameDecodes() throws {
         // The byte dump in WORKER-PROTOCOL.md, "Example".
         let frame: [UInt8] = [
@@ -43,7 +75,7 @@ import Testing
             0x06, 0x00, 0x00, 0x00, 0x61, 0x3A, 0x2F, 0x2F, 0x78, 0x2F,  // url "a://x/"
             0x02, 0x00, 0x00, 0x00, 0x7B, 0x7D,              // options "{}"
         ]
-        let expected = ReceivedMessage(.call(plugin: 2, event: .openURL(url: "a://x/", optionsJSON: "{}")), requestID: 7)
+        let expected = ReceivedMessage(.call(plugin: 2, event: .openURL(url: Array("a://x/".utf8), optionsJSON: Array("{}".utf8))), requestID: 7)
         #expect(try WorkerMessage.decode(frame: frame) == expected)
         #expect(try expected.message.encodedFrame(requestID: 7) == frame)
         let answer: [UInt8] = [0x0B, 0x00, 0x00, 0x00, 0x83, 0x07, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x01]

@@ -7,16 +7,23 @@ enum Samples {
     static let nonASCII = "Grüße, 世界 — 🎛️ e\u{301}"
     static let longText = String(repeating: "ü", count: 1 << 19)
 
+    /// Bytes that are not UTF-8 (a stray continuation byte, a truncated sequence, an encoded surrogate):
+    /// text arguments of `call` carry them unchanged since 1.2.
+    static let notUTF8: [UInt8] = [0x61, 0x80, 0xC3, 0x00, 0xED, 0xA0, 0x80, 0xFF]
+
     static let events: [WorkerEvent] = [
-        .willFinishLaunching(optionsJSON: "{}"),
-        .didFinishLaunching(optionsJSON: #"{"name":"\#(nonASCII)"}"#),
-        .openURL(url: "myapp://item/42?q=\(nonASCII)", optionsJSON: ""),
-        .continueUserActivity(activityType: "", userInfoJSON: longText),
-        .remoteNotification(userInfoJSON: #"{"aps":{}}"#, deadlineMilliseconds: .max),
-        .remoteNotification(userInfoJSON: "", deadlineMilliseconds: 0),
+        .willFinishLaunching(optionsJSON: Array("{}".utf8)),
+        .didFinishLaunching(optionsJSON: Array(#"{"name":"\#(nonASCII)"}"#.utf8)),
+        .openURL(url: Array("myapp://item/42?q=\(nonASCII)".utf8), optionsJSON: []),
+        .openURL(url: notUTF8, optionsJSON: notUTF8),
+        .continueUserActivity(activityType: [], userInfoJSON: Array(longText.utf8)),
+        .continueUserActivity(activityType: notUTF8, userInfoJSON: notUTF8),
+        .remoteNotification(userInfoJSON: Array(#"{"aps":{}}"#.utf8), deadlineMilliseconds: .max),
+        .remoteNotification(userInfoJSON: [], deadlineMilliseconds: 0),
         .registerToken(token: []),
         .registerToken(token: mebibyte),
-        .registerFailed(error: nonASCII),
+        .registerFailed(error: Array(nonASCII.utf8)),
+        .registerFailed(error: notUTF8),
         .memoryWarning,
         .protectedDataWillBecomeUnavailable,
         .protectedDataDidBecomeAvailable,
@@ -52,6 +59,10 @@ enum Samples {
             .bye,
             .stage(name: "register_plugins"),
             .stage(name: nonASCII),
+            .unload(lingerMilliseconds: 0),
+            .unload(lingerMilliseconds: .max),
+            .unloaded(.zero),
+            .unloaded(ServiceCensus(otherThreadCalls: .max, otherThreads: .max, callsAfterDeinit: .max)),
         ]
         messages += events.enumerated().map { .call(plugin: $0.offset == 0 ? .max : UInt32($0.offset), event: $0.element) }
         messages += answers.map { .answer($0) }

@@ -13,13 +13,14 @@ public func plugboardEntry() -> UnsafePointer<pb_entry_t> {
 }
 
 /// Opens `swiftapp://` links and appends each one to `Documents/swift-links.txt` in the
-/// application's container. It takes part in two concerns because it conforms to two concern
-/// protocols: ``OpenURLPlugin`` (open the link) and ``TerminationPlugin`` (say goodbye).
+/// application's container. It takes part in three concerns because it conforms to three concern
+/// protocols: ``OpenURLPlugin`` (open the link), ``UserActivityPlugin`` (show the history when the
+/// user continues it from another device) and ``TerminationPlugin`` (say goodbye).
 ///
 /// The link `swiftapp://trap` traps on purpose (`fatalError`), to show that a Swift trap is a
 /// crash like any other: a worker dies and is reported (`--isolation process`), or the host dies
 /// with a fault line naming this plugin (`--isolation none`).
-struct LinkHistoryPlugin: OpenURLPlugin, TerminationPlugin {
+struct LinkHistoryPlugin: OpenURLPlugin, UserActivityPlugin, TerminationPlugin {
     /// Who the plugin is; the id attributes its log lines and its answers.
     let descriptor: PluginDescriptor
     /// A swift-log Logger: its messages reach the host's log, attributed to this plugin.
@@ -46,6 +47,19 @@ struct LinkHistoryPlugin: OpenURLPlugin, TerminationPlugin {
             log.info("open \(target)")
         } catch {
             log.warning("open \(target), not remembered: \(error)")
+        }
+        return true
+    }
+
+    /// Continues the `com.example.swift-links.show-history` activity (Handoff: the user was looking
+    /// at the history on another device): logs the history; any other activity is left to the next plugin.
+    func continueUserActivity(type: String, userInfo: String) -> Bool {
+        guard type == "com.example.swift-links.show-history" else { return false }
+        do {
+            let links = try readHistory().split(separator: "\n")
+            log.info("history: \(links.isEmpty ? "empty" : links.joined(separator: ", "))")
+        } catch {
+            log.warning("cannot read the history: \(error)")
         }
         return true
     }

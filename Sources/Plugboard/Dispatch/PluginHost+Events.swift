@@ -11,7 +11,7 @@ extension PluginHost {
             let length = options.utf8.count
             return dispatch(.willFinishLaunching, roster) { table, ctx in
                 table.will_finish_launching.map { $0(ctx, text, length) } ?? true
-            } swift: { $0.willFinishLaunching(options: options) } remote: { .willFinishLaunching(optionsJSON: options) }
+            } swift: { $0.willFinishLaunching(options: options) } remote: { .willFinishLaunching(optionsJSON: Array(options.utf8)) }
         }
     }
 
@@ -23,7 +23,7 @@ extension PluginHost {
             let length = options.utf8.count
             return dispatch(.didFinishLaunching, roster) { table, ctx in
                 table.did_finish_launching.map { $0(ctx, text, length) } ?? true
-            } swift: { $0.didFinishLaunching(options: options) } remote: { .didFinishLaunching(optionsJSON: options) }
+            } swift: { $0.didFinishLaunching(options: options) } remote: { .didFinishLaunching(optionsJSON: Array(options.utf8)) }
         }
     }
 
@@ -36,7 +36,7 @@ extension PluginHost {
                 let (urlLength, optionsLength) = (url.utf8.count, options.utf8.count)
                 return dispatch(.openURL, roster) { table, ctx in
                     table.open_url.map { $0(ctx, url8, urlLength, options8, optionsLength) } ?? false
-                } swift: { $0.open(url: url, options: options) } remote: { .openURL(url: url, optionsJSON: options) }
+                } swift: { $0.open(url: url, options: options) } remote: { .openURL(url: Array(url.utf8), optionsJSON: Array(options.utf8)) }
             }
         }
     }
@@ -50,7 +50,9 @@ extension PluginHost {
                 let (typeLength, userInfoLength) = (type.utf8.count, userInfo.utf8.count)
                 return dispatch(.continueUserActivity, roster) { table, ctx in
                     table.continue_user_activity.map { $0(ctx, type8, typeLength, userInfo8, userInfoLength) } ?? false
-                } swift: { $0.continueUserActivity(type: type, userInfo: userInfo) } remote: { .continueUserActivity(activityType: type, userInfoJSON: userInfo) }
+                } swift: { $0.continueUserActivity(type: type, userInfo: userInfo) } remote: {
+                    .continueUserActivity(activityType: Array(type.utf8), userInfoJSON: Array(userInfo.utf8))
+                }
             }
         }
     }
@@ -76,7 +78,7 @@ extension PluginHost {
             return dispatch(.registerFailed, roster) { table, ctx in
                 table.did_fail_to_register?(ctx, error8, length)
                 return true
-            } swift: { $0.didFailToRegisterForRemoteNotifications(error: error); return true } remote: { .registerFailed(error: error) }
+            } swift: { $0.didFailToRegisterForRemoteNotifications(error: error); return true } remote: { .registerFailed(error: Array(error.utf8)) }
         }
     }
 

@@ -45,7 +45,7 @@ extension PluginHost {
                     let connection = plugin.connection.takeUnretainedValue()
                     connection.expectCompletion(of: connection.nextRequestID, completion)
                     let milliseconds = UInt32(clamping: deadline.nanoseconds / 1_000_000)
-                    switch callWorker(plugin, .remoteNotification(userInfoJSON: userInfo, deadlineMilliseconds: milliseconds),
+                    switch callWorker(plugin, .remoteNotification(userInfoJSON: Array(userInfo.utf8), deadlineMilliseconds: milliseconds),
                                       event: .remoteNotification, id: participants.ids[index]) {
                     case .success(.pending): break
                     case .success: completion.abstain()

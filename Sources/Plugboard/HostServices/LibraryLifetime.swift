@@ -9,7 +9,7 @@ import Synchronization
 /// (a thread it started may still call in). From then on every service entry
 /// point (log, each files function, a fetch completion) asks ``admits(_:)``:
 /// the call is ignored, and the first such call is reported once, naming the
-/// library. Thread-safe.
+/// library. Every call is counted in ``census`` by thread. Thread-safe.
 final class LibraryLifetime: Sendable {
     /// Why the library may no longer call the host.
     enum Ending: UInt8 {
@@ -25,6 +25,8 @@ final class LibraryLifetime: Sendable {
     private let router: LogRouter
     private let ending = Atomic<UInt8>(Ending.running.rawValue)
     private let reported = Atomic<Bool>(false)
+    /// The calls by thread; made where the library's `init` runs.
+    let census = ServiceCallCensus()
 
     init(libraryPath: String, router: LogRouter) {
         self.libraryPath = libraryPath
@@ -40,6 +42,7 @@ final class LibraryLifetime: Sendable {
     /// names the call, e.g. "log") and returns false.
     func admits(_ service: String) -> Bool {
         let state = Ending(rawValue: ending.load(ordering: .acquiring)) ?? .running
+        census.record(admitted: state == .running)
         guard state != .running else { return true }
         guard !reported.exchange(true, ordering: .relaxed) else { return false }
         let when = state == .initFailed ? "its init returned false" : "its deinit"

@@ -7,8 +7,8 @@ struct HostLibraries {
     private var workers: [WorkerConnection] = []
     /// Workers started ahead for the files about to be loaded, by path (see ``prestart(_:for:)``).
     private var prestarted: [String: WorkerConnection] = [:]
-    /// The libraries whose worker crashed, exited or hung while loading them.
-    private(set) var lostWhileLoading: Set<String> = []
+    /// The libraries whose worker crashed, exited or hung while loading them, with how it ended.
+    private(set) var lostWhileLoading: [String: WorkerEnding] = [:]
     /// How often each library's worker was restarted.
     private var restarted: [String: Int] = [:]
     /// The path each file was first tried from, loaded or not.
@@ -22,9 +22,9 @@ struct HostLibraries {
         return nil
     }
 
-    /// Notes that the worker of the library at `path` was lost while it loaded the library.
-    mutating func noteLost(whileLoading path: String) {
-        lostWhileLoading.insert(path)
+    /// Notes that the worker of the library at `path` was lost while it loaded the library, and how.
+    mutating func noteLost(whileLoading path: String, _ ending: WorkerEnding) {
+        lostWhileLoading[path] = ending
     }
 
     /// Holds `library` until it is removed.
@@ -39,9 +39,9 @@ struct HostLibraries {
         return libraries.remove(at: index)
     }
 
-    /// Holds the worker `connection` until it is removed.
+    /// Holds the worker `connection` until it is removed (once, however many loads it serves).
     mutating func keep(_ connection: WorkerConnection) {
-        workers.append(connection)
+        if !workers.contains(where: { $0 === connection }) { workers.append(connection) }
     }
 
     /// Holds a worker started ahead for the file at `path`: workers start (exec, runtime)

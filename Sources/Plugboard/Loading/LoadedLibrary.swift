@@ -1,6 +1,7 @@
 import CFaultReporter
 import CPlugboard
 import PlugboardFiles
+import PlugboardWorkerProtocol
 
 /// A plugin library that passed every loading stage: checked, opened,
 /// negotiated, initialized and registered. Shared by every host in the process
@@ -133,6 +134,9 @@ final class LoadedLibrary: @unchecked Sendable {
         if let deinitialize = entry.deinit { calls.around("deinit", label, deinitialize) }
         lifetime.end(.deinitialized)
     }
+
+    /// How this initialization of the library used the host services, by thread, so far.
+    var serviceCensus: ServiceCensus { lifetime.census.census }
 
     /// The larger of the sizes declared for one struct (one dictionary look-up through `default:`).
     private static func raise(_ value: inout Int, to size: Int) {

@@ -87,7 +87,7 @@ extension PluginHost {
         }
         if case .workers(let worker) = isolation {
             let report = loadInWorker(path, worker: worker, trust: trust)
-            if let key, loaded.lostWhileLoading.contains(path), let failure = report.failure {
+            if let key, loaded.lostWhileLoading[path] != nil, let failure = report.failure {
                 scanCache?.recordCrash(failure, for: key)
             }
             return report

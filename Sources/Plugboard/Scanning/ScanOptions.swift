@@ -37,7 +37,7 @@ public struct ScanOptions: Sendable {
             defer { host.shutdown() }
             var report = host.loadLibrary(at: path, trust: .allowInsecure)
             report.warnings = []
-            if host.loaded.lostWhileLoading.contains(path), let failure = report.failure {
+            if host.loaded.lostWhileLoading[path] != nil, let failure = report.failure {
                 return .crashed(reason: failure)
             }
             return .scanned(report: report)

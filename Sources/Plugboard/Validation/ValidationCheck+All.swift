@@ -1,9 +1,11 @@
 import CPlugboard
+import PlugboardWorkerProtocol
 
 /// The validator's checks, in the order they run.
 extension ValidationCheck {
     /// Every check.
-    public static let all: [ValidationCheck] = [loads, exports, pluginIDs, loadTime, secondLoad, edgeInputs, remoteNotification, quietStdout]
+    public static let all: [ValidationCheck] = [loads, exports, pluginIDs, loadTime, secondLoad, edgeInputs, remoteNotification,
+                                                serviceThreads, quietStdout]
 
     /// Load time above this is worth a warning.
     static let slowLoad = 100.0
@@ -15,7 +17,7 @@ extension ValidationCheck {
         let loaded = subject.load()
         defer { loaded.host.shutdown() }
         let report = loaded.report
-        if let failure = report.failure { return (ValidationSubject.status(of: failure.message), failure.description) }
+        if let failure = report.failure { return (loaded.failureStatus, failure.description) }
         if !report.warnings.isEmpty { return (.warn, report.warnings.joined(separator: "; ")) }
         return (.pass, "loaded ABI \(report.abi.map { "\($0.version)" } ?? "?") with \(report.plugins.count) plugin(s)")
     }
@@ -64,46 +66,65 @@ extension ValidationCheck {
 
     static let secondLoad = ValidationCheck(
         name: "second-load",
-        description: "After init and deinit, the library loads again (init after deinit) in a new worker.") { subject in
-        loadedOrSkipped(subject) { first in
-            first.host.shutdown()
-            if let error = first.hostWarnings.first(where: { $0.level == .error })?.message {
-                return (ValidationSubject.status(of: error), "deinit: " + error)
+        description: "In one worker process, init, register_plugins and deinit run twice in a row: the library, "
+            + "still mapped after deinit, loads again and registers the same plugins.") { subject in
+        loadedOrSkipped(subject) { loaded in
+            let host = loaded.host
+            let first = loaded.report.plugins.map(\.descriptor.id.rawValue)
+            if case .failure(let ending) = host.unloadInWorker(subject.path, linger: .zero) {
+                return deinitFailed(ending, subject, which: "the first deinit")
             }
-            let second = subject.load()
-            defer { second.host.shutdown() }
-            if let failure = second.report.failure {
-                return (ValidationSubject.status(of: failure.message), "the second load failed: \(failure)")
+            let again = host.loadAgainInWorker(subject.path)
+            if let failure = again.failure {
+                return (loaded.failureStatus, "init after deinit, in the same process, failed: \(failure)")
             }
-            return (.pass, "loaded, shut down and loaded again")
+            let second = again.plugins.map(\.descriptor.id.rawValue)
+            guard second == first else {
+                return (.fail, "the second register_plugins registered " + second.joined(separator: ", ")
+                    + " where the first registered " + first.joined(separator: ", "))
+            }
+            if case .failure(let ending) = host.unloadInWorker(subject.path, linger: .zero) {
+                return deinitFailed(ending, subject, which: "the second deinit")
+            }
+            return (.pass, "init, register_plugins and deinit ran twice in one process")
         }
     }
 
-    /// Edge inputs, each delivered to every plugin that takes part in the event.
+    /// Edge inputs, each delivered to every plugin that takes part in the event: through the
+    /// host's String events, and as bytes that are not UTF-8, which only the worker channel carries.
     static let edgeInputs = ValidationCheck(
         name: "edge-inputs",
-        description: "Callbacks survive edge inputs: empty and 1 MiB URLs, empty, invalid and deeply nested JSON, "
-            + "a zero-length device token.") { subject in
+        description: "Callbacks survive edge inputs: empty and 1 MiB URLs, text that is not UTF-8, empty, invalid "
+            + "and deeply nested JSON, a zero-length device token.") { subject in
         loadedOrSkipped(subject) { loaded in
             let host = loaded.host
             let nested = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
             let longURL = "https://example.com/" + String(repeating: "a", count: 1 << 20)
-            let inputs: [(String, () -> EventReport)] = [
-                ("will_finish_launching with empty options", { host.willFinishLaunching(options: "") }),
-                ("did_finish_launching with deeply nested options", { host.didFinishLaunching(options: nested) }),
-                ("open_url with an empty URL", { host.open(url: "") }),
-                ("open_url with a 1 MiB URL", { host.open(url: longURL) }),
-                ("open_url with invalid JSON options", { host.open(url: "https://example.com", options: "{") }),
-                ("open_url with deeply nested options", { host.open(url: "https://example.com", options: nested) }),
+            // A stray continuation byte, a truncated sequence, an encoded surrogate, a byte never in UTF-8.
+            let notUTF8: [UInt8] = [0x80, 0xC3, 0x28, 0xED, 0xA0, 0x80, 0xFF]
+            let url = Array("https://example.com/".utf8)
+            let options = Array("{}".utf8)
+            let inputs: [(String, () -> [PluginFailure])] = [
+                ("will_finish_launching with empty options", { host.willFinishLaunching(options: "").failures }),
+                ("did_finish_launching with deeply nested options", { host.didFinishLaunching(options: nested).failures }),
+                ("open_url with an empty URL", { host.open(url: "").failures }),
+                ("open_url with a 1 MiB URL", { host.open(url: longURL).failures }),
+                ("open_url with invalid JSON options", { host.open(url: "https://example.com", options: "{").failures }),
+                ("open_url with deeply nested options", { host.open(url: "https://example.com", options: nested).failures }),
+                ("open_url with a URL that is not UTF-8", {
+                    host.callEveryWorkerPlugin(.openURL(url: url + notUTF8, optionsJSON: options), as: .openURL) }),
+                ("open_url with options that are not UTF-8", {
+                    host.callEveryWorkerPlugin(.openURL(url: url, optionsJSON: notUTF8), as: .openURL) }),
                 ("continue_user_activity with an empty type and invalid JSON", {
-                    host.continueUserActivity(type: "", userInfo: "not json") }),
+                    host.continueUserActivity(type: "", userInfo: "not json").failures }),
+                ("continue_user_activity with a type and user info that are not UTF-8", {
+                    host.callEveryWorkerPlugin(.continueUserActivity(activityType: notUTF8, userInfoJSON: notUTF8),
+                                               as: .continueUserActivity) }),
                 ("did_register_for_remote_notifications with a zero-length token", {
-                    host.didRegisterForRemoteNotifications(deviceToken: []) }),
+                    host.didRegisterForRemoteNotifications(deviceToken: []).failures }),
             ]
             for (input, deliver) in inputs {
-                if let failure = deliver().failures.first {
-                    return (ValidationSubject.status(of: failure.message), "\(input): \(failure.message)")
-                }
+                if let failure = deliver().first { return (loaded.failureStatus, "\(input): \(failure.message)") }
             }
             return (.pass, "\(inputs.count) edge inputs answered")
         }
@@ -122,7 +143,7 @@ extension ValidationCheck {
             // The second notification's round trip also brings in a second answer to the first.
             for _ in 1...2 {
                 let report = loaded.host.didReceiveRemoteNotification(userInfo: "{}", deadline: notificationDeadline)
-                if let failure = report.failures.first { return (ValidationSubject.status(of: failure.message), failure.message) }
+                if let failure = report.failures.first { return (loaded.failureStatus, failure.message) }
                 let silent = report.calls.filter { $0.answer == .timedOut }.map(\.plugin.rawValue)
                 if !silent.isEmpty {
                     return (.fail, silent.joined(separator: ", ") + " did not answer the completion within "
@@ -137,24 +158,60 @@ extension ValidationCheck {
         }
     }
 
+    /// How long the service-threads check watches, after `deinit` returned, for a thread still calling the host.
+    static let afterDeinitWatch = Duration.milliseconds(200)
+
+    static let serviceThreads = ValidationCheck(
+        name: "service-threads",
+        description: "Host services called from the library's own threads are served through a launch, a URL and "
+            + "termination, and no thread calls the host after deinit returned (watched for 200 ms).") { subject in
+        loadedOrSkipped(subject) { loaded in
+            let host = loaded.host
+            if let failure = runAtWork(host).first { return (loaded.failureStatus, failure.message) }
+            let census: ServiceCensus
+            switch host.unloadInWorker(subject.path, linger: afterDeinitWatch) {
+            case .success(let counted): census = counted
+            case .failure(let ending): return deinitFailed(ending, subject, which: "deinit")
+            }
+            guard census.callsAfterDeinit == 0 else {
+                return (.fail, "a thread of the library called the host \(census.callsAfterDeinit) time(s) within "
+                    + "\(Int(afterDeinitWatch.milliseconds)) ms "
+                    + "after deinit returned (each ignored): deinit must stop every thread that calls the host")
+            }
+            guard census.otherThreadCalls > 0 else { return (.pass, "no service call from another thread; none after deinit") }
+            return (.pass, "\(census.otherThreadCalls) service call(s) from \(census.otherThreads) other thread(s) answered; "
+                + "none after deinit")
+        }
+    }
+
     static let quietStdout = ValidationCheck(
         name: "quiet-stdout",
         description: "Plugin code writes nothing to standard output (it belongs to the host) through a launch, "
             + "a URL and termination.") { subject in
         loadedOrSkipped(subject) { loaded in
             let host = loaded.host
-            let reports = [host.willFinishLaunching(), host.didFinishLaunching(), host.open(url: "https://example.com"),
-                           host.didBecomeActive(), host.willTerminate()]
+            if let failure = runAtWork(host).first { return (loaded.failureStatus, failure.message) }
             host.shutdown()
-            if let failure = reports.lazy.flatMap(\.failures).first {
-                return (ValidationSubject.status(of: failure.message), failure.message)
-            }
             if let line = loaded.standardOutput.first {
                 return (.fail, "plugin code wrote \(loaded.standardOutput.count) line(s) to standard output, "
                     + "the first: \(line.debugDescription)")
             }
             return (.pass, "nothing written to standard output")
         }
+    }
+
+    /// Sends the events of a short run (a launch, a URL, becoming active, termination) for the checks
+    /// that watch plugins at work; returns the failures.
+    private static func runAtWork(_ host: PluginHost) -> [PluginFailure] {
+        [host.willFinishLaunching(), host.didFinishLaunching(), host.open(url: "https://example.com"),
+         host.didBecomeActive(), host.willTerminate()].flatMap(\.failures)
+    }
+
+    /// The result of a `deinit` (`which` one) whose worker failed.
+    private static func deinitFailed(_ ending: WorkerEnding, _ subject: ValidationSubject,
+                                     which: String) -> (CheckResult.Status, String) {
+        (ValidationSubject.status(of: ending),
+         which + ": " + ending.sentence(who: subject.path, callback: "deinit", library: subject.path))
     }
 
     /// Runs `body` on the library loaded in a new worker, or skips the check when it does not load.

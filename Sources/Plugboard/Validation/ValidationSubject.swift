@@ -10,7 +10,8 @@ struct ValidationSubject: Sendable {
     /// How long one plugin call may run before its worker is stopped.
     let callTimeout: Duration
 
-    /// A library loaded for one check, with what its plugins printed and logged.
+    /// A library loaded for one check, with what its plugins printed and logged, and a scratch
+    /// container for its files service (removed with this object, after the host shut down).
     final class Loaded {
         /// The host that loaded it, in a worker.
         let host: PluginHost
@@ -19,6 +20,8 @@ struct ValidationSubject: Sendable {
         /// How long the load took, in milliseconds.
         let milliseconds: Double
         private let seen: Seen
+        /// The container the plugins' files service works on, for this check only.
+        private let scratch: ScratchContainer?
 
         /// What the handlers receive, from any thread.
         private final class Seen: Sendable {
@@ -29,7 +32,10 @@ struct ValidationSubject: Sendable {
         fileprivate init(_ subject: ValidationSubject) {
             let seen = Seen()
             self.seen = seen
-            host = PluginHost(callTimeout: subject.callTimeout, isolation: .workers(worker: subject.worker),
+            let scratch = ScratchContainer()
+            self.scratch = scratch
+            host = PluginHost(fileFacade: scratch?.facade, callTimeout: subject.callTimeout,
+                              isolation: .workers(worker: subject.worker),
                               logHandler: { record in
                                   guard record.source == HostIdentity.name, record.level >= .warning else { return }
                                   seen.hostWarnings.withLock { $0.append(record) }
@@ -39,6 +45,12 @@ struct ValidationSubject: Sendable {
             let start = clock.now
             report = host.loadLibrary(at: subject.path)
             milliseconds = (clock.now - start).milliseconds
+        }
+
+        /// The status of a failure seen so far: `crashed` when plugin code ended the library's
+        /// worker (a signal or an exit), `fail` otherwise (see ``status(of:)``).
+        var failureStatus: CheckResult.Status {
+            host.workerEnding(of: report.path).map(ValidationSubject.status(of:)) ?? .fail
         }
 
         /// The lines plugin code wrote to standard output so far.
@@ -51,9 +63,13 @@ struct ValidationSubject: Sendable {
     /// Loads the library in a new worker.
     func load() -> Loaded { Loaded(self) }
 
-    /// `crashed` for a sentence telling of a worker killed by a signal or an exit, `fail` otherwise.
-    static func status(of sentence: String) -> CheckResult.Status {
-        sentence.contains(" crashed with ") || sentence.contains(" exited with status ") ? .crashed : .fail
+    /// `crashed` for a worker that plugin code ended (a signal or an exit), `fail` for the rest
+    /// (a call that did not return in time, a broken channel).
+    static func status(of ending: WorkerEnding) -> CheckResult.Status {
+        switch ending {
+        case .crashed, .exited: .crashed
+        case .timedOut, .interrupted, .lost: .fail
+        }
     }
 }
 

@@ -32,6 +32,7 @@ extension PluginHost {
                 connection.abandon(error.description)
                 return .failed(path, LoadFailure(.worker, "the plugin worker \(worker) cannot serve this host: \(error)"))
             }
+            connection.peerVersion = version
         case .success(let other):
             connection.abandon("it answered the handshake with \(other.kind)")
             return .failed(path, LoadFailure(.worker, "the plugin worker answered the handshake with \(other.kind)"))
@@ -40,8 +41,14 @@ extension PluginHost {
             return .failed(path, LoadFailure(.worker, ending.sentence(who: "the plugin worker", callback: "its handshake",
                                                                        library: path)))
         }
+        return load(path, in: connection)
+    }
+
+    /// Has the worker of `connection`, past its handshake, load the library at `path`, and
+    /// registers its plugins as remote participants; the host keeps the worker while one is registered.
+    func load(_ path: String, in connection: WorkerConnection) -> LoadReport {
         var report: LoadReport
-        switch connection.request(.load(path: path, allowInsecure: trust == .allowInsecure), timeout: callTimeout) {
+        switch connection.request(.load(path: path, allowInsecure: connection.trust == .allowInsecure), timeout: callTimeout) {
         case .success(.loaded(let json)):
             guard let decoded = try? JSONDecoder().decode(LoadReport.self, from: Data(json)) else {
                 connection.abandon("it sent a load report that does not decode")
@@ -53,7 +60,7 @@ extension PluginHost {
             return .failed(path, LoadFailure(.worker, "the plugin worker answered the load with \(other.kind)"))
         case .failure(let ending):
             connection.close(timeout: .zero)
-            loaded.noteLost(whileLoading: path)
+            loaded.noteLost(whileLoading: path, ending)
             let stage = connection.stage ?? "dlopen"
             let failedAt: LoadStage = switch stage {
             case "plugboard_entry": .entry

@@ -22,6 +22,26 @@ extension PluginHost {
         }
     }
 
+    /// Calls every plugin in a worker with `call` exactly as given, in dispatch order and
+    /// without a policy: text arguments that need not be UTF-8, which the String event API
+    /// cannot carry (the validator's edge inputs). A plugin whose slot is NULL answers that
+    /// it takes no part. Returns the failures (a crash, an exit, a hang), handled as for any call.
+    func callEveryWorkerPlugin(_ call: WorkerEvent, as event: LifecycleEvent) -> [PluginFailure] {
+        prepared.entries.compactMap { entry in
+            guard case .remote(let plugin) = entry.implementation,
+                  case .failure(let failure) = callWorker(plugin, call, event: event, id: entry.descriptor.id) else {
+                return nil
+            }
+            return failure
+        }
+    }
+
+    /// How the worker of the library at `path` ended while it loaded the library or served a call, if it
+    /// did: the cause behind a failure's sentence (a signal, an exit, a hang, a broken channel).
+    func workerEnding(of path: String) -> WorkerEnding? {
+        loaded.lostWhileLoading[path] ?? loaded.workers(loadedFrom: path).lazy.compactMap(\.reportedEnding).first
+    }
+
     /// Reports `ending` (once per worker) and withdraws the worker's plugins; restarts
     /// the worker while the library has restarts left (its plugins take part again
     /// from the next event on).

@@ -12,19 +12,19 @@ enum WorkerCall {
         switch event {
         case .willFinishLaunching(let options):
             guard let slot = definition.launch?.will_finish_launching else { return .notTakingPart }
-            return .bool(options.withCString { slot(ctx, $0, options.utf8.count) })
+            return .bool(withCText(options) { slot(ctx, $0, $1) })
         case .didFinishLaunching(let options):
             guard let slot = definition.launch?.did_finish_launching else { return .notTakingPart }
-            return .bool(options.withCString { slot(ctx, $0, options.utf8.count) })
+            return .bool(withCText(options) { slot(ctx, $0, $1) })
         case .openURL(let url, let options):
             guard let slot = definition.openURL?.open_url else { return .notTakingPart }
-            return .bool(url.withCString { url8 in
-                options.withCString { slot(ctx, url8, url.utf8.count, $0, options.utf8.count) }
+            return .bool(withCText(url) { url8, urlLength in
+                withCText(options) { slot(ctx, url8, urlLength, $0, $1) }
             })
         case .continueUserActivity(let type, let userInfo):
             guard let slot = definition.userActivity?.continue_user_activity else { return .notTakingPart }
-            return .bool(type.withCString { type8 in
-                userInfo.withCString { slot(ctx, type8, type.utf8.count, $0, userInfo.utf8.count) }
+            return .bool(withCText(type) { type8, typeLength in
+                withCText(userInfo) { slot(ctx, type8, typeLength, $0, $1) }
             })
         case .remoteNotification(let userInfo, _):
             guard let slot = definition.remoteNotifications?.did_receive_remote_notification else { return .notTakingPart }
@@ -38,14 +38,14 @@ enum WorkerCall {
                 },
                 abstention: {})
             let handle = library.completions.handle(for: completion)
-            userInfo.withCString { slot(ctx, $0, userInfo.utf8.count, handle) }
+            withCText(userInfo) { slot(ctx, $0, $1, handle) }
             return .pending
         case .registerToken(let token):
             guard let slot = definition.remoteNotifications?.did_register else { return .notTakingPart }
             token.withUnsafeBufferPointer { slot(ctx, $0.baseAddress, $0.count) }
         case .registerFailed(let error):
             guard let slot = definition.remoteNotifications?.did_fail_to_register else { return .notTakingPart }
-            error.withCString { slot(ctx, $0, error.utf8.count) }
+            withCText(error) { slot(ctx, $0, $1) }
         case .memoryWarning:
             guard let slot = definition.memory?.did_receive_memory_warning else { return .notTakingPart }
             slot(ctx)
@@ -72,5 +72,15 @@ enum WorkerCall {
             slot(ctx)
         }
         return .returned
+    }
+
+    /// Runs `body` with `text` as a C callback takes it: the bytes as they came (UTF-8
+    /// or not), NUL-terminated, and their count without the NUL; valid during `body` only.
+    private static func withCText<Result>(_ text: [UInt8], _ body: (UnsafePointer<CChar>, Int) -> Result) -> Result {
+        let copy = UnsafeMutablePointer<CChar>.allocate(capacity: text.count + 1)
+        defer { copy.deallocate() }
+        UnsafeMutableRawBufferPointer(start: copy, count: text.count).copyBytes(from: text)
+        copy[text.count] = 0
+        return body(copy, text.count)
     }
 }

@@ -37,6 +37,7 @@ final class WorkerConnection: @unchecked Sendable {
         var notifications: [UInt64: FetchCompletion] = [:]
         var reported = false
         var stage: String?
+        var peerVersion: WorkerProtocolVersion?
     }
 
     /// Starts a worker for `library`, loaded under `trust`; its log lines go to `log`, its printed lines to `output`.
@@ -90,6 +91,16 @@ final class WorkerConnection: @unchecked Sendable {
 
     /// The last library function the worker said it was about to call (`init`, …), if any.
     var stage: String? { state.withLock { $0.stage } }
+
+    /// The protocol version the worker answered the handshake with; nil before it.
+    var peerVersion: WorkerProtocolVersion? {
+        get { state.withLock { $0.peerVersion } }
+        set { state.withLock { $0.peerVersion = newValue } }
+    }
+
+    /// How the worker failed during a call, once the host reported it (``markReported()``); nil for a
+    /// worker that serves, or that ended because the host closed it.
+    var reportedEnding: WorkerEnding? { state.withLock { $0.reported ? $0.ending : nil } }
 
     /// Whether the worker still serves calls.
     var ending: WorkerEnding? { state.withLock { $0.ending } }

@@ -65,7 +65,8 @@ public enum WorkerServer {
 final class WorkerSession {
     private let channel: WorkerChannel
     private let host: PluginHost
-    /// The plugins loaded so far, numbered in registration order across loads (the protocol's plugin numbers).
+    /// The plugins loaded so far, numbered in registration order across loads since the start or
+    /// the last `unload` (the protocol's plugin numbers).
     private var plugins: [(definition: CPluginDefinition, library: LoadedLibrary)] = []
 
     init(channel: WorkerChannel, files: RemoteFiles?) {
@@ -106,7 +107,17 @@ final class WorkerSession {
             host.shutdown()
             try channel.send(.bye, requestID: id)
             return false
-        case .serviceReply, .helloReply, .loaded, .answer, .log, .files, .completion, .bye, .stage:
+        case .unload(let linger):
+            // The host lets go of every library (its `deinit` runs) and can load again: each stays
+            // mapped (RTLD_NODELETE), so a later `load` runs `init` again in this process.
+            var libraries: [ObjectIdentifier: LoadedLibrary] = [:]
+            for (_, library) in plugins { libraries[ObjectIdentifier(library)] = library }
+            host.shutdown()
+            plugins = []
+            Thread.sleep(forTimeInterval: Double(linger) / 1000)
+            let census = libraries.values.reduce(ServiceCensus.zero) { $0 + $1.serviceCensus }
+            try channel.send(.unloaded(census), requestID: id)
+        case .serviceReply, .helloReply, .loaded, .answer, .log, .files, .completion, .bye, .stage, .unloaded:
             throw .malformed(field: "kind", cause: .unknownKind(received.message.kind.rawValue))
         }
         return true

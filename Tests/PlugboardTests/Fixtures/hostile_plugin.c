@@ -31,6 +31,16 @@
  *           before any other action at that place: a file the trust rule refuses).
  *           FORGE_BYE_AT (writes a worker-protocol `bye` frame with request id 2,
  *           the host's `load`, on fd 3, the worker's channel: a reply out of turn).
+ *           ONCE_AT (AT_INIT or AT_REGISTER only: that function fails, logging
+ *           "already initialized", from its second call in a process on: a static
+ *           flag deinit never resets, so init after deinit fails),
+ *           ABORT_ON_BAD_UTF8_AT (AT_OPEN_URL only: aborts when the URL is not
+ *           valid UTF-8, as a plugin that decodes it and traps would),
+ *           THREAD_LOGS_AT (starts a thread that logs "from my thread", and asks
+ *           the files service, when offered, whether "Documents" exists, at once,
+ *           waited for, then every 10 ms until deinit, which stops it and joins
+ *           it: a well-behaved thread), STRAY_THREAD_AT (starts a thread that logs "from my thread"
+ *           every 10 ms and never stops: it calls the host after deinit).
  * Identity: HOSTILE_ID (default "com.example.hostile"), HOSTILE_NAME,
  *           HOSTILE_VERSION, HOSTILE_PRIORITY.
  * Marker:   LOAD_MARKER "path" (a constructor appends the line "loaded" to that
@@ -123,6 +133,57 @@ static void *use_files(void *unused) {
 static const pb_fetch_completion_t *last_completion;
 #endif
 
+#ifdef ABORT_ON_BAD_UTF8_AT
+/* The text open_url got, for the place that checks it. */
+static const unsigned char *given_text;
+static size_t given_length;
+
+/* Whether the bytes are well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF). */
+static bool valid_utf8(const unsigned char *text, size_t length) {
+    size_t at = 0;
+    while (at < length) {
+        unsigned char lead = text[at];
+        size_t extra = lead < 0x80 ? 0 : (lead >> 5) == 0x6 ? 1 : (lead >> 4) == 0xE ? 2 : (lead >> 3) == 0x1E ? 3 : 4;
+        if (extra == 4 || at + extra >= length + (extra == 0)) return false;
+        uint32_t point = extra == 0 ? lead : lead & (0x3F >> extra);
+        for (size_t next = 1; next <= extra; next++) {
+            if ((text[at + next] & 0xC0) != 0x80) return false;
+            point = (point << 6) | (text[at + next] & 0x3F);
+        }
+        static const uint32_t least[] = {0, 0x80, 0x800, 0x10000};
+        if (point < least[extra] || point > 0x10FFFF || (point >= 0xD800 && point <= 0xDFFF)) return false;
+        at += extra + 1;
+    }
+    return true;
+}
+#endif
+
+#ifdef THREAD_LOGS_AT
+static pthread_t logging_thread;
+static bool logging_started;
+#endif
+
+#if defined(THREAD_LOGS_AT) || defined(STRAY_THREAD_AT)
+static bool stop_logging;
+static bool logged_once;
+
+static void *log_every_10_ms(void *unused) {
+    (void)unused;
+    const pb_host_t *kept = host;
+    const struct timespec ten_milliseconds = {0, 10000000};
+    while (!__atomic_load_n(&stop_logging, __ATOMIC_ACQUIRE)) {
+        kept->log(kept, HOSTILE_ID, PB_LOG_INFO, "from my thread");
+#ifdef THREAD_LOGS_AT
+        bool exists = false;
+        if (kept->files) kept->files->exists(kept, "Documents", &exists);
+#endif
+        __atomic_store_n(&logged_once, true, __ATOMIC_RELEASE);
+        nanosleep(&ten_milliseconds, NULL);
+    }
+    return NULL;
+}
+#endif
+
 static void misbehave(int place) {
     (void)place;
 #ifdef SHARE_FILE_AT
@@ -198,6 +259,24 @@ static void misbehave(int place) {
         if (write(3, bye, sizeof bye) != (ssize_t)sizeof bye) { /* the test sees the host's view */ }
     }
 #endif
+#ifdef ABORT_ON_BAD_UTF8_AT
+    if (place == ABORT_ON_BAD_UTF8_AT && !valid_utf8(given_text, given_length)) abort();
+#endif
+#ifdef THREAD_LOGS_AT
+    if (place == THREAD_LOGS_AT && !logging_started) {
+        __atomic_store_n(&stop_logging, false, __ATOMIC_RELEASE);
+        __atomic_store_n(&logged_once, false, __ATOMIC_RELEASE);
+        logging_started = pthread_create(&logging_thread, NULL, log_every_10_ms, NULL) == 0;
+        const struct timespec millisecond = {0, 1000000};
+        while (logging_started && !__atomic_load_n(&logged_once, __ATOMIC_ACQUIRE)) nanosleep(&millisecond, NULL);
+    }
+#endif
+#ifdef STRAY_THREAD_AT
+    if (place == STRAY_THREAD_AT) {
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, log_every_10_ms, NULL) == 0) pthread_detach(thread);
+    }
+#endif
 #ifdef SEGV_AT
     if (place == SEGV_AT) *(volatile int *)null_address = 1;
 #endif
@@ -234,6 +313,10 @@ static bool did_finish(void *ctx, const char *options, size_t length) {
 static bool open_url(void *ctx, const char *url, size_t url_length, const char *options, size_t options_length) {
     (void)ctx; (void)url; (void)url_length; (void)options; (void)options_length;
     say("open-url");
+#ifdef ABORT_ON_BAD_UTF8_AT
+    given_text = (const unsigned char *)url;
+    given_length = url_length;
+#endif
     misbehave(AT_OPEN_URL);
     return true;
 }
@@ -265,11 +348,28 @@ static void say_as_library(const char *event) {
     if (host) host->log(host, NULL, PB_LOG_INFO, event);
 }
 
+#ifdef ONCE_AT
+/* Whether the place ran before in this process: set once, never reset. */
+static bool ran_once(int place) {
+    static bool ran;
+    if (place != ONCE_AT) return false;
+    if (ran) {
+        if (host) host->log(host, NULL, PB_LOG_ERROR, "already initialized");
+        return true;
+    }
+    ran = true;
+    return false;
+}
+#endif
+
 static bool init(const pb_host_t *given) {
     host = given;
     say_as_library("init");
     atexit(at_exit);
     misbehave(AT_INIT);
+#ifdef ONCE_AT
+    if (ran_once(AT_INIT)) return false;
+#endif
 #if defined(FAIL_AT) && FAIL_AT == AT_INIT
     return false;
 #else
@@ -279,11 +379,21 @@ static bool init(const pb_host_t *given) {
 
 static void deinit(void) {
     say_as_library("deinit");
+#ifdef THREAD_LOGS_AT
+    if (logging_started) {
+        __atomic_store_n(&stop_logging, true, __ATOMIC_RELEASE);
+        pthread_join(logging_thread, NULL);
+        logging_started = false;
+    }
+#endif
     misbehave(AT_DEINIT);
 }
 
 static bool register_plugins(const pb_registrar_t *registrar) {
     misbehave(AT_REGISTER);
+#ifdef ONCE_AT
+    if (ran_once(AT_REGISTER)) return false;
+#endif
 #if defined(FAIL_AT) && FAIL_AT == AT_REGISTER
     (void)registrar;
     return false;

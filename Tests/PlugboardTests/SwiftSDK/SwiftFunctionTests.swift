@@ -1,4 +1,3 @@
-import Foundation
 import Testing
 @testable import Plugboard
 
@@ -9,18 +8,6 @@ import Testing
 @Suite struct SwiftFunctionTests {
     private static let id = "com.example.swiftfunctions"
 
-    /// A `.dynamic` product SwiftPM built next to the test binary.
-    static func builtLibrary(_ name: String) throws -> String {
-        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
-        while directory.path != "/" {
-            let candidate = directory.appendingPathComponent(name).path
-            if FileManager.default.fileExists(atPath: candidate) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        throw TestFailure("\(name) was not built; run swift build --build-tests")
-    }
-
     private struct Loaded {
         let directory: TemporaryDirectory
         let host: PluginHost
@@ -29,8 +16,7 @@ import Testing
 
         init() throws {
             directory = try TemporaryDirectory("plugboard-swift-functions")
-            let library = directory.file("libSwiftFunctionsPlugin.so")
-            try FileManager.default.copyItem(atPath: try SwiftFunctionTests.builtLibrary("libSwiftFunctionsPlugin.so"), toPath: library)
+            let library = try SwiftPackageLibraries.copy(SwiftPackageLibraries.functions, into: directory.path)
             let log = CallLog()
             self.log = log
             host = PluginHost { record in log.record("\(record.plugin ?? "-") \(record.level.rawValue) \(record.message)") }
@@ -112,8 +98,7 @@ import Testing
     @Test func theExampleAnswersByName() throws {
         let directory = try TemporaryDirectory("plugboard-swift-example-call")
         defer { directory.remove() }
-        let library = directory.file("libSwiftExamplePlugin.so")
-        try FileManager.default.copyItem(atPath: try Self.builtLibrary("libSwiftExamplePlugin.so"), toPath: library)
+        let library = try SwiftPackageLibraries.copy(SwiftPackageLibraries.example, into: directory.path)
         let host = PluginHost()
         defer { host.shutdown() }
         let report = host.loadLibrary(at: library)

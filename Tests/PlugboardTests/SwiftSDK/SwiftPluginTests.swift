@@ -7,24 +7,10 @@ import Testing
     static let isolations = ["process", "none"]
     static let pluginID = "com.example.swift-links"
 
-    /// The example library SwiftPM built next to the test binary (like `TestPaths.plugboard`).
-    private func builtExample() throws -> String {
-        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
-        while directory.path != "/" {
-            let candidate = directory.appendingPathComponent("libSwiftExamplePlugin.so").path
-            if FileManager.default.fileExists(atPath: candidate) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "libSwiftExamplePlugin.so was not built; run swift build --build-tests"])
-    }
-
     /// A workspace whose plugin folder holds a copy of the example; the copy's path.
     private func workspace(_ label: String) throws -> (Workspace, String) {
         let workspace = try Workspace(label)
-        let library = workspace.plugins + "/libSwiftExamplePlugin.so"
-        try FileManager.default.copyItem(atPath: try builtExample(), toPath: library)
-        return (workspace, library)
+        return (workspace, try SwiftPackageLibraries.copy(SwiftPackageLibraries.example, into: workspace.plugins))
     }
 
     private func run(_ workspace: Workspace, isolation: String, _ arguments: [String]) throws -> ProcessResult {
@@ -41,7 +27,7 @@ import Testing
         let load = try #require(lines.first { $0.string("type") == "load" })
         #expect(load.string("path") == library && load.string("status") == "loaded", "\(load)")
         let plugin = try #require(load.objects("plugins")?.first)
-        #expect(plugin["concerns"] as? [String] == ["open-url", "termination"], "\(plugin)")
+        #expect(plugin["concerns"] as? [String] == ["open-url", "user-activity", "termination"], "\(plugin)")
         #expect(plugin.object("descriptor")?.string("version") == "1.0.0", "\(plugin)")
         let urls = lines.filter { $0.string("type") == "event" && $0.string("event") == "open-url" }
         #expect(urls.map { $0["decidedBy"] as? [String] ?? ["?"] } == [[Self.pluginID], []], "\(urls)")

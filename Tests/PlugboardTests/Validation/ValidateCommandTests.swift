@@ -20,6 +20,20 @@ import Testing
         return byLibrary
     }
 
+    /// Validates `libraries` and expects each to run all 9 checks, none failed or crashed.
+    private func expectEveryCheckPasses(_ libraries: [String]) throws {
+        let result = try CLI.run(["validate", "--json"] + libraries)
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        let found = try results(result)
+        #expect(found.count == libraries.count)
+        for (library, checks) in found {
+            #expect(checks.count == 9, "\(library)")
+            for (name, check) in checks {
+                #expect(["pass", "warn", "skipped"].contains(check.string("status")), "\(library) \(name): \(check)")
+            }
+        }
+    }
+
     @Test func everyExamplePluginPasses() throws {
         let work = try Workspace("validate-examples")
         defer { work.remove() }
@@ -31,16 +45,15 @@ import Testing
             libraries.append(try PluginCompiler.compile(path, to: work.plugins + "/\(name).so",
                                                         cplusplus: source.hasSuffix(".cpp")))
         }
-        let result = try CLI.run(["validate", "--json"] + libraries)
-        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
-        let found = try results(result)
-        #expect(found.count == libraries.count)
-        for (library, checks) in found {
-            #expect(checks.count == 8, "\(library)")
-            for (name, check) in checks {
-                #expect(["pass", "warn", "skipped"].contains(check.string("status")), "\(library) \(name): \(check)")
-            }
-        }
+        try expectEveryCheckPasses(libraries)
+    }
+
+    @Test func theRustAndSwiftExamplesPass() throws {
+        let work = try Workspace("validate-sdk-examples")
+        defer { work.remove() }
+        let libraries = [try Cargo.buildPlugin("plugins/rust-example", in: work.root, into: work.plugins),
+                         try SwiftPackageLibraries.built(SwiftPackageLibraries.example)]
+        try expectEveryCheckPasses(libraries)
     }
 
     @Test func eachDefectIsNamedByItsCheck() throws {
@@ -79,6 +92,16 @@ import Testing
              "remote-notification", "fail", "already answered"),
             ("id-twice.so", configurable("FIX_ID=\"a.b\"", "FIX_SECOND_ID=\"a.b\""), "plugin-ids", "fail",
              "duplicate plugin id 'a.b'"),
+            ("init-only-once.so", hostile("ONCE_AT=AT_INIT"), "second-load", "fail",
+             "init after deinit, in the same process, failed: init: init returned false: already initialized"),
+            ("register-only-once.so", hostile("ONCE_AT=AT_REGISTER"), "second-load", "fail", "register_plugins returned false"),
+            ("aborts-on-a-url-not-utf8.so", hostile("ABORT_ON_BAD_UTF8_AT=AT_OPEN_URL"), "edge-inputs", "crashed",
+             "open_url with a URL that is not UTF-8: com.example.hostile crashed with SIGABRT in open_url"),
+            ("thread-after-deinit.so", hostile("STRAY_THREAD_AT=AT_INIT"), "service-threads", "fail",
+             "after deinit returned (each ignored): deinit must stop every thread that calls the host"),
+            // Not a defect: a thread that logs until deinit joins it.
+            ("thread-joined-in-deinit.so", hostile("THREAD_LOGS_AT=AT_INIT"), "service-threads", "pass",
+             "from 1 other thread(s) answered; none after deinit"),
         ]
         var libraries = [try PluginCompiler.hostile("sound.so", in: work.plugins, [])]
         for (name, build, _, _, _) in corpus {
@@ -90,6 +113,11 @@ import Testing
         for (name, check) in found["sound.so"] ?? [:] {
             #expect(["pass", "warn", "skipped"].contains(check.string("status")), "sound.so \(name): \(check)")
         }
+        #expect(found["sound.so"]?["service-threads"]?.string("reason") == "no service call from another thread; none after deinit")
+        #expect(found["sound.so"]?["second-load"]?.string("reason") == "init, register_plugins and deinit ran twice in one process")
+        // The joined thread's first log and files call come before init returns: at least 2 calls, files served.
+        let joined = found["thread-joined-in-deinit.so"]?["service-threads"]?.string("reason") ?? ""
+        #expect(Int(joined.prefix { $0.isNumber }).map { $0 >= 2 } == true, "\(joined)")
         for (library, _, check, status, words) in corpus {
             let seen = found[library]?[check]
             #expect(seen?.string("status") == status, "\(library) \(check): \(seen.map { "\($0)" } ?? "missing")")
@@ -105,7 +133,8 @@ import Testing
         let included = try results(try CLI.run(["validate", "--json", "--include", "edge-inputs", crashing]))
         #expect(included["crashing.so"].map { Array($0.keys) } == ["edge-inputs"])
 
-        let excluded = try CLI.run(["validate", "--exclude", "edge-inputs", "--exclude", "quiet-stdout", crashing])
+        let excluded = try CLI.run(["validate", "--exclude", "edge-inputs", "--exclude", "service-threads",
+                                    "--exclude", "quiet-stdout", crashing])
         #expect(excluded.status == 0, "\(excluded.output)\n\(excluded.errorOutput)")
         #expect(excluded.output.contains("pass    loads "), "\(excluded.output)")
         #expect(!excluded.output.contains("edge-inputs"), "\(excluded.output)")
@@ -113,7 +142,7 @@ import Testing
         let onlyFailed = try CLI.run(["validate", "--json", "--only-failed", crashing])
         #expect(onlyFailed.status == 1)
         let shown = try results(onlyFailed)["crashing.so"] ?? [:]
-        #expect(Set(shown.keys) == ["edge-inputs", "quiet-stdout"], "\(shown)")
+        #expect(Set(shown.keys) == ["edge-inputs", "service-threads", "quiet-stdout"], "\(shown)")
     }
 
     @Test func anUnknownCheckIsAUsageErrorAndListNamesEveryCheck() throws {
@@ -125,6 +154,6 @@ import Testing
         #expect(list.status == 0)
         let names = list.output.split(separator: "\n").map { String($0.prefix { $0 != " " }) }
         #expect(names == ["loads", "exports", "plugin-ids", "load-time", "second-load", "edge-inputs", "remote-notification",
-                          "quiet-stdout"], "\(list.output)")
+                          "service-threads", "quiet-stdout"], "\(list.output)")
     }
 }

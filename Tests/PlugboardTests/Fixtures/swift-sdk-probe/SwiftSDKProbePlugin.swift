@@ -1,0 +1,88 @@
+// A test fixture for the Swift SDK (SwiftPM builds it as libSwiftSDKProbePlugin.so, a product of the
+// package): what the example does not show, driven by the test through its inputs.
+//
+// - The factory throws when the environment has SWIFT_SDK_PROBE_FACTORY=throw (workers inherit it).
+// - A remote notification whose userInfo has "answer": "now" is answered no-data before the callback
+//   returns; "later" is answered new-data from another thread, after the callback returned.
+// - The URL probe://files runs every files call of ContainerFiles and logs each result, one line each;
+//   probe://list/<container path> logs that folder's listing, each name in brackets.
+import Glibc
+import PlugboardSDK
+
+@c(plugboard_entry)
+public func plugboardEntry() -> UnsafePointer<pb_entry_t> {
+    PluginLibrary.entry { host in
+        if getenv("SWIFT_SDK_PROBE_FACTORY").map({ String(cString: $0) }) == "throw" {
+            throw ProbeRefusal()
+        }
+        return [try ProbePlugin(host: host)]
+    }
+}
+
+/// The error the factory throws; the load report and the log must show its description.
+struct ProbeRefusal: Error, CustomStringConvertible {
+    var description: String { "the probe was told to refuse the library" }
+}
+
+struct ProbePlugin: OpenURLPlugin, RemoteNotificationPlugin {
+    let descriptor: PluginDescriptor
+    let log: Logger
+    let files: ContainerFiles?
+
+    init(host: PlugboardHost) throws {
+        descriptor = PluginDescriptor(id: try PluginID(validating: "com.example.swift-sdk-probe"))
+        log = host.logger(for: descriptor.id)
+        files = host.files
+    }
+
+    func didReceiveRemoteNotification(userInfo: String, completion: FetchCompletion) {
+        if userInfo.contains(#""answer":"now""#) {
+            completion(.noData)
+        } else if userInfo.contains(#""answer":"later""#) {
+            Task.detached {
+                try? await Task.sleep(for: .milliseconds(100))
+                completion(.newData)
+            }
+        }
+    }
+
+    func open(url: String, options: String) -> Bool {
+        guard let files else { return false }
+        if url.hasPrefix("probe://list/") {
+            let path = String(url.dropFirst("probe://list/".count))
+            step("list") { try files.list(path).map { "[\($0.name)]:\($0.kind.rawValue)" }.joined(separator: ",") }
+            return true
+        }
+        guard url == "probe://files" else { return false }
+        step("write") { try files.write("hello", to: "Documents/probe/a.txt", createFolders: true); return "ok" }
+        step("write") { try files.write([], to: Self.escapedName); return "ok" }
+        step("list") { try files.list("Documents/probe").map { "\($0.name):\($0.kind.rawValue)" }.joined(separator: ",") }
+        step("attributes") {
+            let attributes = try files.attributes(of: "Documents/probe/a.txt")
+            return "\(attributes.kind.rawValue) \(attributes.size) bytes, modified \(attributes.modified > .zero)"
+        }
+        step("copy") { try files.copy("Documents/probe/a.txt", to: "Library/copies/a.txt", createFolders: true); return "ok" }
+        step("copy again") { try files.copy("Documents/probe/a.txt", to: "Library/copies/a.txt"); return "ok" }
+        step("rename") { try files.rename("Documents/probe/a.txt", to: "b.txt"); return "ok" }
+        step("move") { try files.move("Documents/probe/b.txt", to: "Library/moved/b.txt", createFolders: true); return "ok" }
+        step("change extension") { try files.changeExtension(of: "Library/copies/a.txt", to: "md") }
+        step("list") { try files.list("Library/copies").map { "\($0.name):\($0.kind.rawValue)" }.joined(separator: ",") }
+        step("remove") { try files.remove(Self.escapedName); return "ok" }
+        step("remove") { try files.remove("Documents/probe"); return "ok" }
+        step("list") { try files.list("Documents").map { "\($0.name):\($0.kind.rawValue)" }.joined(separator: ",") }
+        return true
+    }
+
+    /// A name the listing's JSON escapes (quotes, a backslash) or carries as UTF-8 (é, an emoji).
+    static let escapedName = #"Documents/probe/say "hi" \ é 😀.txt"#
+
+    /// Logs `name: <result>` or `name failed: <the error>` (a ContainerFilesError is the host's sentence).
+    private func step(_ name: String, _ call: () throws -> String) {
+        do {
+            let result = try call()
+            log.info("\(name): \(result)")
+        } catch {
+            log.info("\(name) failed: \(error)")
+        }
+    }
+}
