@@ -85,7 +85,7 @@ let package = Package(
         // The plugin worker: loads one library out of the host's process and serves its calls.
         .executableTarget(name: "plugboard-worker", dependencies: ["Plugboard"]),
         // Benchmarks: measured as ratios against a hand-written C baseline; see BENCHMARKS.md.
-        .target(name: "CBenchmarkBaseline", dependencies: ["CPlugboard"]),
+        .target(name: "CBenchmarkBaseline", dependencies: ["CPlugboard", "CFFI"]),
         .executableTarget(name: "PlugboardBenchmark", dependencies: ["Plugboard", "CBenchmarkBaseline", "PlugboardChildProcess"]),
         .executableTarget(name: "PlugboardFilesBenchmark", dependencies: ["PlugboardFiles"]),
         .target(name: "PlugboardBenchmarkSwiftPlugin", dependencies: ["PlugboardSDK"]),

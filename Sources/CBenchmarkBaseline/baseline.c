@@ -394,3 +394,14 @@ void pbb_set_close(pbb_set_t *set) {
     free(set->memory_slots);
     free(set);
 }
+
+void (*pbb_set_function(const pbb_set_t *set, const char *name))(void) {
+    for (size_t i = 0; i < set->plugin_count; i++) {
+        const pb_plugin_t *plugin = &set->plugins[i].descriptor;
+        for (uint32_t j = 0; plugin->functions != NULL && j < plugin->function_count; j++) {
+            const pb_function_t *function = &plugin->functions[j];
+            if (function->name != NULL && strcmp(function->name, name) == 0) return function->function;
+        }
+    }
+    return NULL;
+}

@@ -8,6 +8,8 @@ struct BenchmarkOptions {
     var markdown = false
     /// Run only the plugin-worker part (dispatch in workers, the channel floor, start-up, list).
     var workersOnly = false
+    /// Run only the plugin-function call part (ours in process, direct C, raw libffi, ctypes).
+    var callsOnly = false
     /// The `plugboard` CLI to time; default: next to this executable.
     var cli: String?
     /// The ABI headers; default: `include/` of the package this file was built from.
@@ -27,7 +29,7 @@ struct BenchmarkOptions {
 
     /// The usage text.
     static let usage = """
-        usage: plugboard-benchmark [--quick] [--markdown] [--workers-only] [--plugboard PATH] [--include DIR]
+        usage: plugboard-benchmark [--quick] [--markdown] [--workers-only | --calls-only] [--plugboard PATH] [--include DIR]
                plugboard-benchmark --languages [--quick]
 
         Measures Plugboard's dispatch cost against a hand-written C loop over the
@@ -36,7 +38,9 @@ struct BenchmarkOptions {
         workers: dispatch in workers against in process and against a raw C round
         trip over a socketpair (1, 10, 100 plugins); `plugboard run` start-up and
         resident memory over 10, 100 and 1,000 libraries with --isolation none and
-        process; `plugboard list` over 1,000 libraries. Plugins are generated,
+        process; `plugboard list` over 1,000 libraries. Then plugin functions: ns per
+        call of double (int32, double, string) through our engine in process, a
+        direct C function pointer, raw libffi and Python's ctypes. Plugins are generated,
         compiled with $CC (default cc) and cached under $TMPDIR.
 
           --quick           fewer iterations and plugins (a smoke run, not for BENCHMARKS.md)
@@ -46,6 +50,7 @@ struct BenchmarkOptions {
                             (rust-sdk) and Swift (PlugboardSDK), N plugins in one library each
                             (N = 1, 10, 100; built with cc, c++, cargo and swift build), dispatched
                             to in process; prints the BENCHMARKS.md rows
+          --calls-only      only the plugin-function call part
           --plugboard PATH  the plugboard CLI to time (default: next to this executable)
           --include DIR     the Plugboard C headers (default: the package's include/)
           --profile-dispatch PLUGINS EVENTS
@@ -74,6 +79,7 @@ struct BenchmarkOptions {
             case "--markdown": options.markdown = true
             case "--workers-only": options.workersOnly = true
             case "--languages": options.languages = true
+            case "--calls-only": options.callsOnly = true
             case "--help", "-h": options.help = true
             case "--plugboard": options.cli = try value(for: argument)
             case "--include": options.include = try value(for: argument)
@@ -100,6 +106,9 @@ struct BenchmarkOptions {
             default:
                 throw BenchmarkError("unknown argument \(String(reflecting: argument))\n\n\(usage)")
             }
+        }
+        if options.workersOnly && options.callsOnly {
+            throw BenchmarkError("--workers-only and --calls-only exclude each other")
         }
         return options
     }

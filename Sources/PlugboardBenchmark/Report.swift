@@ -20,6 +20,10 @@ struct BenchmarkResults {
     let load: [LoadMeasurement]
     /// The plugin-worker part; nil when the CLI or the worker was not found.
     let workers: WorkerResults?
+    /// Whether only the call part ran (`--calls-only`).
+    let callsOnly: Bool
+    /// The plugin-function call part; nil with `--workers-only`.
+    let calls: CallResults?
     /// Wall time of the whole run.
     let nanoseconds: UInt64
     /// Load averages at the start and at the end of the run.
@@ -41,7 +45,7 @@ enum Report {
     /// The command that reproduces a run.
     static func command(_ results: BenchmarkResults) -> String {
         "swift run -c release --scratch-path .build-bench plugboard-benchmark" + (results.quick ? " --quick" : "")
-            + (results.workersOnly ? " --workers-only" : "")
+            + (results.workersOnly ? " --workers-only" : "") + (results.callsOnly ? " --calls-only" : "")
     }
 
     /// One-line verdicts against the goals.
@@ -100,8 +104,9 @@ enum Report {
             compileLine(results),
             "",
         ]
-        if !results.workersOnly { lines += hostTable(results) }
+        if !results.workersOnly && !results.callsOnly { lines += hostTable(results) }
         if let workers = results.workers { lines += WorkerReport.table(workers) + [""] }
+        if let calls = results.calls { lines += CallReport.table(calls) + [""] }
         lines.append("run took \(Format.seconds(results.nanoseconds)) s; load average (1/5/15 min) \(results.loadAverages.start) at the start, \(results.loadAverages.end) at the end")
         return lines.joined(separator: "\n")
     }
@@ -165,9 +170,14 @@ enum Report {
 
     /// The BENCHMARKS.md results sections: the in-process host's, then the plugin workers'.
     static func markdown(_ results: BenchmarkResults) -> String {
-        let host = results.workersOnly ? [] : [hostMarkdown(results)]
+        let host = results.workersOnly || results.callsOnly ? [] : [hostMarkdown(results)]
         let workers = results.workers.map { ["## Plugin workers (issue 7)", WorkerReport.markdown($0, of: results)] } ?? []
-        return (host + workers).joined(separator: "\n\n")
+        let calls = results.calls.map { [
+            "## Plugin function calls (issue 9)",
+            "Reproduce: `\(command(results))`. " + machineSentence(results.machine) + " " + runSentence(results),
+            CallReport.markdown($0),
+        ] } ?? []
+        return (host + workers + calls).joined(separator: "\n\n")
     }
 
     /// The machine, in one sentence.

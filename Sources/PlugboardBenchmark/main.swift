@@ -59,17 +59,17 @@ enum BenchmarkCommand {
         let factory = try PluginFactory(includeDirectory: options.include ?? packageInclude)
         let machine = MachineInfo.current(compiler: factory.compiler)
 
-        let dispatchSets = settings.dispatchCounts.map { PluginSet(purpose: "dispatch", count: $0) }
-        let loadSets = options.workersOnly ? [] : settings.loadCounts.map { PluginSet(purpose: "load", count: $0) }
+        let dispatchSets = options.callsOnly ? [] : settings.dispatchCounts.map { PluginSet(purpose: "dispatch", count: $0) }
+        let loadSets = options.workersOnly || options.callsOnly ? [] : settings.loadCounts.map { PluginSet(purpose: "load", count: $0) }
         /// The set of `count` libraries the worker part uses: a dispatch set, else a load set.
         func workerSet(_ count: Int) -> PluginSet {
             PluginSet(purpose: settings.dispatchCounts.contains(count) ? "dispatch" : "load", count: count)
         }
-        let workerSets = settings.startupCounts.map(workerSet).filter { !dispatchSets.contains($0) && !loadSets.contains($0) }
+        let workerSets = options.callsOnly ? [] : settings.startupCounts.map(workerSet).filter { !dispatchSets.contains($0) && !loadSets.contains($0) }
         let jobs = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         let compile = try factory.prepare(dispatchSets + loadSets + workerSets, jobs: jobs)
 
-        let cli = try findCLI(options.cli, next: executable)
+        let cli = options.callsOnly ? nil : try findCLI(options.cli, next: executable)
         // Every `plugboard` started from here inherits it.
         setenv("PLUGBOARD_CACHE_DIR", factory.scanCacheDirectory, 1)
         let emptyDirectory = try factory.emptyDirectory()
@@ -95,13 +95,20 @@ enum BenchmarkCommand {
         }
 
         var workers: WorkerResults?
-        if let cli, let worker = findWorker(next: cli) {
+        if !options.callsOnly, let cli, let worker = findWorker(next: cli) {
             workers = try WorkersBenchmark(settings: settings, cli: cli, worker: worker, emptyDirectory: emptyDirectory)
                 .run { factory.directory(of: workerSet($0)) }
         }
+        var calls: CallResults?
+        if !options.workersOnly {
+            Progress.say("calls: ours, direct C, raw libffi, ctypes …")
+            calls = try CallBenchmark(targetNanoseconds: settings.targetNanoseconds, repetitions: settings.repetitions)
+                .run(directory: factory.cacheDirectory + "/calls", factory: factory)
+        }
         return BenchmarkResults(quick: options.quick, workersOnly: options.workersOnly, settings: settings,
                                 machine: machine, compile: compile, cacheName: factory.cacheName, cliFound: cli != nil,
-                                dispatch: dispatches, load: loads, workers: workers, nanoseconds: Clock.now() &- started,
+                                dispatch: dispatches, load: loads, workers: workers, callsOnly: options.callsOnly, calls: calls,
+                                nanoseconds: Clock.now() &- started,
                                 loadAverages: (loadAtStart, MachineInfo.loadAverage()))
     }
 

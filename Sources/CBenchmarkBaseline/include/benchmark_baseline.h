@@ -104,6 +104,13 @@ uint64_t pbb_set_will_finish_launching_copied(pbb_set_t *set, uint64_t iteration
 /** The memory-warning loop over a copy of the slots, like `pbb_set_will_finish_launching_copied`. */
 uint64_t pbb_set_memory_warning_copied(pbb_set_t *set, uint64_t iterations);
 
+/**
+ * The C function of the first plugin function called `name` that a plugin of
+ * the set declares (`pb_function_t.function`, ABI 1.2), or NULL. It belongs to
+ * its library, which stays loaded.
+ */
+void (*pbb_set_function(const pbb_set_t *set, const char *name))(void);
+
 /** Frees the set's memory. The libraries stay mapped and initialized. NULL is ignored. */
 void pbb_set_close(pbb_set_t *set);
 

@@ -29,61 +29,62 @@ extension PluginFunction {
             default: total
             }
         }
-        let outcome = withUnsafeTemporaryAllocation(byteCount: payloadOffset + payload, alignment: 16) { frame in
+        return try withUnsafeTemporaryAllocation(byteCount: payloadOffset + payload, alignment: 16) { frame throws(PluginCallError) in
             guard let base = frame.baseAddress else {
-                return Result<PluginValue, PluginCallError>.failure(.invalidArgument(address, position: 1, reason: "no memory for the call"))
+                throw .invalidArgument(address, position: 1, reason: "no memory for the call")
             }
             let pointers = (base + pointersOffset).bindMemory(to: UnsafeMutableRawPointer?.self, capacity: prepared.parameterCount)
-            var writer = ArgumentWriter(slots: base, pointers: pointers, payload: base + payloadOffset, address: address)
-            for (position, (type, value)) in zip(types, arguments).enumerated() {
-                if let error = writer.write(value, as: type, position: position + 1) { return .failure(error) }
+            var writer = ArgumentWriter(slots: base, pointers: pointers, payload: base + payloadOffset)
+            for position in 0..<types.count {
+                if let error = writer.write(arguments[position], as: types[position], position: position + 1, of: address) {
+                    throw error
+                }
             }
             let result = base + resultOffset
             record.begin(callbackName)
             record.enter(label)
             defer { record.leave() }
             prepared.call(function, result: result, arguments: pointers)
-            return self.result(at: result, address: address)
+            return try self.result(at: result, address: address)
         }
-        return try outcome.get()
     }
 
     /// The value the call left at `result`, converted; a string or buffer is copied, then released.
     /// Runs inside the call's record: `release` is plugin code too.
-    private func result(at result: UnsafeMutableRawPointer, address: FunctionAddress) -> Result<PluginValue, PluginCallError> {
+    private func result(at result: UnsafeMutableRawPointer, address: FunctionAddress) throws(PluginCallError) -> PluginValue {
         switch signature.result {
-        case .void: return .success(.void)
-        case .bool: return .success(.bool(UInt8(truncatingIfNeeded: result.load(as: ffi_arg.self)) != 0))
-        case .int8: return .success(.int(Int64(Int8(truncatingIfNeeded: result.load(as: ffi_sarg.self)))))
-        case .int16: return .success(.int(Int64(Int16(truncatingIfNeeded: result.load(as: ffi_sarg.self)))))
-        case .int32: return .success(.int(Int64(Int32(truncatingIfNeeded: result.load(as: ffi_sarg.self)))))
-        case .int64: return .success(.int(result.load(as: Int64.self)))
-        case .uint8: return .success(.uint(UInt64(UInt8(truncatingIfNeeded: result.load(as: ffi_arg.self)))))
-        case .uint16: return .success(.uint(UInt64(UInt16(truncatingIfNeeded: result.load(as: ffi_arg.self)))))
-        case .uint32: return .success(.uint(UInt64(UInt32(truncatingIfNeeded: result.load(as: ffi_arg.self)))))
-        case .uint64: return .success(.uint(result.load(as: UInt64.self)))
-        case .float: return .success(.float(result.load(as: Float.self)))
-        case .double: return .success(.double(result.load(as: Double.self)))
-        case .pointer: return .success(.pointer(result.load(as: UInt.self)))
+        case .void: return .void
+        case .bool: return .bool(UInt8(truncatingIfNeeded: result.load(as: ffi_arg.self)) != 0)
+        case .int8: return .int(Int64(Int8(truncatingIfNeeded: result.load(as: ffi_sarg.self))))
+        case .int16: return .int(Int64(Int16(truncatingIfNeeded: result.load(as: ffi_sarg.self))))
+        case .int32: return .int(Int64(Int32(truncatingIfNeeded: result.load(as: ffi_sarg.self))))
+        case .int64: return .int(result.load(as: Int64.self))
+        case .uint8: return .uint(UInt64(UInt8(truncatingIfNeeded: result.load(as: ffi_arg.self))))
+        case .uint16: return .uint(UInt64(UInt16(truncatingIfNeeded: result.load(as: ffi_arg.self))))
+        case .uint32: return .uint(UInt64(UInt32(truncatingIfNeeded: result.load(as: ffi_arg.self))))
+        case .uint64: return .uint(result.load(as: UInt64.self))
+        case .float: return .float(result.load(as: Float.self))
+        case .double: return .double(result.load(as: Double.self))
+        case .pointer: return .pointer(result.load(as: UInt.self))
         case .string:
             guard let text = result.load(as: UnsafeMutablePointer<CChar>?.self) else {
-                return .failure(.invalidResult(address, reason: "a NULL string"))
+                throw .invalidResult(address, reason: "a NULL string")
             }
             let copy = String(validatingCString: text)
             release?(text)
-            guard let copy else { return .failure(.invalidResult(address, reason: "a string that is not valid UTF-8")) }
-            return .success(.string(copy))
+            guard let copy else { throw .invalidResult(address, reason: "a string that is not valid UTF-8") }
+            return .string(copy)
         case .bytes:
             let bytes = result.load(as: pb_bytes_t.self)
             guard let data = bytes.data else {
                 guard bytes.size == 0 else {
-                    return .failure(.invalidResult(address, reason: "bytes with a NULL data pointer and a size of \(bytes.size)"))
+                    throw .invalidResult(address, reason: "bytes with a NULL data pointer and a size of \(bytes.size)")
                 }
-                return .success(.bytes([]))
+                return .bytes([])
             }
             let copy = Array(UnsafeBufferPointer(start: data, count: bytes.size))
             release?(UnsafeMutableRawPointer(mutating: data))
-            return .success(.bytes(copy))
+            return .bytes(copy)
         }
     }
 }
@@ -94,19 +95,18 @@ private struct ArgumentWriter {
     let slots: UnsafeMutableRawPointer
     let pointers: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     var payload: UnsafeMutableRawPointer
-    let address: FunctionAddress
     private var parameter = 0
 
     init(slots: UnsafeMutableRawPointer, pointers: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
-         payload: UnsafeMutableRawPointer, address: FunctionAddress) {
+         payload: UnsafeMutableRawPointer) {
         self.slots = slots
         self.pointers = pointers
         self.payload = payload
-        self.address = address
     }
 
-    /// Writes `value` as argument `position` (1-based) of type `type`, or says why it cannot be.
-    mutating func write(_ value: PluginValue, as type: FunctionType, position: Int) -> PluginCallError? {
+    /// Writes `value` as argument `position` (1-based) of type `type` of the function at
+    /// `address`, or says why it cannot be.
+    mutating func write(_ value: PluginValue, as type: FunctionType, position: Int, of address: FunctionAddress) -> PluginCallError? {
         func wrongType() -> PluginCallError {
             .wrongArgumentType(address, position: position, expected: type, given: value.kind)
         }
@@ -128,7 +128,7 @@ private struct ArgumentWriter {
         case (.pointer, .pointer(let location)):
             next(location)
         case (.string, .string(let text)):
-            guard !text.utf8.contains(0) else {
+            guard !Self.containsNUL(text) else {
                 return .invalidArgument(address, position: position, reason: "the string contains a NUL character")
             }
             next(UnsafeRawPointer(copyToPayload(text.utf8)))
@@ -150,6 +150,11 @@ private struct ArgumentWriter {
             return wrongType()
         }
         return nil
+    }
+
+    /// Whether `text` holds a NUL character (it would end the C string early).
+    private static func containsNUL(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.contains(0) } ?? text.utf8.contains(0)
     }
 
     /// The next C parameter: `value` in its slot.

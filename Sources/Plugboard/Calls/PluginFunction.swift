@@ -3,7 +3,9 @@ import CPlugboard
 
 /// A function a loaded plugin declared, checked and ready to call in this
 /// process: the parsed signature, the prepared libffi call and the plugin's pointers.
-struct PluginFunction: @unchecked Sendable {
+/// A class, so a resolved handle holds it with one reference (a call copies nothing).
+/// Immutable after load.
+final class PluginFunction: @unchecked Sendable {
     /// What reports show.
     let declaration: FunctionDeclaration
     /// The parsed signature the arguments are checked against.
@@ -16,4 +18,14 @@ struct PluginFunction: @unchecked Sendable {
     let prepared: PreparedCall
     /// "function NAME", what a fault or timeout message says was running; never freed.
     let callbackName: UnsafePointer<CChar>
+
+    init(declaration: FunctionDeclaration, signature: FunctionSignature, function: @escaping @convention(c) () -> Void,
+         release: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?, prepared: PreparedCall, callbackName: UnsafePointer<CChar>) {
+        self.declaration = declaration
+        self.signature = signature
+        self.function = function
+        self.release = release
+        self.prepared = prepared
+        self.callbackName = callbackName
+    }
 }

@@ -1,7 +1,17 @@
 /// Calling the functions plugins declare, by address, with checked arguments.
 extension PluginHost {
+    /// Resolves the function at `address` once, for many calls through the handle:
+    /// throws ``PluginCallError/unknownPlugin(_:)``, ``PluginCallError/unknownFunction(_:)``
+    /// or ``PluginCallError/refusedFunction(_:reason:)`` when there is nothing to call.
+    ///
+    /// Call it from the thread that uses the host, like every other host method.
+    public func function(_ address: FunctionAddress) throws(PluginCallError) -> PluginFunctionHandle {
+        try PluginFunctionHandle(address, in: self)
+    }
+
     /// Calls the function at `address` (`plugin-id.function`) with `arguments`, checked
-    /// against its declared signature, and returns its result.
+    /// against its declared signature, and returns its result: ``function(_:)``, then
+    /// ``PluginFunctionHandle/call(_:)``.
     ///
     /// In process the call goes through the plugin's prepared libffi call on the calling
     /// thread (the host's dispatch thread), recorded like every plugin call: with
@@ -12,20 +22,7 @@ extension PluginHost {
     ///
     /// Call it from the thread that uses the host, like every other host method.
     public func call(_ address: FunctionAddress, _ arguments: [PluginValue]) throws(PluginCallError) -> PluginValue {
-        guard let entry = registry.entry(address.plugin) else { throw .unknownPlugin(address) }
-        if let refusal = entry.refusedFunctions.first(where: { $0.name == address.function }) {
-            throw .refusedFunction(address, reason: refusal.reason)
-        }
-        switch entry.implementation {
-        case .native(let definition, _):
-            guard let function = definition.functions.named(address.function) else { throw .unknownFunction(address) }
-            return try function.call(arguments, address: address, record: calls, label: entry.label)
-        case .remote:
-            guard entry.functions.contains(where: { $0.name == address.function }) else { throw .unknownFunction(address) }
-            throw .notForwardedToWorkers(address)
-        case .swift:
-            throw .unknownFunction(address)
-        }
+        try function(address).call(arguments)
     }
 
     /// Calls the function at `address`, written `plugin-id.function` (a malformed one is

@@ -22,6 +22,10 @@ final class PluginRegistry {
     }
 
     private(set) var entries: [Entry] = []
+    /// Counts the changes to the registered plugins, so a resolved ``PluginFunctionHandle``
+    /// knows when to resolve again; read on every function call, so not checked for exclusive
+    /// access at run time (a registry is used from its host's one thread).
+    @exclusivity(unchecked) private(set) var generation = 0
     private var sources: [PluginID: PluginSource] = [:]
     /// Ids withdrawn because two libraries claimed them, with the refusal every later claim gets.
     private var contested: [PluginID: LoadFailure] = [:]
@@ -60,6 +64,7 @@ final class PluginRegistry {
         entries.removeAll { $0.source == source }
         sources = sources.filter { $0.value != source }
         isOrdered = false
+        generation += 1
     }
 
     private func add(_ implementation: PluginImplementation, descriptor: PluginDescriptor,
@@ -74,6 +79,7 @@ final class PluginRegistry {
                              label: pbf_label_create(descriptor.id.rawValue, source.description),
                              functions: functions, refusedFunctions: refusedFunctions))
         isOrdered = false
+        generation += 1
     }
 
     /// The registered plugin `id`, if there is one.
@@ -92,6 +98,7 @@ final class PluginRegistry {
         entries.removeAll { $0.descriptor.id == id }
         contested[id] = refusal
         isOrdered = false
+        generation += 1
     }
 
     /// The refusal of an id ``withdraw(_:refusal:)`` took out, if it was.
@@ -105,6 +112,7 @@ final class PluginRegistry {
         sources = [:]
         contested = [:]
         isOrdered = false
+        generation += 1
         prepare()
     }
 

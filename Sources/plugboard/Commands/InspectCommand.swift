@@ -85,8 +85,7 @@ struct InspectCommand: ParsableCommand {
             lines.append("    " + row("Priority", String(d.priority)))
             lines.append("    " + row("Concerns", plugin.concerns.map(\.rawValue).joined(separator: ", ")))
             for function in plugin.functions {
-                lines.append("    " + row("Function", "\(function.name): \(function.signature)"
-                                                      + (function.doc.isEmpty ? "" : "  \(function.doc)")))
+                lines.append("    " + row("Function", HumanFormat.function(function)))
             }
             lines += plugin.functionWarnings.map { "    " + row("Warning", $0) }
         }

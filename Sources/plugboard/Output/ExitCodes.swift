@@ -5,7 +5,7 @@ enum ExitCodes {
     /// Everything asked for was done.
     static let success = ExitCode(0)
     /// A runtime failure: `list`/`inspect` found a library that failed, an input could not be read,
-    /// or `new` could not write the project.
+    /// `new` could not write the project, or `call` could not call the function or take its result.
     static let failure = ExitCode(1)
     /// `run`: a plugin vetoed the launch.
     static let launchVetoed = ExitCode(2)
@@ -16,22 +16,24 @@ enum ExitCodes {
     static let libraryFailed = ExitCode(4)
     /// `run --isolation process`: a plugin's worker crashed, exited, broke its channel or
     /// did not return within the call timeout during the run; the others ran to the end.
+    /// `call`: the function's worker did.
     static let pluginFailed = ExitCode(5)
     /// A wrong argument or option (swift-argument-parser's validation exit code).
     static let usage = ExitCode.validationFailure
-    /// `run`, `list`, `inspect`: the report could not be written (standard output closed,
+    /// `run`, `list`, `inspect`, `call`: the report could not be written (standard output closed,
     /// or its reader gone); sysexits' EX_IOERR.
     static let reportLost = ExitCode(74)
 
     /// The text appended to each command's help.
     static let helpText = """
         Exit codes: 0 success; 1 a library failed to load (list, inspect), an input \
-        could not be read, or the project could not be written (new); 2 launch vetoed (run); 3 plugins were asked for but none \
+        could not be read, the project could not be written (new), or the function could not be \
+        called or its result taken (call); 2 launch vetoed (run); 3 plugins were asked for but none \
         loaded (run); 4 plugins were asked for and a library or directory among them \
         failed to load, the others ran to the end (run); 5 a plugin's worker crashed, \
         exited or timed out during the run, the others ran to the end (run --isolation \
-        process; before 4); 64 usage error; 74 the report \
-        could not be written to standard output (run, list, inspect: closed or broken; one \
+        process; before 4), or during the call (call); 64 usage error; 74 the report \
+        could not be written to standard output (run, list, inspect, call: closed or broken; one \
         line on standard error says so); 128+N interrupted by signal N (run, after \
         will-terminate reached every plugin; a second signal ends it at once, with the same code).
         """

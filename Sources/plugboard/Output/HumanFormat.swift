@@ -14,7 +14,7 @@ enum HumanFormat {
         }
     }
 
-    /// One file's load outcome, with its plugins and refusals indented below.
+    /// One file's load outcome, with its plugins (each with its functions) and refusals indented below.
     static func load(_ report: LoadReport) -> [String] {
         var lines: [String]
         switch report.status {
@@ -26,7 +26,7 @@ enum HumanFormat {
             lines = ["FAILED   \(report.path): " + (report.failure?.description ?? "unknown failure")]
         }
         lines += (report.warnings + report.plugins.flatMap(\.functionWarnings)).map { "           warning: \($0)" }
-        lines += report.plugins.map { "           " + plugin($0) }
+        lines += report.plugins.flatMap { ["           " + plugin($0)] + $0.functions.map { "             function " + function($0) } }
         guard report.status == .loaded else { return lines }
         lines += report.refused.map { "           refused \($0.id.isEmpty ? "(no id)" : $0.id): \($0.failure)" }
         return lines
@@ -37,6 +37,11 @@ enum HumanFormat {
         let d = summary.descriptor
         let name = d.name == d.id.rawValue ? "" : " \"\(d.name)\""
         return "\(d.id) \(d.version)\(name)  priority \(d.priority)  [\(summary.concerns.map(\.rawValue).joined(separator: ", "))]"
+    }
+
+    /// "convert: double (string, string, double)  Converts a value.": a plugin's function, its signature and doc.
+    static func function(_ declaration: FunctionDeclaration) -> String {
+        "\(declaration.name): \(declaration.signature)" + (declaration.doc.isEmpty ? "" : "  \(declaration.doc)")
     }
 
     /// The tally line under a list of load reports: files by outcome, and the plugins they registered.

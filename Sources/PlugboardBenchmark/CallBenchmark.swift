@@ -1,0 +1,202 @@
+import CBenchmarkBaseline
+import Foundation
+import Plugboard
+
+/// The sides of the call benchmark, ns per call of `double weigh(int32_t, double, const char *)`.
+struct CallResults {
+    /// A direct call through a C function pointer of the real type.
+    let direct: Double
+    /// Raw libffi from C, the `ffi_cif` prepared once.
+    let libffi: Double
+    /// Our engine in process, through a resolved ``PluginFunctionHandle``.
+    let ours: Double
+    /// Python's ctypes on the same function pointer (`argtypes`/`restype` set), timed inside Python.
+    let ctypes: Double?
+    /// Why ctypes was not measured (no `python3`), if it was not.
+    let ctypesNote: String?
+    // WORKER ROW: our engine into a worker, against the raw channel round trip (issue 9, item 6):
+    // added once calls are forwarded to workers.
+    /// Measurements per side; the best is kept.
+    let repetitions: Int
+    /// The shortest measurement of any side, in ns.
+    let shortestMeasurement: UInt64
+
+    /// Ours divided by raw libffi: the goal's ratio.
+    var oursOverLibffi: Double { ours / libffi }
+    /// ctypes divided by ours: how many times faster ours is.
+    var ctypesOverOurs: Double? { ctypes.map { $0 / ours } }
+}
+
+/// Measures one plugin function called through our engine in process, a direct C
+/// function pointer, raw libffi and Python's ctypes, interleaved, best of the repetitions.
+struct CallBenchmark {
+    /// The id and the function the generated library declares.
+    static let address = "com.benchmark.calls.weigh"
+
+    /// The library: one plugin declaring `double weigh(int32, double, string)`, count * each + strlen(label).
+    static let source = """
+        #include <plugboard.h>
+        #include <string.h>
+
+        static double weigh(int32_t count, double each, const char *label) { return count * each + (double)strlen(label); }
+
+        static const pb_function_t functions[] = {
+            {sizeof(pb_function_t), "weigh", "double (int32, double, string)", "count * each + the label's length.",
+             (void (*)(void))weigh, NULL},
+        };
+
+        static bool register_plugins(const pb_registrar_t *registrar) {
+            pb_plugin_t plugin = {0};
+            plugin.struct_size = sizeof plugin;
+            plugin.id = "com.benchmark.calls";
+            plugin.functions = functions;
+            plugin.function_count = 1;
+            return registrar->add_plugin(registrar, &plugin) == PB_OK;
+        }
+
+        static const pb_entry_t entry = {
+            sizeof(pb_entry_t), PB_ABI_VERSION_MAJOR, PB_ABI_VERSION_MINOR, NULL, NULL, register_plugins,
+        };
+
+        PB_EXPORT const pb_entry_t *plugboard_entry(void) { return &entry; }
+        """
+
+    /// The ctypes side: walks the library from `plugboard_entry` to the declared function
+    /// pointer (only that symbol is exported), then times `ITERATIONS` calls with
+    /// `time.perf_counter_ns` and prints the elapsed ns and the sum of the results.
+    static let python = """
+        import ctypes, sys, time
+        class Function(ctypes.Structure):
+            _fields_ = [("struct_size", ctypes.c_uint32), ("name", ctypes.c_char_p), ("signature", ctypes.c_char_p),
+                        ("doc", ctypes.c_char_p), ("function", ctypes.c_void_p), ("release", ctypes.c_void_p)]
+        class Plugin(ctypes.Structure):
+            _fields_ = ([("struct_size", ctypes.c_uint32), ("priority", ctypes.c_int32), ("id", ctypes.c_char_p),
+                         ("name", ctypes.c_char_p), ("version", ctypes.c_char_p), ("ctx", ctypes.c_void_p)]
+                        + [("vtable%d" % i, ctypes.c_void_p) for i in range(8)]
+                        + [("functions", ctypes.POINTER(Function)), ("function_count", ctypes.c_uint32)])
+        AddPlugin = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.POINTER(Plugin))
+        class Registrar(ctypes.Structure):
+            _fields_ = [("struct_size", ctypes.c_uint32), ("host", ctypes.c_void_p), ("host_data", ctypes.c_void_p),
+                        ("add_plugin", AddPlugin)]
+        Register = ctypes.CFUNCTYPE(ctypes.c_bool, ctypes.POINTER(Registrar))
+        class Entry(ctypes.Structure):
+            _fields_ = [("struct_size", ctypes.c_uint32), ("abi_major", ctypes.c_uint32), ("abi_minor", ctypes.c_uint32),
+                        ("init", ctypes.c_void_p), ("deinit", ctypes.c_void_p), ("register_plugins", Register)]
+        library = ctypes.CDLL(sys.argv[1])
+        library.plugboard_entry.restype = ctypes.POINTER(Entry)
+        found = []
+        def add(registrar, plugin):
+            for i in range(plugin.contents.function_count):
+                if plugin.contents.functions[i].name == b"weigh":
+                    found.append(plugin.contents.functions[i].function)
+            return 0
+        add_plugin = AddPlugin(add)
+        registrar = Registrar(ctypes.sizeof(Registrar), None, None, add_plugin)
+        library.plugboard_entry().contents.register_plugins(ctypes.byref(registrar))
+        weigh = ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_int32, ctypes.c_double, ctypes.c_char_p)(found[0])
+        iterations = int(sys.argv[2])
+        total = 0.0
+        start = time.perf_counter_ns()
+        for _ in range(iterations):
+            total += weigh(3, 2.5, b"abc")
+        elapsed = time.perf_counter_ns() - start
+        print(elapsed, total)
+        """
+
+    /// Each measurement lasts at least this long.
+    let targetNanoseconds: UInt64
+    /// Measurements per side; the best is kept.
+    let repetitions: Int
+
+    /// Compiles the library into `directory`, loads it into a host and into the C baseline,
+    /// checks every side computes 10.5, and measures the sides in turn, `repetitions` times.
+    func run(directory: String, factory: PluginFactory) throws -> CallResults {
+        try Files.makeDirectory(directory)
+        let library = directory + "/libcalls.so"
+        try Files.write(Self.source, to: directory + "/calls.c")
+        let compile = try TimedRun(factory.compiler, PluginFactory.flags + ["-I", factory.includeDirectory, directory + "/calls.c", "-o", library],
+                                   stderr: .inherit)
+        guard compile.termination.succeeded else { throw BenchmarkError("\(factory.compiler) failed for the call benchmark's library") }
+        try Files.write(Self.python, to: directory + "/calls_ctypes.py")
+
+        let host = PluginHost()
+        defer { host.shutdown() }
+        let report = host.loadLibrary(at: library)
+        guard report.status == .loaded else { throw BenchmarkError("the host did not load \(library): \(report.failure.map(\.description) ?? "")") }
+        let handle = try host.function(FunctionAddress(parsing: Self.address))
+        let arguments: [PluginValue] = [.int(3), .double(2.5), .string("abc")]
+        var error = [CChar](repeating: 0, count: 512)
+        guard let set = pbb_set_open_directory(directory, &error, error.count) else {
+            throw BenchmarkError("the C baseline could not load \(directory)")
+        }
+        defer { pbb_set_close(set) }
+        guard let function = pbb_set_function(set, "weigh") else { throw BenchmarkError("the C baseline found no function weigh") }
+
+        // Each C side writes its sum only when it made the call (libffi may refuse to prepare it).
+        var direct = 0.0, libffi = 0.0
+        _ = pbb_call_direct(function, 1, &direct)
+        _ = pbb_call_ffi(function, 1, &libffi)
+        guard try handle.call(arguments) == .double(10.5), direct == 10.5, libffi == 10.5 else {
+            throw BenchmarkError("a side of the call benchmark does not compute weigh(3, 2.5, \"abc\") = 10.5")
+        }
+        var sum = 0.0
+        var failure: PluginCallError?
+        let bodies: [(UInt64) -> UInt64] = [
+            { pbb_call_direct(function, $0, &sum) },
+            { pbb_call_ffi(function, $0, &sum) },
+            { iterations in
+                do throws(PluginCallError) {
+                    return try Self.timeEngine(handle, arguments, iterations)
+                } catch {
+                    failure = error
+                    return UInt64.max
+                }
+            },
+        ]
+        let sampler = Sampler(targetNanoseconds: targetNanoseconds)
+        var states = bodies.map { sampler.side($0) }
+        let python = (try? TimedRun("python3", ["-c", "import ctypes"]))?.termination.succeeded == true
+        var ctypes = Double.infinity
+        var ctypesIterations: UInt64 = 20_000
+        for _ in 0..<repetitions {
+            for index in bodies.indices { sampler.measureOnce(bodies[index], &states[index]) }
+            if python {
+                let (elapsed, iterations) = try ctypesMeasurement(directory: directory, library: library, iterations: &ctypesIterations)
+                ctypes = min(ctypes, Double(elapsed) / Double(iterations))
+            }
+        }
+        if let failure { throw BenchmarkError("our engine failed: \(failure)") }
+        blackHole(sum)
+        return CallResults(direct: states[0].best, libffi: states[1].best, ours: states[2].best,
+                           ctypes: python ? ctypes : nil, ctypesNote: python ? nil : "python3 not found",
+                           repetitions: repetitions, shortestMeasurement: states.map(\.shortest).min() ?? 0)
+    }
+
+    /// One ctypes measurement of at least the target duration (more calls until it is); the elapsed ns and the calls.
+    private func ctypesMeasurement(directory: String, library: String, iterations: inout UInt64) throws -> (UInt64, UInt64) {
+        while true {
+            let run = try TimedRun("python3", [directory + "/calls_ctypes.py", library, String(iterations)], captureOutput: true,
+                                   stderr: .inherit)
+            let fields = run.output.split(separator: " ")
+            guard run.termination.succeeded, fields.count == 2, let elapsed = UInt64(fields[0]),
+                  Double(fields[1].trimmingCharacters(in: .whitespacesAndNewlines)) == 10.5 * Double(iterations) else {
+                throw BenchmarkError("the ctypes side failed (\(run.termination)): \(run.output)")
+            }
+            if elapsed >= targetNanoseconds { return (elapsed, iterations) }
+            iterations = max(iterations * 2, UInt64(Double(iterations) * Double(targetNanoseconds) * 1.25 / Double(max(elapsed, 1))))
+        }
+    }
+
+    /// Times `iterations` calls of `handle` with `arguments` (built once: no allocation per call), adding up the results.
+    @inline(never)
+    static func timeEngine(_ handle: PluginFunctionHandle, _ arguments: [PluginValue], _ iterations: UInt64) throws(PluginCallError) -> UInt64 {
+        var total = 0.0
+        let start = Clock.now()
+        for _ in 0..<iterations {
+            if case .double(let value) = try handle.call(arguments) { total += value }
+        }
+        let elapsed = Clock.now() &- start
+        blackHole(total)
+        return elapsed
+    }
+}

@@ -1,0 +1,155 @@
+import ArgumentParser
+import Glibc
+import Plugboard
+import PlugboardFiles
+
+/// `plugboard call PLUGIN_ID.FUNCTION ARG…`: load the plugins, call one function
+/// with arguments read by its declared types, print the result.
+struct CallCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "call",
+        abstract: "Call a function a plugin declares, with arguments read by its signature, and print the result.",
+        discussion: """
+            Loads the plugins as run does (--isolation process by default: each library in a \
+            worker), sends no lifecycle event, resolves PLUGIN_ID.FUNCTION (the functions are \
+            listed by plugboard list and inspect), calls it once, prints the result and shuts \
+            the plugins down. Function calls are not forwarded to workers yet: with --isolation \
+            process the call fails with a message saying so; --isolation none calls it in this \
+            process.
+
+            Arguments, one per declared parameter, read by its type:
+              bool           true or false (nothing else)
+              int8 … uint64  decimal (-12, +7) or hexadecimal (0xff, -0x80), within the type's range
+              float, double  decimal or hexadecimal (2.5, -1e-3, 0x1p4), nan, inf, -inf (any case);
+                             a finite number too large for the type is refused
+              string         the argument as given (it must be valid UTF-8)
+              bytes          hexadecimal digits, two per byte (00ff; "" for none), or @FILE for
+                             the file's bytes (hexadecimal has no @, so nothing needs escaping)
+              pointer        refused: an address means nothing in another process
+            An argument that starts with - is a value (-5, -inf); put -- before arguments \
+            that look like plugboard's own options (--json).
+
+            Result: the value on standard output (nothing for void): true/false, integers in \
+            decimal, floats in their shortest exact form (nan, inf, -inf, -0.0), a string as \
+            returned (control characters escaped: \\n, \\x1b), bytes in lowercase hexadecimal, a \
+            pointer as 0x…. With --json, one document: {"function", "signature", "result": \
+            {"type", "value"}, "nanoseconds"}; value is a JSON number or true/false, a string \
+            for a string, bytes (hexadecimal), a pointer and for nan, inf and -inf (JSON has \
+            no such numbers), null for void; nanoseconds is the call's duration, argument \
+            conversion included. Errors are one line on standard error, "plugboard call: …". \
+            What plugins log or print goes to standard error.
+
+            Which error gives which exit code: 1 for no such plugin or function (the error lists \
+            those there are), a declaration refused at load, a call not forwarded to a worker, an \
+            invalid result; 64 for a malformed PLUGIN_ID.FUNCTION, a missing or extra argument (the \
+            signature is shown), an argument that is not its type (position, type and value named). \
+            In process, a crash in the function ends plugboard after one line on standard error \
+            naming the plugin and the function.
+
+            \(ExitCodes.helpText)
+            """)
+
+    @Argument(help: ArgumentHelp("The function: the plugin's id, a dot and the function's name (com.example.units.convert).",
+                                 valueName: "plugin-id.function"))
+    var function: String
+
+    @Argument(parsing: .allUnrecognized,
+              help: ArgumentHelp("The function's arguments, one per declared parameter.", valueName: "arg"))
+    var arguments: [String] = []
+
+    @OptionGroup var search: PluginSearchOptions
+    @OptionGroup var trust: TrustOptions
+    @OptionGroup var container: ContainerOptions
+    @OptionGroup var callTimeout: CallTimeoutOptions
+    @OptionGroup var isolation: IsolationOptions
+    @OptionGroup var cache: ScanCacheOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let address: FunctionAddress
+        do {
+            address = try FunctionAddress(parsing: function)
+        } catch {
+            throw Self.fail(error.description, ExitCodes.usage)
+        }
+        let console = Console.takeStandardOutput()
+        let facade = FileFacade(container: try container.container())
+        FaultReporter.install()
+        let host = PluginHost(fileFacade: facade, callTimeout: callTimeout.timeout, isolation: try isolation.isolation(),
+                              restarts: isolation.restarts,
+                              logHandler: { StandardStream.writeError(ControlCharacters.escaped(HumanFormat.log($0))) },
+                              outputHandler: StandardStream.writeOutputLine)
+        defer { host.shutdown() }
+        host.scanCache = try cache.open()
+        host.retryCrashed = cache.retryFailed || cache.noCache
+        let searchPath = search.searchPath
+        let reports = host.loadPlugins(from: searchPath, trust: trust.policy)
+        host.scanCache?.save()
+        for report in reports where report.status == .failed {
+            StandardStream.writeError(ControlCharacters.escaped("plugboard call: warning: " + (HumanFormat.load(report).first ?? report.path)))
+        }
+
+        let handle: PluginFunctionHandle
+        do {
+            handle = try host.function(address)
+        } catch {
+            throw Self.fail(error.description + Self.whatThereIs(for: error, in: host, searchPath: searchPath), ExitCodes.failure)
+        }
+        let values: [PluginValue]
+        do {
+            values = try CallArguments.parse(Self.values(arguments), for: address, signature: handle.signature)
+        } catch {
+            throw Self.fail(error.description, ExitCodes.usage)
+        }
+        let started = ContinuousClock.now
+        let result: PluginValue
+        do {
+            result = try handle.call(values)
+        } catch {
+            throw Self.fail(error.description, host.failures.isEmpty ? ExitCodes.failure : ExitCodes.pluginFailed)
+        }
+        let elapsed = started.duration(to: .now)
+        if output.json {
+            let nanoseconds = UInt64(elapsed.components.seconds) * 1_000_000_000 + UInt64(elapsed.components.attoseconds / 1_000_000_000)
+            console.jsonDocument(CallResultFormat.Document(address: address, signature: handle.signature, value: result,
+                                                           nanoseconds: nanoseconds))
+        } else if let line = CallResultFormat.human(result) {
+            console.line(line)
+        }
+    }
+
+    /// The function's arguments: what was captured, without the first `--` (it ends
+    /// plugboard's options, so that `-- --json` passes the text `--json`).
+    private static func values(_ captured: [String]) -> [String] {
+        guard let terminator = captured.firstIndex(of: "--") else { return captured }
+        return Array(captured[..<terminator] + captured[(terminator + 1)...])
+    }
+
+    /// Says `message` on standard error as `plugboard call: …` and gives `code` to throw.
+    private static func fail(_ message: String, _ code: ExitCode) -> ExitCode {
+        StandardStream.writeError(ControlCharacters.escaped("plugboard call: " + message))
+        return code
+    }
+
+    /// For an unknown plugin or function, what can be called instead: "; loaded plugins with
+    /// functions: com.example.units (convert, describe, units)", or the plugin's functions.
+    private static func whatThereIs(for error: PluginCallError, in host: PluginHost, searchPath: PluginSearchPath) -> String {
+        let plugins = host.plugins
+        switch error {
+        case .unknownPlugin:
+            if plugins.isEmpty {
+                return "; no plugin was loaded from " + searchPath.directories.map(\.path).joined(separator: ", ")
+            }
+            let offering = plugins.filter { !$0.functions.isEmpty }
+            guard !offering.isEmpty else { return "; no loaded plugin declares a function" }
+            return "; loaded plugins with functions: "
+                + offering.map { "\($0.descriptor.id) (\($0.functions.map(\.name).joined(separator: ", ")))" }.joined(separator: ", ")
+        case .unknownFunction(let address):
+            let functions = plugins.first { $0.descriptor.id == address.plugin }?.functions ?? []
+            return functions.isEmpty ? "; it declares no function"
+                : "; it declares: " + functions.map { "\($0.name) \($0.signature)" }.joined(separator: ", ")
+        default:
+            return ""
+        }
+    }
+}
