@@ -85,7 +85,7 @@ struct LinkHistoryPlugin: OpenURLPlugin, UserActivityPlugin, TerminationPlugin {
 }
 
 /// A function the host and other plugins call by name (ABI 1.2):
-/// `plugboard call com.example.swift-links.is_app_link swiftapp://item/7`. A typed Swift closure;
+/// `plugboard call --isolation none --plugin-dir DIR com.example.swift-links.is_app_link swiftapp://item/7`. A typed Swift closure;
 /// the SDK derives its signature, `bool (string)`, from the closure's types. It may run on any thread.
 extension LinkHistoryPlugin: FunctionsPlugin {
     var functions: [PluginFunction] {

@@ -75,7 +75,7 @@ public:
     }
 
     /** A function the host and other plugins call by name (ABI 1.2):
-     *  `plugboard call com.example.theme-switcher.is_known dark`. It reads only
+     *  `plugboard call --isolation none --plugin-dir DIR com.example.theme-switcher.is_known dark`. It reads only
      *  constants, so it is safe on any thread. */
     bool is_known(std::string_view name) const {
         for (std::string_view known : known_themes) {

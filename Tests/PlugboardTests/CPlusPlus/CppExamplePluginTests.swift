@@ -86,6 +86,8 @@ import Testing
         try #require(report.status == .loaded, "\(report)")
         #expect(try host.call("\(Self.id).is_known", [.string("sepia")]) == .bool(true))
         #expect(try host.call("\(Self.id).is_known", [.string("neon")]) == .bool(false))
+        let called = try CLI.run(["call", "--plugin-dir", workspace.plugins, "--isolation", "none", "\(Self.id).is_known", "dark"])
+        #expect(called.status == 0 && called.output == "true\n", "\(called.output)\(called.errorOutput)")
     }
 
     /// Nothing of the helper or of the plugin is exported but `plugboard_entry`. The library may also

@@ -110,5 +110,7 @@ import Testing
         #expect(try host.call("com.example.rust-links.opened", []) == .uint(0))
         host.open(url: "rustapp://item/7")
         #expect(try host.call("com.example.rust-links.opened", []) == .uint(1))
+        let called = try CLI.run(["call", "--plugin-dir", directory.path, "--isolation", "none", "com.example.rust-links.opened"])
+        #expect(called.status == 0 && called.output == "0\n", "\(called.output)\(called.errorOutput)")
     }
 }

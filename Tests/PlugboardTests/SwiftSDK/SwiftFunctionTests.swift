@@ -106,5 +106,8 @@ import Testing
         #expect(report.plugins.first?.functions.map { "\($0.name): \($0.signature)" } == ["is_app_link: bool (string)"])
         #expect(try host.call("com.example.swift-links.is_app_link", [.string("swiftapp://item/7")]) == .bool(true))
         #expect(try host.call("com.example.swift-links.is_app_link", [.string("https://example.com/")]) == .bool(false))
+        let called = try CLI.run(["call", "--plugin-dir", directory.path, "--isolation", "none",
+                                  "com.example.swift-links.is_app_link", "swiftapp://item/7"])
+        #expect(called.status == 0 && called.output == "true\n", "\(called.output)\(called.errorOutput)")
     }
 }

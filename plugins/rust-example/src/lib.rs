@@ -51,7 +51,7 @@ impl RustLinks {
     }
 }
 
-// Functions the host and other plugins call by name (`plugboard call com.example.rust-links.opened`):
+// Functions the host and other plugins call by name (`plugboard call --isolation none --plugin-dir DIR com.example.rust-links.opened`):
 // a method of the plugin, its Rust signature (from which "uint64 ()" is derived) and a doc string.
 plugboard::functions! {
     RustLinks {
