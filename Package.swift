@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "SwiftExamplePlugin", type: .dynamic, targets: ["SwiftExamplePlugin"]),
         // A test fixture of the Swift SDK tests (libSwiftSDKProbePlugin.so); not for use.
         .library(name: "SwiftSDKProbePlugin", type: .dynamic, targets: ["SwiftSDKProbePlugin"]),
+        // A test plugin declaring Swift functions of every type (SwiftFunctionTests).
+        .library(name: "SwiftFunctionsPlugin", type: .dynamic, targets: ["SwiftFunctionsPlugin"]),
         .executable(name: "plugboard", targets: ["plugboard"]),
         .executable(name: "plugboard-worker", targets: ["plugboard-worker"]),
         .executable(name: "plugboard-benchmark", targets: ["PlugboardBenchmark"]),
@@ -58,11 +60,12 @@ let package = Package(
         // (a swift-log Logger, files, completions). It carries its own swift-log: only C crosses.
         .target(
             name: "PlugboardSDK",
-            dependencies: ["CPlugboard", "PlugboardPluginAPI", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["CPlugboard", "CFFI", "PlugboardPluginAPI", .product(name: "Logging", package: "swift-log")]),
         // The Swift example plugin (plugins/swift-example), built as a drop-in .so.
         .target(name: "SwiftExamplePlugin", dependencies: ["PlugboardSDK"], path: "plugins/swift-example"),
         // The Swift SDK tests' probe plugin, built as a drop-in .so.
         .target(name: "SwiftSDKProbePlugin", dependencies: ["PlugboardSDK"], path: "Tests/PlugboardTests/Fixtures/swift-sdk-probe"),
+        .target(name: "SwiftFunctionsPlugin", dependencies: ["PlugboardSDK"], path: "Tests/PlugboardTests/Fixtures/swift-functions"),
         // The host library: loader, registry, dispatcher, host services, built-in plugins, workers.
         .target(
             name: "Plugboard",

@@ -27,12 +27,17 @@ final class PluginContext: @unchecked Sendable {
     let didEnterBackground: (() -> Void)?
     let willEnterForeground: (() -> Void)?
     let willTerminate: (() -> Void)?
+    /// The C functions of a ``FunctionsPlugin``'s functions; freed with this context.
+    let functions: [ExportedFunction]
 
-    /// Keeps `plugin` and binds the callbacks of the concern protocols it both conforms to and
-    /// declares in `concerns`.
-    init(_ plugin: any ApplicationPlugin) {
+    /// Keeps `plugin`, binds the callbacks of the concern protocols it both conforms to and
+    /// declares in `concerns`, and makes the C functions of its functions (logged through `host`
+    /// for the plugin).
+    init(_ plugin: any ApplicationPlugin, host: PlugboardHost) {
         let concerns = plugin.concerns
         self.plugin = plugin
+        let log = host.logger(for: plugin.descriptor.id)
+        functions = ((plugin as? any FunctionsPlugin)?.functions ?? []).compactMap { ExportedFunction.make($0, log: log) }
         let launch = concerns.contains(.launch) ? plugin as? any LaunchPlugin : nil
         willFinishLaunching = launch.map { plugin in { plugin.willFinishLaunching(options: $0) } }
         didFinishLaunching = launch.map { plugin in { plugin.didFinishLaunching(options: $0) } }
@@ -94,7 +99,11 @@ final class PluginContext: @unchecked Sendable {
                     record.protected_data = protectedDataDidBecomeAvailable.map { _ in ConcernTables.protectedData.pointer }
                     record.app_state = didBecomeActive.map { _ in ConcernTables.appState.pointer }
                     record.termination = willTerminate.map { _ in ConcernTables.termination.pointer }
-                    return withUnsafePointer(to: &record, body)
+                    return functions.map(\.declaration).withUnsafeBufferPointer { declarations in
+                        record.functions = declarations.baseAddress
+                        record.function_count = UInt32(declarations.count)
+                        return withUnsafePointer(to: &record, body)
+                    }
                 }
             }
         }

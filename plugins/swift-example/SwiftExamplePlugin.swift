@@ -83,3 +83,14 @@ struct LinkHistoryPlugin: OpenURLPlugin, UserActivityPlugin, TerminationPlugin {
         return String(decoding: try files.read(Self.historyPath), as: UTF8.self)
     }
 }
+
+/// A function the host and other plugins call by name (ABI 1.2):
+/// `plugboard call --isolation none --plugin-dir DIR com.example.swift-links.is_app_link swiftapp://item/7`. A typed Swift closure;
+/// the SDK derives its signature, `bool (string)`, from the closure's types. It may run on any thread.
+extension LinkHistoryPlugin: FunctionsPlugin {
+    var functions: [PluginFunction] {
+        [PluginFunction("is_app_link", doc: "Whether URL is a swiftapp:// link this plugin opens") { (url: String) -> Bool in
+            url.hasPrefix("swiftapp://")
+        }]
+    }
+}

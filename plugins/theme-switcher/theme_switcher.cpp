@@ -14,6 +14,8 @@
  *     `plugboard list` shows only these;
  *   - state lives in the object (made in register_plugins, destroyed in
  *     deinit), not in globals;
+ *   - a function called by name: `is_known`, listed in `functions`, with
+ *     its signature "bool (string)" derived from its C++ type;
  *   - an exception never reaches the host: `myapp://theme/<unknown>` throws
  *     std::invalid_argument on purpose; the helper's trampoline catches it,
  *     logs "exception in open_url: unknown theme '<name>'; answered not
@@ -61,18 +63,31 @@ public:
         constexpr std::string_view prefix = "myapp://theme/";
         if (url.substr(0, prefix.size()) != prefix) return false;
         std::string_view name = url.substr(prefix.size());
-        for (std::string_view known : known_themes) {
-            if (name == known) {
-                theme_ = std::string(name);
-                report(PB_LOG_INFO, "theme ", theme_);
-                return true;
-            }
+        if (is_known(name)) {
+            theme_ = std::string(name);
+            report(PB_LOG_INFO, "theme ", theme_);
+            return true;
         }
         // On purpose: the trampoline catches this, logs it and answers false.
         std::string reason = "unknown theme '";
         reason.append(name).append("'");
         throw std::invalid_argument(reason);
     }
+
+    /** A function the host and other plugins call by name (ABI 1.2):
+     *  `plugboard call --isolation none --plugin-dir DIR com.example.theme-switcher.is_known dark`. It reads only
+     *  constants, so it is safe on any thread. */
+    bool is_known(std::string_view name) const {
+        for (std::string_view known : known_themes) {
+            if (name == known) return true;
+        }
+        return false;
+    }
+
+    /** The functions this plugin offers; the helper derives "bool (string)" from is_known's type. */
+    static constexpr plugboard::Function functions[] = {
+        plugboard::function<&ThemeSwitcher::is_known>("is_known", "Whether NAME is a theme this plugin can switch to"),
+    };
 
     /** Push: a notification that carries a "theme" key is new data. The
      *  completion could also be kept and called later, from another thread. */

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import Plugboard
 
 /// plugins/theme-switcher, the C++ example written with <plugboard/cpp/plugin.hpp>,
 /// compiled with c++ and driven through the real `plugboard` binary.
@@ -71,6 +72,22 @@ import Testing
         let plugins = try #require(CLI.libraries(result).first?.objects("plugins"))
         #expect(plugins.map { $0.object("descriptor")?.string("id") } == [Self.id])
         #expect(plugins.first?["concerns"] as? [String] == ["launch", "open-url", "remote-notifications", "termination"])
+        let functions = plugins.first?.objects("functions") ?? []
+        #expect(functions.map { [$0.string("name"), $0.string("signature")] } == [["is_known", "bool (string)"]])
+    }
+
+    /// The example's function, through the engine in process.
+    @Test func itsFunctionAnswersByName() throws {
+        let workspace = try Workspace("cpp-example-call")
+        defer { workspace.remove() }
+        let host = PluginHost()
+        defer { host.shutdown() }
+        let report = host.loadLibrary(at: try buildExample(in: workspace))
+        try #require(report.status == .loaded, "\(report)")
+        #expect(try host.call("\(Self.id).is_known", [.string("sepia")]) == .bool(true))
+        #expect(try host.call("\(Self.id).is_known", [.string("neon")]) == .bool(false))
+        let called = try CLI.run(["call", "--plugin-dir", workspace.plugins, "--isolation", "none", "\(Self.id).is_known", "dark"])
+        #expect(called.status == 0 && called.output == "true\n", "\(called.output)\(called.errorOutput)")
     }
 
     /// Nothing of the helper or of the plugin is exported but `plugboard_entry`. The library may also

@@ -8,6 +8,8 @@ enum SwiftPackageLibraries {
     static let example = "libSwiftExamplePlugin.so"
     /// Tests/PlugboardTests/Fixtures/swift-sdk-probe.
     static let probe = "libSwiftSDKProbePlugin.so"
+    /// Tests/PlugboardTests/Fixtures/swift-functions.
+    static let functions = "libSwiftFunctionsPlugin.so"
 
     /// The path of the built library `name`, found from the test binary's folder upwards.
     static func built(_ name: String) throws -> String {

@@ -38,6 +38,10 @@
  * library with -fvisibility=hidden: nothing of the helper is exported but
  * `plugboard_entry` (libstdc++ template instances may be: plugins/README.md).
  * `plugboard::detail` is the helper's machinery, not for plugin code.
+ *
+ * Functions called by name (ABI 1.2): a class lists member functions in
+ * `static constexpr plugboard::Function functions[]`, each made by
+ * `plugboard::function<&Class::member>("name", "doc")`; see function.hpp.
  */
 #pragma once
 
@@ -46,6 +50,7 @@
 #endif
 
 #include "../../plugboard.h"
+#include "function.hpp"
 
 #include <atomic>
 #include <cstddef>
@@ -74,18 +79,6 @@ struct PluginInfo {
     const char *version;
     /** Order of dispatch: higher first; 0 is the usual value. */
     std::int32_t priority;
-};
-
-/** The opaque bytes of a push token (not text). A view: valid only during the callback. */
-struct Bytes {
-    /** The first byte; may be null when `size` is 0. */
-    const std::uint8_t *data;
-    /** The number of bytes. */
-    std::size_t size;
-    /** For range-for. */
-    const std::uint8_t *begin() const noexcept { return data; }
-    /** For range-for. */
-    const std::uint8_t *end() const noexcept { return data + size; }
 };
 
 /** What a plugin fetched in answer to a remote notification (the PB_FETCH_* values). */
@@ -510,6 +503,8 @@ private:
             return false;
         }
         pb_plugin_t plugin = Trampolines<P>::descriptor(object<P>);
+        FunctionDeclarations<P> functions(object<P>);
+        functions.fill(plugin);
         return registrar->add_plugin(registrar, &plugin) == PB_OK;  // the host names a refusal in the load report
     }
 

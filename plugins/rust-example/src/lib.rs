@@ -1,5 +1,5 @@
 //! A Plugboard plugin in Rust: it opens `rustapp://` links and, at termination, logs how
-//! many it opened. Build it with `cargo build --offline --release`, then run
+//! many it opened; the function `opened` answers the same count when called by name. Build it with `cargo build --offline --release`, then run
 //! `plugboard run --plugin-dir target/release --open-url rustapp://item/7`.
 
 use plugboard::{Host, Level, OpenUrlPlugin, Plugin, TerminationPlugin};
@@ -44,8 +44,23 @@ impl TerminationPlugin for RustLinks {
     }
 }
 
+impl RustLinks {
+    /// How many links this plugin opened: the function `opened` below.
+    fn opened(&self) -> u64 {
+        self.opened.load(Ordering::Relaxed) as u64
+    }
+}
+
+// Functions the host and other plugins call by name (`plugboard call --isolation none --plugin-dir DIR com.example.rust-links.opened`):
+// a method of the plugin, its Rust signature (from which "uint64 ()" is derived) and a doc string.
+plugboard::functions! {
+    RustLinks {
+        opened: fn() -> u64, "How many links this plugin opened";
+    }
+}
+
 // Exports `plugboard_entry` and lists each plugin with the concerns it takes part in.
 // A concern not listed here is not registered, even if the type implements its trait.
 plugboard::export_plugins! {
-    RustLinks => [OpenUrlPlugin, TerminationPlugin],
+    RustLinks => [OpenUrlPlugin, TerminationPlugin, FunctionsPlugin],
 }

@@ -5,6 +5,7 @@
 
 use crate::abi::*;
 use crate::completion::FetchCompletion;
+use crate::functions::FunctionResult;
 use crate::host::{Host, Level};
 use crate::plugin::*;
 use std::any::Any;
@@ -160,6 +161,24 @@ unsafe fn guard<T: Plugin, R>(ctx: *mut c_void, callback: &str, fail_closed: R, 
         instance.host.log(Level::Error, &format!("panic in {callback}: {message}"));
         fail_closed
     })
+}
+
+/// Runs the function `name` of the plugin at `ctx` (bound by `FunctionsPlugin::bind_functions`)
+/// and converts its result to C. A panic or an error is logged for the plugin, with the
+/// answer, and answered with `R::fail()`.
+///
+/// # Safety
+/// `ctx` is NULL or the `ctx` of a descriptor that `Registration::add::<T>` added.
+pub unsafe fn call_function<T: Plugin, R: FunctionResult>(ctx: *mut c_void, name: &str,
+                                                          body: impl FnOnce(&T) -> Result<R, String>) -> R::C {
+    let Some(instance) = ctx.cast::<Instance<T>>().as_ref() else { return R::fail() };
+    let failure = match caught(|| body(&instance.plugin).and_then(R::into_c)) {
+        Ok(Ok(value)) => return value,
+        Ok(Err(reason)) => format!("error in function {name}: {reason}"),
+        Err(message) => format!("panic in function {name}: {message}"),
+    };
+    instance.host.log(Level::Error, &format!("{failure}; answered {}", R::FAIL_TEXT));
+    R::fail()
 }
 
 /// The `len` bytes at `text` as text (invalid UTF-8 becomes U+FFFD), borrowed when valid. ASCII,
@@ -318,6 +337,13 @@ pub fn TerminationPlugin<T: crate::TerminationPlugin>(descriptor: &mut pb_plugin
     descriptor.termination = &Tables::<T>::TERMINATION;
 }
 
+/// Attaches `T`'s functions (declared with `functions!`) and binds them to the plugin value.
+pub fn FunctionsPlugin<T: crate::FunctionsPlugin>(descriptor: &mut pb_plugin_t) {
+    let table = T::bind_functions(descriptor.ctx);
+    descriptor.functions = table.as_ptr();
+    descriptor.function_count = table.len() as u32;
+}
+
 /// Exports `plugboard_entry` for the listed plugin types and their concerns:
 ///
 /// ```ignore
@@ -327,7 +353,8 @@ pub fn TerminationPlugin<T: crate::TerminationPlugin>(descriptor: &mut pb_plugin
 /// }
 /// ```
 ///
-/// Each type implements `Plugin` and every concern trait listed after it. The library's
+/// Each type implements `Plugin` and every concern trait listed after it (`FunctionsPlugin`:
+/// the functions declared with `functions!`). The library's
 /// `init` keeps the host's table, `register_plugins` makes one value of each type (in this
 /// order) and adds it, and `deinit` drops them all. Use it once per library.
 #[macro_export]

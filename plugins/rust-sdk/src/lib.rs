@@ -6,6 +6,9 @@
 //! `plugboard_entry`, for a list of such types. Build the crate as a `cdylib`; see
 //! `plugins/rust-example/` for a complete plugin.
 //!
+//! A plugin may also offer functions that the host and other plugins call by name: methods
+//! declared with [`functions!`] and the concern `FunctionsPlugin` (see [the `functions` module](mod@functions)).
+//!
 //! [`abi`] holds the hand-written `#[repr(C)]` mirrors of the C header; the repository's
 //! test suite compares every struct's size and every field's offset with the header.
 //!
@@ -22,6 +25,7 @@
 //! | `open_url`, `continue_user_activity` | `false`: not handled |
 //! | `did_receive_remote_notification` | the completion answers `Failed` (unless answered before the panic) |
 //! | broadcasts (registration results, memory, protected data, app state, termination) | nothing |
+//! | a function declared with [`functions!`] | its result type's fail value: `false`, `0`, NaN, NULL, `""`, empty bytes |
 //! | `Plugin::new` (in `register_plugins`) | `register_plugins` returns false: none of the library's plugins is used |
 //! | a plugin's `Drop` (in `deinit`) | logged; the remaining plugins are still dropped |
 //!
@@ -30,6 +34,7 @@
 
 pub mod abi;
 mod completion;
+pub mod functions;
 #[doc(hidden)]
 #[path = "export.rs"]
 pub mod __export;
@@ -37,6 +42,7 @@ mod host;
 mod plugin;
 
 pub use completion::{FetchCompletion, FetchResult};
+pub use functions::{FunctionResult, FunctionsPlugin, ScalarArgument};
 pub use host::{FileAttributes, FileFlags, FilesError, Host, Level};
 pub use plugin::{
     AppStatePlugin, LaunchPlugin, MemoryPlugin, OpenUrlPlugin, Plugin, ProtectedDataPlugin, RemoteNotificationsPlugin,
