@@ -7,25 +7,22 @@ extension PluginHost {
     /// thread (the host's dispatch thread), recorded like every plugin call: with
     /// ``FaultReporter`` installed a crash names the plugin and the function
     /// (`… crashed with SIGSEGV in function convert …`), and the call timeout's warning
-    /// names them too. A plugin loaded in a worker gives
-    /// ``PluginCallError/notForwardedToWorkers(_:)`` for now.
+    /// names them too. A plugin loaded in a worker gets the call forwarded and run there by
+    /// the same engine, with the same checks and errors; when its worker ends during the
+    /// call (a crash, an exit, the call timeout) the call throws
+    /// ``PluginCallError/workerEnded(_:sentence:)`` and the worker is reported, its plugins
+    /// withdrawn and restarted, as for a lifecycle callback. A `pointer` argument or result
+    /// cannot reach a worker (``PluginCallError/crossesProcesses(_:reason:)``).
     ///
     /// Call it from the thread that uses the host, like every other host method.
     public func call(_ address: FunctionAddress, _ arguments: [PluginValue]) throws(PluginCallError) -> PluginValue {
-        guard let entry = registry.entry(address.plugin) else { throw .unknownPlugin(address) }
-        if let refusal = entry.refusedFunctions.first(where: { $0.name == address.function }) {
-            throw .refusedFunction(address, reason: refusal.reason)
+        let outcome = functionInvoker.call(address, arguments, depth: 0, caller: .here, onDispatchThread: true,
+                                           interrupted: interruption)
+        if case .failure(.workerEnded(_, let sentence)) = outcome,
+           case .remote(let plugin)? = registry.entry(address.plugin)?.implementation {
+            withdrawFailedWorker(plugin.connection.takeUnretainedValue(), failure: PluginFailure(plugin: address.plugin, message: sentence))
         }
-        switch entry.implementation {
-        case .native(let definition, _):
-            guard let function = definition.functions.named(address.function) else { throw .unknownFunction(address) }
-            return try function.call(arguments, address: address, record: calls, label: entry.label)
-        case .remote:
-            guard entry.functions.contains(where: { $0.name == address.function }) else { throw .unknownFunction(address) }
-            throw .notForwardedToWorkers(address)
-        case .swift:
-            throw .unknownFunction(address)
-        }
+        return try outcome.get()
     }
 
     /// Calls the function at `address`, written `plugin-id.function` (a malformed one is

@@ -22,6 +22,8 @@ final class PluginRegistry {
     }
 
     private(set) var entries: [Entry] = []
+    /// Told the plugins after every change (the host's ``FunctionInvoker`` keeps its targets in step).
+    var didChange: ([Entry]) -> Void = { _ in }
     private var sources: [PluginID: PluginSource] = [:]
     /// Ids withdrawn because two libraries claimed them, with the refusal every later claim gets.
     private var contested: [PluginID: LoadFailure] = [:]
@@ -60,6 +62,7 @@ final class PluginRegistry {
         entries.removeAll { $0.source == source }
         sources = sources.filter { $0.value != source }
         isOrdered = false
+        didChange(entries)
     }
 
     private func add(_ implementation: PluginImplementation, descriptor: PluginDescriptor,
@@ -74,6 +77,7 @@ final class PluginRegistry {
                              label: pbf_label_create(descriptor.id.rawValue, source.description),
                              functions: functions, refusedFunctions: refusedFunctions))
         isOrdered = false
+        didChange(entries)
     }
 
     /// The registered plugin `id`, if there is one.
@@ -92,6 +96,7 @@ final class PluginRegistry {
         entries.removeAll { $0.descriptor.id == id }
         contested[id] = refusal
         isOrdered = false
+        didChange(entries)
     }
 
     /// The refusal of an id ``withdraw(_:refusal:)`` took out, if it was.
@@ -106,6 +111,7 @@ final class PluginRegistry {
         contested = [:]
         isOrdered = false
         prepare()
+        didChange(entries)
     }
 
     /// Sorts the plugins into dispatch order and rebuilds the per-concern rosters,
