@@ -50,7 +50,10 @@ public enum WorkerServer {
                     requests.deliver(received.message, to: received.requestID)
                 case .functionCall:
                     if !inbox.putIfIdle(received) {
-                        Thread.detachNewThread { try? functionCalls.run(received) }
+                        Thread.detachNewThread {
+                            // A call the worker cannot run is malformed: the channel ends, and the worker with it.
+                            do { try functionCalls.run(received) } catch { try? channel.shutdown() }
+                        }
                     }
                 default:
                     inbox.put(received)
