@@ -30,7 +30,9 @@ final class FunctionInvoker: Sendable {
 
     /// Whether the code that asks for a call runs in this process (pointers may pass) or in another.
     enum Caller {
+        /// In this process: a `pointer` passes to a function here.
         case here
+        /// In another process (a worker's plugin): no `pointer` passes.
         case elsewhere
     }
 
