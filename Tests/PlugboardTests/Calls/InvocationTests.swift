@@ -78,6 +78,19 @@ import Testing
         }
     }
 
+    /// At launch each plugin invokes its peer's `threaded`, whose thread invokes the first plugin's `twice`
+    /// while the first plugin's callback (and the host's dispatch thread) still waits: in a worker, the
+    /// call runs beside the busy main thread.
+    @Test(arguments: Placement.allCases)
+    func aPluginThreadInvokesWhileTheDispatchThreadIsInACallback(placement: Placement) throws {
+        let pair = try Pair(placement)
+        defer { pair.remove() }
+        #expect(pair.host.didFinishLaunching().accepted == true)
+        let lines = pair.lines
+        #expect(lines.contains("com.example.invoke.a: launch: threaded 8") && lines.contains("com.example.invoke.b: launch: threaded 8"),
+                "\(lines)")
+    }
+
     /// A pointer passes only between plugins in one process.
     @Test(arguments: Placement.allCases)
     func aPointerCrossesNoProcess(placement: Placement) throws {

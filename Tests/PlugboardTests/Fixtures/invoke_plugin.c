@@ -3,7 +3,9 @@
  * the invocation tests. Built twice with -DSELF_ID="…" -DPEER_ID="…" (default
  * com.example.invoke.a with peer com.example.invoke.b), so two libraries call
  * each other: a cycle A → B → A, a self-invocation, a call from a thread of the
- * plugin, a crash in the peer, a pointer, wrong arguments. Each function that
+ * plugin, a crash in the peer, a pointer, wrong arguments; at launch each calls
+ * PEER.threaded(4), whose thread calls back this plugin's twice while this
+ * callback still runs, and logs "launch: threaded 8". Each function that
  * invokes returns the invocation's status when it fails, and logs
  * "WHAT: status S: MESSAGE" as the plugin.
  */
@@ -158,6 +160,29 @@ static int32_t unknown(void) {
     return status_of("unknown", "com.example.nobody.twice", none, 0);
 }
 
+/* did_finish_launching: PEER.threaded(4), which calls this plugin's twice from a thread of PEER. */
+static bool did_finish_launching(void *ctx, const char *options_json, size_t options_len) {
+    (void)ctx;
+    (void)options_json;
+    (void)options_len;
+    pb_value_t argument = {0};
+    argument.kind = PB_VALUE_DOUBLE;
+    argument.double_value = 4;
+    pb_value_t result = {0};
+    char error[1024];
+    pb_status_t status = host->invoke(host, PEER_ID ".threaded", &argument, 1, &result, error, sizeof error);
+    if (status != PB_OK) {
+        failed("launch", status, error);
+        return true;
+    }
+    char line[64];
+    snprintf(line, sizeof line, "launch: threaded %g", result.double_value);
+    host->log(host, SELF_ID, PB_LOG_INFO, line);
+    return true;
+}
+
+static const pb_launch_t launch = {sizeof(pb_launch_t), NULL, did_finish_launching};
+
 #define FUNCTION(NAME, SIGNATURE) {sizeof(pb_function_t), #NAME, SIGNATURE, NULL, (void (*)(void))NAME, NULL}
 
 static const pb_function_t functions[] = {
@@ -185,6 +210,7 @@ static bool register_plugins(const pb_registrar_t *registrar) {
     pb_plugin_t plugin = {0};
     plugin.struct_size = sizeof plugin;
     plugin.id = SELF_ID;
+    plugin.launch = &launch;
     plugin.functions = functions;
     plugin.function_count = sizeof functions / sizeof functions[0];
     return registrar->add_plugin(registrar, &plugin) == PB_OK;
