@@ -51,8 +51,13 @@ public enum WorkerServer {
                 case .functionCall:
                     if !inbox.putIfIdle(received) {
                         Thread.detachNewThread {
-                            // A call the worker cannot run is malformed: the channel ends, and the worker with it.
-                            do { try functionCalls.run(received) } catch { try? channel.shutdown() }
+                            // A call the worker cannot run is malformed: the worker ends, as on the main thread.
+                            do throws(WorkerProtocolError) {
+                                try functionCalls.run(received)
+                            } catch {
+                                inbox.close(malformed: true)
+                                try? channel.shutdown()
+                            }
                         }
                     }
                 default:
@@ -69,7 +74,7 @@ public enum WorkerServer {
                 return 71
             }
         }
-        return 0
+        return inbox.malformed ? 71 : 0
     }
 }
 
@@ -176,7 +181,7 @@ final class CompletionGate: Sendable {
 
 /// The messages the worker's reader thread hands to its main thread, in order.
 final class WorkerInbox: Sendable {
-    private let queue = Mutex<(messages: [ReceivedMessage], closed: Bool, waiting: Bool)>(([], false, false))
+    private let queue = Mutex<(messages: [ReceivedMessage], closed: Bool, waiting: Bool, malformed: Bool)>(([], false, false, false))
     private let available = DispatchSemaphore(value: 0)
 
     /// Queues `message` for ``take()``.
@@ -197,11 +202,17 @@ final class WorkerInbox: Sendable {
         return queued
     }
 
-    /// No more messages will come.
-    func close() {
-        queue.withLock { $0.closed = true }
+    /// No more messages will come; `malformed` when the host sent one the worker could not run.
+    func close(malformed: Bool = false) {
+        queue.withLock { queue in
+            queue.closed = true
+            queue.malformed = queue.malformed || malformed
+        }
         available.signal()
     }
+
+    /// Whether the inbox was closed because the host sent a malformed message.
+    var malformed: Bool { queue.withLock { $0.malformed } }
 
     /// The next message, waiting for it; nil once closed and empty.
     func take() -> ReceivedMessage? {

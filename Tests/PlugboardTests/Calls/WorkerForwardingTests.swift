@@ -77,4 +77,22 @@ import Testing
         #expect(logged.contains { $0.hasPrefix("restarted the worker of \(library) (restart 1 of 1)") }, "\(logged)")
         #expect(try host.call("com.example.functions.touch_count", []) == .int(0), "a new worker process")
     }
+
+    /// A `function-call` naming a function the worker does not have is malformed: the worker ends
+    /// (exit 71) and the waiting call learns it at once.
+    @Test func aFunctionCallTheWorkerCannotRunEndsIt() throws {
+        let fixture = try FunctionsFixture()
+        defer { fixture.remove() }
+        let connection = try WorkerConnection(library: fixture.library, trust: .strict, worker: Self.worker, facade: nil,
+                                              invoker: nil, log: { _ in }, output: { _ in })
+        defer { connection.close(timeout: .seconds(10)) }
+        let hello = connection.request(.hello(protocolVersion: .current, hostABIMajor: 1, hostABIMinor: 2), timeout: .seconds(60))
+        guard case .success(.helloReply) = hello else { Issue.record("\(hello)"); return }
+        let load = connection.request(.load(path: fixture.library, allowInsecure: false), timeout: .seconds(60))
+        guard case .success(.loaded) = load else { Issue.record("\(load)"); return }
+        let valid = connection.callFunction(.functionCall(plugin: 0, function: 0, depth: 0, arguments: [.bool(false)]), timeout: .seconds(60))
+        #expect(valid == .success(.value(.bool(true))), "flip(false), function 0 of plugin 0")
+        let outcome = connection.callFunction(.functionCall(plugin: 0, function: 9999, depth: 0, arguments: []), timeout: .seconds(60))
+        #expect(outcome == .failure(.exited(status: 71)))
+    }
 }
