@@ -86,7 +86,8 @@ struct pb_host {
      * caller's to free with `release_value`. On failure `*result` is
      * PB_VALUE_VOID and nothing is to be freed. `error` (may be NULL when
      * `error_size` is 0) receives a sentence naming the function and the cause,
-     * NUL-terminated and cut to `error_size` bytes; an empty string on PB_OK.
+     * NUL-terminated and cut to fit `error_size` bytes (never inside a UTF-8 sequence);
+     * an empty string on PB_OK.
      *
      * Returns PB_OK, or:
      *   PB_ERR_INVALID_ARGUMENT  a NULL or malformed `function`, NULL `result`,

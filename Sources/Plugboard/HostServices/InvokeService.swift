@@ -46,24 +46,24 @@ enum InvokeService {
         let context = Unmanaged<HostServicesTable.Context>.fromOpaque(data).takeUnretainedValue()
         let library = context.lifetime.libraryPath
         guard context.lifetime.admits("invoke") else {
-            return failure(PB_ERR_WRONG_STATE, "invoke: \(library) has ended (its deinit ran); ignored")
+            return failure(PB_ERR_WRONG_STATE, "invoke: \(library) has ended (its deinit ran, or its init returned false); ignored")
         }
         guard let function else { return failure(PB_ERR_INVALID_ARGUMENT, "invoke: the function is NULL") }
-        let text = String(decoding: UnsafeRawBufferPointer(start: function, count: strlen(function)), as: UTF8.self)
+        let text = String(cString: function)
         guard let result else {
             return failure(PB_ERR_INVALID_ARGUMENT, "invoke \(text): the result pointer is NULL")
         }
         guard count <= FunctionSignature.maximumArguments else {
             return failure(PB_ERR_INVALID_ARGUMENT, "invoke \(text): argument_count is \(count); no function takes more than \(FunctionSignature.maximumArguments)")
         }
-        guard count == 0 || arguments != nil else {
+        let given = arguments.map { UnsafeBufferPointer(start: $0, count: count) } ?? UnsafeBufferPointer(start: nil, count: 0)
+        guard given.count == count else {
             return failure(PB_ERR_INVALID_ARGUMENT, "invoke \(text): arguments is NULL but argument_count is \(count)")
         }
         var values: [PluginValue] = []
-        for position in 0..<count {
-            guard let arguments else { break }
+        for (position, argument) in given.enumerated() {
             do {
-                values.append(try PluginValue(arguments[position], position: position + 1))
+                values.append(try PluginValue(argument, position: position + 1))
             } catch {
                 return failure(error.status, "invoke \(text): \(error.message)")
             }
@@ -84,10 +84,15 @@ enum InvokeService {
         }
     }
 
-    /// Copies `message`, cut to `size - 1` bytes, and a NUL into `buffer`.
+    /// Copies `message`, cut to at most `size - 1` bytes, never inside a UTF-8 sequence, and a NUL into `buffer`.
     private static func write(_ message: String, to buffer: UnsafeMutablePointer<CChar>?, size: Int) {
         guard let buffer, size > 0 else { return }
-        let bytes = Array(message.utf8.prefix(size - 1))
+        var fitting = 0
+        for scalar in message.unicodeScalars {
+            guard fitting + scalar.utf8.count < size else { break }
+            fitting += scalar.utf8.count
+        }
+        let bytes = Array(message.utf8.prefix(fitting))
         for (index, byte) in bytes.enumerated() { buffer[index] = CChar(bitPattern: byte) }
         buffer[bytes.count] = 0
     }

@@ -68,6 +68,7 @@ import Testing
         #expect(try pair.call("bad_argument") == .int(-1))
         #expect(try pair.call("bad_kind") == .int(-1))
         #expect(try pair.call("unknown") == .int(-4))
+        #expect(try pair.call("cut_error") == .string("malformed function address \"com.example.nob"), "cut, never inside a UTF-8 sequence")
         let lines = pair.lines
         for expected in [
             "bad_argument: status -1: com.example.invoke.b.twice: argument 1 must be double, not a string",
@@ -142,7 +143,7 @@ import Testing
         #expect(result.status == 0, "\(result.errorOutput)")
         let warnings = result.errorOutput.split(separator: "\n").filter { $0.hasPrefix("plugboard: warning: ") }
         #expect(warnings == ["plugboard: warning: \(library) called invoke after its deinit; ignored (reported once)"], "\(result.errorOutput)")
-        #expect(result.errorOutput.contains("hostile invoke: status -3: invoke: \(library) has ended (its deinit ran); ignored\n"),
+        #expect(result.errorOutput.contains("hostile invoke: status -3: invoke: \(library) has ended (its deinit ran, or its init returned false); ignored\n"),
                 "\(result.errorOutput)")
     }
 }

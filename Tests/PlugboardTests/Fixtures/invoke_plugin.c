@@ -183,6 +183,14 @@ static bool did_finish_launching(void *ctx, const char *options_json, size_t opt
 
 static const pb_launch_t launch = {sizeof(pb_launch_t), NULL, did_finish_launching};
 
+/* The error of an invocation with a malformed, non-ASCII address, in a 45-byte buffer: cut before the "ö". */
+static const char *cut_error(void) {
+    static char error[45];
+    pb_value_t result = {0};
+    host->invoke(host, "com.example.nob\xc3\xb6" "dy.f", NULL, 0, &result, error, sizeof error);
+    return error;
+}
+
 #define FUNCTION(NAME, SIGNATURE) {sizeof(pb_function_t), #NAME, SIGNATURE, NULL, (void (*)(void))NAME, NULL}
 
 static const pb_function_t functions[] = {
@@ -199,6 +207,7 @@ static const pb_function_t functions[] = {
     FUNCTION(bad_argument, "int32 ()"),
     FUNCTION(bad_kind, "int32 ()"),
     FUNCTION(unknown, "int32 ()"),
+    FUNCTION(cut_error, "string ()"),
 };
 
 static bool init(const pb_host_t *given) {
