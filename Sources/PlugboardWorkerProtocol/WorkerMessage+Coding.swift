@@ -105,6 +105,19 @@ extension WorkerMessage {
             encoder.append(census.otherThreadCalls)
             encoder.append(census.otherThreads)
             encoder.append(census.callsAfterDeinit)
+        case .functionCall(let plugin, let function, let depth, let arguments):
+            encoder.append(plugin)
+            encoder.append(function)
+            encoder.append(depth)
+            FunctionValue.encode(arguments, into: &encoder)
+        case .invokeReply(let result):
+            result.encode(into: &encoder)
+        case .functionResult(let result):
+            result.encode(into: &encoder)
+        case .invoke(let function, let depth, let arguments):
+            encoder.append(string: function)
+            encoder.append(depth)
+            FunctionValue.encode(arguments, into: &encoder)
         case .shutdown, .bye:
             break
         }
@@ -172,6 +185,21 @@ extension WorkerMessage {
                 otherThreadCalls: try decoder.readUInt64("unloaded.other-thread-calls"),
                 otherThreads: try decoder.readUInt32("unloaded.other-threads"),
                 callsAfterDeinit: try decoder.readUInt64("unloaded.calls-after-deinit")))
+        case .functionCall:
+            return .functionCall(
+                plugin: try decoder.readUInt32("function-call.plugin"),
+                function: try decoder.readUInt32("function-call.function"),
+                depth: try decoder.readUInt32("function-call.depth"),
+                arguments: try FunctionValue.decodeList(from: &decoder, "function-call.arguments"))
+        case .invokeReply:
+            return .invokeReply(try InvokeResult.decode(from: &decoder))
+        case .functionResult:
+            return .functionResult(try FunctionResult.decode(from: &decoder))
+        case .invoke:
+            return .invoke(
+                function: try decoder.readString("invoke.function"),
+                depth: try decoder.readUInt32("invoke.depth"),
+                arguments: try FunctionValue.decodeList(from: &decoder, "invoke.arguments"))
         }
     }
 }
@@ -195,6 +223,10 @@ extension WorkerMessage.Kind {
         case .stage: "stage"
         case .unload: "unload"
         case .unloaded: "unloaded"
+        case .functionCall: "function-call"
+        case .invokeReply: "invoke-reply"
+        case .functionResult: "function-result"
+        case .invoke: "invoke"
         }
     }
 }

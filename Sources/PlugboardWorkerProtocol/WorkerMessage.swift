@@ -20,6 +20,13 @@ public enum WorkerMessage: Sendable, Equatable {
     /// runs `init` again in the same process); wait `lingerMilliseconds` after the last
     /// `deinit` returned, then answer `unloaded`.
     case unload(lingerMilliseconds: UInt32)
+    /// Request (since 1.3): call function `function` (its position among the plugin's accepted
+    /// functions, the order of the load report) of `plugin` with `arguments`; `depth` is how many
+    /// invocations the call is nested in (0 for a call the host makes itself). May be sent while
+    /// another request waits for its reply; answered by `functionResult`.
+    case functionCall(plugin: UInt32, function: UInt32, depth: UInt32, arguments: [FunctionValue])
+    /// Reply to `invoke` (since 1.3): the invoked function's result, or a status and a sentence.
+    case invokeReply(InvokeResult)
 
     // Worker to host.
 
@@ -45,6 +52,12 @@ public enum WorkerMessage: Sendable, Equatable {
     /// Reply to `unload` (since 1.2): how the unloaded libraries used the host services,
     /// calls made after `deinit` (until the reply) included.
     case unloaded(ServiceCensus)
+    /// Reply to `functionCall` (since 1.3): the result, or the typed error.
+    case functionResult(FunctionResult)
+    /// Request (since 1.3): plugin code called the host's `invoke` for `function`
+    /// (`plugin-id.function`) with `arguments`, nested `depth` invocations deep
+    /// (1 for a call from a callback); answered by `invokeReply`.
+    case invoke(function: String, depth: UInt32, arguments: [FunctionValue])
 
     /// The wire number of each message; the high bit is set on the worker's.
     ///
@@ -62,6 +75,10 @@ public enum WorkerMessage: Sendable, Equatable {
         case shutdown = 0x05
         /// `unload`.
         case unload = 0x06
+        /// `functionCall`.
+        case functionCall = 0x07
+        /// `invokeReply`.
+        case invokeReply = 0x08
         /// `helloReply`.
         case helloReply = 0x81
         /// `loaded`.
@@ -80,6 +97,10 @@ public enum WorkerMessage: Sendable, Equatable {
         case stage = 0x88
         /// `unloaded`.
         case unloaded = 0x89
+        /// `functionResult`.
+        case functionResult = 0x8A
+        /// `invoke`.
+        case invoke = 0x8B
 
         /// The protocol minor (of major 1) that introduced this kind: a side sends it only
         /// when the peer's minor is at least this.
@@ -87,6 +108,7 @@ public enum WorkerMessage: Sendable, Equatable {
             switch self {
             case .stage: 1
             case .unload, .unloaded: 2
+            case .functionCall, .functionResult, .invoke, .invokeReply: 3
             default: 0
             }
         }
@@ -116,6 +138,10 @@ public enum WorkerMessage: Sendable, Equatable {
         case .stage: .stage
         case .unload: .unload
         case .unloaded: .unloaded
+        case .functionCall: .functionCall
+        case .invokeReply: .invokeReply
+        case .functionResult: .functionResult
+        case .invoke: .invoke
         }
     }
 }

@@ -46,7 +46,50 @@ import Testing
         ])
     }
 
+    @Test func functionCallAndResultAreLaidOutAsDocumented() throws {
+        #expect(try WorkerMessage.functionCall(plugin: 2, function: 1, depth: 0, arguments: [.int(-1), .string("ft"), .double(1)])
+            .encodedFrame(requestID: 5) == [
+            50, 0, 0, 0, 0x07, 5, 0, 0, 0, 0, 0, 0, 0,
+            2, 0, 0, 0,                                 // plugin
+            1, 0, 0, 0,                                 // function
+            0, 0, 0, 0,                                 // depth
+            3, 0, 0, 0,                                 // 3 arguments
+            2, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, // int -1
+            6, 2, 0, 0, 0, 0x66, 0x74,                  // string "ft"
+            5, 0, 0, 0, 0, 0, 0, 0xF0, 0x3F,            // double 1.0
+        ])
+        #expect(try WorkerMessage.functionResult(.value(.uint(200))).encodedFrame(requestID: 5) == [
+            19, 0, 0, 0, 0x8A, 5, 0, 0, 0, 0, 0, 0, 0,
+            0,                                          // outcome: value
+            3, 200, 0, 0, 0, 0, 0, 0, 0,                // uint 200
+        ])
+        #expect(try WorkerMessage.invokeReply(.failure(status: -4, message: "no")).encodedFrame(requestID: 9) == [
+            20, 0, 0, 0, 0x08, 9, 0, 0, 0, 0, 0, 0, 0,
+            1,                                          // outcome: failure
+            0xFC, 0xFF, 0xFF, 0xFF,                     // status -4
+            2, 0, 0, 0, 0x6E, 0x6F,                     // message "no"
+        ])
+    }
+
+    @Test func anUnknownValueTagOrOutcomeIsMalformed() {
+        // function-result, outcome value, tag 9.
+        let badTag: [UInt8] = [11, 0, 0, 0, 0x8A, 1, 0, 0, 0, 0, 0, 0, 0, 0, 9]
+        #expect(throws: WorkerProtocolError.malformed(field: "function-result.value", cause: .invalidValue(9))) {
+            try WorkerMessage.decode(frame: badTag)
+        }
+        let badOutcome: [UInt8] = [10, 0, 0, 0, 0x08, 1, 0, 0, 0, 0, 0, 0, 0, 2]
+        #expect(throws: WorkerProtocolError.malformed(field: "invoke-reply.outcome", cause: .invalidValue(2))) {
+            try WorkerMessage.decode(frame: badOutcome)
+        }
+        // function-call announcing 2^32-1 arguments in a short payload: refused before any is read.
+        let hugeCount: [UInt8] = [25, 0, 0, 0, 0x07, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF]
+        #expect(throws: WorkerProtocolError.malformed(field: "function-call.arguments", cause: .runsPastEnd(needed: 0xFFFF_FFFF, available: 0))) {
+            try WorkerMessage.decode(frame: hugeCount)
+        }
+    }
+
     @Test func eachKindSaysTheMinorThatIntroducedIt() {
+        #expect(WorkerMessage.Kind.allCases.filter { $0.introducedInMinor == 3 } == [.functionCall, .invokeReply, .functionResult, .invoke])
         #expect(WorkerMessage.Kind.allCases.filter { $0.introducedInMinor == 2 } == [.unload, .unloaded])
         #expect(WorkerMessage.Kind.allCases.filter { $0.introducedInMinor == 1 } == [.stage])
         #expect(WorkerMessage.Kind.allCases.allSatisfy { $0.introducedInMinor <= WorkerProtocolVersion.current.minor })

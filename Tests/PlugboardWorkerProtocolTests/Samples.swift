@@ -34,6 +34,13 @@ enum Samples {
         .willTerminate,
     ]
 
+    /// A value of every tag, with extremes.
+    static let functionValues: [FunctionValue] = [
+        .void, .bool(true), .bool(false), .int(.min), .int(.max), .uint(.max), .uint(0),
+        .float(-.infinity), .float(.leastNonzeroMagnitude), .double(.infinity), .double(-0.0), .double(.greatestFiniteMagnitude),
+        .string(""), .string(nonASCII), .bytes([]), .bytes([0, 255]), .pointer(.max), .pointer(0),
+    ]
+
     static let answers: [CallAnswer] = [.returned, .bool(true), .bool(false), .notTakingPart, .pending]
 
     /// Every sample with a request id its kind allows.
@@ -63,7 +70,17 @@ enum Samples {
             .unload(lingerMilliseconds: .max),
             .unloaded(.zero),
             .unloaded(ServiceCensus(otherThreadCalls: .max, otherThreads: .max, callsAfterDeinit: .max)),
+            .functionCall(plugin: 0, function: 0, depth: 0, arguments: []),
+            .functionCall(plugin: .max, function: .max, depth: .max, arguments: functionValues),
+            .functionResult(.value(.void)),
+            .functionResult(.value(.bytes(mebibyte))),
+            .functionResult(.error(json: Array(#"{"unknownPlugin":{}}"#.utf8))),
+            .invoke(function: "com.example.units.convert", depth: 1, arguments: functionValues),
+            .invoke(function: "", depth: .max, arguments: []),
+            .invokeReply(.value(.string(nonASCII))),
+            .invokeReply(.failure(status: -4, message: nonASCII)),
         ]
+        messages += functionValues.map { .functionResult(.value($0)) }
         messages += events.enumerated().map { .call(plugin: $0.offset == 0 ? .max : UInt32($0.offset), event: $0.element) }
         messages += answers.map { .answer($0) }
         messages += FilesOperation.allCases.map {

@@ -51,10 +51,12 @@ PB_BEGIN_DECLS
  *     static string, a buffer kept per thread).
  *   `release` is never called for any other return type.
  *
- * Threads. In this version the host calls functions on the thread that uses
- * the host (its dispatch thread), one call at a time, never re-entrantly;
- * write them [thread-safe] all the same: later versions (cross-plugin calls)
- * call them from any plugin's thread.
+ * Threads. The host calls a function from its dispatch thread (`plugboard call`,
+ * an embedding application), and, through `pb_host_t.invoke`, from any thread
+ * of any plugin that invokes it, also at the same time and re-entrantly (a
+ * function that invokes another that invokes it again): write every function
+ * [thread-safe] and re-entrant. In a worker, an invoked function runs on the
+ * worker's main thread when it is idle, else on another thread of the worker.
  *
  * Checking. The host reads every declaration once, in `add_plugin`: a bad one
  * (name, signature, NULL function, a name declared twice, a struct_size too
@@ -101,5 +103,60 @@ typedef struct pb_function {
      */
     void (*release)(void *result);
 } pb_function_t;
+
+/** Which field of a pb_value_t holds the value. Since 1.2. */
+typedef int32_t pb_value_kind_t;
+/** No value: the result of a `void` function. */
+#define PB_VALUE_VOID 0
+/** `boolean`: for a `bool` argument or result. */
+#define PB_VALUE_BOOL 1
+/** `integer`: a signed integer, for any integer argument it fits; the result of an `intN` function. */
+#define PB_VALUE_INT 2
+/** `unsigned_integer`: for any integer argument it fits; the result of a `uintN` function. */
+#define PB_VALUE_UINT 3
+/** `float_value`: for a `float` or `double` argument; the result of a `float` function. */
+#define PB_VALUE_FLOAT 4
+/** `double_value`: for a `double` argument, or a `float` one within float's range; the result of a `double` function. */
+#define PB_VALUE_DOUBLE 5
+/** `string`: NUL-terminated UTF-8, for a `string` argument or result. */
+#define PB_VALUE_STRING 6
+/** `bytes`: for a `bytes` argument or result. */
+#define PB_VALUE_BYTES 7
+/** `pointer`: for a `pointer` argument or result; only between plugins in one process. */
+#define PB_VALUE_POINTER 8
+
+/**
+ * One argument or result of `pb_host_t.invoke` (host.h). `kind` says which one
+ * field holds the value; the others are not read (zero them: `pb_value_t v = {0}`).
+ * The kinds are those of the host's Swift API: integers travel as 64-bit
+ * `integer` or `unsigned_integer` whatever the declared width, and the host
+ * checks each argument against the declared type as for every call (`300` for
+ * an `int8` is refused, a string for a `double` too). Since 1.2.
+ *
+ * As an argument, owned by the caller and borrowed for the call only: `string`
+ * non-NULL, NUL-terminated UTF-8; `bytes.data` NULL only when `bytes.size` is 0.
+ * As a result, written by the host: a `string` or `bytes.data` is a copy the
+ * host allocated for the caller, who frees it with `pb_host_t.release_value`.
+ */
+typedef struct pb_value {
+    /** A PB_VALUE_* kind. */
+    pb_value_kind_t kind;
+    /** The value of a PB_VALUE_BOOL. */
+    bool boolean;
+    /** The value of a PB_VALUE_INT. */
+    int64_t integer;
+    /** The value of a PB_VALUE_UINT. */
+    uint64_t unsigned_integer;
+    /** The value of a PB_VALUE_FLOAT. */
+    float float_value;
+    /** The value of a PB_VALUE_DOUBLE. */
+    double double_value;
+    /** The value of a PB_VALUE_STRING. */
+    const char *string;
+    /** The value of a PB_VALUE_BYTES. */
+    pb_bytes_t bytes;
+    /** The value of a PB_VALUE_POINTER. */
+    void *pointer;
+} pb_value_t;
 
 PB_END_DECLS

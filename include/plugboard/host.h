@@ -4,6 +4,7 @@
 #include "macros.h"
 #include "types.h"
 #include "services/files.h"
+#include "functions.h"
 
 PB_BEGIN_DECLS
 
@@ -67,6 +68,54 @@ struct pb_host {
      * has none (for example `plugboard list` and `inspect`).
      */
     const pb_files_t *files;
+
+    /* ---- since 1.2 ---- */
+
+    /**
+     * Calls the function `function`, "plugin-id.function" (e.g.
+     * "com.example.units.convert"), that a plugin declared (functions.h), with
+     * `argument_count` arguments from `arguments`, checked against its declared
+     * signature as for every call, and writes its result to `*result`. Any
+     * plugin's function, this library's own included, wherever it runs: both in
+     * the host's process, in one worker or in two, or one here and one there; the
+     * host carries the call and the result across. [thread-safe]
+     *
+     * `arguments` (NULL when `argument_count` is 0) is the caller's, borrowed for
+     * the call (see pb_value_t). On PB_OK `*result` holds the function's result
+     * (PB_VALUE_VOID for a void function); a string or bytes result is the
+     * caller's to free with `release_value`. On failure `*result` is
+     * PB_VALUE_VOID and nothing is to be freed. `error` (may be NULL when
+     * `error_size` is 0) receives a sentence naming the function and the cause,
+     * NUL-terminated and cut to fit `error_size` bytes (never inside a UTF-8 sequence);
+     * an empty string on PB_OK.
+     *
+     * Returns PB_OK, or:
+     *   PB_ERR_INVALID_ARGUMENT  a NULL or malformed `function`, NULL `result`,
+     *                            an argument of the wrong kind, count or range,
+     *                            an unknown kind, a string that is not UTF-8, or a
+     *                            `pointer` argument or result between two processes;
+     *   PB_ERR_NOT_FOUND         no such plugin or function, or a function whose
+     *                            declaration was refused at load;
+     *   PB_ERR_IO                the function returned what its type forbids;
+     *   PB_ERR_UNAVAILABLE       the function's worker crashed, exited or did not
+     *                            return within the call timeout (the host reports
+     *                            the worker as for any call);
+     *   PB_ERR_WRONG_STATE       invocations nested more than 16 deep (a function
+     *                            that invokes one that invokes it again, without end),
+     *                            or a call after this library's `deinit`.
+     *
+     * The call runs on the calling thread when the function is in the caller's
+     * process, else in the function's worker while the caller waits.
+     */
+    pb_status_t (*invoke)(const pb_host_t *host, const char *function, const pb_value_t *arguments,
+                          size_t argument_count, pb_value_t *result, char *error, size_t error_size);
+
+    /**
+     * Frees a result `invoke` wrote: the string or bytes the host allocated, and
+     * sets `*value` to PB_VALUE_VOID. Does nothing for other kinds or NULL. Call
+     * it once per result; any thread, also after `deinit`. [thread-safe]
+     */
+    void (*release_value)(const pb_host_t *host, pb_value_t *value);
 };
 
 PB_END_DECLS

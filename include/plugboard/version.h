@@ -12,7 +12,10 @@
  *        PB_ERR_NOT_FOUND, PB_ERR_EXISTS, PB_ERR_INVALID_PATH, PB_ERR_IO,
  *        PB_ERR_PERMISSION, PB_ERR_UNAVAILABLE.
  *   1.2  functions called by name (functions.h): pb_function_t, pb_bytes_t,
- *        pb_plugin_t.functions and pb_plugin_t.function_count.
+ *        pb_plugin_t.functions and pb_plugin_t.function_count;
+ *        one plugin calling another's function (before 1.2 was released, so
+ *        within 1.2): pb_value_t, PB_VALUE_*, pb_host_t.invoke and
+ *        pb_host_t.release_value.
  *
  * Compatibility rule: the major version must equal the host's; a plugin built
  * for a newer minor than the host's is refused; an older minor loads, and the

@@ -1,6 +1,6 @@
 /// Why a call of a plugin function was not made, or its result could not be taken:
 /// each case names the function and the cause.
-public enum PluginCallError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum PluginCallError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
     /// The text is not `plugin-id.function`.
     case malformedAddress(String, reason: String)
     /// No registered plugin has the address's id.
@@ -19,8 +19,14 @@ public enum PluginCallError: Error, Sendable, Equatable, CustomStringConvertible
     case invalidArgument(FunctionAddress, position: Int, reason: String)
     /// The function returned what its type does not allow (a NULL or non-UTF-8 string, NULL bytes with a size).
     case invalidResult(FunctionAddress, reason: String)
-    /// The plugin runs in a worker process, and calls are not forwarded to workers yet.
-    case notForwardedToWorkers(FunctionAddress)
+    /// The plugin's worker ended during the call; the sentence names the plugin, the
+    /// function and the library (`… crashed with SIGSEGV in function crash (…)`).
+    case workerEnded(FunctionAddress, sentence: String)
+    /// A `pointer` argument or result would cross between two processes (a caller and a
+    /// plugin in different processes), where its address means nothing.
+    case crossesProcesses(FunctionAddress, reason: String)
+    /// Invocations nested deeper than the limit (``FunctionInvoker/depthLimit``), a cycle most likely.
+    case nestedTooDeep(FunctionAddress, limit: Int)
 
     /// One sentence naming the function and the cause.
     public var description: String {
@@ -43,9 +49,13 @@ public enum PluginCallError: Error, Sendable, Equatable, CustomStringConvertible
             "\(address): argument \(position): \(reason)"
         case .invalidResult(let address, let reason):
             "\(address): invalid result: \(reason)"
-        case .notForwardedToWorkers(let address):
-            "\(address): the plugin runs in a worker process, and function calls are not forwarded to workers yet"
-                + " (load it in process to call it)"
+        case .workerEnded(let address, let sentence):
+            "\(address): the call did not complete: \(sentence)"
+        case .crossesProcesses(let address, let reason):
+            "\(address): \(reason), and a pointer cannot cross between processes"
+        case .nestedTooDeep(let address, let limit):
+            "\(address): invocations are nested more than \(limit) deep (a plugin function that invokes"
+                + " a function that invokes it again?); refused"
         }
     }
 }

@@ -17,8 +17,12 @@ extension PluginHost {
     /// thread (the host's dispatch thread), recorded like every plugin call: with
     /// ``FaultReporter`` installed a crash names the plugin and the function
     /// (`… crashed with SIGSEGV in function convert …`), and the call timeout's warning
-    /// names them too. A plugin loaded in a worker gives
-    /// ``PluginCallError/notForwardedToWorkers(_:)`` for now.
+    /// names them too. A plugin loaded in a worker gets the call forwarded and run there by
+    /// the same engine, with the same checks and errors; when its worker ends during the
+    /// call (a crash, an exit, the call timeout) the call throws
+    /// ``PluginCallError/workerEnded(_:sentence:)`` and the worker is reported, its plugins
+    /// withdrawn and restarted, as for a lifecycle callback. A `pointer` argument or result
+    /// cannot reach a worker (``PluginCallError/crossesProcesses(_:reason:)``).
     ///
     /// Call it from the thread that uses the host, like every other host method.
     public func call(_ address: FunctionAddress, _ arguments: [PluginValue]) throws(PluginCallError) -> PluginValue {

@@ -50,6 +50,8 @@ public final class PluginHost {
 
     /// What plugin code this host's dispatch thread runs, for fault and timeout messages.
     let calls = CallRecord()
+    /// The plugins' functions as any thread reaches them (calls, and plugins' `invoke`).
+    let functionInvoker: FunctionInvoker
     /// The host's files service as a worker reaches it (a worker's host sets it).
     var remoteFiles: RemoteFiles?
     /// The files service a library loaded now gets: the host's through the worker's
@@ -97,6 +99,9 @@ public final class PluginHost {
         self.outputHandler = outputHandler
         let record = calls
         watchdog = callTimeout.map { CallWatchdog(record: record, timeout: $0, report: logHandler) }
+        let invoker = FunctionInvoker(dispatchRecord: record, callTimeout: callTimeout, log: logHandler)
+        functionInvoker = invoker
+        registry.didChange = { invoker.publish($0) }
     }
 
     deinit { shutdown() }

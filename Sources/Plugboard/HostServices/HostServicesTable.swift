@@ -17,6 +17,8 @@ final class HostServicesTable: Sendable {
         let router: LogRouter
         let pluginIDs = Mutex<Set<String>>([])
         let files: FilesAccess?
+        /// The host whose functions the library's `invoke` reaches.
+        let invocations = InvocationRouter()
 
         init(lifetime: LibraryLifetime, router: LogRouter, files: FilesAccess?) {
             self.lifetime = lifetime
@@ -42,7 +44,9 @@ final class HostServicesTable: Sendable {
             // Retained for good: the table outlives this object (see above).
             host_data: Unmanaged.passRetained(context).toOpaque(),
             log: Self.log,
-            files: filesTable.map { UnsafePointer($0) }))
+            files: filesTable.map { UnsafePointer($0) },
+            invoke: InvokeService.invoke,
+            release_value: InvokeService.releaseValue))
     }
 
     /// `pb_host_t.log`: thread-safe, copies the message, never fails; ignored

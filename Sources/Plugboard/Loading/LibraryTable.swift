@@ -60,5 +60,6 @@ final class LibraryTable: Sendable {
         }
         if last { library.finalize(calls: calls) }
         library.router.detach(owner)
+        library.invocations.detach(owner)
     }
 }

@@ -135,6 +135,9 @@ final class LoadedLibrary: @unchecked Sendable {
         lifetime.end(.deinitialized)
     }
 
+    /// Whose functions the library's `invoke` reaches.
+    var invocations: InvocationRouter { services.context.invocations }
+
     /// How this initialization of the library used the host services, by thread, so far.
     var serviceCensus: ServiceCensus { lifetime.census.census }
 

@@ -102,6 +102,7 @@ extension PluginHost {
             report.abi = error.abi
             return report
         }
+        library.invocations.attach(owner, functionInvoker)
         var report = LoadReport(path: path, status: .loaded)
         report.abi = library.abi
         report.warnings = warnings

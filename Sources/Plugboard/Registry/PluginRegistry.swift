@@ -26,6 +26,8 @@ final class PluginRegistry {
     /// knows when to resolve again; read on every function call, so not checked for exclusive
     /// access at run time (a registry is used from its host's one thread).
     @exclusivity(unchecked) private(set) var generation = 0
+    /// Told the plugins after every change (the host's ``FunctionInvoker`` keeps its targets in step).
+    var didChange: ([Entry]) -> Void = { _ in }
     private var sources: [PluginID: PluginSource] = [:]
     /// Ids withdrawn because two libraries claimed them, with the refusal every later claim gets.
     private var contested: [PluginID: LoadFailure] = [:]
@@ -65,6 +67,7 @@ final class PluginRegistry {
         sources = sources.filter { $0.value != source }
         isOrdered = false
         generation += 1
+        didChange(entries)
     }
 
     private func add(_ implementation: PluginImplementation, descriptor: PluginDescriptor,
@@ -80,6 +83,7 @@ final class PluginRegistry {
                              functions: functions, refusedFunctions: refusedFunctions))
         isOrdered = false
         generation += 1
+        didChange(entries)
     }
 
     /// The registered plugin `id`, if there is one.
@@ -99,6 +103,7 @@ final class PluginRegistry {
         contested[id] = refusal
         isOrdered = false
         generation += 1
+        didChange(entries)
     }
 
     /// The refusal of an id ``withdraw(_:refusal:)`` took out, if it was.
@@ -114,6 +119,7 @@ final class PluginRegistry {
         isOrdered = false
         generation += 1
         prepare()
+        didChange(entries)
     }
 
     /// Sorts the plugins into dispatch order and rebuilds the per-concern rosters,

@@ -50,12 +50,21 @@ extension PluginHost {
         let sentence = ending.sentence(who: who, callback: callback, library: connection.library)
         if connection.markReported() {
             logHandler(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .error, message: sentence))
-            registry.removeAll(from: .library(path: connection.library))
-            restart(connection)
         }
         let failure = PluginFailure(plugin: PluginID(unchecked: who), message: sentence)
-        failures.append(failure)
+        withdrawFailedWorker(connection, failure: failure)
         return failure
+    }
+
+    /// Records `failure` and, the first time for `connection`, withdraws the worker's plugins and
+    /// restarts it while the library has restarts left. A worker that failed in a plugin's
+    /// `invoke` on another thread was reported there; it is withdrawn here, on the dispatch
+    /// thread, at the host's next call into it.
+    func withdrawFailedWorker(_ connection: WorkerConnection, failure: PluginFailure) {
+        failures.append(failure)
+        guard connection.markWithdrawn() else { return }
+        registry.removeAll(from: .library(path: connection.library))
+        restart(connection)
     }
 
     /// Starts a new worker for the library of `failed` if it has restarts left, and says what came of it.

@@ -26,6 +26,8 @@ final class WorkerConnection: @unchecked Sendable {
     private let log: PluginHost.LogHandler
     /// Runs the worker's files requests on the host's container; nil without one.
     private let files: WorkerFilesServer?
+    /// Runs the worker's `invoke` requests (plugins calling other plugins' functions); nil serves none.
+    private let invoker: FunctionInvoker?
     private let state = Mutex(State())
     private let replied = DispatchSemaphore(value: 0)
 
@@ -36,13 +38,20 @@ final class WorkerConnection: @unchecked Sendable {
         var ending: WorkerEnding?
         var notifications: [UInt64: FetchCompletion] = [:]
         var reported = false
+        var withdrawn = false
+        /// The `function-call` requests waiting for their `function-result`, and the results come.
+        var functionCalls: [UInt64: DispatchSemaphore] = [:]
+        var functionResults: [UInt64: FunctionResult] = [:]
+        /// Ids of `function-call`s: a range of their own (high bit set), so calls from other
+        /// threads never take an id that ``nextRequestID`` announced for the dispatch thread.
+        var nextFunctionCall: UInt64 = 1 << 63
         var stage: String?
         var peerVersion: WorkerProtocolVersion?
     }
 
     /// Starts a worker for `library`, loaded under `trust`; its log lines go to `log`, its printed lines to `output`.
-    init(library: String, trust: PluginTrust, worker: String, facade: FileFacade?, log: @escaping PluginHost.LogHandler,
-         output: @escaping PluginHost.OutputHandler) throws(LoadFailure) {
+    init(library: String, trust: PluginTrust, worker: String, facade: FileFacade?, invoker: FunctionInvoker?,
+         log: @escaping PluginHost.LogHandler, output: @escaping PluginHost.OutputHandler) throws(LoadFailure) {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             throw LoadFailure(.open, "cannot make the worker's channel", systemError: Errno(rawValue: errno).description)
@@ -67,6 +76,7 @@ final class WorkerConnection: @unchecked Sendable {
         channel = WorkerChannel(descriptor: FileDescriptor(rawValue: pair[0]))
         self.log = log
         files = facade.map { WorkerFilesServer(library: library, facade: $0) }
+        self.invoker = invoker
         for (descriptor, stream) in [(process.output, PluginOutputLine.Stream.stdout), (process.errorOutput, .stderr)] {
             guard let descriptor else { continue }
             let process = self.process
@@ -86,6 +96,14 @@ final class WorkerConnection: @unchecked Sendable {
         state.withLock { state in
             defer { state.reported = true }
             return !state.reported
+        }
+    }
+
+    /// True the first time it is called: the host withdraws a failed worker's plugins (and restarts it) once.
+    func markWithdrawn() -> Bool {
+        state.withLock { state in
+            defer { state.withdrawn = true }
+            return !state.withdrawn
         }
     }
 
@@ -146,6 +164,44 @@ final class WorkerConnection: @unchecked Sendable {
         }
     }
 
+    /// Sends a `functionCall` and waits for its `functionResult`, at most `timeout` (nil: as long as
+    /// it takes) and only while `interrupted` says false. Unlike ``request(_:timeout:interrupted:)``,
+    /// any thread may call it, also while another request waits (a plugin's `invoke` while the
+    /// dispatch thread is in a callback of this worker). A worker that ends, breaks the channel or
+    /// does not answer in time is stopped and reaped, as for any request.
+    func callFunction(_ message: WorkerMessage, timeout: Duration?,
+                      interrupted: () -> Bool = { false }) -> Result<FunctionResult, WorkerEnding> {
+        let signal = DispatchSemaphore(value: 0)
+        let id: UInt64
+        switch state.withLock({ state -> Result<UInt64, WorkerEnding> in
+            if let ending = state.ending { return .failure(ending) }
+            defer { state.nextFunctionCall += 1 }
+            state.functionCalls[state.nextFunctionCall] = signal
+            return .success(state.nextFunctionCall)
+        }) {
+        case .failure(let ending): return .failure(ending)
+        case .success(let next): id = next
+        }
+        defer { state.withLock { $0.functionCalls[id] = nil } }
+        do {
+            try channel.send(message, requestID: id)
+        } catch {
+            return .failure(end(.lost(error.description)))
+        }
+        let deadline: DispatchTime = timeout.map { .now() + .nanoseconds(Int(clamping: $0.nanoseconds)) } ?? .distantFuture
+        while true {
+            let woken = signal.wait(timeout: min(deadline, .now() + .milliseconds(100))) == .success
+            let outcome = state.withLock { state -> Result<FunctionResult, WorkerEnding>? in
+                if let result = state.functionResults.removeValue(forKey: id) { return .success(result) }
+                return state.ending.map { .failure($0) }
+            }
+            if let outcome { return outcome }
+            if woken { continue }
+            if DispatchTime.now() >= deadline { return .failure(end(.timedOut(timeout ?? .zero))) }
+            if interrupted() { return .failure(end(.interrupted)) }
+        }
+    }
+
     /// The completion for the remote notification of call `request`, until its answer arrives.
     func expectCompletion(of request: UInt64, _ completion: FetchCompletion) {
         state.withLock { $0.notifications[request] = completion }
@@ -191,6 +247,7 @@ final class WorkerConnection: @unchecked Sendable {
         }
         process.stop()
         replied.signal()
+        for waiting in state.withLock({ Array($0.functionCalls.values) }) { waiting.signal() }
         return first
     }
 
@@ -220,6 +277,19 @@ final class WorkerConnection: @unchecked Sendable {
                 }
             case .stage(let name):
                 state.withLock { $0.stage = name }
+            case .functionResult(let result):
+                let waiting = state.withLock { state -> DispatchSemaphore? in
+                    guard let waiting = state.functionCalls[received.requestID] else { return nil }
+                    state.functionResults[received.requestID] = result
+                    return waiting
+                }
+                guard let waiting else {
+                    end(.lost("it sent function-result with request id \(received.requestID), which nothing awaited"))
+                    return
+                }
+                waiting.signal()
+            case .invoke(let function, let depth, let arguments):
+                serveInvoke(function, depth: depth, arguments: arguments, requestID: received.requestID)
             case .completion(let notification, _, let result):
                 let completion = state.withLock { $0.notifications[notification] }
                 if let answer = FetchResult(abiValue: result) {
@@ -242,6 +312,21 @@ final class WorkerConnection: @unchecked Sendable {
                     return
                 }
             }
+        }
+    }
+
+    /// Runs a plugin's `invoke` from the worker on a thread of its own (the invoked function may be
+    /// in this worker again, whose `function-result` this reader thread must be free to read) and
+    /// sends the `invokeReply`. The caller is in another process: a `pointer` cannot pass.
+    private func serveInvoke(_ function: String, depth: UInt32, arguments: [FunctionValue], requestID: UInt64) {
+        Thread.detachNewThread { [self] in
+            let outcome = invoker?.invoke(function, arguments.map(PluginValue.init(wire:)), depth: depth, caller: .elsewhere)
+                ?? .failure(InvokeFailure(status: PB_ERR_UNAVAILABLE, message: "invoke \(function): this host serves no invocations"))
+            let reply: InvokeResult = switch outcome {
+            case .success(let value): .value(value.wire)
+            case .failure(let failure): .failure(status: failure.status, message: failure.message)
+            }
+            try? channel.send(.invokeReply(reply), requestID: requestID)
         }
     }
 

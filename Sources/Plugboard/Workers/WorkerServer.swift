@@ -34,20 +34,37 @@ public enum WorkerServer {
         // A crash in plugin code prints its stage (init, register_plugins…) on standard error, which the host shows.
         FaultReporter.install()
         let channel = WorkerChannel(descriptor: FileDescriptor(rawValue: channelDescriptor))
-        let files = environment[filesVariable] == nil ? nil : RemoteFiles(channel: channel)
-        let session = WorkerSession(channel: channel, files: files)
-        // The reader thread takes replies to plugins' `files` requests (a plugin waits for
-        // them inside a callback, while this thread is busy in it) and queues the rest.
+        let requests = WorkerRequests(channel: channel)
+        let files = environment[filesVariable] == nil ? nil : RemoteFiles(requests: requests)
+        let session = WorkerSession(channel: channel, files: files, invoke: RemoteInvoke(requests: requests))
+        // The reader thread takes replies to plugins' `files` and `invoke` requests (a plugin waits
+        // for them inside a callback, while the main thread is busy in it) and queues the rest. A
+        // `function-call` goes to the main thread when it is idle, else to a thread of its own:
+        // the main thread may be in a callback that waits for this very call (an invoke cycle).
         let inbox = WorkerInbox()
+        let functionCalls = session.functionCalls
         Thread.detachNewThread {
             while let received = try? channel.receive() {
-                if case .serviceReply(let status, let payload, let message) = received.message, let files {
-                    files.deliver(RemoteFiles.Reply(status: status, payload: payload, message: message), to: received.requestID)
-                } else {
+                switch received.message {
+                case .serviceReply, .invokeReply:
+                    requests.deliver(received.message, to: received.requestID)
+                case .functionCall:
+                    if !inbox.putIfIdle(received) {
+                        Thread.detachNewThread {
+                            // A call the worker cannot run is malformed: the worker ends, as on the main thread.
+                            do throws(WorkerProtocolError) {
+                                try functionCalls.run(received)
+                            } catch {
+                                inbox.close(malformed: true)
+                                try? channel.shutdown()
+                            }
+                        }
+                    }
+                default:
                     inbox.put(received)
                 }
             }
-            files?.close()
+            requests.close()
             inbox.close()
         }
         while let received = inbox.take() {
@@ -57,7 +74,7 @@ public enum WorkerServer {
                 return 71
             }
         }
-        return 0
+        return inbox.malformed ? 71 : 0
     }
 }
 
@@ -68,14 +85,18 @@ final class WorkerSession {
     /// The plugins loaded so far, numbered in registration order across loads since the start or
     /// the last `unload` (the protocol's plugin numbers).
     private var plugins: [(definition: CPluginDefinition, library: LoadedLibrary)] = []
+    /// Runs `function-call`s, on this thread or another.
+    let functionCalls: WorkerFunctionCalls
 
-    init(channel: WorkerChannel, files: RemoteFiles?) {
+    init(channel: WorkerChannel, files: RemoteFiles?, invoke: RemoteInvoke) {
         self.channel = channel
         host = PluginHost { record in
             try? channel.send(.log(pluginID: record.plugin, level: record.level.abiValue, message: record.message))
         }
         host.stageAnnouncer = { stage in try? channel.send(.stage(name: stage.description)) }
         host.remoteFiles = files
+        host.functionInvoker.relay(to: invoke)
+        functionCalls = WorkerFunctionCalls(channel: channel, invoker: host.functionInvoker)
     }
 
     /// Answers one message; false when the worker should exit.
@@ -92,6 +113,7 @@ final class WorkerSession {
                     if case .native(let definition, let library) = entry.implementation { plugins.append((definition, library)) }
                 }
             }
+            functionCalls.number(plugins.map(\.definition.descriptor.id))
             let json = (try? JSONEncoder().encode(report)).map(Array.init) ?? []
             try channel.send(.loaded(reportJSON: json), requestID: id)
         case .call(let plugin, let event):
@@ -114,10 +136,14 @@ final class WorkerSession {
             for (_, library) in plugins { libraries[ObjectIdentifier(library)] = library }
             host.shutdown()
             plugins = []
+            functionCalls.number([])
             Thread.sleep(forTimeInterval: Double(linger) / 1000)
             let census = libraries.values.reduce(ServiceCensus.zero) { $0 + $1.serviceCensus }
             try channel.send(.unloaded(census), requestID: id)
-        case .serviceReply, .helloReply, .loaded, .answer, .log, .files, .completion, .bye, .stage, .unloaded:
+        case .functionCall:
+            try functionCalls.run(received)
+        case .serviceReply, .helloReply, .loaded, .answer, .log, .files, .completion, .bye, .stage, .unloaded,
+             .functionResult, .invoke, .invokeReply:
             throw .malformed(field: "kind", cause: .unknownKind(received.message.kind.rawValue))
         }
         return true
@@ -155,7 +181,7 @@ final class CompletionGate: Sendable {
 
 /// The messages the worker's reader thread hands to its main thread, in order.
 final class WorkerInbox: Sendable {
-    private let queue = Mutex<(messages: [ReceivedMessage], closed: Bool)>(([], false))
+    private let queue = Mutex<(messages: [ReceivedMessage], closed: Bool, waiting: Bool, malformed: Bool)>(([], false, false, false))
     private let available = DispatchSemaphore(value: 0)
 
     /// Queues `message` for ``take()``.
@@ -164,17 +190,36 @@ final class WorkerInbox: Sendable {
         available.signal()
     }
 
-    /// No more messages will come.
-    func close() {
-        queue.withLock { $0.closed = true }
+    /// Queues `message` only when the main thread waits in ``take()`` with nothing queued, so it
+    /// takes this message next; false otherwise (nothing queued).
+    func putIfIdle(_ message: ReceivedMessage) -> Bool {
+        let queued = queue.withLock { queue -> Bool in
+            guard queue.messages.isEmpty, queue.waiting else { return false }
+            queue.messages.append(message)
+            return true
+        }
+        if queued { available.signal() }
+        return queued
+    }
+
+    /// No more messages will come; `malformed` when the host sent one the worker could not run.
+    func close(malformed: Bool = false) {
+        queue.withLock { queue in
+            queue.closed = true
+            queue.malformed = queue.malformed || malformed
+        }
         available.signal()
     }
+
+    /// Whether the inbox was closed because the host sent a malformed message.
+    var malformed: Bool { queue.withLock { $0.malformed } }
 
     /// The next message, waiting for it; nil once closed and empty.
     func take() -> ReceivedMessage? {
         while true {
             let next = queue.withLock { queue -> (ReceivedMessage?, Bool) in
-                queue.messages.isEmpty ? (nil, queue.closed) : (queue.messages.removeFirst(), false)
+                queue.waiting = queue.messages.isEmpty
+                return queue.messages.isEmpty ? (nil, queue.closed) : (queue.messages.removeFirst(), false)
             }
             if let message = next.0 { return message }
             if next.1 { return nil }

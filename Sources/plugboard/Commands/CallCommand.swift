@@ -13,8 +13,8 @@ struct CallCommand: ParsableCommand {
             Loads the plugins as run does (--isolation process by default: each library in a \
             worker), sends no lifecycle event, resolves PLUGIN_ID.FUNCTION (the functions are \
             listed by plugboard list and inspect), calls it once, prints the result and shuts \
-            the plugins down. Function calls are not forwarded to workers yet: with --isolation \
-            process the call fails with a message saying so; --isolation none calls it in this \
+            the plugins down. With --isolation process the call runs in the plugin's worker (a \
+            crash there is reported in one line and exits 5); --isolation none calls it in this \
             process.
 
             Arguments, one per declared parameter, read by its type:
@@ -40,9 +40,9 @@ struct CallCommand: ParsableCommand {
             What plugins log or print goes to standard error.
 
             Which error gives which exit code: 1 for no such plugin or function (the error lists \
-            those there are), a declaration refused at load, a call not forwarded to a worker, an \
-            invalid result; 64 for a malformed PLUGIN_ID.FUNCTION, a missing or extra argument (the \
-            signature is shown), an argument that is not its type (position, type and value named). \
+            those there are), a declaration refused at load, an invalid result; 5 when the \
+            plugin's worker crashed, exited or hung during the call; 64 for a malformed \
+            PLUGIN_ID.FUNCTION, a missing or extra argument (the signature is shown), an argument that is not its type (position, type and value named). \
             In process, a crash in the function ends plugboard after one line on standard error \
             naming the plugin and the function.
 

@@ -160,15 +160,19 @@ import Testing
         #expect(nothing.errorOutput == "plugboard call: com.example.units.convert: no plugin com.example.units is loaded; no plugin was loaded from \(empty.plugins)\n")
     }
 
-    @Test func inAWorkerTheCallIsNotForwardedYet() throws {
+    /// With the default isolation the call runs in the plugin's worker and answers as in process;
+    /// a crash there is the worker's, reported in one line, and `call` exits 5.
+    @Test func inAWorkerTheCallIsForwardedAndACrashIsTheWorkers() throws {
         let plugins = try Plugins()
         defer { plugins.workspace.remove() }
-        let result = try plugins.call(["com.example.units.convert", "ft", "m", "3"], isolation: "process")
-        #expect(result.status == 1, "\(result.output) \(result.errorOutput)")
-        #expect(result.output.isEmpty)
-        #expect(result.errorOutput == "plugboard call: com.example.units.convert: the plugin runs in a worker process, and function calls are not forwarded to workers yet (load it in process to call it)\n")
+        let inProcess = try plugins.call(["com.example.units.convert", "ft", "m", "3"])
         let byDefault = try CLI.run(["call", "--plugin-dir", plugins.workspace.plugins, "com.example.units.convert", "ft", "m", "3"])
-        #expect(byDefault.status == 1 && byDefault.errorOutput == result.errorOutput, "\(byDefault.errorOutput)")
+        #expect(byDefault.status == 0 && inProcess.status == 0, "\(byDefault.errorOutput)")
+        #expect(byDefault.output == inProcess.output && byDefault.output == "0.9144000000000001\n", "\(byDefault.output)")
+        let crashed = try plugins.call(["com.example.functions.crash"], isolation: "process")
+        #expect(crashed.status == 5, "\(crashed.output) \(crashed.errorOutput)")
+        #expect(crashed.output.isEmpty)
+        #expect(crashed.errorOutput.contains("com.example.functions crashed with SIGSEGV in function crash ("), "\(crashed.errorOutput)")
     }
 
     @Test func jsonHasTheFunctionTheSignatureTheTypedResultAndTheDuration() throws {

@@ -102,8 +102,8 @@ import Testing
         #expect(try fixture.call("ok", [], plugin: "com.example.badfunctions") == .int(42))
     }
 
-    /// With workers, the host knows the declarations and says that calls are not forwarded yet.
-    @Test func aPluginInAWorkerIsNotCalledYet() throws {
+    /// With workers, the host knows the declarations and the call is forwarded to the worker.
+    @Test func aPluginInAWorkerIsCalledThere() throws {
         let directory = try TemporaryDirectory("plugboard-functions-worker")
         defer { directory.remove() }
         let library = try PluginCompiler.compile(TestPaths.fixtures + "/functions_plugin.c", to: directory.file("libfunctions.so"))
@@ -113,10 +113,7 @@ import Testing
         let report = host.loadLibrary(at: library)
         try #require(report.status == .loaded, "\(report)")
         #expect(report.plugins.first?.functions.contains { $0.name == "weigh" && $0.signature == "double (int32, double, string)" } == true)
-        let weigh = try FunctionAddress(parsing: "com.example.functions.weigh")
-        #expect(throws: PluginCallError.notForwardedToWorkers(weigh)) {
-            try host.call(weigh, [.int(1), .double(1), .string("")])
-        }
+        #expect(try host.call("com.example.functions.weigh", [.int(2), .double(1.5), .string("abc")]) == .double(6))
         #expect(throws: PluginCallError.unknownFunction(try FunctionAddress(parsing: "com.example.functions.nothing"))) {
             try host.call("com.example.functions.nothing", [])
         }

@@ -227,6 +227,18 @@ static void misbehave(int place) {
 #ifdef LOG_AT
     if (place == LOG_AT) host->log(host, HOSTILE_ID, PB_LOG_INFO, HOSTILE_MESSAGE);
 #endif
+#ifdef INVOKE_AT
+#ifndef HOSTILE_INVOKE
+#define HOSTILE_INVOKE "com.example.hostile.nothing"
+#endif
+    if (place == INVOKE_AT) {
+        pb_value_t result = {0};
+        char error[512];
+        pb_status_t status = host->invoke(host, HOSTILE_INVOKE, NULL, 0, &result, error, sizeof error);
+        host->release_value(host, &result);
+        fprintf(stderr, "hostile invoke: status %d: %s\n", (int)status, error);
+    }
+#endif
 #ifdef LOG_THREAD_AT
     if (place == LOG_THREAD_AT) {
         pthread_t thread;

@@ -21,7 +21,7 @@ macro_rules! constants {
 
 fn main() {
     layout! {
-        pb_host_t { struct_size, abi_major, abi_minor, name, version, host_data, log, files }
+        pb_host_t { struct_size, abi_major, abi_minor, name, version, host_data, log, files, invoke, release_value }
         pb_buffer_t { data, size }
         pb_file_attributes_t { struct_size, kind, size, permissions, owner_id, modified_ns, created_ns }
         pb_files_t { struct_size, write, read, free_buffer, remove, rename, r#move, copy, change_extension, list, attributes, exists, last_error }
@@ -35,6 +35,7 @@ fn main() {
         pb_app_state_t { struct_size, did_become_active, will_resign_active, did_enter_background, will_enter_foreground }
         pb_termination_t { struct_size, will_terminate }
         pb_bytes_t { data, size }
+        pb_value_t { kind, boolean, integer, unsigned_integer, float_value, double_value, string, bytes, pointer }
         pb_function_t { struct_size, name, signature, doc, function, release }
         pb_plugin_t { struct_size, priority, id, name, version, ctx, launch, open_url, user_activity, remote_notifications, memory, protected_data, app_state, termination, functions, function_count }
         pb_registrar_t { struct_size, host, host_data, add_plugin }
@@ -48,5 +49,7 @@ fn main() {
         PB_FILES_OVERWRITE, PB_FILES_CREATE_FOLDERS,
         PB_FILE_KIND_FILE, PB_FILE_KIND_DIRECTORY, PB_FILE_KIND_SYMBOLIC_LINK, PB_FILE_KIND_OTHER,
         PB_FETCH_NEW_DATA, PB_FETCH_NO_DATA, PB_FETCH_FAILED,
+        PB_VALUE_VOID, PB_VALUE_BOOL, PB_VALUE_INT, PB_VALUE_UINT, PB_VALUE_FLOAT, PB_VALUE_DOUBLE, PB_VALUE_STRING,
+        PB_VALUE_BYTES, PB_VALUE_POINTER,
     }
 }

@@ -69,6 +69,13 @@ pub struct pb_host_t {
     pub log: Option<unsafe extern "C" fn(host: *const pb_host_t, plugin_id: *const c_char, level: pb_log_level_t, message: *const c_char)>,
     /// Since 1.1; NULL when the host has no container. Read only when `struct_size` covers it.
     pub files: *const pb_files_t,
+    /// Since 1.2: calls another plugin's function by "plugin-id.function". Read only when
+    /// `struct_size` covers it. [thread-safe]
+    pub invoke: Option<unsafe extern "C" fn(host: *const pb_host_t, function: *const c_char, arguments: *const pb_value_t,
+                                            argument_count: usize, result: *mut pb_value_t, error: *mut c_char,
+                                            error_size: usize) -> pb_status_t>,
+    /// Since 1.2: frees a string or bytes result of `invoke`. [thread-safe]
+    pub release_value: Option<unsafe extern "C" fn(host: *const pb_host_t, value: *mut pb_value_t)>,
 }
 
 // ---- services/files.h ------------------------------------------------------------------
@@ -229,6 +236,44 @@ pub struct pb_termination_t {
 pub struct pb_bytes_t {
     pub data: *const u8,
     pub size: usize,
+}
+
+/// Which field of a `pb_value_t` holds the value (`PB_VALUE_*`).
+pub type pb_value_kind_t = i32;
+/// No value: the result of a `void` function.
+pub const PB_VALUE_VOID: pb_value_kind_t = 0;
+/// `boolean`.
+pub const PB_VALUE_BOOL: pb_value_kind_t = 1;
+/// `integer`: a signed integer of any declared width.
+pub const PB_VALUE_INT: pb_value_kind_t = 2;
+/// `unsigned_integer`: an unsigned integer of any declared width.
+pub const PB_VALUE_UINT: pb_value_kind_t = 3;
+/// `float_value`.
+pub const PB_VALUE_FLOAT: pb_value_kind_t = 4;
+/// `double_value`.
+pub const PB_VALUE_DOUBLE: pb_value_kind_t = 5;
+/// `string`: NUL-terminated UTF-8.
+pub const PB_VALUE_STRING: pb_value_kind_t = 6;
+/// `bytes`.
+pub const PB_VALUE_BYTES: pb_value_kind_t = 7;
+/// `pointer`: only between plugins in one process.
+pub const PB_VALUE_POINTER: pb_value_kind_t = 8;
+
+/// One argument or result of `pb_host_t.invoke`: `kind` says which field holds the value.
+/// Arguments are the caller's, borrowed for the call; a string or bytes result is freed
+/// with `pb_host_t.release_value`.
+#[derive(Debug)]
+#[repr(C)]
+pub struct pb_value_t {
+    pub kind: pb_value_kind_t,
+    pub boolean: bool,
+    pub integer: i64,
+    pub unsigned_integer: u64,
+    pub float_value: f32,
+    pub double_value: f64,
+    pub string: *const c_char,
+    pub bytes: pb_bytes_t,
+    pub pointer: *mut c_void,
 }
 
 /// One function a plugin offers to be called by name. Plugin-owned; the host copies the

@@ -1,0 +1,197 @@
+import CFaultReporter
+import Foundation
+import Glibc
+import PlugboardWorkerProtocol
+import Synchronization
+
+/// One host's plugin functions as any thread reaches them: the host's own calls
+/// (``PluginHost/call(_:_:)``), plugins' `invoke` in this process, and the `invoke`
+/// of plugins in the host's workers. Kept in step with the registry; thread-safe.
+///
+/// A function in this process runs on the calling thread, recorded for fault and
+/// timeout messages; one in a worker is forwarded to that worker (`function-call`).
+/// In a worker's own host, a plugin id it does not hold is relayed to the host
+/// (`invoke`).
+final class FunctionInvoker: Sendable {
+    /// The most invocations one call may be nested in: a cycle ends with an error, not a hang.
+    static let depthLimit: UInt32 = 16
+
+    /// Where one registered plugin's functions run.
+    struct Target: @unchecked Sendable {
+        enum Place {
+            /// In this process: the checked functions and the plugin's fault label.
+            case here(PluginFunctions, label: UnsafePointer<pbf_label_t>)
+            /// In a worker: its plugin number there and its accepted declarations, in order.
+            case worker(WorkerConnection, plugin: UInt32, declarations: [FunctionDeclaration])
+        }
+        let place: Place
+        let refused: [FunctionRefusal]
+    }
+
+    /// Whether the code that asks for a call runs in this process (pointers may pass) or in another.
+    enum Caller {
+        /// In this process: a `pointer` passes to a function here.
+        case here
+        /// In another process (a worker's plugin): no `pointer` passes.
+        case elsewhere
+    }
+
+    private let targets = Mutex<[PluginID: Target]>([:])
+    private let relay = Mutex<RemoteInvoke?>(nil)
+    private let dispatchRecord: CallRecord
+    private let callTimeout: Duration?
+    private let log: PluginHost.LogHandler
+
+    /// An invoker for a host whose dispatch thread records its calls in `dispatchRecord`.
+    init(dispatchRecord: CallRecord, callTimeout: Duration?, log: @escaping PluginHost.LogHandler) {
+        self.dispatchRecord = dispatchRecord
+        self.callTimeout = callTimeout
+        self.log = log
+    }
+
+    /// Takes the registry's plugins as they are now.
+    func publish(_ entries: [PluginRegistry.Entry]) {
+        var table: [PluginID: Target] = [:]
+        for entry in entries {
+            let place: Target.Place = switch entry.implementation {
+            case .native(let definition, _): .here(definition.functions, label: entry.label)
+            case .swift: .here(.none, label: entry.label)
+            case .remote(let remote):
+                .worker(remote.connection.takeUnretainedValue(), plugin: remote.index, declarations: entry.functions)
+            }
+            table[entry.descriptor.id] = Target(place: place, refused: entry.refusedFunctions)
+        }
+        targets.withLock { $0 = table }
+    }
+
+    /// In a worker: plugin ids this worker does not hold are invoked through `remote`, in the host.
+    func relay(to remote: RemoteInvoke) {
+        relay.withLock { $0 = remote }
+    }
+
+    /// The address of function number `index` (in declaration order) of plugin `id`, held in this process.
+    func address(plugin id: PluginID, function index: Int) -> FunctionAddress? {
+        guard case .here(let functions, _)? = targets.withLock({ $0[id]?.place }),
+              functions.accepted.indices.contains(index) else { return nil }
+        return FunctionAddress(plugin: id, function: functions.accepted[index].declaration.name)
+    }
+
+    /// A plugin's `invoke` of `text` (`plugin-id.function`), `depth` invocations deep, as the C ABI answers it.
+    func invoke(_ text: String, _ arguments: [PluginValue], depth: UInt32, caller: Caller) -> Result<PluginValue, InvokeFailure> {
+        let address: FunctionAddress
+        do {
+            address = try FunctionAddress(parsing: text)
+        } catch {
+            return .failure(InvokeFailure(error))
+        }
+        if targets.withLock({ $0[address.plugin] }) == nil, let relay = relay.withLock({ $0 }) {
+            return relay.invoke(address, arguments, depth: depth)
+        }
+        return call(address, arguments, depth: depth, caller: caller).mapError(InvokeFailure.init)
+    }
+
+    /// Calls the function at `address` with `arguments`, `depth` invocations deep (0 for the host's own
+    /// call). `onDispatchThread`: the host's own call, recorded in the host's record like every callback.
+    func call(_ address: FunctionAddress, _ arguments: [PluginValue], depth: UInt32, caller: Caller,
+              onDispatchThread: Bool = false, interrupted: () -> Bool = { false }) -> Result<PluginValue, PluginCallError> {
+        guard depth <= Self.depthLimit else { return .failure(.nestedTooDeep(address, limit: Int(Self.depthLimit))) }
+        return resolve(address, caller: caller).flatMap { function in
+            call(function, arguments, depth: depth, onDispatchThread: onDispatchThread, interrupted: interrupted)
+        }
+    }
+
+    /// Where the function at `address` runs, with its declaration; or why `caller` cannot call it
+    /// (an unknown plugin or function, a refused declaration, a `pointer` across processes).
+    func resolve(_ address: FunctionAddress, caller: Caller) -> Result<ResolvedFunction, PluginCallError> {
+        guard let target = targets.withLock({ $0[address.plugin] }) else { return .failure(.unknownPlugin(address)) }
+        if let refusal = target.refused.first(where: { $0.name == address.function }) {
+            return .failure(.refusedFunction(address, reason: refusal.reason))
+        }
+        let resolved: ResolvedFunction
+        switch target.place {
+        case .here(let functions, let label):
+            guard let function = functions.named(address.function) else { return .failure(.unknownFunction(address)) }
+            resolved = ResolvedFunction(address: address, declaration: function.declaration, signature: function.signature,
+                                        place: .here(function, label: label))
+            if caller == .here { return .success(resolved) }
+        case .worker(let connection, let plugin, let declarations):
+            guard let index = declarations.firstIndex(where: { $0.name == address.function }) else {
+                return .failure(.unknownFunction(address))
+            }
+            guard let signature = try? FunctionSignature(parsing: declarations[index].signature) else {
+                return .failure(.refusedFunction(address, reason: "its worker sent the signature "
+                    + "\"\(declarations[index].signature)\", which does not parse"))
+            }
+            resolved = ResolvedFunction(address: address, declaration: declarations[index], signature: signature,
+                                        place: .worker(connection, plugin: plugin, function: UInt32(index)))
+        }
+        if let reason = Self.pointerUse(resolved.signature, at: address) {
+            return .failure(.crossesProcesses(address, reason: reason))
+        }
+        return .success(resolved)
+    }
+
+    /// Calls `function`, resolved by ``resolve(_:caller:)``, as ``call(_:_:depth:caller:onDispatchThread:interrupted:)`` does.
+    func call(_ function: ResolvedFunction, _ arguments: [PluginValue], depth: UInt32,
+              onDispatchThread: Bool, interrupted: () -> Bool) -> Result<PluginValue, PluginCallError> {
+        let address = function.address
+        switch function.place {
+        case .here(let code, let label):
+            return withRecord(onDispatchThread: onDispatchThread) { record in
+                InvocationDepth.with(depth) { () -> Result<PluginValue, PluginCallError> in
+                    do throws(PluginCallError) {
+                        return .success(try code.call(arguments, address: address, record: record, label: label))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+        case .worker(let connection, let plugin, let index):
+            let request = WorkerMessage.functionCall(plugin: plugin, function: index, depth: depth,
+                                                     arguments: arguments.map(\.wire))
+            switch connection.callFunction(request, timeout: callTimeout, interrupted: interrupted) {
+            case .success(.value(let value)):
+                return .success(PluginValue(wire: value))
+            case .success(.error(let json)):
+                let error = try? JSONDecoder().decode(PluginCallError.self, from: Data(json))
+                return .failure(error ?? .invalidResult(address, reason: "its worker sent an error that does not decode"))
+            case .failure(let ending):
+                let sentence = ending.sentence(who: address.plugin.rawValue, callback: "function \(address.function)",
+                                               library: connection.library)
+                if connection.markReported() {
+                    log(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .error, message: sentence))
+                }
+                return .failure(.workerEnded(address, sentence: sentence))
+            }
+        }
+    }
+
+    /// Runs `body` with the record the call is written in: the host's on its dispatch thread
+    /// (within a callback, the callback's entry is restored afterwards), else one of the pool's.
+    private func withRecord<Result>(onDispatchThread: Bool, _ body: (CallRecord) -> Result) -> Result {
+        if onDispatchThread { return body(dispatchRecord) }
+        var callback: UnsafePointer<CChar>?
+        var sequence: UInt64 = 0
+        let record = dispatchRecord.pointer
+        guard let running = pbf_current(record, &callback, &sequence),
+              record.pointee.thread == UInt(bitPattern: Int(bitPattern: pthread_self())) else {
+            return CallRecordPool.with(body)
+        }
+        defer {
+            pbf_begin(record, callback, record.pointee.thread)
+            pbf_enter(record, running)
+        }
+        return body(dispatchRecord)
+    }
+
+    /// Why `signature` cannot be called from another process, or nil when it can: a `pointer` in it.
+    private static func pointerUse(_ signature: FunctionSignature, at address: FunctionAddress) -> String? {
+        if let position = signature.arguments.firstIndex(of: .pointer) {
+            return "argument \(position + 1) is a pointer and \(address.plugin) runs in another process than the caller"
+        }
+        if signature.result == .pointer {
+            return "the result is a pointer and \(address.plugin) runs in another process than the caller"
+        }
+        return nil
+    }
+}

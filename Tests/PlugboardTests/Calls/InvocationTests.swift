@@ -1,0 +1,154 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import Plugboard
+
+/// One plugin calling another's functions through `pb_host_t.invoke`, with `Fixtures/invoke_plugin.c`
+/// built twice (com.example.invoke.a and .b, each the other's peer), in every placement: both in the
+/// host's process, both in workers of their own, the caller in a worker and the function in process,
+/// and the other way round. The CLI loads every library one way (`--isolation`), so the mixed
+/// placements are made through the host library (a worker for one library, the process for the other).
+@Suite struct InvocationTests {
+    enum Placement: String, CaseIterable, Sendable {
+        case bothInProcess, bothInWorkers, callerInWorker, functionInWorker
+    }
+
+    /// The pair loaded in `placement`, with what the host logged.
+    struct Pair {
+        let directory: TemporaryDirectory
+        let host: PluginHost
+        let log = LogLines()
+        let caller: String
+        let peer: String
+
+        init(_ placement: Placement) throws {
+            directory = try TemporaryDirectory("plugboard-invoke")
+            caller = try Self.build("a", peer: "b", in: directory)
+            peer = try Self.build("b", peer: "a", in: directory)
+            let log = self.log
+            let worker = WorkerForwardingTests.worker
+            host = PluginHost(callTimeout: .seconds(60), isolation: placement == .bothInWorkers ? .workers(worker: worker) : .inProcess) {
+                record in log.lines.withLock { $0.append((record.plugin.map { "\($0): " } ?? "") + record.message) }
+            }
+            let reports = switch placement {
+            case .bothInProcess, .bothInWorkers: [host.loadLibrary(at: caller), host.loadLibrary(at: peer)]
+            case .callerInWorker: [host.loadInWorker(caller, worker: worker, trust: .strict), host.loadLibrary(at: peer)]
+            case .functionInWorker: [host.loadLibrary(at: caller), host.loadInWorker(peer, worker: worker, trust: .strict)]
+            }
+            for report in reports { try #require(report.status == .loaded, "\(report)") }
+        }
+
+        static func build(_ name: String, peer: String, in directory: TemporaryDirectory) throws -> String {
+            try PluginCompiler.compile(TestPaths.fixtures + "/invoke_plugin.c", to: directory.file("lib\(name).so"),
+                                       flags: ["-DSELF_ID=\"com.example.invoke.\(name)\"", "-DPEER_ID=\"com.example.invoke.\(peer)\""])
+        }
+
+        /// Calls the caller's `function`.
+        func call(_ function: String, _ arguments: [PluginValue] = []) throws -> PluginValue {
+            try host.call("com.example.invoke.a.\(function)", arguments)
+        }
+
+        /// What the host logged so far.
+        var lines: [String] { log.lines.withLock { $0 } }
+
+        func remove() {
+            host.shutdown()
+            directory.remove()
+        }
+    }
+
+    @Test(arguments: Placement.allCases)
+    func invocationsWorkInEveryPlacement(placement: Placement) throws {
+        let pair = try Pair(placement)
+        defer { pair.remove() }
+        #expect(try pair.call("self_twice", [.double(21)]) == .double(42), "a plugin invokes its own function")
+        #expect(try pair.call("bounce", [.int(5)]) == .int(5), "a → b → a → b → a → b: a cycle that ends")
+        #expect(try pair.call("relay_shout", [.string("héllo")]) == .string("com.example.invoke.b says HéLLO"))
+        #expect(try pair.call("threaded", [.double(2.5)]) == .double(5), "from a plugin thread while the caller waits")
+        #expect(try pair.call("bad_argument") == .int(-1))
+        #expect(try pair.call("bad_kind") == .int(-1))
+        #expect(try pair.call("unknown") == .int(-4))
+        #expect(try pair.call("cut_error") == .string("malformed function address \"com.example.nob"), "cut, never inside a UTF-8 sequence")
+        let lines = pair.lines
+        for expected in [
+            "bad_argument: status -1: com.example.invoke.b.twice: argument 1 must be double, not a string",
+            "bad_kind: status -1: invoke com.example.invoke.b.twice: argument 1: kind 99 is not a PB_VALUE_* an argument takes",
+            "unknown: status -4: com.example.nobody.twice: no plugin com.example.nobody is loaded",
+        ] {
+            #expect(lines.contains("com.example.invoke.a: " + expected), "\(lines)")
+        }
+    }
+
+    /// At launch each plugin invokes its peer's `threaded`, whose thread invokes the first plugin's `twice`
+    /// while the first plugin's callback (and the host's dispatch thread) still waits: in a worker, the
+    /// call runs beside the busy main thread.
+    @Test(arguments: Placement.allCases)
+    func aPluginThreadInvokesWhileTheDispatchThreadIsInACallback(placement: Placement) throws {
+        let pair = try Pair(placement)
+        defer { pair.remove() }
+        #expect(pair.host.didFinishLaunching().accepted == true)
+        let lines = pair.lines
+        #expect(lines.contains("com.example.invoke.a: launch: threaded 8") && lines.contains("com.example.invoke.b: launch: threaded 8"),
+                "\(lines)")
+    }
+
+    /// A pointer passes only between plugins in one process.
+    @Test(arguments: Placement.allCases)
+    func aPointerCrossesNoProcess(placement: Placement) throws {
+        let pair = try Pair(placement)
+        defer { pair.remove() }
+        if placement == .bothInProcess {
+            #expect(try pair.call("pass_pointer") == .int(0))
+            return
+        }
+        #expect(try pair.call("pass_pointer") == .int(-1))
+        #expect(pair.lines.contains("com.example.invoke.a: pass_pointer: status -1: com.example.invoke.b.echo_pointer: argument 1 is a pointer"
+                                    + " and com.example.invoke.b runs in another process than the caller, and a pointer cannot cross between processes"),
+                "\(pair.lines)")
+    }
+
+    /// A cycle without end fails at the documented depth, with a clear error, in every placement: no hang.
+    @Test(arguments: Placement.allCases)
+    func anEndlessCycleEndsAtTheDepthLimit(placement: Placement) throws {
+        let pair = try Pair(placement)
+        defer { pair.remove() }
+        #expect(try pair.call("bounce", [.int(1000)]) == .int(-3))
+        let refusals = pair.lines.filter { $0.contains("invocations are nested more than 16 deep") }
+        #expect(refusals.count == 1, "\(pair.lines)")
+        #expect(refusals.first?.hasPrefix("com.example.invoke.") == true, "\(refusals)")
+    }
+
+    /// A function that crashes in its worker: the caller gets PB_ERR_UNAVAILABLE and a sentence,
+    /// and the host reports the worker's crash once.
+    @Test(arguments: [Placement.bothInWorkers, .functionInWorker])
+    func aCrashingFunctionFailsTheCallAndItsWorkerIsReported(placement: Placement) throws {
+        let pair = try Pair(placement)
+        defer { pair.remove() }
+        #expect(try pair.call("call_crash") == .int(-9))
+        let sentence = "com.example.invoke.b crashed with SIGSEGV in function crash (\(pair.peer))"
+        let lines = pair.lines
+        #expect(lines.filter { $0 == sentence }.count == 1, "\(lines)")
+        #expect(lines.contains("com.example.invoke.a: call_crash: status -9: com.example.invoke.b.crash: the call did not complete: \(sentence)"),
+                "\(lines)")
+    }
+
+    /// An invocation from an atexit handler, after the library's deinit: ignored, status
+    /// PB_ERR_WRONG_STATE, and reported once, like every other host service.
+    @Test func anInvocationAfterDeinitIsIgnoredAndReportedOnce() throws {
+        let workspace = try Workspace("invoke-after-deinit")
+        defer { workspace.remove() }
+        let library = try PluginCompiler.hostile("late_invoke.so", in: workspace.plugins,
+                                                 ["INVOKE_AT=AT_ATEXIT", "HOSTILE_ID=\"com.hostile.late-invoke\""])
+        let result = try CLI.run(["run", "--isolation", "none", "--plugin-dir", workspace.plugins])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let warnings = result.errorOutput.split(separator: "\n").filter { $0.hasPrefix("plugboard: warning: ") }
+        #expect(warnings == ["plugboard: warning: \(library) called invoke after its deinit; ignored (reported once)"], "\(result.errorOutput)")
+        #expect(result.errorOutput.contains("hostile invoke: status -3: invoke: \(library) has ended (its deinit ran, or its init returned false); ignored\n"),
+                "\(result.errorOutput)")
+    }
+}
+
+/// Lines a host's log handler received, from any thread.
+final class LogLines: Sendable {
+    let lines = Mutex<[String]>([])
+}

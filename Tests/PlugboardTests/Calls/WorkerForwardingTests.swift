@@ -1,0 +1,98 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import Plugboard
+
+/// `PluginHost.call` into a plugin loaded in a worker: forwarded (`function-call`), run there by
+/// the same engine, with the same values and the same typed errors as in process; a crash in
+/// the function is the worker's crash, reported, withdrawn and restarted as for any callback.
+@Suite struct WorkerForwardingTests {
+    static var worker: String {
+        URL(fileURLWithPath: TestPaths.plugboard).deletingLastPathComponent().appendingPathComponent("plugboard-worker").path
+    }
+
+    /// The same calls in process and in a worker give the same results and the same errors.
+    @Test func aWorkerAnswersEveryCallAsTheHostDoesInProcess() throws {
+        let fixture = try FunctionsFixture()
+        defer { fixture.remove() }
+        let host = PluginHost(isolation: .workers(worker: Self.worker))
+        defer { host.shutdown() }
+        try #require(host.loadLibrary(at: fixture.library).status == .loaded)
+        let calls: [(String, [PluginValue])] = [
+            ("flip", [.bool(true)]), ("echo_int8", [.int(-128)]), ("echo_int64", [.int(.min)]),
+            ("echo_uint64", [.uint(.max)]), ("echo_float", [.float(.infinity)]), ("echo_double", [.double(-.infinity)]),
+            ("minus_one", []), ("two_hundred", []), ("int16_min", []), ("low_int8", [.int(0x1_80)]),
+            ("echo_string", [.string("")]), ("echo_string", [.string("Grüße, 世界 🎛️")]), ("greeting", []),
+            ("echo_bytes", [.bytes([])]), ("echo_bytes", [.bytes((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7) })]),
+            ("checksum", [.bytes([1, 2, 3]), .uint(7)]), ("touch", []),
+            ("mixed", [.int(-1), .uint(2), .int(-3), .uint(4), .int(-5), .uint(6), .int(-7), .uint(8), .float(0.5), .double(0.25), .int(9), .double(10)]),
+            // Typed errors, decided in the worker.
+            ("echo_int8", [.int(300)]), ("echo_int8", []), ("echo_double", [.string("abc")]), ("echo_string", [.string("a\0b")]),
+            ("null_string", []), ("bad_utf8", []), ("null_bytes_with_size", []), ("nothing", []),
+        ]
+        for (function, arguments) in calls {
+            let here = Result { () throws(PluginCallError) in try fixture.call(function, arguments) }
+            let there = Result { () throws(PluginCallError) in try host.call("com.example.functions.\(function)", arguments) }
+            #expect(here == there, "\(function)\(arguments)")
+        }
+        let nan = try host.call("com.example.functions.echo_double", [.double(.nan)])
+        guard case .double(let value) = nan else { Issue.record("\(nan)"); return }
+        #expect(value.isNaN)
+    }
+
+    /// A pointer means nothing in another process: refused before the worker is asked.
+    @Test func aPointerDoesNotCrossIntoAWorker() throws {
+        let fixture = try FunctionsFixture()
+        defer { fixture.remove() }
+        let host = PluginHost(isolation: .workers(worker: Self.worker))
+        defer { host.shutdown() }
+        try #require(host.loadLibrary(at: fixture.library).status == .loaded)
+        #expect(try fixture.call("echo_pointer", [.pointer(0x1234)]) == .pointer(0x1234))
+        let error = #expect(throws: PluginCallError.self) { try host.call("com.example.functions.echo_pointer", [.pointer(0x1234)]) }
+        #expect(error?.description == "com.example.functions.echo_pointer: argument 1 is a pointer and com.example.functions"
+                + " runs in another process than the caller, and a pointer cannot cross between processes")
+    }
+
+    /// A crash in a function is the worker's: the call throws with the worker's sentence, the host logs it
+    /// once and lists the failure, and `--restart` brings the plugin back in a new process.
+    @Test func aCrashInAFunctionIsTheWorkersAndItRestarts() throws {
+        let directory = try TemporaryDirectory("plugboard-functions-crash")
+        defer { directory.remove() }
+        let library = try PluginCompiler.compile(TestPaths.fixtures + "/functions_plugin.c", to: directory.file("libfunctions.so"))
+        let lines = Mutex<[String]>([])
+        let host = PluginHost(isolation: .workers(worker: Self.worker), restarts: 1) { record in
+            lines.withLock { $0.append(record.message) }
+        }
+        defer { host.shutdown() }
+        try #require(host.loadLibrary(at: library).status == .loaded)
+        _ = try host.call("com.example.functions.touch", [])
+        #expect(try host.call("com.example.functions.touch_count", []) == .int(1))
+        let sentence = "com.example.functions crashed with SIGSEGV in function crash (\(library))"
+        #expect(throws: PluginCallError.workerEnded(try FunctionAddress(parsing: "com.example.functions.crash"), sentence: sentence)) {
+            try host.call("com.example.functions.crash", [])
+        }
+        #expect(host.failures.map(\.message) == [sentence])
+        let logged = lines.withLock { $0 }
+        #expect(logged.filter { $0 == sentence }.count == 1, "\(logged)")
+        #expect(logged.contains { $0.hasPrefix("restarted the worker of \(library) (restart 1 of 1)") }, "\(logged)")
+        #expect(try host.call("com.example.functions.touch_count", []) == .int(0), "a new worker process")
+    }
+
+    /// A `function-call` naming a function the worker does not have is malformed: the worker ends
+    /// (exit 71) and the waiting call learns it at once.
+    @Test func aFunctionCallTheWorkerCannotRunEndsIt() throws {
+        let fixture = try FunctionsFixture()
+        defer { fixture.remove() }
+        let connection = try WorkerConnection(library: fixture.library, trust: .strict, worker: Self.worker, facade: nil,
+                                              invoker: nil, log: { _ in }, output: { _ in })
+        defer { connection.close(timeout: .seconds(10)) }
+        let hello = connection.request(.hello(protocolVersion: .current, hostABIMajor: 1, hostABIMinor: 2), timeout: .seconds(60))
+        guard case .success(.helloReply) = hello else { Issue.record("\(hello)"); return }
+        let load = connection.request(.load(path: fixture.library, allowInsecure: false), timeout: .seconds(60))
+        guard case .success(.loaded) = load else { Issue.record("\(load)"); return }
+        let valid = connection.callFunction(.functionCall(plugin: 0, function: 0, depth: 0, arguments: [.bool(false)]), timeout: .seconds(60))
+        #expect(valid == .success(.value(.bool(true))), "flip(false), function 0 of plugin 0")
+        let outcome = connection.callFunction(.functionCall(plugin: 0, function: 9999, depth: 0, arguments: []), timeout: .seconds(60))
+        #expect(outcome == .failure(.exited(status: 71)))
+    }
+}

@@ -1,0 +1,232 @@
+/*
+ * A plugin that calls another plugin's functions through pb_host_t.invoke, for
+ * the invocation tests. Built twice with -DSELF_ID="…" -DPEER_ID="…" (default
+ * com.example.invoke.a with peer com.example.invoke.b), so two libraries call
+ * each other: a cycle A → B → A, a self-invocation, a call from a thread of the
+ * plugin, a crash in the peer, a pointer, wrong arguments; at launch each calls
+ * PEER.threaded(4), whose thread calls back this plugin's twice while this
+ * callback still runs, and logs "launch: threaded 8". Each function that
+ * invokes returns the invocation's status when it fails, and logs
+ * "WHAT: status S: MESSAGE" as the plugin.
+ */
+#include <plugboard.h>
+#include <ctype.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef SELF_ID
+#define SELF_ID "com.example.invoke.a"
+#endif
+#ifndef PEER_ID
+#define PEER_ID "com.example.invoke.b"
+#endif
+
+static const pb_host_t *host;
+
+static pb_status_t failed(const char *what, pb_status_t status, const char *error) {
+    char line[1200];
+    snprintf(line, sizeof line, "%s: status %d: %s", what, status, error);
+    host->log(host, SELF_ID, PB_LOG_ERROR, line);
+    return status;
+}
+
+static double twice(double value) { return 2 * value; }
+
+/* The argument in capitals, allocated per call (release = free). */
+static const char *shout(const char *text) {
+    size_t size = strlen(text) + 1;
+    char *copy = malloc(size);
+    if (copy == NULL) return NULL;
+    for (size_t i = 0; i < size; i++) copy[i] = (char)toupper((unsigned char)text[i]);
+    return copy;
+}
+
+static void crash(void) {
+    volatile int *nowhere = NULL;
+    *nowhere = 1;
+}
+
+static void *echo_pointer(void *value) { return value; }
+
+/* n more calls across the pair: PEER.bounce(n - 1) until 0; n, or the failing status. */
+static int64_t bounce(int64_t n) {
+    if (n <= 0) return 0;
+    pb_value_t argument = {0};
+    argument.kind = PB_VALUE_INT;
+    argument.integer = n - 1;
+    pb_value_t result = {0};
+    char error[1024];
+    pb_status_t status = host->invoke(host, PEER_ID ".bounce", &argument, 1, &result, error, sizeof error);
+    if (status != PB_OK) return failed("bounce", status, error);
+    return result.integer < 0 ? result.integer : result.integer + 1;
+}
+
+/* This plugin's own twice, through the host. */
+static double self_twice(double value) {
+    pb_value_t argument = {0};
+    argument.kind = PB_VALUE_DOUBLE;
+    argument.double_value = value;
+    pb_value_t result = {0};
+    char error[1024];
+    pb_status_t status = host->invoke(host, SELF_ID ".twice", &argument, 1, &result, error, sizeof error);
+    if (status != PB_OK) return failed("self_twice", status, error);
+    return result.double_value;
+}
+
+/* "PEER says TEXT-IN-CAPITALS": a string argument and a host-allocated string result, released. */
+static const char *relay_shout(const char *text) {
+    pb_value_t argument = {0};
+    argument.kind = PB_VALUE_STRING;
+    argument.string = text;
+    pb_value_t result = {0};
+    char error[1024];
+    pb_status_t status = host->invoke(host, PEER_ID ".shout", &argument, 1, &result, error, sizeof error);
+    char *line = malloc(strlen(error) + 1200);
+    if (line == NULL) return NULL;
+    if (status == PB_OK && result.kind == PB_VALUE_STRING) {
+        snprintf(line, 1200, "%s says %s", PEER_ID, result.string);
+    } else {
+        snprintf(line, strlen(error) + 1200, "status %d: %s", status, error);
+    }
+    host->release_value(host, &result);
+    return line;
+}
+
+struct threaded_call {
+    double value;
+    double result;
+};
+
+static void *threaded_main(void *argument) {
+    struct threaded_call *call = argument;
+    pb_value_t value = {0};
+    value.kind = PB_VALUE_DOUBLE;
+    value.double_value = call->value;
+    pb_value_t result = {0};
+    char error[1024];
+    pb_status_t status = host->invoke(host, PEER_ID ".twice", &value, 1, &result, error, sizeof error);
+    call->result = status == PB_OK ? result.double_value : (double)failed("threaded", status, error);
+    return NULL;
+}
+
+/* PEER.twice(value) from a thread of this plugin, while the caller waits in this function. */
+static double threaded(double value) {
+    struct threaded_call call = {value, NAN};
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, threaded_main, &call) != 0) return NAN;
+    pthread_join(thread, NULL);
+    return call.result;
+}
+
+/* Invokes `function` with one argument and returns the status (logging a failure). */
+static pb_status_t status_of(const char *what, const char *function, pb_value_t argument, size_t count) {
+    pb_value_t result = {0};
+    char error[1024];
+    pb_status_t status = host->invoke(host, function, &argument, count, &result, error, sizeof error);
+    host->release_value(host, &result);
+    return status == PB_OK ? PB_OK : failed(what, status, error);
+}
+
+static int32_t call_crash(void) {
+    pb_value_t none = {0};
+    return status_of("call_crash", PEER_ID ".crash", none, 0);
+}
+
+static int32_t pass_pointer(void) {
+    pb_value_t argument = {0};
+    argument.kind = PB_VALUE_POINTER;
+    argument.pointer = &argument;
+    return status_of("pass_pointer", PEER_ID ".echo_pointer", argument, 1);
+}
+
+static int32_t bad_argument(void) {
+    pb_value_t argument = {0};
+    argument.kind = PB_VALUE_STRING;
+    argument.string = "abc";
+    return status_of("bad_argument", PEER_ID ".twice", argument, 1);
+}
+
+static int32_t bad_kind(void) {
+    pb_value_t argument = {0};
+    argument.kind = 99;
+    return status_of("bad_kind", PEER_ID ".twice", argument, 1);
+}
+
+static int32_t unknown(void) {
+    pb_value_t none = {0};
+    return status_of("unknown", "com.example.nobody.twice", none, 0);
+}
+
+/* did_finish_launching: PEER.threaded(4), which calls this plugin's twice from a thread of PEER. */
+static bool did_finish_launching(void *ctx, const char *options_json, size_t options_len) {
+    (void)ctx;
+    (void)options_json;
+    (void)options_len;
+    pb_value_t argument = {0};
+    argument.kind = PB_VALUE_DOUBLE;
+    argument.double_value = 4;
+    pb_value_t result = {0};
+    char error[1024];
+    pb_status_t status = host->invoke(host, PEER_ID ".threaded", &argument, 1, &result, error, sizeof error);
+    if (status != PB_OK) {
+        failed("launch", status, error);
+        return true;
+    }
+    char line[64];
+    snprintf(line, sizeof line, "launch: threaded %g", result.double_value);
+    host->log(host, SELF_ID, PB_LOG_INFO, line);
+    return true;
+}
+
+static const pb_launch_t launch = {sizeof(pb_launch_t), NULL, did_finish_launching};
+
+/* The error of an invocation with a malformed, non-ASCII address, in a 45-byte buffer: cut before the "ö". */
+static const char *cut_error(void) {
+    static char error[45];
+    pb_value_t result = {0};
+    host->invoke(host, "com.example.nob\xc3\xb6" "dy.f", NULL, 0, &result, error, sizeof error);
+    return error;
+}
+
+#define FUNCTION(NAME, SIGNATURE) {sizeof(pb_function_t), #NAME, SIGNATURE, NULL, (void (*)(void))NAME, NULL}
+
+static const pb_function_t functions[] = {
+    FUNCTION(twice, "double (double)"),
+    {sizeof(pb_function_t), "shout", "string (string)", NULL, (void (*)(void))shout, free},
+    FUNCTION(crash, "void ()"),
+    FUNCTION(echo_pointer, "pointer (pointer)"),
+    FUNCTION(bounce, "int64 (int64)"),
+    FUNCTION(self_twice, "double (double)"),
+    {sizeof(pb_function_t), "relay_shout", "string (string)", NULL, (void (*)(void))relay_shout, free},
+    FUNCTION(threaded, "double (double)"),
+    FUNCTION(call_crash, "int32 ()"),
+    FUNCTION(pass_pointer, "int32 ()"),
+    FUNCTION(bad_argument, "int32 ()"),
+    FUNCTION(bad_kind, "int32 ()"),
+    FUNCTION(unknown, "int32 ()"),
+    FUNCTION(cut_error, "string ()"),
+};
+
+static bool init(const pb_host_t *given) {
+    host = given;
+    return host->struct_size >= offsetof(pb_host_t, release_value) + sizeof host->release_value;
+}
+
+static bool register_plugins(const pb_registrar_t *registrar) {
+    pb_plugin_t plugin = {0};
+    plugin.struct_size = sizeof plugin;
+    plugin.id = SELF_ID;
+    plugin.launch = &launch;
+    plugin.functions = functions;
+    plugin.function_count = sizeof functions / sizeof functions[0];
+    return registrar->add_plugin(registrar, &plugin) == PB_OK;
+}
+
+static const pb_entry_t entry = {
+    sizeof(pb_entry_t), PB_ABI_VERSION_MAJOR, PB_ABI_VERSION_MINOR, init, NULL, register_plugins,
+};
+
+PB_EXPORT const pb_entry_t *plugboard_entry(void) { return &entry; }
