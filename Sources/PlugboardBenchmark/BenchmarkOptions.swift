@@ -22,6 +22,8 @@ struct BenchmarkOptions {
     var profileTiming = CallTiming.perCall
     /// Whether `--profile-dispatch` reads each report's `calls`.
     var profileReadsCalls = false
+    /// Only make this many calls through our engine, then through raw libffi (for a profiler such as callgrind).
+    var profileCalls: UInt64?
     /// Only the language rows: the same plugin in C, C++, Rust and Swift, dispatched to in process.
     var languages = false
     /// Print the usage and stop.
@@ -59,6 +61,10 @@ struct BenchmarkOptions {
           --timing per-call|per-event
                             the host's timing for --profile-dispatch (default per-call)
           --read-calls      with --profile-dispatch: read each report's `calls` (built when read)
+          --profile-calls CALLS
+                            only call weigh(3, 2.5, "abc") CALLS times through our engine
+                            (CallBenchmark.timeEngine), then through raw libffi (pbb_call_ffi),
+                            for callgrind
           --help            this text
         """
 
@@ -91,6 +97,11 @@ struct BenchmarkOptions {
                 }
                 options.profile = (plugins, events)
             case "--read-calls": options.profileReadsCalls = true
+            case "--profile-calls":
+                guard let calls = UInt64(try value(for: argument)), calls > 0 else {
+                    throw BenchmarkError("--profile-calls takes a call count (> 0)")
+                }
+                options.profileCalls = calls
             case "--timing":
                 switch try value(for: argument) {
                 case "per-call": options.profileTiming = .perCall

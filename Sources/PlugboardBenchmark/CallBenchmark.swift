@@ -108,16 +108,27 @@ struct CallBenchmark {
     /// Measurements per side; the best is kept.
     let repetitions: Int
 
+    /// The measured function, loaded through our host and through the C baseline.
+    struct Subjects {
+        /// The compiled library.
+        let library: String
+        /// The function resolved in our host.
+        let handle: PluginFunctionHandle
+        /// `3, 2.5, "abc"`, built once: no allocation per call.
+        let arguments: [PluginValue]
+        /// The same function's pointer, found by the C baseline.
+        let function: pbb_function_t
+    }
+
     /// Compiles the library into `directory`, loads it into a host and into the C baseline,
-    /// checks every side computes 10.5, and measures the sides in turn, `repetitions` times.
-    func run(directory: String, factory: PluginFactory) throws -> CallResults {
+    /// checks every side computes 10.5, and runs `body` with them; then unloads both.
+    static func withSubjects<Result>(directory: String, factory: PluginFactory, _ body: (Subjects) throws -> Result) throws -> Result {
         try Files.makeDirectory(directory)
         let library = directory + "/libcalls.so"
         try Files.write(Self.source, to: directory + "/calls.c")
         let compile = try TimedRun(factory.compiler, PluginFactory.flags + ["-I", factory.includeDirectory, directory + "/calls.c", "-o", library],
                                    stderr: .inherit)
         guard compile.termination.succeeded else { throw BenchmarkError("\(factory.compiler) failed for the call benchmark's library") }
-        try Files.write(Self.python, to: directory + "/calls_ctypes.py")
 
         let host = PluginHost()
         defer { host.shutdown() }
@@ -139,6 +150,32 @@ struct CallBenchmark {
         guard try handle.call(arguments) == .double(10.5), direct == 10.5, libffi == 10.5 else {
             throw BenchmarkError("a side of the call benchmark does not compute weigh(3, 2.5, \"abc\") = 10.5")
         }
+        return try body(Subjects(library: library, handle: handle, arguments: arguments, function: function))
+    }
+
+    /// Measures the sides in turn, `repetitions` times, on the library compiled into `directory`.
+    func run(directory: String, factory: PluginFactory) throws -> CallResults {
+        try Self.withSubjects(directory: directory, factory: factory) { subjects in
+            try Files.write(Self.python, to: directory + "/calls_ctypes.py")
+            return try measure(subjects, directory: directory)
+        }
+    }
+
+    /// Makes `calls` calls through our engine, then `calls` through raw libffi, one loop each:
+    /// a fixed workload for a profiler (`valgrind --tool=callgrind --toggle-collect=…`).
+    /// Returns each side's ns per call.
+    static func profile(calls: UInt64, directory: String, factory: PluginFactory) throws -> (ours: Double, libffi: Double) {
+        try withSubjects(directory: directory, factory: factory) { subjects in
+            let ours = try timeEngine(subjects.handle, subjects.arguments, calls)
+            var sum = 0.0
+            let libffi = pbb_call_ffi(subjects.function, calls, &sum)
+            return (Double(ours) / Double(calls), Double(libffi) / Double(calls))
+        }
+    }
+
+    /// Measures `subjects` and ctypes, interleaved, best of the repetitions.
+    private func measure(_ subjects: Subjects, directory: String) throws -> CallResults {
+        let (library, handle, arguments, function) = (subjects.library, subjects.handle, subjects.arguments, subjects.function)
         var sum = 0.0
         var failure: PluginCallError?
         let bodies: [(UInt64) -> UInt64] = [

@@ -39,6 +39,12 @@ enum BenchmarkCommand {
                 try runProfile(options, plugins: profile.plugins, events: profile.events)
                 return 0
             }
+            if let calls = options.profileCalls {
+                let factory = try PluginFactory(includeDirectory: options.include ?? packageInclude)
+                let perCall = try CallBenchmark.profile(calls: calls, directory: factory.cacheDirectory + "/calls", factory: factory)
+                print("\(calls) calls of weigh, ns per call: ours \(Format.fixed(perCall.ours, 1)), raw libffi \(Format.fixed(perCall.libffi, 1))")
+                return 0
+            }
             let results = try run(options)
             print(options.markdown ? Report.markdown(results) : Report.table(results))
             return 0

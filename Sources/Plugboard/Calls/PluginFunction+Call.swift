@@ -1,6 +1,7 @@
 import CFFI
 import CFaultReporter
 import CPlugboard
+import Glibc
 
 extension PluginFunction {
     /// Checks `arguments` against the signature, converts them to C, calls the
@@ -8,39 +9,35 @@ extension PluginFunction {
     /// code, so a crash or a timeout names the plugin and the function), and
     /// converts the result back, copying a string or buffer and then releasing it.
     ///
-    /// One allocation per call holds everything (on the stack when small): one
-    /// 8-byte slot per C parameter, the result (at least `ffi_arg`: libffi widens a
-    /// narrow integer result to it), the parameter pointer array, and the copies of
-    /// string and buffer arguments.
+    /// One allocation per call holds everything (on the stack when small), laid out by
+    /// ``PreparedCall``: one 8-byte slot per C parameter, the result, the parameter
+    /// pointer array, and the copies of string and buffer arguments (the payload).
     func call(_ arguments: [PluginValue], address: FunctionAddress, record: CallRecord,
               label: UnsafePointer<pbf_label_t>) throws(PluginCallError) -> PluginValue {
         let types = signature.arguments
         guard arguments.count == types.count else {
             throw .wrongArgumentCount(address, expected: types.count, given: arguments.count)
         }
-        let slots = prepared.parameterCount * 8
-        let resultOffset = slots
-        let pointersOffset = resultOffset + ((prepared.resultSize + 15) & ~15)
-        let payloadOffset = pointersOffset + max(prepared.parameterCount, 1) * MemoryLayout<UnsafeMutableRawPointer?>.stride
-        let payload = arguments.reduce(0) { total, value in
-            switch value {
-            case .string(let text): total + text.utf8.count + 1
-            case .bytes(let bytes): total + bytes.count + 1
-            default: total
+        var payload = 0
+        if prepared.hasPayload {
+            for value in arguments {
+                switch value {
+                case .string(let text): payload += text.utf8.count + 1
+                case .bytes(let bytes): payload += bytes.count + 1
+                default: break
+                }
             }
         }
-        return try withUnsafeTemporaryAllocation(byteCount: payloadOffset + payload, alignment: 16) { frame throws(PluginCallError) in
+        return try withUnsafeTemporaryAllocation(byteCount: prepared.frameSize + payload, alignment: 16) { frame throws(PluginCallError) in
             guard let base = frame.baseAddress else {
                 throw .invalidArgument(address, position: 1, reason: "no memory for the call")
             }
-            let pointers = (base + pointersOffset).bindMemory(to: UnsafeMutableRawPointer?.self, capacity: prepared.parameterCount)
-            var writer = ArgumentWriter(slots: base, pointers: pointers, payload: base + payloadOffset)
-            for position in 0..<types.count {
-                if let error = writer.write(arguments[position], as: types[position], position: position + 1, of: address) {
-                    throw error
-                }
+            let pointers = (base + prepared.pointersOffset).bindMemory(to: UnsafeMutableRawPointer?.self, capacity: prepared.parameterCount)
+            var writer = ArgumentWriter(slots: base, pointers: pointers, payload: base + prepared.frameSize)
+            for position in types.indices {
+                try writer.write(arguments[position], as: types[position], position: position + 1, of: address)
             }
-            let result = base + resultOffset
+            let result = base + prepared.resultOffset
             record.begin(callbackName)
             record.enter(label)
             defer { record.leave() }
@@ -105,56 +102,60 @@ private struct ArgumentWriter {
     }
 
     /// Writes `value` as argument `position` (1-based) of type `type` of the function at
-    /// `address`, or says why it cannot be.
-    mutating func write(_ value: PluginValue, as type: FunctionType, position: Int, of address: FunctionAddress) -> PluginCallError? {
+    /// `address`, or throws why it cannot be. Inlined into the call's argument loop.
+    @inline(__always)
+    mutating func write(_ value: PluginValue, as type: FunctionType, position: Int, of address: FunctionAddress) throws(PluginCallError) {
         func wrongType() -> PluginCallError {
             .wrongArgumentType(address, position: position, expected: type, given: value.kind)
         }
-        switch (type, value) {
-        case (.bool, .bool(let flag)):
+        switch value {
+        case .bool(let flag):
+            guard type == .bool else { throw wrongType() }
             next(UInt8(flag ? 1 : 0))
-        case (.float, .float(let number)):
-            next(number)
-        case (.float, .double(let number)):
-            let narrowed = Float(number)
-            guard narrowed.isFinite || !number.isFinite else {
-                return .valueOutOfRange(address, position: position, expected: type, value: String(number))
+        case .float(let number):
+            switch type {
+            case .float: next(number)
+            case .double: next(Double(number))
+            default: throw wrongType()
             }
-            next(narrowed)
-        case (.double, .double(let number)):
-            next(number)
-        case (.double, .float(let number)):
-            next(Double(number))
-        case (.pointer, .pointer(let location)):
+        case .double(let number):
+            switch type {
+            case .double: next(number)
+            case .float:
+                let narrowed = Float(number)
+                guard narrowed.isFinite || !number.isFinite else {
+                    throw .valueOutOfRange(address, position: position, expected: type, value: String(number))
+                }
+                next(narrowed)
+            default: throw wrongType()
+            }
+        case .pointer(let location):
+            guard type == .pointer else { throw wrongType() }
             next(location)
-        case (.string, .string(let text)):
-            guard !Self.containsNUL(text) else {
-                return .invalidArgument(address, position: position, reason: "the string contains a NUL character")
+        case .string(let text):
+            guard type == .string else { throw wrongType() }
+            guard let copy = copyToPayload(text) else {
+                throw .invalidArgument(address, position: position, reason: "the string contains a NUL character")
             }
-            next(UnsafeRawPointer(copyToPayload(text.utf8)))
-        case (.bytes, .bytes(let bytes)):
-            next(UnsafeRawPointer(copyToPayload(bytes)))
+            next(UnsafeRawPointer(copy))
+        case .bytes(let bytes):
+            guard type == .bytes else { throw wrongType() }
+            next(UnsafeRawPointer(bytes.withUnsafeBufferPointer { copyToPayload($0) }))
             next(bytes.count)
-        case (_, .int(let number)):
-            guard let (bits, signed) = type.integer else { return wrongType() }
+        case .int(let number):
+            guard let (bits, signed) = type.integer else { throw wrongType() }
             let fits = signed ? bits == 64 || (number >= -(1 << (bits - 1)) && number < 1 << (bits - 1))
                               : number >= 0 && (bits == 64 || number < 1 << bits)
-            guard fits else { return .valueOutOfRange(address, position: position, expected: type, value: String(number)) }
+            guard fits else { throw .valueOutOfRange(address, position: position, expected: type, value: String(number)) }
             nextInteger(UInt64(bitPattern: number), bits: bits)
-        case (_, .uint(let number)):
-            guard let (bits, signed) = type.integer else { return wrongType() }
+        case .uint(let number):
+            guard let (bits, signed) = type.integer else { throw wrongType() }
             let fits = number <= (signed ? UInt64(1) << (bits - 1) - 1 : bits == 64 ? .max : UInt64(1) << bits - 1)
-            guard fits else { return .valueOutOfRange(address, position: position, expected: type, value: String(number)) }
+            guard fits else { throw .valueOutOfRange(address, position: position, expected: type, value: String(number)) }
             nextInteger(number, bits: bits)
-        default:
-            return wrongType()
+        case .void:
+            throw wrongType()
         }
-        return nil
-    }
-
-    /// Whether `text` holds a NUL character (it would end the C string early).
-    private static func containsNUL(_ text: String) -> Bool {
-        text.utf8.withContiguousStorageIfAvailable { $0.contains(0) } ?? text.utf8.contains(0)
     }
 
     /// The next C parameter: `value` in its slot.
@@ -175,12 +176,23 @@ private struct ArgumentWriter {
         }
     }
 
+    /// Copies `text`'s UTF-8 and a NUL terminator into the payload, in one pass over
+    /// contiguous storage; returns where the copy starts, or nil when `text` holds a NUL
+    /// character (it would end the C string early).
+    private mutating func copyToPayload(_ text: String) -> UnsafeMutableRawPointer? {
+        var text = text
+        return text.withUTF8 { utf8 in
+            let start = copyToPayload(utf8)
+            return memchr(start, 0, utf8.count) == nil ? start : nil
+        }
+    }
+
     /// Copies `bytes` and a NUL byte into the payload (a string's terminator; for a buffer,
     /// it keeps a zero-length one's pointer valid); returns where they start.
-    private mutating func copyToPayload(_ bytes: some Collection<UInt8>) -> UnsafeMutableRawPointer {
+    private mutating func copyToPayload(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutableRawPointer {
         let start = payload
-        let copied = UnsafeMutableRawBufferPointer(start: start, count: bytes.count).initializeMemory(as: UInt8.self, fromContentsOf: bytes)
-        payload += copied.count
+        if let source = bytes.baseAddress { start.copyMemory(from: source, byteCount: bytes.count) }
+        payload += bytes.count
         payload.storeBytes(of: 0, as: UInt8.self)
         payload += 1
         return start

@@ -9,8 +9,15 @@ import CPlugboard
 final class PreparedCall: @unchecked Sendable {
     /// The C parameters, in order: one per argument, two for `bytes` (data, size).
     let parameterCount: Int
-    /// The bytes a call's result storage needs: at least `ffi_arg` (libffi widens narrow integer results to it).
-    let resultSize: Int
+    /// Where a call's result goes in its frame: after one 8-byte slot per C parameter.
+    /// It gets at least `ffi_arg` (libffi widens narrow integer results to it).
+    let resultOffset: Int
+    /// Where the parameter pointer array starts in a call's frame, after the result.
+    let pointersOffset: Int
+    /// The frame's size before the payload (the copies of string and buffer arguments), 16-byte aligned.
+    let frameSize: Int
+    /// Whether an argument is a string or a buffer, copied into the frame's payload.
+    let hasPayload: Bool
     private let cif: UnsafeMutablePointer<ffi_cif>
     private let parameterTypes: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
     /// `pb_bytes_t` as libffi sees it, and its NULL-terminated element list; nil unless the result is `bytes`.
@@ -35,7 +42,11 @@ final class PreparedCall: @unchecked Sendable {
             bytesType = (type, elements)
             resultType = type
         }
-        resultSize = max(MemoryLayout<ffi_arg>.size, MemoryLayout<pb_bytes_t>.size)
+        let resultSize = max(MemoryLayout<ffi_arg>.size, MemoryLayout<pb_bytes_t>.size)
+        resultOffset = types.count * 8
+        pointersOffset = resultOffset + ((resultSize + 15) & ~15)
+        frameSize = (pointersOffset + max(types.count, 1) * MemoryLayout<UnsafeMutableRawPointer?>.stride + 15) & ~15
+        hasPayload = signature.arguments.contains { $0 == .string || $0 == .bytes }
         guard ffi_prep_cif(cif, FFI_DEFAULT_ABI, UInt32(types.count), resultType, parameterTypes) == FFI_OK else { return nil }
     }
 
@@ -49,7 +60,7 @@ final class PreparedCall: @unchecked Sendable {
     }
 
     /// Calls `function` with `arguments` (one pointer per C parameter, each to a
-    /// value of that parameter's C type) and writes the result to `result` (``resultSize`` bytes).
+    /// value of that parameter's C type) and writes the result to `result` (in a call's frame, at ``resultOffset``).
     @inline(__always)
     func call(_ function: @convention(c) () -> Void, result: UnsafeMutableRawPointer,
               arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {

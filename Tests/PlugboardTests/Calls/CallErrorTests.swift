@@ -56,8 +56,12 @@ import Testing
     @Test func aStringWithANULCannotBePassed() throws {
         let fixture = try FunctionsFixture()
         defer { fixture.remove() }
-        #expect(fixture.failure("echo_string", [.string("a\u{0}b")])
-            == .invalidArgument(try address("echo_string"), position: 1, reason: "the string contains a NUL character"))
+        // A small string (kept inline) and a large one (in its own storage), NUL in the middle and at the end.
+        for text in ["a\u{0}b", String(repeating: "x", count: 1_000) + "\u{0}"] {
+            #expect(fixture.failure("echo_string", [.string(text)])
+                == .invalidArgument(try address("echo_string"), position: 1, reason: "the string contains a NUL character"),
+                "\(text.utf8.count) bytes")
+        }
     }
 
     @Test func unknownAddresses() throws {
