@@ -14,8 +14,11 @@ struct CallResults {
     let ctypes: Double?
     /// Why ctypes was not measured (no `python3`), if it was not.
     let ctypesNote: String?
-    // WORKER ROW: our engine into a worker, against the raw channel round trip (issue 9, item 6):
-    // added once calls are forwarded to workers.
+    /// Our engine into a worker (`isolation: .workers`), through a resolved handle; nil without a `plugboard-worker`.
+    let worker: Double?
+    /// The raw channel round trip: one frame of the call's size out over a socketpair, one of the
+    /// result's back, to an echo process written in C; nil without a `plugboard-worker`.
+    let channelFloor: Double?
     /// Measurements per side; the best is kept.
     let repetitions: Int
     /// The shortest measurement of any side, in ns.
@@ -25,6 +28,8 @@ struct CallResults {
     var oursOverLibffi: Double { ours / libffi }
     /// ctypes divided by ours: how many times faster ours is.
     var ctypesOverOurs: Double? { ctypes.map { $0 / ours } }
+    /// Into a worker divided by the raw channel round trip: the worker goal's ratio.
+    var workerOverFloor: Double? { worker.flatMap { worker in channelFloor.map { worker / $0 } } }
 }
 
 /// Measures one plugin function called through our engine in process, a direct C
@@ -153,11 +158,36 @@ struct CallBenchmark {
         return try body(Subjects(library: library, handle: handle, arguments: arguments, function: function))
     }
 
-    /// Measures the sides in turn, `repetitions` times, on the library compiled into `directory`.
-    func run(directory: String, factory: PluginFactory) throws -> CallResults {
+    /// The sizes of the worker protocol's frames for this call, length prefix included:
+    /// `function-call` (kind, request id, plugin, function, depth, count, then an int64, a
+    /// double and the 3-byte string, each tagged) and `function-result` (kind, request id,
+    /// outcome, a tagged double). The channel floor echoes frames of these sizes.
+    static let callFrameBytes = 4 + 1 + 4 + 4 + 4 + 4 + 4 + (1 + 8) + (1 + 8) + (1 + 4 + 3)
+    static let resultFrameBytes = 4 + 1 + 4 + 1 + (1 + 8)
+
+    /// Measures the sides in turn, `repetitions` times, on the library compiled into `directory`;
+    /// with `worker` (a `plugboard-worker`), also the call into a worker and the raw channel floor.
+    func run(directory: String, factory: PluginFactory, worker: String?) throws -> CallResults {
         try Self.withSubjects(directory: directory, factory: factory) { subjects in
             try Files.write(Self.python, to: directory + "/calls_ctypes.py")
-            return try measure(subjects, directory: directory)
+            guard let worker else { return try measure(subjects, directory: directory, remote: nil) }
+            let host = PluginHost(isolation: .workers(worker: worker))
+            defer { host.shutdown() }
+            let report = host.loadLibrary(at: subjects.library)
+            guard report.status == .loaded else {
+                throw BenchmarkError("a worker did not load \(subjects.library): \(report.failure.map(\.description) ?? "")")
+            }
+            let handle = try host.function(FunctionAddress(parsing: Self.address))
+            guard try handle.call(subjects.arguments) == .double(10.5) else {
+                throw BenchmarkError("the call into a worker does not compute weigh(3, 2.5, \"abc\") = 10.5")
+            }
+            var error = [CChar](repeating: 0, count: 512)
+            guard let floor = pbb_floor_open(1, Self.callFrameBytes, Self.resultFrameBytes, &error, error.count),
+                  pbb_floor_round_trips(floor, 1) > 0 else {
+                throw BenchmarkError("cannot open the channel floor: " + String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            }
+            defer { pbb_floor_close(floor) }
+            return try measure(subjects, directory: directory, remote: (handle, floor))
         }
     }
 
@@ -173,14 +203,14 @@ struct CallBenchmark {
         }
     }
 
-    /// Measures `subjects` and ctypes, interleaved, best of the repetitions.
-    private func measure(_ subjects: Subjects, directory: String) throws -> CallResults {
+    /// Measures `subjects`, ctypes and, with `remote`, the call into a worker and the channel floor,
+    /// interleaved, best of the repetitions.
+    private func measure(_ subjects: Subjects, directory: String,
+                         remote: (handle: PluginFunctionHandle, floor: OpaquePointer)?) throws -> CallResults {
         let (library, handle, arguments, function) = (subjects.library, subjects.handle, subjects.arguments, subjects.function)
         var sum = 0.0
         var failure: PluginCallError?
-        let bodies: [(UInt64) -> UInt64] = [
-            { pbb_call_direct(function, $0, &sum) },
-            { pbb_call_ffi(function, $0, &sum) },
+        func engine(_ handle: PluginFunctionHandle) -> (UInt64) -> UInt64 {
             { iterations in
                 do throws(PluginCallError) {
                     return try Self.timeEngine(handle, arguments, iterations)
@@ -188,8 +218,22 @@ struct CallBenchmark {
                     failure = error
                     return UInt64.max
                 }
-            },
+            }
+        }
+        var floorFailed = false
+        var bodies: [(UInt64) -> UInt64] = [
+            { pbb_call_direct(function, $0, &sum) },
+            { pbb_call_ffi(function, $0, &sum) },
+            engine(handle),
         ]
+        if let remote {
+            bodies.append(engine(remote.handle))
+            bodies.append { iterations in
+                let elapsed = pbb_floor_round_trips(remote.floor, iterations)
+                if elapsed == 0 { floorFailed = true }
+                return elapsed == 0 ? UInt64.max : elapsed
+            }
+        }
         let sampler = Sampler(targetNanoseconds: targetNanoseconds)
         var states = bodies.map { sampler.side($0) }
         let python = (try? TimedRun("python3", ["-c", "import ctypes"]))?.termination.succeeded == true
@@ -203,9 +247,11 @@ struct CallBenchmark {
             }
         }
         if let failure { throw BenchmarkError("our engine failed: \(failure)") }
+        if floorFailed { throw BenchmarkError("the channel floor's echo process failed") }
         blackHole(sum)
         return CallResults(direct: states[0].best, libffi: states[1].best, ours: states[2].best,
                            ctypes: python ? ctypes : nil, ctypesNote: python ? nil : "python3 not found",
+                           worker: remote == nil ? nil : states[3].best, channelFloor: remote == nil ? nil : states[4].best,
                            repetitions: repetitions, shortestMeasurement: states.map(\.shortest).min() ?? 0)
     }
 

@@ -2,8 +2,10 @@
 enum CallGoals {
     /// Our engine in process may cost at most this many times raw libffi …
     static let libffiRatio = 1.2
-    /// … and must be at least this many times faster than Python's ctypes.
+    /// … and must be at least this many times faster than Python's ctypes;
     static let ctypesFactor = 15.0
+    /// into a worker it may cost at most this many times the raw channel round trip.
+    static let floorRatio = 2.0
 }
 
 /// Renders the call benchmark as plain-text lines or as its BENCHMARKS.md section.
@@ -20,7 +22,14 @@ enum CallReport {
         } else {
             lines.append("At least \(Format.fixed(CallGoals.ctypesFactor, 0))× faster than ctypes: not measured (\(calls.ctypesNote ?? "no python3"))")
         }
-        lines.append("Into a worker within 2× the raw channel round trip: not measured yet (calls are not forwarded to workers)")
+        if let ratio = calls.workerOverFloor, let worker = calls.worker, let floor = calls.channelFloor {
+            lines.append("Into a worker within \(Format.fixed(CallGoals.floorRatio, 0))× the raw channel round trip: "
+                + (ratio <= CallGoals.floorRatio ? "MET" : "MISSED")
+                + " (ours \(Format.fixed(worker, 1)) ns, round trip \(Format.fixed(floor, 1)) ns: \(Format.ratio(ratio)))")
+        } else {
+            lines.append("Into a worker within \(Format.fixed(CallGoals.floorRatio, 0))× the raw channel round trip: "
+                + "not measured (no plugboard-worker)")
+        }
         return lines
     }
 
@@ -31,8 +40,8 @@ enum CallReport {
             ("raw libffi from C, prepared cif", calls.libffi),
             ("ours in process, resolved handle", calls.ours),
             ("Python ctypes (argtypes set)", calls.ctypes),
-            // WORKER ROW: ("ours into a worker", …) once calls are forwarded to workers.
-            ("ours into a worker", nil),
+            ("ours into a worker, resolved handle", calls.worker),
+            ("raw channel round trip (C echo process)", calls.channelFloor),
         ]
     }
 
@@ -52,7 +61,7 @@ enum CallReport {
         var lines = [
             "ns per call of `double weigh(int32_t count, double each, const char *label)` (a plugin function declared "
                 + "`double (int32, double, string)`, called with `3, 2.5, \"abc\"`), each side's best of \(calls.repetitions) "
-                + "measurements, the sides interleaved (direct, libffi, ours, ctypes, then again); each measurement lasts "
+                + "measurements, the sides interleaved (direct, libffi, ours, into a worker, the channel floor, ctypes, then again); each measurement lasts "
                 + "at least the target duration (shortest: \(Format.milliseconds(calls.shortestMeasurement)) ms). ctypes is timed "
                 + "inside Python (`time.perf_counter_ns` around the loop), on the function pointer it reaches through `plugboard_entry`.",
             "",
@@ -60,7 +69,7 @@ enum CallReport {
             "|---|---:|---:|",
         ]
         for (name, value) in rows(calls) {
-            lines.append("| \(name) | \(value.map { Format.fixed($0, 1) } ?? "not measured yet") | "
+            lines.append("| \(name) | \(value.map { Format.fixed($0, 1) } ?? "not measured") | "
                          + "\(value.map { Format.ratio($0 / calls.libffi) } ?? "—") |")
         }
         lines += [""] + verdicts(calls).map { "- " + $0 }

@@ -107,9 +107,10 @@ enum BenchmarkCommand {
         }
         var calls: CallResults?
         if !options.workersOnly {
-            Progress.say("calls: ours, direct C, raw libffi, ctypes …")
+            Progress.say("calls: ours, direct C, raw libffi, ctypes, into a worker, the channel floor …")
+            let worker = try (cli ?? findCLI(options.cli, next: executable)).flatMap(findWorker)
             calls = try CallBenchmark(targetNanoseconds: settings.targetNanoseconds, repetitions: settings.repetitions)
-                .run(directory: factory.cacheDirectory + "/calls", factory: factory)
+                .run(directory: factory.cacheDirectory + "/calls", factory: factory, worker: worker)
         }
         return BenchmarkResults(quick: options.quick, workersOnly: options.workersOnly, settings: settings,
                                 machine: machine, compile: compile, cacheName: factory.cacheName, cliFound: cli != nil,

@@ -134,19 +134,19 @@ final class FunctionInvoker: Sendable {
     /// Calls `function`, resolved by ``resolve(_:caller:)``, as ``call(_:_:depth:caller:onDispatchThread:interrupted:)`` does.
     func call(_ function: ResolvedFunction, _ arguments: [PluginValue], depth: UInt32,
               onDispatchThread: Bool, interrupted: () -> Bool) -> Result<PluginValue, PluginCallError> {
-        let address = function.address
         switch function.place {
         case .here(let code, let label):
             return withRecord(onDispatchThread: onDispatchThread) { record in
                 InvocationDepth.with(depth) { () -> Result<PluginValue, PluginCallError> in
                     do throws(PluginCallError) {
-                        return .success(try code.call(arguments, address: address, record: record, label: label))
+                        return .success(try code.call(arguments, address: function.address, record: record, label: label))
                     } catch {
                         return .failure(error)
                     }
                 }
             }
         case .worker(let connection, let plugin, let index):
+            let address = function.address
             let request = WorkerMessage.functionCall(plugin: plugin, function: index, depth: depth,
                                                      arguments: arguments.map(\.wire))
             switch connection.callFunction(request, timeout: callTimeout, interrupted: interrupted) {

@@ -18,6 +18,7 @@ enum InvocationDepth {
     /// Runs `body` at `depth` on this thread, then restores the depth it had.
     static func with<Result>(_ depth: UInt32, _ body: () -> Result) -> Result {
         let saved = pthread_getspecific(key)
+        if UInt(bitPattern: saved) == UInt(depth) { return body() }
         pthread_setspecific(key, UnsafeRawPointer(bitPattern: UInt(depth)))
         defer { pthread_setspecific(key, saved) }
         return body()

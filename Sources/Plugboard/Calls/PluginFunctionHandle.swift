@@ -17,8 +17,10 @@ public final class PluginFunctionHandle {
     public var signature: FunctionSignature { resolved.signature }
 
     private let host: PluginHost
-    private var resolved: ResolvedFunction
-    private var generation: Int
+    // Read on every call and used from the host's one thread (like the host): not checked
+    // for exclusive access at run time.
+    @exclusivity(unchecked) private var resolved: ResolvedFunction
+    @exclusivity(unchecked) private var generation: Int
 
     /// Resolves `address` in `host`'s plugins, or throws why it cannot be called.
     init(_ address: FunctionAddress, in host: PluginHost) throws(PluginCallError) {
@@ -36,7 +38,7 @@ public final class PluginFunctionHandle {
             resolved = try host.functionInvoker.resolve(address, caller: .here).get()
         }
         let outcome = host.functionInvoker.call(resolved, arguments, depth: 0, onDispatchThread: true,
-                                                interrupted: host.interruption)
+                                                interrupted: { [host] in host.interruption() })
         if case .failure(.workerEnded(_, let sentence)) = outcome, case .worker(let connection, _, _) = resolved.place {
             host.withdrawFailedWorker(connection, failure: PluginFailure(plugin: address.plugin, message: sentence))
         }

@@ -1,8 +1,9 @@
 import CFaultReporter
 
 /// A plugin function found by ``FunctionInvoker/resolve(_:caller:)``: its declaration and
-/// where a call to it runs, so calls made through it look nothing up.
-struct ResolvedFunction: @unchecked Sendable {
+/// where a call to it runs, so calls made through it look nothing up. A class: a call
+/// passes it on with one retain, not a copy of its strings and arrays.
+final class ResolvedFunction: @unchecked Sendable {
     /// Where a call runs.
     enum Place {
         /// In this process: the checked function and its plugin's fault label.
@@ -19,4 +20,11 @@ struct ResolvedFunction: @unchecked Sendable {
     let signature: FunctionSignature
     /// Where a call runs.
     let place: Place
+
+    init(address: FunctionAddress, declaration: FunctionDeclaration, signature: FunctionSignature, place: Place) {
+        self.address = address
+        self.declaration = declaration
+        self.signature = signature
+        self.place = place
+    }
 }
