@@ -4,7 +4,7 @@ import PlugboardWorkerProtocol
 /// The validator's checks, in the order they run.
 extension ValidationCheck {
     /// Every check.
-    public static let all: [ValidationCheck] = [loads, exports, pluginIDs, loadTime, secondLoad, edgeInputs, remoteNotification,
+    public static let all: [ValidationCheck] = [loads, exports, pluginIDs, functions, loadTime, secondLoad, edgeInputs, remoteNotification,
                                                 serviceThreads, quietStdout]
 
     /// Load time above this is worth a warning.
@@ -53,6 +53,20 @@ extension ValidationCheck {
         }
         guard report.status == .loaded else { return (.skipped, "the library does not load (see the loads check)") }
         return (.pass, report.plugins.map(\.descriptor.id.rawValue).joined(separator: ", "))
+    }
+
+    static let functions = ValidationCheck(
+        name: "functions",
+        description: "Every function a plugin declares is accepted: a valid name and signature, a function pointer, "
+            + "declared once (a refused declaration is never called).") { subject in
+        loadedOrSkipped(subject) { loaded in
+            let plugins = loaded.report.plugins
+            let refused = plugins.flatMap(\.functionWarnings)
+            guard refused.isEmpty else { return (.fail, refused.joined(separator: "; ")) }
+            let accepted = plugins.reduce(0) { $0 + $1.functions.count }
+            guard accepted > 0 else { return (.skipped, "no plugin declares functions") }
+            return (.pass, "\(accepted) function(s) declared and accepted")
+        }
     }
 
     static let loadTime = ValidationCheck(

@@ -20,14 +20,14 @@ import Testing
         return byLibrary
     }
 
-    /// Validates `libraries` and expects each to run all 9 checks, none failed or crashed.
+    /// Validates `libraries` and expects each to run all 10 checks, none failed or crashed.
     private func expectEveryCheckPasses(_ libraries: [String]) throws {
         let result = try CLI.run(["validate", "--json"] + libraries)
         #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
         let found = try results(result)
         #expect(found.count == libraries.count)
         for (library, checks) in found {
-            #expect(checks.count == 9, "\(library)")
+            #expect(checks.count == 10, "\(library)")
             for (name, check) in checks {
                 #expect(["pass", "warn", "skipped"].contains(check.string("status")), "\(library) \(name): \(check)")
             }
@@ -95,6 +95,9 @@ import Testing
             ("init-only-once.so", hostile("ONCE_AT=AT_INIT"), "second-load", "fail",
              "init after deinit, in the same process, failed: init: init returned false: already initialized"),
             ("register-only-once.so", hostile("ONCE_AT=AT_REGISTER"), "second-load", "fail", "register_plugins returned false"),
+            ("bad-function-declarations.so", { name in
+                try PluginCompiler.compile(TestPaths.fixtures + "/functions_plugin.c", to: work.plugins + "/" + name) },
+             "functions", "fail", "plugin com.example.badfunctions: function \"unknown_type\" refused: signature \"double (int)\": column 9: unknown type \"int\""),
             ("aborts-on-a-url-not-utf8.so", hostile("ABORT_ON_BAD_UTF8_AT=AT_OPEN_URL"), "edge-inputs", "crashed",
              "open_url with a URL that is not UTF-8: com.example.hostile crashed with SIGABRT in open_url"),
             ("thread-after-deinit.so", hostile("STRAY_THREAD_AT=AT_INIT"), "service-threads", "fail",
@@ -153,7 +156,7 @@ import Testing
         let list = try CLI.run(["validate", "--list"])
         #expect(list.status == 0)
         let names = list.output.split(separator: "\n").map { String($0.prefix { $0 != " " }) }
-        #expect(names == ["loads", "exports", "plugin-ids", "load-time", "second-load", "edge-inputs", "remote-notification",
+        #expect(names == ["loads", "exports", "plugin-ids", "functions", "load-time", "second-load", "edge-inputs", "remote-notification",
                           "service-threads", "quiet-stdout"], "\(list.output)")
     }
 }
