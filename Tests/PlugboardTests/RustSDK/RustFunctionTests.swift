@@ -6,94 +6,36 @@ import Testing
 /// through `PluginHost.call` in process, and the fail value and log line of a function that
 /// panics or returns what cannot cross.
 @Suite struct RustFunctionTests {
-    private static let id = "com.example.rustfunctions"
-
-    private struct Loaded {
-        let directory: TemporaryDirectory
-        let host: PluginHost
-        let log: CallLog
-        let report: LoadReport
-
-        init() throws {
-            directory = try TemporaryDirectory("plugboard-rust-functions")
-            let library = try Cargo.buildPlugin("Tests/PlugboardTests/Fixtures/rust-functions", in: directory,
-                                                into: directory.path)
-            let log = CallLog()
-            self.log = log
-            host = PluginHost { record in log.record("\(record.plugin ?? "-") \(record.level.rawValue) \(record.message)") }
-            report = host.loadLibrary(at: library)
-            try #require(report.status == .loaded, "\(report)")
-        }
-
-        func call(_ function: String, _ arguments: [PluginValue] = []) throws -> PluginValue {
-            try host.call("\(RustFunctionTests.id).\(function)", arguments)
-        }
-
-        func remove() {
-            host.shutdown()
-            directory.remove()
+    private static func loaded() throws -> SDKFunctionsPlugin {
+        try SDKFunctionsPlugin(id: "com.example.rustfunctions", label: "plugboard-rust-functions") { directory in
+            try Cargo.buildPlugin("Tests/PlugboardTests/Fixtures/rust-functions", in: directory, into: directory.path)
         }
     }
 
     @Test func signaturesAreDerivedFromTheRustTypes() throws {
-        let loaded = try Loaded()
-        defer { loaded.remove() }
-        let plugin = try #require(loaded.report.plugins.first)
-        #expect(plugin.refusedFunctions == [])
-        let signatures = Dictionary(uniqueKeysWithValues: plugin.functions.map { ($0.name, $0.signature) })
-        #expect(signatures == [
-            "scale": "double (double, int32)", "negate8": "int8 (int8)", "add64": "uint64 (uint64, uint64)",
-            "is_empty": "bool (string)", "half": "float (float)", "greet": "string (string)", "kind": "string ()",
-            "reversed": "bytes (bytes, uint8)", "magic": "bytes ()", "same": "pointer (pointer)", "count": "int32 ()",
-            "reset": "void ()", "fail_double": "double (string)", "fail_string": "string ()", "fail_int": "int64 ()",
-            "fail_bytes": "bytes ()", "fail_void": "void ()",
-        ])
-        #expect(plugin.functions.first { $0.name == "scale" }?.doc == "value times factor")
-        #expect(plugin.functions.first { $0.name == "count" }?.doc == "")
+        let plugin = try Self.loaded()
+        defer { plugin.remove() }
+        try plugin.expectSignatures(extra: ["kind": "string ()", "magic": "bytes ()"], undocumented: "count")
     }
 
     @Test func everyKindOfValueCrossesBothWays() throws {
-        let loaded = try Loaded()
-        defer { loaded.remove() }
-        #expect(try loaded.call("scale", [.double(2.5), .int(-4)]) == .double(-10))
-        #expect(try loaded.call("scale", [.double(1), .int(3)]) == .double(3))
-        #expect(try loaded.call("count") == .int(2), "member functions share the plugin object")
-        #expect(try loaded.call("reset") == .void)
-        #expect(try loaded.call("count") == .int(0))
-        #expect(try loaded.call("negate8", [.int(-127)]) == .int(127))
-        #expect(try loaded.call("negate8", [.int(5)]) == .int(-5))
-        #expect(try loaded.call("add64", [.uint(UInt64.max - 1), .uint(1)]) == .uint(UInt64.max))
-        #expect(try loaded.call("is_empty", [.string("")]) == .bool(true))
-        #expect(try loaded.call("is_empty", [.string("ü")]) == .bool(false))
-        #expect(try loaded.call("half", [.float(-3)]) == .float(-1.5))
-        #expect(try loaded.call("greet", [.string("Zoë")]) == .string("hello, Zoë"))
-        #expect(try loaded.call("kind") == .string("static"))
-        #expect(try loaded.call("reversed", [.bytes([1, 2, 250]), .uint(5)]) == .bytes([255, 7, 6]))
-        #expect(try loaded.call("reversed", [.bytes([]), .uint(1)]) == .bytes([]))
-        #expect(try loaded.call("magic") == .bytes(Array("PB".utf8)))
-        #expect(try loaded.call("same", [.pointer(0x1234_5678)]) == .pointer(0x1234_5678))
-        #expect(loaded.log.all.isEmpty, "\(loaded.log.all)")
+        let plugin = try Self.loaded()
+        defer { plugin.remove() }
+        try plugin.expectEveryKindOfValue()
+        // Results the plugin keeps: a static string and a static buffer.
+        #expect(try plugin.call("kind") == .string("static"))
+        #expect(try plugin.call("magic") == .bytes(Array("PB".utf8)))
     }
 
     @Test func aPanicOrAnErrorIsLoggedAndAnsweredWithTheFailValue() throws {
-        let loaded = try Loaded()
-        defer { loaded.remove() }
-        guard case .double(let nan) = try loaded.call("fail_double", [.string("out of range")]) else {
-            throw TestFailure("fail_double returned no double")
-        }
-        #expect(nan.isNaN)
-        #expect(try loaded.call("fail_string") == .string(""))
-        #expect(try loaded.call("fail_int") == .int(0))
-        #expect(try loaded.call("fail_bytes") == .bytes([]))
-        #expect(try loaded.call("fail_void") == .void)
-        #expect(try loaded.call("greet", [.string("again")]) == .string("hello, again"), "the plugin still works")
-        let prefix = "\(Self.id) error "
-        #expect(loaded.log.all == [
-            prefix + "panic in function fail_double: out of range; answered NaN",
-            prefix + "error in function fail_string: the string result contains a NUL byte; answered \"\"",
-            prefix + "panic in function fail_int: no int; answered 0",
-            prefix + "panic in function fail_bytes: no bytes; answered empty bytes",
-            prefix + "panic in function fail_void: no void; answered nothing",
+        let plugin = try Self.loaded()
+        defer { plugin.remove() }
+        try plugin.expectFailValues(logged: [
+            "panic in function fail_double: out of range; answered NaN",
+            "error in function fail_string: the string result contains a NUL byte; answered \"\"",
+            "panic in function fail_int: no int; answered 0",
+            "panic in function fail_bytes: no bytes; answered empty bytes",
+            "panic in function fail_void: no void; answered nothing",
         ])
     }
 
