@@ -60,12 +60,15 @@ extension PluginHost {
     }
 
     /// Loads the library at `path` and registers its plugins, if the file passes
-    /// the trust rule (or `trust` is ``PluginTrust/allowInsecure``).
+    /// the trust rule (or `trust` is ``PluginTrust/allowInsecure``): in a worker or in
+    /// this process as `placement` says, the host's ``isolation`` when nil. One host may
+    /// hold libraries of both placements; events, function calls and `invoke` reach
+    /// their plugins the same way.
     ///
     /// When a later library claims one of its plugin ids, that plugin is
     /// withdrawn (``plugins`` shows it; ``loadPlugins(from:trust:)`` amends the
     /// reports), and a library left with no plugin is released.
-    public func loadLibrary(at path: String, trust: PluginTrust = .strict) -> LoadReport {
+    public func loadLibrary(at path: String, trust: PluginTrust = .strict, placement: PluginIsolation? = nil) -> LoadReport {
         let status: FileStatus
         do {
             status = try Self.libraryStatus(of: path)
@@ -85,7 +88,7 @@ extension PluginHost {
         if !retryCrashed, let key, let remembered = scanCache?.entry(for: key), case .crashed = remembered {
             return remembered.report(at: path)
         }
-        if case .workers(let worker) = isolation {
+        if case .workers(let worker) = placement ?? isolation {
             let report = loadInWorker(path, worker: worker, trust: trust)
             if let key, loaded.lostWhileLoading[path] != nil, let failure = report.failure {
                 scanCache?.recordCrash(failure, for: key)

@@ -7,7 +7,7 @@ import Testing
 /// built twice (com.example.invoke.a and .b, each the other's peer), in every placement: both in the
 /// host's process, both in workers of their own, the caller in a worker and the function in process,
 /// and the other way round. The CLI loads every library one way (`--isolation`), so the mixed
-/// placements are made through the host library (a worker for one library, the process for the other).
+/// placements are made through the host library (`loadLibrary(at:placement:)`: a worker for one library, the process for the other).
 @Suite struct InvocationTests {
     enum Placement: String, CaseIterable, Sendable {
         case bothInProcess, bothInWorkers, callerInWorker, functionInWorker
@@ -32,8 +32,8 @@ import Testing
             }
             let reports = switch placement {
             case .bothInProcess, .bothInWorkers: [host.loadLibrary(at: caller), host.loadLibrary(at: peer)]
-            case .callerInWorker: [host.loadInWorker(caller, worker: worker, trust: .strict), host.loadLibrary(at: peer)]
-            case .functionInWorker: [host.loadLibrary(at: caller), host.loadInWorker(peer, worker: worker, trust: .strict)]
+            case .callerInWorker: [host.loadLibrary(at: caller, placement: .workers(worker: worker)), host.loadLibrary(at: peer)]
+            case .functionInWorker: [host.loadLibrary(at: caller), host.loadLibrary(at: peer, placement: .workers(worker: worker))]
             }
             for report in reports { try #require(report.status == .loaded, "\(report)") }
         }

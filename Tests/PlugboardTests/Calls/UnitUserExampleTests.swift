@@ -3,7 +3,7 @@ import Testing
 
 /// The example pair: plugins/unit-user calls plugins/unit-converter's `convert` at launch and logs
 /// the answer, with the real `plugboard run` in process and in workers. The CLI loads every library
-/// one way, so "one of each" goes through the host library (one library in a worker, the other here).
+/// one way, so "one of each" goes through the host library (`loadLibrary(at:placement:)`: one library in a worker, the other here).
 @Suite struct UnitUserExampleTests {
     static let answer = "com.example.unit-user: 3 ft = 0.9144 m (com.example.units.convert)"
 
@@ -39,8 +39,8 @@ import Testing
         defer { host.shutdown() }
         let worker = WorkerForwardingTests.worker
         let reports = userInWorker
-            ? [host.loadInWorker(user, worker: worker, trust: .strict), host.loadLibrary(at: converter)]
-            : [host.loadLibrary(at: user), host.loadInWorker(converter, worker: worker, trust: .strict)]
+            ? [host.loadLibrary(at: user, placement: .workers(worker: worker)), host.loadLibrary(at: converter)]
+            : [host.loadLibrary(at: user), host.loadLibrary(at: converter, placement: .workers(worker: worker))]
         for report in reports { try #require(report.status == .loaded, "\(report)") }
         #expect(host.didFinishLaunching().accepted == true)
         let lines = log.lines.withLock { $0 }
