@@ -118,6 +118,11 @@ final class FunctionInvoker: Sendable {
             guard let index = declarations.firstIndex(where: { $0.name == address.function }) else {
                 return .failure(.unknownFunction(address))
             }
+            let needed = WorkerMessage.Kind.functionCall.introducedInMinor
+            if let version = connection.peerVersion, version.minor < needed {
+                return .failure(.refusedFunction(address, reason: "its worker speaks worker protocol \(version), "
+                    + "and function calls need 1.\(needed)"))
+            }
             guard let signature = try? FunctionSignature(parsing: declarations[index].signature) else {
                 return .failure(.refusedFunction(address, reason: "its worker sent the signature "
                     + "\"\(declarations[index].signature)\", which does not parse"))
