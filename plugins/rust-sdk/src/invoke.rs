@@ -93,8 +93,7 @@ impl Host {
             .collect::<Result<Vec<_>, _>>()?;
         let values: Vec<pb_value_t> =
             arguments.iter().zip(&strings).map(|(argument, string)| c_value(argument, string.as_deref())).collect();
-        let mut result = c_value(&Argument::Bool(false), None);
-        result.kind = PB_VALUE_VOID;
+        let mut result = void_value();
         let mut message = [0 as c_char; 1024];
         let arguments_pointer = if values.is_empty() { ptr::null() } else { values.as_ptr() };
         // SAFETY: the table is valid; the name, the values and the strings they point to outlive the
@@ -119,12 +118,17 @@ fn error(status: pb_status_t, message: String) -> InvokeError {
     InvokeError { status, message }
 }
 
-/// `argument` as a `pb_value_t`; `string` is the C copy of a `Str` argument.
-fn c_value(argument: &Argument<'_>, string: Option<&CStr>) -> pb_value_t {
-    let mut value = pb_value_t {
+/// A zeroed `pb_value_t` of kind `PB_VALUE_VOID`.
+fn void_value() -> pb_value_t {
+    pb_value_t {
         kind: PB_VALUE_VOID, boolean: false, integer: 0, unsigned_integer: 0, float_value: 0.0, double_value: 0.0,
         string: ptr::null(), bytes: pb_bytes_t { data: ptr::null(), size: 0 }, pointer: ptr::null_mut(),
-    };
+    }
+}
+
+/// `argument` as a `pb_value_t`; `string` is the C copy of a `Str` argument.
+fn c_value(argument: &Argument<'_>, string: Option<&CStr>) -> pb_value_t {
+    let mut value = void_value();
     match *argument {
         Argument::Bool(b) => (value.kind, value.boolean) = (PB_VALUE_BOOL, b),
         Argument::Int(i) => (value.kind, value.integer) = (PB_VALUE_INT, i),
