@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "SwiftSDKProbePlugin", type: .dynamic, targets: ["SwiftSDKProbePlugin"]),
         // A test plugin declaring Swift functions of every type (SwiftFunctionTests).
         .library(name: "SwiftFunctionsPlugin", type: .dynamic, targets: ["SwiftFunctionsPlugin"]),
+        // A test plugin invoking another plugin's function at launch (SwiftFunctionTests).
+        .library(name: "SwiftInvokePlugin", type: .dynamic, targets: ["SwiftInvokePlugin"]),
         .executable(name: "plugboard", targets: ["plugboard"]),
         .executable(name: "plugboard-worker", targets: ["plugboard-worker"]),
         .executable(name: "plugboard-benchmark", targets: ["PlugboardBenchmark"]),
@@ -66,6 +68,7 @@ let package = Package(
         // The Swift SDK tests' probe plugin, built as a drop-in .so.
         .target(name: "SwiftSDKProbePlugin", dependencies: ["PlugboardSDK"], path: "Tests/PlugboardTests/Fixtures/swift-sdk-probe"),
         .target(name: "SwiftFunctionsPlugin", dependencies: ["PlugboardSDK"], path: "Tests/PlugboardTests/Fixtures/swift-functions"),
+        .target(name: "SwiftInvokePlugin", dependencies: ["PlugboardSDK"], path: "Tests/PlugboardTests/Fixtures/swift-invoke"),
         // The host library: loader, registry, dispatcher, host services, built-in plugins, workers.
         .target(
             name: "Plugboard",

@@ -46,4 +46,16 @@ import Testing
         #expect(result.errorOutput.contains("plugboard::function: unsupported argument type"), "\(result.errorOutput)")
         #expect(result.errorOutput.contains("plugboard::function: unsupported result type"), "\(result.errorOutput)")
     }
+
+    /// `Plugin::invoke<double>` (Fixtures/invoke_cpp_plugin.cpp) calls plugins/unit-converter's
+    /// convert at launch, and an unknown function answers the host's status and sentence.
+    @Test(arguments: ["none", "process"])
+    func invokeCallsAnotherPluginsFunction(isolation: String) throws {
+        let workspace = try Workspace("cpp-invoke-\(isolation)")
+        defer { workspace.remove() }
+        _ = try PluginCompiler.compile(TestPaths.fixtures + "/invoke_cpp_plugin.cpp", to: workspace.plugins + "/cppcaller.so",
+                                       flags: ["-pedantic"], cplusplus: true)
+        let logs = try ConverterCallerRun.logs(of: "com.example.cppcaller", isolation: isolation, in: workspace)
+        #expect(logs == ["3 ft = 0.9144 m", "nosuch: " + ConverterCallerRun.unknownFunction])
+    }
 }

@@ -55,4 +55,15 @@ import Testing
         let called = try CLI.run(["call", "--plugin-dir", directory.path, "--isolation", "none", "com.example.rust-links.opened"])
         #expect(called.status == 0 && called.output == "0\n", "\(called.output)\(called.errorOutput)")
     }
+
+    /// `Host::invoke` (Fixtures/rust-invoke) calls plugins/unit-converter's convert at launch, and
+    /// an unknown function answers an `InvokeError` with the host's status and sentence.
+    @Test(arguments: ["none", "process"])
+    func invokeCallsAnotherPluginsFunction(isolation: String) throws {
+        let workspace = try Workspace("rust-invoke-\(isolation)")
+        defer { workspace.remove() }
+        _ = try Cargo.buildPlugin("Tests/PlugboardTests/Fixtures/rust-invoke", in: workspace.root, into: workspace.plugins)
+        let logs = try ConverterCallerRun.logs(of: "com.example.rustcaller", isolation: isolation, in: workspace)
+        #expect(logs == ["3 ft = 0.9144000000000001 m", "nosuch: " + ConverterCallerRun.unknownFunction])
+    }
 }

@@ -52,4 +52,15 @@ import Testing
                                   "com.example.swift-links.is_app_link", "swiftapp://item/7"])
         #expect(called.status == 0 && called.output == "true\n", "\(called.output)\(called.errorOutput)")
     }
+
+    /// `PlugboardHost.invoke` (Fixtures/swift-invoke) calls plugins/unit-converter's convert at
+    /// launch, and an unknown function throws an `InvokeError` with the host's status and sentence.
+    @Test(arguments: ["none", "process"])
+    func invokeCallsAnotherPluginsFunction(isolation: String) throws {
+        let workspace = try Workspace("swift-invoke-\(isolation)")
+        defer { workspace.remove() }
+        try SwiftPackageLibraries.copy(SwiftPackageLibraries.invoke, into: workspace.plugins)
+        let logs = try ConverterCallerRun.logs(of: "com.example.swiftcaller", isolation: isolation, in: workspace)
+        #expect(logs == ["3 ft = 0.9144000000000001 m", "nosuch: " + ConverterCallerRun.unknownFunction])
+    }
 }

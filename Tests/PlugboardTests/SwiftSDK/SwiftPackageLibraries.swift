@@ -10,6 +10,8 @@ enum SwiftPackageLibraries {
     static let probe = "libSwiftSDKProbePlugin.so"
     /// Tests/PlugboardTests/Fixtures/swift-functions.
     static let functions = "libSwiftFunctionsPlugin.so"
+    /// Tests/PlugboardTests/Fixtures/swift-invoke.
+    static let invoke = "libSwiftInvokePlugin.so"
 
     /// The path of the built library `name`, found from the test binary's folder upwards.
     static func built(_ name: String) throws -> String {

@@ -41,7 +41,8 @@
  *
  * Functions called by name (ABI 1.2): a class lists member functions in
  * `static constexpr plugboard::Function functions[]`, each made by
- * `plugboard::function<&Class::member>("name", "doc")`; see function.hpp.
+ * `plugboard::function<&Class::member>("name", "doc")`; see function.hpp. A plugin
+ * calls another's function with `invoke<R>("plugin-id.function", args...)`; see invoke.hpp.
  */
 #pragma once
 
@@ -51,6 +52,7 @@
 
 #include "../../plugboard.h"
 #include "function.hpp"
+#include "invoke.hpp"
 
 #include <atomic>
 #include <cstddef>
@@ -274,6 +276,12 @@ public:
     }
     /** The application's container. [thread-safe] */
     static Files files() noexcept { return Files(host_); }
+    /** Calls another plugin's function, "plugin-id.function", with C++ arguments; R is the result's
+     *  C++ type. Failures are an Invoked status, never an exception (bad_alloc aside); see invoke.hpp.
+     *  [thread-safe] */
+    template <class R, class... A> static Invoked<R> invoke(const char *function, const A &...arguments) {
+        return detail::invoke<R>(host_, function, arguments...);
+    }
 
 private:
     template <class...> friend struct detail::Library;

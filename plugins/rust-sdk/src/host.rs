@@ -78,7 +78,7 @@ pub struct FileAttributes {
 /// after `deinit` the host ignores every call and reports it once.
 #[derive(Clone, Debug)]
 pub struct Host {
-    table: &'static pb_host_t,
+    pub(crate) table: &'static pb_host_t,
     plugin_id: Option<CString>,
 }
 
