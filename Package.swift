@@ -41,7 +41,7 @@ let package = Package(
         // The host–worker wire protocol (WORKER-PROTOCOL.md): framing, messages, channel; no Foundation.
         .target(
             name: "PlugboardWorkerProtocol",
-            dependencies: ["PlugboardSystem", .product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["PlugboardPluginAPI", "PlugboardSystem", .product(name: "SystemPackage", package: "swift-system")]),
         // The sandboxed file facade; knows nothing of plugins.
         .target(
             name: "PlugboardFiles",

@@ -1,11 +1,12 @@
 import CPlugboard
+import PlugboardPluginAPI
 
 extension PlugboardHost {
     /// Calls `function`, `"plugin-id.function"` (`"com.example.units.convert"`), that any plugin
     /// declared, with `arguments`, wherever it runs (this process or a worker), and returns a copy
     /// of its result (the host's is released). Thread-safe; the call runs on this thread when the
     /// function is in this process. Throws ``InvokeError`` with the host's status and sentence.
-    public func invoke(_ function: String, _ arguments: [FunctionValue]) throws(InvokeError) -> FunctionValue {
+    public func invoke(_ function: String, _ arguments: [PluginValue]) throws(InvokeError) -> PluginValue {
         let table = pointer.table
         // The fields are read only when the host's table covers them (an older host's is shorter).
         let coversInvoke = Int(table.pointee.struct_size) >= MemoryLayout<pb_host_t>.size
@@ -24,7 +25,7 @@ extension PlugboardHost {
             throw InvokeError(status: status, message: sentence)
         }
         defer { releaseValue(table, &result) }
-        guard let value = FunctionValue(copying: result) else {
+        guard let value = PluginValue(copying: result) else {
             throw InvokeError(status: PB_ERR_IO, message: "\(function): the host answered an unknown kind \(result.kind)")
         }
         return value
@@ -36,7 +37,7 @@ private struct CValues {
     var items: [pb_value_t] = []
     private var copies: [UnsafeMutableRawPointer] = []
 
-    init(_ arguments: [FunctionValue], function: String) throws(InvokeError) {
+    init(_ arguments: [PluginValue], function: String) throws(InvokeError) {
         for (index, argument) in arguments.enumerated() {
             var value = pb_value_t()
             switch argument {

@@ -1,3 +1,5 @@
+import PlugboardPluginAPI
+
 extension WorkerMessage {
     /// The whole frame (length prefix and payload) for this message.
     ///
@@ -109,7 +111,7 @@ extension WorkerMessage {
             encoder.append(plugin)
             encoder.append(function)
             encoder.append(depth)
-            FunctionValue.encode(arguments, into: &encoder)
+            PluginValue.encode(arguments, into: &encoder)
         case .invokeReply(let result):
             result.encode(into: &encoder)
         case .functionResult(let result):
@@ -117,7 +119,7 @@ extension WorkerMessage {
         case .invoke(let function, let depth, let arguments):
             encoder.append(string: function)
             encoder.append(depth)
-            FunctionValue.encode(arguments, into: &encoder)
+            PluginValue.encode(arguments, into: &encoder)
         case .shutdown, .bye:
             break
         }
@@ -190,7 +192,7 @@ extension WorkerMessage {
                 plugin: try decoder.readUInt32("function-call.plugin"),
                 function: try decoder.readUInt32("function-call.function"),
                 depth: try decoder.readUInt32("function-call.depth"),
-                arguments: try FunctionValue.decodeList(from: &decoder, "function-call.arguments"))
+                arguments: try PluginValue.decodeList(from: &decoder, "function-call.arguments"))
         case .invokeReply:
             return .invokeReply(try InvokeResult.decode(from: &decoder))
         case .functionResult:
@@ -199,7 +201,7 @@ extension WorkerMessage {
             return .invoke(
                 function: try decoder.readString("invoke.function"),
                 depth: try decoder.readUInt32("invoke.depth"),
-                arguments: try FunctionValue.decodeList(from: &decoder, "invoke.arguments"))
+                arguments: try PluginValue.decodeList(from: &decoder, "invoke.arguments"))
         }
     }
 }

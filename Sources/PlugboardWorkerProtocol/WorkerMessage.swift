@@ -1,3 +1,5 @@
+import PlugboardPluginAPI
+
 /// Every message between a host and a plugin worker, in both directions.
 ///
 /// Each travels as one frame (see `WireFormat`) with a request id: a request
@@ -24,7 +26,7 @@ public enum WorkerMessage: Sendable, Equatable {
     /// functions, the order of the load report) of `plugin` with `arguments`; `depth` is how many
     /// invocations the call is nested in (0 for a call the host makes itself). May be sent while
     /// another request waits for its reply; answered by `functionResult`.
-    case functionCall(plugin: UInt32, function: UInt32, depth: UInt32, arguments: [FunctionValue])
+    case functionCall(plugin: UInt32, function: UInt32, depth: UInt32, arguments: [PluginValue])
     /// Reply to `invoke` (since 1.3): the invoked function's result, or a status and a sentence.
     case invokeReply(InvokeResult)
 
@@ -57,7 +59,7 @@ public enum WorkerMessage: Sendable, Equatable {
     /// Request (since 1.3): plugin code called the host's `invoke` for `function`
     /// (`plugin-id.function`) with `arguments`, nested `depth` invocations deep
     /// (1 for a call from a callback); answered by `invokeReply`.
-    case invoke(function: String, depth: UInt32, arguments: [FunctionValue])
+    case invoke(function: String, depth: UInt32, arguments: [PluginValue])
 
     /// The wire number of each message; the high bit is set on the worker's.
     ///

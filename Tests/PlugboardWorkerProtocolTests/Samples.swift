@@ -1,3 +1,4 @@
+import PlugboardPluginAPI
 import PlugboardWorkerProtocol
 
 /// Messages of every kind, event, answer and files operation, with extreme
@@ -35,7 +36,7 @@ enum Samples {
     ]
 
     /// A value of every tag, with extremes.
-    static let functionValues: [FunctionValue] = [
+    static let functionValues: [PluginValue] = [
         .void, .bool(true), .bool(false), .int(.min), .int(.max), .uint(.max), .uint(0),
         .float(-.infinity), .float(.leastNonzeroMagnitude), .double(.infinity), .double(-0.0), .double(.greatestFiniteMagnitude),
         .string(""), .string(nonASCII), .bytes([]), .bytes([0, 255]), .pointer(.max), .pointer(0),

@@ -153,10 +153,10 @@ final class FunctionInvoker: Sendable {
         case .worker(let connection, let plugin, let index):
             let address = function.address
             let request = WorkerMessage.functionCall(plugin: plugin, function: index, depth: depth,
-                                                     arguments: arguments.map(\.wire))
+                                                     arguments: arguments)
             switch connection.callFunction(request, timeout: callTimeout, interrupted: interrupted) {
             case .success(.value(let value)):
-                return .success(PluginValue(wire: value))
+                return .success(value)
             case .success(.error(let json)):
                 let error = try? JSONDecoder().decode(PluginCallError.self, from: Data(json))
                 return .failure(error ?? .invalidResult(address, reason: "its worker sent an error that does not decode"))

@@ -18,9 +18,9 @@ final class RemoteInvoke: Sendable {
             return .failure(InvokeFailure(PluginCallError.crossesProcesses(address, reason:
                 "argument \(position + 1) is a pointer and \(address.plugin) runs in another process than the caller")))
         }
-        switch requests.send(.invoke(function: address.description, depth: depth, arguments: arguments.map(\.wire))) {
+        switch requests.send(.invoke(function: address.description, depth: depth, arguments: arguments)) {
         case .invokeReply(.value(let value))?:
-            return .success(PluginValue(wire: value))
+            return .success(value)
         case .invokeReply(.failure(let status, let message))?:
             return .failure(InvokeFailure(status: status, message: message))
         default:

@@ -318,12 +318,12 @@ final class WorkerConnection: @unchecked Sendable {
     /// Runs a plugin's `invoke` from the worker on a thread of its own (the invoked function may be
     /// in this worker again, whose `function-result` this reader thread must be free to read) and
     /// sends the `invokeReply`. The caller is in another process: a `pointer` cannot pass.
-    private func serveInvoke(_ function: String, depth: UInt32, arguments: [FunctionValue], requestID: UInt64) {
+    private func serveInvoke(_ function: String, depth: UInt32, arguments: [PluginValue], requestID: UInt64) {
         Thread.detachNewThread { [self] in
-            let outcome = invoker?.invoke(function, arguments.map(PluginValue.init(wire:)), depth: depth, caller: .elsewhere)
+            let outcome = invoker?.invoke(function, arguments, depth: depth, caller: .elsewhere)
                 ?? .failure(InvokeFailure(status: PB_ERR_UNAVAILABLE, message: "invoke \(function): this host serves no invocations"))
             let reply: InvokeResult = switch outcome {
-            case .success(let value): .value(value.wire)
+            case .success(let value): .value(value)
             case .failure(let failure): .failure(status: failure.status, message: failure.message)
             }
             try? channel.send(.invokeReply(reply), requestID: requestID)

@@ -33,9 +33,9 @@ final class WorkerFunctionCalls: Sendable {
         guard let address = invoker.address(plugin: id, function: Int(function)) else {
             throw .malformed(field: "function-call.function", cause: .invalidValue(UInt64(function)))
         }
-        let result: FunctionResult = switch invoker.call(address, arguments.map(PluginValue.init(wire:)), depth: depth,
+        let result: FunctionResult = switch invoker.call(address, arguments, depth: depth,
                                                          caller: .here) {
-        case .success(let value): .value(value.wire)
+        case .success(let value): .value(value)
         case .failure(let error): .error(json: (try? JSONEncoder().encode(error)).map(Array.init) ?? [])
         }
         try channel.send(.functionResult(result), requestID: received.requestID)

@@ -1,30 +1,14 @@
-/// A plugin function's argument or result as `function-call`, `function-result`,
-/// `invoke` and `invoke-reply` carry it (since 1.3): a `u8` tag, then the value.
+import PlugboardPluginAPI
+
+/// A plugin function's argument or result (``PluginValue``, from PlugboardPluginAPI) as
+/// `function-call`, `function-result`, `invoke` and `invoke-reply` carry it (since 1.3):
+/// a `u8` tag, then the value.
 ///
 /// Wire format: tag `0` void (nothing follows), `1` bool (`bool`), `2` signed
 /// integer (`i64`), `3` unsigned integer (`u64`), `4` float (`u32`, the IEEE 754
 /// bits), `5` double (`u64`, the bits), `6` string (`string`), `7` bytes
 /// (`bytes`), `8` pointer (`u64`, the address). Any other tag is malformed.
-public enum FunctionValue: Sendable, Hashable {
-    /// Nothing: the result of a `void` function.
-    case void
-    /// A `bool`.
-    case bool(Bool)
-    /// A signed integer of any declared width.
-    case int(Int64)
-    /// An unsigned integer of any declared width.
-    case uint(UInt64)
-    /// A `float`.
-    case float(Float)
-    /// A `double`.
-    case double(Double)
-    /// A `string`, UTF-8.
-    case string(String)
-    /// A `bytes` buffer.
-    case bytes([UInt8])
-    /// A `pointer`'s address; meaningful only in the process it came from.
-    case pointer(UInt64)
-
+extension PluginValue {
     /// Appends the tag and the value.
     func encode(into encoder: inout WireEncoder) {
         switch self {
@@ -36,12 +20,12 @@ public enum FunctionValue: Sendable, Hashable {
         case .double(let value): encoder.append(UInt8(5)); encoder.append(value.bitPattern)
         case .string(let value): encoder.append(UInt8(6)); encoder.append(string: value)
         case .bytes(let value): encoder.append(UInt8(7)); encoder.append(bytes: value)
-        case .pointer(let value): encoder.append(UInt8(8)); encoder.append(value)
+        case .pointer(let value): encoder.append(UInt8(8)); encoder.append(UInt64(value))
         }
     }
 
     /// Reads a tag and its value; `field` names the value in errors.
-    static func decode(from decoder: inout WireDecoder, _ field: StaticString) throws(WorkerProtocolError) -> FunctionValue {
+    static func decode(from decoder: inout WireDecoder, _ field: StaticString) throws(WorkerProtocolError) -> PluginValue {
         let tag = try decoder.readUInt8(field)
         switch tag {
         case 0: return .void
@@ -52,24 +36,24 @@ public enum FunctionValue: Sendable, Hashable {
         case 5: return .double(Double(bitPattern: try decoder.readUInt64(field)))
         case 6: return .string(try decoder.readString(field))
         case 7: return .bytes(try decoder.readBytes(field))
-        case 8: return .pointer(try decoder.readUInt64(field))
+        case 8: return .pointer(UInt(truncatingIfNeeded: try decoder.readUInt64(field)))
         default: throw .malformed(field: "\(field)", cause: .invalidValue(UInt64(tag)))
         }
     }
 
     /// Appends a `u32` count, then each value.
-    static func encode(_ values: [FunctionValue], into encoder: inout WireEncoder) {
+    static func encode(_ values: [PluginValue], into encoder: inout WireEncoder) {
         encoder.append(UInt32(values.count))
         for value in values { value.encode(into: &encoder) }
     }
 
     /// Reads a `u32` count, then that many values (a count the payload cannot hold is malformed before anything is reserved).
-    static func decodeList(from decoder: inout WireDecoder, _ field: StaticString) throws(WorkerProtocolError) -> [FunctionValue] {
+    static func decodeList(from decoder: inout WireDecoder, _ field: StaticString) throws(WorkerProtocolError) -> [PluginValue] {
         let count = Int(try decoder.readUInt32(field))
         guard count <= decoder.remaining else {
             throw .malformed(field: "\(field)", cause: .runsPastEnd(needed: count, available: decoder.remaining))
         }
-        var values: [FunctionValue] = []
+        var values: [PluginValue] = []
         values.reserveCapacity(count)
         for _ in 0..<count { values.append(try decode(from: &decoder, field)) }
         return values
