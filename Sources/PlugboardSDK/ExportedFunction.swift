@@ -2,6 +2,7 @@ import CFFI
 import CPlugboard
 import Glibc
 import Logging
+import PlugboardPluginAPI
 
 /// One ``PluginFunction`` as a C function for the host: a libffi closure whose code calls the Swift
 /// closure, with its `ffi_cif` and the strings of its declaration. Made in `register_plugins`,
@@ -44,7 +45,7 @@ final class ExportedFunction: @unchecked Sendable {
         bytesElements.initialize(from: [cffi_pointer(), cffi_size(), nil], count: 3)
         bytesType.initialize(to: ffi_type(size: 0, alignment: 0, type: UInt16(FFI_TYPE_STRUCT), elements: bytesElements))
         let types: [UnsafeMutablePointer<ffi_type>?] =
-            function.argumentTypes.flatMap { $0 == .bytes ? [cffi_pointer(), cffi_size()] : [Self.ffiType($0)] }
+            function.argumentTypes.flatMap(\.cParameterTypes)
         parameterCount = types.count
         parameterTypes = .allocate(capacity: max(types.count, 1))
         parameterTypes.initialize(from: types, count: types.count)
@@ -55,7 +56,7 @@ final class ExportedFunction: @unchecked Sendable {
 
     /// Prepares the call interface and points the closure at ``run`` with this object.
     private func prepare() -> Bool {
-        let result = function.resultType == .bytes ? bytesType : Self.ffiType(function.resultType)
+        let result = function.resultType.scalarFFIType ?? bytesType
         return ffi_prep_cif(cif, FFI_DEFAULT_ABI, UInt32(parameterCount), result, parameterTypes) == FFI_OK
             && ffi_prep_closure_loc(closure.assumingMemoryBound(to: ffi_closure.self), cif, Self.run,
                                     Unmanaged.passUnretained(self).toOpaque(), code) == FFI_OK
@@ -95,25 +96,6 @@ final class ExportedFunction: @unchecked Sendable {
         } catch {
             exported.function.writeFailValue(result)
             exported.log.error("error in function \(exported.function.name): \(error); answered \(exported.function.failValueText)")
-        }
-    }
-
-    /// The ffi_type of a scalar type (`bytes` is two parameters, or a struct result).
-    private static func ffiType(_ type: PluginFunctionType) -> UnsafeMutablePointer<ffi_type> {
-        switch type {
-        case .void: cffi_void()
-        case .bool: cffi_bool()
-        case .int8: cffi_sint8()
-        case .int16: cffi_sint16()
-        case .int32: cffi_sint32()
-        case .int64: cffi_sint64()
-        case .uint8: cffi_uint8()
-        case .uint16: cffi_uint16()
-        case .uint32: cffi_uint32()
-        case .uint64: cffi_uint64()
-        case .float: cffi_float()
-        case .double: cffi_double()
-        case .string, .pointer, .bytes: cffi_pointer()
         }
     }
 }

@@ -34,9 +34,9 @@ public struct PluginFunction: Sendable {
     /// The signature derived from the closure's types, e.g. `double (string, string, double)`.
     public let signature: String
     /// The arguments' types, in order.
-    let argumentTypes: [PluginFunctionType]
+    let argumentTypes: [FunctionType]
     /// The result's type.
-    let resultType: PluginFunctionType
+    let resultType: FunctionType
     /// Decodes the C arguments, calls the closure and writes the C result, or throws.
     let invoke: @Sendable (UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutableRawPointer) throws -> Void
     /// Writes the fail value of the result type.
@@ -48,7 +48,7 @@ public struct PluginFunction: Sendable {
     public init<each Argument: PluginFunctionArgument, Result: PluginFunctionResult>(
         _ name: String, doc: String = "", _ body: @escaping @Sendable (repeat each Argument) throws -> Result
     ) {
-        var arguments: [PluginFunctionType] = []
+        var arguments: [FunctionType] = []
         for type in repeat (each Argument).self { arguments.append(type.pluginFunctionType) }
         self.name = name
         self.doc = doc

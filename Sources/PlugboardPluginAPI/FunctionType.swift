@@ -1,6 +1,8 @@
 import CFFI
 
-/// One type of the signature language of `plugboard/functions.h`, by its name there.
+/// One type of the signature language of `plugboard/functions.h`, by its name there: what the
+/// host checks calls against and the Swift SDK derives a plugin function's signature from
+/// (both map it to libffi's types here).
 public enum FunctionType: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// Nothing (a return type only).
     case void
@@ -22,8 +24,11 @@ public enum FunctionType: String, Sendable, Hashable, Codable, CaseIterable, Cus
     /// The name in the signature language.
     public var description: String { rawValue }
 
+    /// How many C parameters an argument of this type is passed as: two for `bytes` (data, size), else one.
+    package var cParameterCount: Int { self == .bytes ? 2 : 1 }
+
     /// For an integer type: its bit width and whether it is signed; nil for the others.
-    var integer: (bits: Int, signed: Bool)? {
+    package var integer: (bits: Int, signed: Bool)? {
         switch self {
         case .int8: (8, true)
         case .int16: (16, true)
@@ -39,7 +44,7 @@ public enum FunctionType: String, Sendable, Hashable, Codable, CaseIterable, Cus
 
     /// libffi's types of the C parameters one argument of this type is passed as:
     /// one, or two for `bytes` (data, size); none for `void`.
-    var cParameterTypes: [UnsafeMutablePointer<ffi_type>] {
+    package var cParameterTypes: [UnsafeMutablePointer<ffi_type>] {
         switch self {
         case .void: []
         case .bytes: [cffi_pointer(), cffi_size()]
@@ -48,7 +53,7 @@ public enum FunctionType: String, Sendable, Hashable, Codable, CaseIterable, Cus
     }
 
     /// libffi's own type for this type; nil for `bytes`, a struct the prepared call describes itself.
-    var scalarFFIType: UnsafeMutablePointer<ffi_type>? {
+    package var scalarFFIType: UnsafeMutablePointer<ffi_type>? {
         switch self {
         case .void: cffi_void()
         case .bool: cffi_bool()

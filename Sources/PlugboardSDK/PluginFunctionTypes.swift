@@ -1,21 +1,12 @@
 import CPlugboard
 import Glibc
-
-/// A type of the signature language (include/plugboard/functions.h), as a Swift plugin function's
-/// arguments and result map to it.
-public enum PluginFunctionType: String, Sendable {
-    /// The type language's names, as a signature spells them.
-    case void, bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float, double, string, bytes, pointer
-
-    /// How many C parameters an argument of this type takes: two for `bytes` (data, size), else one.
-    var cParameterCount: Int { self == .bytes ? 2 : 1 }
-}
+import PlugboardPluginAPI
 
 /// A Swift type a plugin function takes as an argument: `Bool`, `Int8`…`Int64`, `UInt8`…`UInt64`,
 /// `Float`, `Double`, `String` (`string`), `[UInt8]` (`bytes`), `UnsafeMutableRawPointer?` (`pointer`).
 public protocol PluginFunctionArgument: SendableMetatype {
     /// Its type in the signature language.
-    static var pluginFunctionType: PluginFunctionType { get }
+    static var pluginFunctionType: FunctionType { get }
     /// The value from the C parameters of a call: `parameters[index]` points to the first of
     /// them (libffi's argument array). The host's data is copied. SDK machinery.
     init(cParameters parameters: UnsafeMutablePointer<UnsafeMutableRawPointer?>, at index: Int)
@@ -26,7 +17,7 @@ public protocol PluginFunctionArgument: SendableMetatype {
 /// releases with `free` (the declaration's `release`).
 public protocol PluginFunctionResult: SendableMetatype {
     /// Its type in the signature language.
-    static var pluginFunctionType: PluginFunctionType { get }
+    static var pluginFunctionType: FunctionType { get }
     /// Writes the C result where libffi's closure expects it (an integer narrower than a register is
     /// widened to `ffi_arg`), or throws why it cannot cross. SDK machinery.
     func writeCResult(to result: UnsafeMutableRawPointer) throws(PluginFunctionFailure)
@@ -63,17 +54,17 @@ extension PluginFunctionInteger {
     public static var failValueText: String { "0" }
 }
 
-extension Int8: PluginFunctionInteger { public static var pluginFunctionType: PluginFunctionType { .int8 } }
-extension Int16: PluginFunctionInteger { public static var pluginFunctionType: PluginFunctionType { .int16 } }
-extension Int32: PluginFunctionInteger { public static var pluginFunctionType: PluginFunctionType { .int32 } }
-extension Int64: PluginFunctionInteger { public static var pluginFunctionType: PluginFunctionType { .int64 } }
-extension UInt8: PluginFunctionInteger { public static var pluginFunctionType: PluginFunctionType { .uint8 } }
-extension UInt16: PluginFunctionInteger { public static var pluginFunctionType: PluginFunctionType { .uint16 } }
-extension UInt32: PluginFunctionInteger { public static var pluginFunctionType: PluginFunctionType { .uint32 } }
-extension UInt64: PluginFunctionInteger { public static var pluginFunctionType: PluginFunctionType { .uint64 } }
+extension Int8: PluginFunctionInteger { public static var pluginFunctionType: FunctionType { .int8 } }
+extension Int16: PluginFunctionInteger { public static var pluginFunctionType: FunctionType { .int16 } }
+extension Int32: PluginFunctionInteger { public static var pluginFunctionType: FunctionType { .int32 } }
+extension Int64: PluginFunctionInteger { public static var pluginFunctionType: FunctionType { .int64 } }
+extension UInt8: PluginFunctionInteger { public static var pluginFunctionType: FunctionType { .uint8 } }
+extension UInt16: PluginFunctionInteger { public static var pluginFunctionType: FunctionType { .uint16 } }
+extension UInt32: PluginFunctionInteger { public static var pluginFunctionType: FunctionType { .uint32 } }
+extension UInt64: PluginFunctionInteger { public static var pluginFunctionType: FunctionType { .uint64 } }
 
 extension Bool: PluginFunctionArgument, PluginFunctionResult {
-    public static var pluginFunctionType: PluginFunctionType { .bool }
+    public static var pluginFunctionType: FunctionType { .bool }
     public init(cParameters parameters: UnsafeMutablePointer<UnsafeMutableRawPointer?>, at index: Int) {
         self = parameters[index].map { $0.load(as: UInt8.self) != 0 } ?? false
     }
@@ -87,7 +78,7 @@ extension Bool: PluginFunctionArgument, PluginFunctionResult {
 }
 
 extension Float: PluginFunctionArgument, PluginFunctionResult {
-    public static var pluginFunctionType: PluginFunctionType { .float }
+    public static var pluginFunctionType: FunctionType { .float }
     public init(cParameters parameters: UnsafeMutablePointer<UnsafeMutableRawPointer?>, at index: Int) {
         self = parameters[index].map { $0.loadUnaligned(as: Float.self) } ?? .nan
     }
@@ -101,7 +92,7 @@ extension Float: PluginFunctionArgument, PluginFunctionResult {
 }
 
 extension Double: PluginFunctionArgument, PluginFunctionResult {
-    public static var pluginFunctionType: PluginFunctionType { .double }
+    public static var pluginFunctionType: FunctionType { .double }
     public init(cParameters parameters: UnsafeMutablePointer<UnsafeMutableRawPointer?>, at index: Int) {
         self = parameters[index].map { $0.loadUnaligned(as: Double.self) } ?? .nan
     }
@@ -115,7 +106,7 @@ extension Double: PluginFunctionArgument, PluginFunctionResult {
 }
 
 extension Optional: PluginFunctionArgument, PluginFunctionResult where Wrapped == UnsafeMutableRawPointer {
-    public static var pluginFunctionType: PluginFunctionType { .pointer }
+    public static var pluginFunctionType: FunctionType { .pointer }
     public init(cParameters parameters: UnsafeMutablePointer<UnsafeMutableRawPointer?>, at index: Int) {
         self = parameters[index].flatMap { $0.load(as: UnsafeMutableRawPointer?.self) }
     }
@@ -129,7 +120,7 @@ extension Optional: PluginFunctionArgument, PluginFunctionResult where Wrapped =
 }
 
 extension String: PluginFunctionArgument, PluginFunctionResult {
-    public static var pluginFunctionType: PluginFunctionType { .string }
+    public static var pluginFunctionType: FunctionType { .string }
     public init(cParameters parameters: UnsafeMutablePointer<UnsafeMutableRawPointer?>, at index: Int) {
         let text = parameters[index].flatMap { $0.load(as: UnsafePointer<CChar>?.self) }
         self = text.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) } ?? ""
@@ -147,7 +138,7 @@ extension String: PluginFunctionArgument, PluginFunctionResult {
 }
 
 extension Array: PluginFunctionArgument, PluginFunctionResult where Element == UInt8 {
-    public static var pluginFunctionType: PluginFunctionType { .bytes }
+    public static var pluginFunctionType: FunctionType { .bytes }
     public init(cParameters parameters: UnsafeMutablePointer<UnsafeMutableRawPointer?>, at index: Int) {
         let data = parameters[index].flatMap { $0.load(as: UnsafePointer<UInt8>?.self) }
         let size = parameters[index + 1].map { $0.load(as: Int.self) } ?? 0
@@ -166,7 +157,7 @@ extension Array: PluginFunctionArgument, PluginFunctionResult where Element == U
 
 /// The result of a function declared with a `Void` closure.
 struct NoResult: PluginFunctionResult {
-    static var pluginFunctionType: PluginFunctionType { .void }
+    static var pluginFunctionType: FunctionType { .void }
     func writeCResult(to result: UnsafeMutableRawPointer) throws(PluginFunctionFailure) {}
     static func writeCFailValue(to result: UnsafeMutableRawPointer) {}
     static var failValueText: String { "nothing" }
