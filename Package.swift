@@ -74,7 +74,8 @@ let package = Package(
             name: "Plugboard",
             dependencies: ["CPlugboard", "PlugboardPluginAPI", "CFaultReporter", "CFFI", "CWorkerSupport", "PlugboardFiles", "PlugboardSystem",
                            "PlugboardWorkerProtocol", "PlugboardChildProcess",
-                           .product(name: "SystemPackage", package: "swift-system")]),
+                           .product(name: "SystemPackage", package: "swift-system"),
+                           .product(name: "Logging", package: "swift-log")]),
         // The command-line tool.
         .executableTarget(
             name: "plugboard",
@@ -101,7 +102,8 @@ let package = Package(
             dependencies: ["PlugboardWorkerProtocol", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(
             name: "PlugboardTests",
-            dependencies: ["Plugboard", "CPlugboard", "PlugboardChildProcess", "plugboard", "plugboard-worker"],
+            dependencies: ["Plugboard", "CPlugboard", "PlugboardChildProcess", "plugboard", "plugboard-worker",
+                           .product(name: "Logging", package: "swift-log")],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
