@@ -28,6 +28,9 @@ public struct LoadReport: Sendable, Codable {
     /// What the operator should know about a library that loaded anyway, e.g.
     /// that it failed the trust rule and ``PluginTrust/allowInsecure`` let it in.
     public var warnings: [String] = []
+    /// When and how long ``PluginHost/loadPlugins(from:trust:)`` spent on this file
+    /// (trust rule, load, `init`, `register_plugins`); nil for a directory's report.
+    public var loadTime: LoadTime?
 
     init(path: String, status: Status) {
         self.path = path
@@ -46,6 +49,14 @@ public struct LoadReport: Sendable, Codable {
         report.sameFileAs = same
         return report
     }
+}
+
+/// When a file's loading began and how long it took, on the host's monotonic clock.
+public struct LoadTime: Sendable, Codable, Equatable {
+    /// ``MonotonicClock/now()`` when loading began.
+    public let start: UInt64
+    /// How long loading took.
+    public let nanoseconds: UInt64
 }
 
 /// The ABI facts a library declared in its entry record.

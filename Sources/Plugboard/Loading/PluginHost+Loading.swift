@@ -19,7 +19,9 @@ extension PluginHost {
             case .refused(let report):
                 return report
             case .file(let path, let directoryWarnings):
+                let start = MonotonicClock.now()
                 var report = loadLibrary(at: path, trust: trust)
+                report.loadTime = LoadTime(start: start, nanoseconds: MonotonicClock.now() &- start)
                 report.warnings = directoryWarnings + report.warnings
                 return report
             }
