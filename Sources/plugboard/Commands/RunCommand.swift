@@ -53,6 +53,13 @@ struct RunCommand: ParsableCommand {
             error is one JSON object per line, with a "type" of load, log, output, event, note, \
             input-error or exit.
 
+            --trace-file FILE writes the run as Chrome trace-event JSON (Perfetto, \
+            chrome://tracing): a span per library load, per event and per plugin call, an \
+            instant per worker failure, in microseconds since the run began; `plugboard blame \
+            FILE` reads it back. --svg FILE draws the launch (loads and launch calls, one row per \
+            plugin) as an SVG timeline. Both are written when the run ends, through a temporary \
+            file renamed into place; one that cannot be written is a note and exit code 74.
+
             \(ExitCodes.helpText)
             """)
 
@@ -77,6 +84,7 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var isolation: IsolationOptions
     @OptionGroup var cache: ScanCacheOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var pictures: RunPictureOptions
 
     func validate() throws {
         if let eventsPath, eventsPath != "-" {
@@ -107,12 +115,18 @@ struct RunCommand: ParsableCommand {
         try host.register(FilesPlugin(facade: facade, log: log))
         host.scanCache = try cache.open()
         host.retryCrashed = cache.retryFailed || cache.noCache
-        let session = RunSession(host: host, console: console, json: json)
+        let recording = pictures.recording()
+        let session = RunSession(host: host, console: console, json: json, recording: recording)
         let signals = SignalWatcher.install(report: console.descriptor, farewell: session.farewell(after:))
         if let signals { host.interruption = { signals.arrived() } }
-        let code = session.perform(self, signals: signals)
+        var code = session.perform(self, signals: signals)
         host.scanCache?.save()
         host.shutdown()
+        if let recording {
+            let failures = pictures.write(recording)
+            failures.forEach(session.note)
+            if !failures.isEmpty { code = ExitCodes.reportLost }
+        }
         session.finish(code)
         if code != ExitCodes.success { throw code }
     }

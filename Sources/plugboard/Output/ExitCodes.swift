@@ -20,8 +20,8 @@ enum ExitCodes {
     static let pluginFailed = ExitCode(5)
     /// A wrong argument or option (swift-argument-parser's validation exit code).
     static let usage = ExitCode.validationFailure
-    /// `run`, `list`, `inspect`, `call`: the report could not be written (standard output closed,
-    /// or its reader gone); sysexits' EX_IOERR.
+    /// `run`, `list`, `inspect`, `call`, `blame`: the report could not be written (standard output closed,
+    /// or its reader gone), or `run`'s `--trace-file` or `--svg` file could not be; sysexits' EX_IOERR.
     static let reportLost = ExitCode(74)
 
     /// The text appended to each command's help.
@@ -34,7 +34,7 @@ enum ExitCodes {
         exited or timed out during the run, the others ran to the end (run --isolation \
         process; before 4), or during the call (call); 64 usage error; 74 the report \
         could not be written to standard output (run, list, inspect, call: closed or broken; one \
-        line on standard error says so); 128+N interrupted by signal N (run, after \
+        line on standard error says so), or run's --trace-file or --svg file could not be written; 128+N interrupted by signal N (run, after \
         will-terminate reached every plugin; a second signal ends it at once, with the same code).
         """
 }

@@ -9,11 +9,15 @@ struct RunSession {
     let host: PluginHost
     let console: Console
     let json: Bool
+    /// The trace being recorded, when `--trace-file` or `--svg` asks for one.
+    let recording: RunRecording?
 
     /// Runs load → launch → URLs → events → terminate and returns the exit code.
     func perform(_ command: RunCommand, signals: SignalWatcher?) -> ExitCode {
         let searchPath = command.search.searchPath
+        let loadStart = MonotonicClock.now()
         let reports = host.loadPlugins(from: searchPath, trust: command.trust.policy)
+        recording?.recordLoading(reports, start: loadStart)
         for report in reports {
             json ? console.jsonLine(Tagged(type: "load", report)) : HumanFormat.load(report).forEach(console.line)
         }
@@ -28,16 +32,15 @@ struct RunSession {
 
         for launch in [host.willFinishLaunching, host.didFinishLaunching] {
             if let signal = signals?.pending() { return terminate(signal: signal) }
-            let report = launch(command.launchOptions)
-            show(report, detail: nil)
+            let report = play(nil) { launch(command.launchOptions) }
             if report.accepted == false {
-                show(host.willTerminate(), detail: nil)
+                play(nil) { host.willTerminate() }
                 return ExitCodes.launchVetoed
             }
         }
         for url in command.urls {
             if let signal = signals?.pending() { return terminate(signal: signal) }
-            show(host.open(url: url), detail: url)
+            play(url) { host.open(url: url) }
         }
         if let path = command.eventsPath {
             switch deliverEvents(from: path, signals: signals) {
@@ -45,12 +48,12 @@ struct RunSession {
             case .signal(let signal): return terminate(signal: signal)
             case .unreadable(let message):
                 note(message)
-                show(host.willTerminate(), detail: nil)
+                play(nil) { host.willTerminate() }
                 return ExitCodes.failure
             }
         }
         if let signal = signals?.pending() { return terminate(signal: signal) }
-        show(host.willTerminate(), detail: nil)
+        play(nil) { host.willTerminate() }
         return host.failures.isEmpty ? codeWhenDone : ExitCodes.pluginFailed
     }
 
@@ -84,7 +87,7 @@ struct RunSession {
                 do throws(ScriptError) {
                     let event = try ScriptedEvent(jsonLine: text)
                     if event == .willTerminate { return .finished }
-                    show(host.deliver(event), detail: detail(event))
+                    play(detail(event)) { host.deliver(event) }
                 } catch {
                     inputError(line: number, error.description)
                 }
@@ -94,7 +97,7 @@ struct RunSession {
 
     private func terminate(signal: Int32) -> ExitCode {
         note("received \(Self.name(of: signal)): terminating")
-        show(host.willTerminate(), detail: nil)
+        play(nil) { host.willTerminate() }
         return ExitCode(128 + signal)
     }
 
@@ -111,11 +114,18 @@ struct RunSession {
         signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)"
     }
 
-    private func show(_ report: EventReport, detail: String?) {
+    /// Delivers one event with `deliver`, records it and prints its report.
+    @discardableResult
+    private func play(_ detail: String?, _ deliver: () -> EventReport) -> EventReport {
+        let start = MonotonicClock.now()
+        let report = deliver()
+        recording?.recordEvent(report, detail: detail, start: start, end: MonotonicClock.now())
         json ? console.jsonLine(Tagged(type: "event", report)) : HumanFormat.event(report, detail: detail).forEach(console.line)
+        return report
     }
 
-    private func note(_ message: String) {
+    /// Prints a `note`: one line, or a `note` object with `--json`.
+    func note(_ message: String) {
         json ? console.jsonLine(Tagged(type: "note", ["message": message])) : console.line("plugboard: " + message)
     }
 

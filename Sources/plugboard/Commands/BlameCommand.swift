@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import PlugboardSystem
+import SystemPackage
+
+/// `plugboard blame`: the slowest plugins of a past run, read from its trace file.
+struct BlameCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "blame",
+        abstract: "Print the plugins of a run, slowest first: load and launch time (like systemd-analyze blame).",
+        discussion: """
+            Reads a trace written by `plugboard run --trace-file FILE`, so it works on any past \
+            run. Per plugin: load (its library's load: trust rule, dlopen or worker load, init, \
+            register; plugins of one library share it), launch (its will-finish-launching and \
+            did-finish-launching calls) and their total, sorted by total, slowest first. A plugin \
+            built into the host has no load. --json prints one array of {"plugin", "library", \
+            "loadMicroseconds", "launchMicroseconds", "totalMicroseconds"}.
+
+            Exit codes: 0 success; 1 the trace file could not be read or is not a trace; \
+            64 usage error; 74 the report could not be written to standard output.
+            """)
+
+    @Argument(help: ArgumentHelp("A trace file written by run --trace-file.", valueName: "trace-file"),
+              transform: WorkingDirectory.absolute)
+    var traceFile: String
+
+    @OptionGroup var output: OutputOptions
+
+    /// One plugin's line of `blame --json`.
+    struct Entry: Encodable {
+        let plugin: String
+        let library: String?
+        let loadMicroseconds: Double
+        let launchMicroseconds: Double
+        let totalMicroseconds: Double
+    }
+
+    func run() throws {
+        let console = Console.takeStandardOutput()
+        let trace: ChromeTrace
+        do {
+            trace = try JSONDecoder().decode(ChromeTrace.self, from: try contents())
+        } catch let error as Errno {
+            throw fail("cannot read the trace file '\(traceFile)': \(error)")
+        } catch {
+            throw fail("'\(traceFile)' is not a trace written by plugboard run --trace-file: \(error.localizedDescription)")
+        }
+        let slowestFirst = PluginTimeline.all(in: trace).sorted {
+            ($0.totalMicroseconds, $1.plugin) > ($1.totalMicroseconds, $0.plugin)
+        }
+        if output.json {
+            console.jsonDocument(slowestFirst.map {
+                Entry(plugin: $0.plugin, library: $0.library, loadMicroseconds: $0.loadMicroseconds,
+                      launchMicroseconds: $0.launchMicroseconds, totalMicroseconds: $0.totalMicroseconds)
+            })
+        } else {
+            for timeline in slowestFirst {
+                let total = Self.milliseconds(timeline.totalMicroseconds)
+                let line = String(repeating: " ", count: max(0, 11 - total.count)) + total + " \(timeline.plugin) "
+                    + "(load \(Self.milliseconds(timeline.loadMicroseconds)), launch \(Self.milliseconds(timeline.launchMicroseconds))) "
+                    + (timeline.library ?? "built in")
+                console.line(ControlCharacters.escaped(line))
+            }
+        }
+    }
+
+    private func contents() throws -> Data {
+        let descriptor = try systemCall { open(traceFile, O_RDONLY | O_CLOEXEC) }
+        return try FileHandle(fileDescriptor: descriptor, closeOnDealloc: true).readToEnd() ?? Data()
+    }
+
+    private func fail(_ message: String) -> ExitCode {
+        StandardStream.writeError("plugboard blame: " + message)
+        return ExitCodes.failure
+    }
+
+    /// `12.345ms`, as systemd-analyze blame writes times.
+    private static func milliseconds(_ microseconds: Double) -> String {
+        String(format: "%.3fms", microseconds / 1000)
+    }
+}

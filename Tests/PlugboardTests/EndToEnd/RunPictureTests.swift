@@ -1,0 +1,173 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+
+/// `plugboard run --trace-file` and `--svg`, and `plugboard blame`: a picture of a run
+/// from real plugins and the real binary, in both isolation modes.
+@Suite struct RunPictureTests {
+    /// Every plugin of a run with `GoodPlugins`: the two good ones and the built-in files plugin.
+    private static let allIDs = GoodPlugins.ids + ["org.plugboard.files"]
+
+    /// Runs `plugboard run` over `workspace` with a URL, writing `trace.json` and `launch.svg` into it.
+    private static func run(_ workspace: Workspace, isolation: String) throws -> ProcessResult {
+        try CLI.run(["run", "--isolation", isolation, "--plugin-dir", workspace.plugins,
+                     "--container", workspace.root.file("container"), "--open-url", "myapp://x",
+                     "--trace-file", workspace.root.file("trace.json"), "--svg", workspace.root.file("launch.svg")])
+    }
+
+    /// The trace events of the trace file at `path`.
+    private static func traceEvents(at path: String) throws -> [[String: Any]] {
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        #expect(document.string("displayTimeUnit") == "ms")
+        return try #require(document.objects("traceEvents"))
+    }
+
+    @Test(arguments: ["process", "none"])
+    func theTraceHasALoadPerLibraryAnEventSpanPerEventAndNestedCalls(isolation: String) throws {
+        let workspace = try Workspace("trace-\(isolation)")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        let result = try Self.run(workspace, isolation: isolation)
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        let events = try Self.traceEvents(at: workspace.root.file("trace.json"))
+        func number(_ event: [String: Any], _ key: String) -> Double { (event[key] as? NSNumber)?.doubleValue ?? -1 }
+        func args(_ event: [String: Any]) -> [String: String] { event["args"] as? [String: String] ?? [:] }
+
+        let loads = events.filter { $0.string("cat") == "load" && args($0)["library"] != nil }
+        #expect(loads.compactMap { args($0)["library"].map { URL(fileURLWithPath: $0).lastPathComponent } }
+                == [GoodPlugins.firstFile, GoodPlugins.lastFile])
+        #expect(loads.map { args($0)["plugins"] } == [GoodPlugins.firstID, GoodPlugins.lastID])
+
+        let eventSpans = events.filter { $0.string("cat") == "event" }
+        #expect(eventSpans.map { $0.string("name") }
+                == ["will-finish-launching", "did-finish-launching", "open-url", "will-terminate"])
+        #expect(eventSpans.allSatisfy { $0.string("ph") == "X" && number($0, "dur") >= 0 && number($0, "ts") >= 0 })
+        let calls = events.filter { $0.string("cat") == "call" }
+        for span in eventSpans where span.string("name") != "open-url" {
+            let name = try #require(span.string("name"))
+            let inEvent = calls.filter { args($0)["event"] == name }
+            #expect(Set(inEvent.compactMap { args($0)["plugin"] }).isSuperset(of: GoodPlugins.ids), "\(name)")
+            for call in inEvent {
+                #expect(number(call, "dur") >= 0)
+                #expect(number(call, "ts") >= number(span, "ts"))
+                #expect(number(call, "ts") + number(call, "dur") <= number(span, "ts") + number(span, "dur") + 0.001,
+                        "\(call) outside \(span)")
+            }
+        }
+        let lanes = events.filter { $0.string("ph") == "M" }.compactMap { args($0)["name"] }
+        #expect(Set(lanes).isSuperset(of: GoodPlugins.ids.map { "plugin " + $0 } + ["events"]))
+    }
+
+    @Test(arguments: ["process", "none"])
+    func theSVGIsWellFormedAndShowsEveryPlugin(isolation: String) throws {
+        let workspace = try Workspace("svg-\(isolation)")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        // A path is plugin-controlled text: XML's special characters must be escaped.
+        let hostile = try PluginCompiler.hostile("x<y&\"z'.so", in: workspace.plugins, [])
+        let result = try Self.run(workspace, isolation: isolation)
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        let text = try XMLText.of(file: workspace.root.file("launch.svg"))
+        for id in Self.allIDs + ["com.example.hostile"] {
+            #expect(text.contains(id), "\(id) missing from the SVG")
+        }
+        #expect(text.contains(hostile))
+        #expect(text.contains("ms"))
+    }
+
+    @Test func aWorkerCrashIsAnInstantOnItsPluginsLane() throws {
+        let workspace = try Workspace("trace-crash")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SEGV_AT=AT_OPEN_URL"])
+        let result = try Self.run(workspace, isolation: "process")
+        #expect(result.status == 5, "\(result.output)\n\(result.errorOutput)")
+        let events = try Self.traceEvents(at: workspace.root.file("trace.json"))
+        let crashes = events.filter { $0.string("ph") == "i" && $0.string("cat") == "worker" }
+        let args = crashes.compactMap { $0["args"] as? [String: String] }
+        #expect(args.map { $0["plugin"] } == ["com.example.hostile"])
+        #expect(args.first?["event"] == "open-url")
+        #expect(args.first?["message"]?.contains("crashed with SIGSEGV in open_url") == true, "\(crashes)")
+    }
+
+    @Test func blameListsEveryPluginSlowestFirst() throws {
+        let workspace = try Workspace("blame")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        #expect(try Self.run(workspace, isolation: "process").status == 0)
+        let trace = workspace.root.file("trace.json")
+
+        let json = try CLI.run(["blame", trace, "--json"])
+        #expect(json.status == 0, "\(json.errorOutput)")
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
+        #expect(Set(entries.compactMap { $0.string("plugin") }) == Set(Self.allIDs))
+        let totals = entries.compactMap { ($0["totalMicroseconds"] as? NSNumber)?.doubleValue }
+        #expect(totals.count == entries.count && totals == totals.sorted(by: >))
+        for entry in entries {
+            let load = try #require((entry["loadMicroseconds"] as? NSNumber)?.doubleValue)
+            let launch = try #require((entry["launchMicroseconds"] as? NSNumber)?.doubleValue)
+            #expect(load >= 0 && launch > 0 && abs(load + launch - ((entry["totalMicroseconds"] as? NSNumber)?.doubleValue ?? -1)) < 0.01)
+            let library = entry.string("library")
+            #expect((library == nil) == (entry.string("plugin") == "org.plugboard.files"), "\(entry)")
+            #expect(entry.string("plugin") == "org.plugboard.files" || load > 0, "\(entry)")
+        }
+
+        let human = try CLI.run(["blame", trace])
+        #expect(human.status == 0)
+        let order = human.output.split(separator: "\n").map { $0.split(separator: " ").dropFirst().first.map(String.init) }
+        #expect(order == entries.map { $0.string("plugin") }, "\(human.output)")
+    }
+
+    @Test func blameNamesAnUnreadableOrForeignFile() throws {
+        let workspace = try Workspace("blame-bad")
+        defer { workspace.remove() }
+        let missing = try CLI.run(["blame", workspace.root.file("none.json")])
+        #expect(missing.status == 1)
+        #expect(missing.errorOutput.contains("cannot read the trace file '\(workspace.root.file("none.json"))': No such file or directory"))
+        try workspace.root.write("foreign.json", "{\"not\":\"a trace\"}")
+        let foreign = try CLI.run(["blame", workspace.root.file("foreign.json")])
+        #expect(foreign.status == 1)
+        #expect(foreign.errorOutput.contains("is not a trace written by plugboard run --trace-file"), "\(foreign.errorOutput)")
+    }
+
+    @Test(arguments: ["process", "none"])
+    func anUnwritableTraceFileIsNamedAndNothingIsHalfWritten(isolation: String) throws {
+        let workspace = try Workspace("trace-unwritable-\(isolation)")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        let missing = workspace.root.file("missing/trace.json")
+        let result = try CLI.run(["run", "--isolation", isolation, "--plugin-dir", workspace.plugins,
+                                  "--container", workspace.root.file("container"), "--trace-file", missing])
+        #expect(result.status == 74)
+        #expect(result.output.contains("cannot write the trace file '\(missing)': No such file or directory"), "\(result.output)")
+        // A directory in the file's place: the temporary file is written, the rename fails, nothing is left.
+        let occupied = workspace.root.file("occupied")
+        try FileManager.default.createDirectory(atPath: occupied + "/inside", withIntermediateDirectories: true)
+        let blocked = try CLI.run(["run", "--isolation", isolation, "--plugin-dir", workspace.plugins,
+                                   "--container", workspace.root.file("container"), "--svg", occupied])
+        #expect(blocked.status == 74)
+        #expect(blocked.output.contains("cannot write the SVG file '\(occupied)'"), "\(blocked.output)")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: workspace.root.path).filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+}
+
+/// The character data of an XML file, parsed with XMLParser; an issue is recorded
+/// when the file is not well-formed.
+private final class XMLText: NSObject, XMLParserDelegate {
+    private var text = ""
+
+    static func of(file path: String) throws -> String {
+        let parser = try #require(XMLParser(contentsOf: URL(fileURLWithPath: path)))
+        let collector = XMLText()
+        parser.delegate = collector
+        #expect(parser.parse(), "not well-formed: \(String(describing: parser.parserError))")
+        return collector.text
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        text += string
+    }
+}
