@@ -38,7 +38,7 @@ extension PluginHost {
 
     /// How the worker of the library at `path` ended while it loaded the library or served a call, if it
     /// did: the cause behind a failure's sentence (a signal, an exit, a hang, a broken channel).
-    func workerEnding(of path: String) -> WorkerEnding? {
+    public func workerEnding(of path: String) -> WorkerEnding? {
         loaded.lostWhileLoading[path] ?? loaded.workers(loadedFrom: path).lazy.compactMap(\.reportedEnding).first
     }
 

@@ -17,7 +17,7 @@ struct RunSession {
         let searchPath = command.search.searchPath
         let loadStart = MonotonicClock.now()
         let reports = host.loadPlugins(from: searchPath, trust: command.trust.policy)
-        recording?.recordLoading(reports, start: loadStart)
+        recording?.recordLoading(reports, start: loadStart) { host.workerEnding(of: $0) != nil }
         for report in reports {
             json ? console.jsonLine(Tagged(type: "load", report)) : HumanFormat.load(report).forEach(console.line)
         }

@@ -20,8 +20,8 @@ final class RunRecording {
 
     /// Records loading: finding the libraries (and, with workers, starting them) from
     /// `start` to the first load, then one span per library with its plugins, and an
-    /// instant for a library whose worker failed while it loaded.
-    func recordLoading(_ reports: [LoadReport], start: UInt64) {
+    /// instant for a library whose worker failed while it loaded (`workerEnded` says, by path).
+    func recordLoading(_ reports: [LoadReport], start: UInt64, workerEnded: (String) -> Bool) {
         if let first = reports.compactMap(\.loadTime).first, first.start > start {
             span("find libraries, start workers", .load, lane: "host", from: start, nanoseconds: first.start - start, args: [:])
         }
@@ -30,9 +30,9 @@ final class RunRecording {
             let plugins = report.plugins.map(\.descriptor.id.rawValue).joined(separator: ",")
             span("load " + report.path, .load, lane: "library " + report.path, from: time.start, nanoseconds: time.nanoseconds,
                  args: ["library": report.path, "plugins": plugins, "status": report.status.rawValue])
-            if let failure = report.failure, failure.stage == .worker {
+            if let failure = report.failure, failure.stage == .worker || workerEnded(report.path) {
                 instant("worker failed", lane: "library " + report.path, at: time.start + time.nanoseconds,
-                        args: ["library": report.path, "message": failure.description])
+                        args: ["library": report.path, "message": failure.message])
             }
         }
     }

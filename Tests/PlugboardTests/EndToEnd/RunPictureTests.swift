@@ -92,6 +92,22 @@ import Testing
         #expect(args.first?["message"]?.contains("crashed with SIGSEGV in open_url") == true, "\(crashes)")
     }
 
+    @Test func aWorkerCrashWhileLoadingIsAnInstantOnItsLibrarysLane() throws {
+        let workspace = try Workspace("trace-load-crash")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SEGV_AT=AT_INIT"])
+        let result = try Self.run(workspace, isolation: "process")
+        #expect(result.status == 4, "\(result.output)\n\(result.errorOutput)")
+        let events = try Self.traceEvents(at: workspace.root.file("trace.json"))
+        let crashes = events.filter { $0.string("ph") == "i" && $0.string("cat") == "worker" }
+        let args = crashes.compactMap { $0["args"] as? [String: String] }
+        #expect(args.map { $0["library"] } == [library])
+        #expect(args.first?["message"]?.contains("crashed with SIGSEGV in init") == true, "\(crashes)")
+        let loads = events.filter { $0.string("cat") == "load" && ($0["args"] as? [String: String])?["library"] == library }
+        #expect(loads.count == 1 && (loads.first?["args"] as? [String: String])?["status"] == "failed")
+    }
+
     @Test func blameListsEveryPluginSlowestFirst() throws {
         let workspace = try Workspace("blame")
         defer { workspace.remove() }
