@@ -145,22 +145,9 @@ final class WorkerConnection: @unchecked Sendable {
         } catch {
             return .failure(end(.lost(error.description)))
         }
-        let deadline: DispatchTime = timeout.map { .now() + .nanoseconds(Int(clamping: $0.nanoseconds)) } ?? .distantFuture
-        while true {
-            let woken = replied.wait(timeout: min(deadline, .now() + .milliseconds(100))) == .success
-            // A reply that arrived counts even when the worker ended right after it (it exits after `bye`),
-            // and when the wait ended before the reader thread's signal came.
-            let outcome = state.withLock { state -> Result<WorkerMessage, WorkerEnding>? in
-                if let reply = state.reply {
-                    state.reply = nil
-                    return .success(reply)
-                }
-                return state.ending.map { .failure($0) }
-            }
-            if let outcome { return outcome }
-            if woken { continue }
-            if DispatchTime.now() >= deadline { return .failure(end(.timedOut(timeout ?? .zero))) }
-            if interrupted() { return .failure(end(.interrupted)) }
+        return awaitAnswer(signalled: replied, timeout: timeout, interrupted: interrupted) { state in
+            defer { state.reply = nil }
+            return state.reply
         }
     }
 
@@ -188,11 +175,23 @@ final class WorkerConnection: @unchecked Sendable {
         } catch {
             return .failure(end(.lost(error.description)))
         }
+        return awaitAnswer(signalled: signal, timeout: timeout, interrupted: interrupted) { state in
+            state.functionResults.removeValue(forKey: id)
+        }
+    }
+
+    /// Waits until `take` finds the answer in the state (the reader thread signals `signal` when one
+    /// arrives), the worker ends, `timeout` passes (nil: never) or `interrupted` says true (asked every
+    /// tenth of a second); a timeout or an interruption stops and reaps the worker. An answer that
+    /// arrived counts even when the worker ended right after it (it exits after `bye`), and when the
+    /// wait ended before the reader thread's signal came.
+    private func awaitAnswer<Answer>(signalled signal: DispatchSemaphore, timeout: Duration?, interrupted: () -> Bool,
+                                     take: (inout State) -> Answer?) -> Result<Answer, WorkerEnding> {
         let deadline: DispatchTime = timeout.map { .now() + .nanoseconds(Int(clamping: $0.nanoseconds)) } ?? .distantFuture
         while true {
             let woken = signal.wait(timeout: min(deadline, .now() + .milliseconds(100))) == .success
-            let outcome = state.withLock { state -> Result<FunctionResult, WorkerEnding>? in
-                if let result = state.functionResults.removeValue(forKey: id) { return .success(result) }
+            let outcome = state.withLock { state -> Result<Answer, WorkerEnding>? in
+                if let answer = take(&state) { return .success(answer) }
                 return state.ending.map { .failure($0) }
             }
             if let outcome { return outcome }
