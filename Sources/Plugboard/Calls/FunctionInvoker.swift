@@ -51,17 +51,25 @@ final class FunctionInvoker: Sendable {
 
     /// Takes the registry's plugins as they are now.
     func publish(_ entries: [PluginRegistry.Entry]) {
-        var table: [PluginID: Target] = [:]
-        for entry in entries {
-            let place: Target.Place = switch entry.implementation {
-            case .native(let definition, _): .here(definition.functions, label: entry.label)
-            case .swift: .here(.none, label: entry.label)
-            case .remote(let remote):
-                .worker(remote.connection.takeUnretainedValue(), plugin: remote.index, declarations: entry.functions)
-            }
-            table[entry.descriptor.id] = Target(place: place, refused: entry.refusedFunctions)
-        }
+        let table = Dictionary(entries.map { ($0.descriptor.id, Self.target(of: $0)) }) { $1 }
         targets.withLock { $0 = table }
+    }
+
+    /// Takes one plugin the registry just added.
+    func add(_ entry: PluginRegistry.Entry) {
+        let target = Self.target(of: entry)
+        targets.withLock { $0[entry.descriptor.id] = target }
+    }
+
+    /// Where the functions of the registered plugin `entry` run.
+    private static func target(of entry: PluginRegistry.Entry) -> Target {
+        let place: Target.Place = switch entry.implementation {
+        case .native(let definition, _): .here(definition.functions, label: entry.label)
+        case .swift: .here(.none, label: entry.label)
+        case .remote(let remote):
+            .worker(remote.connection.takeUnretainedValue(), plugin: remote.index, declarations: entry.functions)
+        }
+        return Target(place: place, refused: entry.refusedFunctions)
     }
 
     /// In a worker: plugin ids this worker does not hold are invoked through `remote`, in the host.

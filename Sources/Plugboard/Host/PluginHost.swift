@@ -102,6 +102,7 @@ public final class PluginHost {
         let invoker = FunctionInvoker(dispatchRecord: record, callTimeout: callTimeout, log: logHandler)
         functionInvoker = invoker
         registry.didChange = { invoker.publish($0) }
+        registry.didAdd = { invoker.add($0) }
     }
 
     deinit { shutdown() }
