@@ -51,3 +51,9 @@ typedef int32_t pb_status_t;
 #define PB_ERR_PERMISSION (-8)
 /** The host offers no such service here (for example no container). */
 #define PB_ERR_UNAVAILABLE (-9)
+
+/* ---- since 1.3: authorization ---- */
+
+/** The host's policy denies this plugin's library the service (files, invoke, post):
+ *  an operator's choice, not a fault; retrying gets the same answer. */
+#define PB_ERR_DENIED (-10)

@@ -25,6 +25,9 @@ public struct EventReport: Sendable, Encodable {
     public let decidedBy: [PluginID]
     /// Misuse the host noticed and ignored (late or repeated completions, unknown values).
     public let notes: [String]
+    /// The plugins taking part in the event's concern that the host's policy denies it:
+    /// not called, not counted (``PluginDecorator/authorization(_:)``).
+    public let denied: [PluginID]
     /// Wall time from the first call to the reduced answer.
     public let nanoseconds: UInt64
     /// The calls as the dispatcher recorded them.
@@ -32,15 +35,16 @@ public struct EventReport: Sendable, Encodable {
 
     /// A report whose calls were recorded one by one.
     init(event: LifecycleEvent, answer: EventAnswer, calls: [PluginCall], decidedBy: [PluginID], notes: [String],
-         failures: [PluginFailure] = [], nanoseconds: UInt64) {
+         failures: [PluginFailure] = [], denied: [PluginID] = [], nanoseconds: UInt64) {
         self.init(event: event, answer: answer, trace: .recorded(calls), decidedBy: decidedBy, notes: notes,
-                  failures: failures, nanoseconds: nanoseconds)
+                  failures: failures, denied: denied, nanoseconds: nanoseconds)
     }
 
     /// A report whose calls follow from `trace` and `decidedBy`.
     init(event: LifecycleEvent, answer: EventAnswer, trace: CallTrace, decidedBy: [PluginID], notes: [String] = [],
-         failures: [PluginFailure] = [], nanoseconds: UInt64) {
+         failures: [PluginFailure] = [], denied: [PluginID] = [], nanoseconds: UInt64) {
         self.failures = failures
+        self.denied = denied
         self.event = event
         self.answer = answer
         self.trace = trace
@@ -55,10 +59,11 @@ public struct EventReport: Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case event, answer, calls, decidedBy, notes, failures, nanoseconds
+        case event, answer, calls, decidedBy, notes, failures, denied, nanoseconds
     }
 
-    /// Encodes the report with the keys `event`, `answer`, `calls`, `decidedBy`, `notes` and `nanoseconds`.
+    /// Encodes the report with the keys `event`, `answer`, `calls`, `decidedBy`, `notes`, `failures`,
+    /// `denied` (only when a plugin was) and `nanoseconds`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(event, forKey: .event)
@@ -67,6 +72,7 @@ public struct EventReport: Sendable, Encodable {
         try container.encode(decidedBy, forKey: .decidedBy)
         try container.encode(notes, forKey: .notes)
         try container.encode(failures, forKey: .failures)
+        if !denied.isEmpty { try container.encode(denied, forKey: .denied) }
         try container.encode(nanoseconds, forKey: .nanoseconds)
     }
 }

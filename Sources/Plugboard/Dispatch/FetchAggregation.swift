@@ -19,15 +19,18 @@ final class FetchAggregation: Sendable {
     private static let deadlines = DispatchQueue(label: "plugboard.notification-deadlines")
 
     private let ids: [PluginID]
+    private let denied: [PluginID]
     private let start: UInt64
     private let state: Mutex<State>
     private let finished = DispatchSemaphore(value: 0)
     private let onFinish: @Sendable (EventReport) -> Void
     private let warn: @Sendable (PluginID, String) -> Void
 
-    init(ids: [PluginID], onFinish: @escaping @Sendable (EventReport) -> Void,
+    /// An aggregation of the answers of `ids`; `denied` are the participants the host's policy kept out (reported).
+    init(ids: [PluginID], denied: [PluginID] = [], onFinish: @escaping @Sendable (EventReport) -> Void,
          warn: @escaping @Sendable (PluginID, String) -> Void) {
         self.ids = ids
+        self.denied = denied
         start = MonotonicClock.now()
         state = Mutex(State(answers: Array(repeating: nil, count: ids.count),
                             durations: Array(repeating: 0, count: ids.count), remaining: ids.count))
@@ -42,14 +45,22 @@ final class FetchAggregation: Sendable {
                         abstention: { self.record(index, .notTakingPart) })
     }
 
-    /// Ends the wait at `deadline` from now, unless every plugin answered before.
-    func expire(after deadline: Duration) {
+    /// Ends the wait at `deadline` from now, unless every plugin answered before; with a
+    /// `confinement`, the deadline is handed to the dispatch thread like an answer.
+    func expire(after deadline: Duration, through confinement: DispatchThreadConfinement? = nil) {
         let (seconds, attoseconds) = deadline.components
         let nanoseconds = max(0, seconds) &* 1_000_000_000 &+ max(0, attoseconds / 1_000_000_000)
         Self.deadlines.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds))) {
-            self.expireNow()
+            guard let confinement else {
+                self.expireNow()
+                return
+            }
+            confinement.deliver { self.expireNow() }
         }
     }
+
+    /// Whether the reduced answer exists.
+    var isFinished: Bool { state.withLock { $0.report != nil } }
 
     /// Blocks until the reduced answer exists and returns it.
     func waitForReport() -> EventReport {
@@ -122,12 +133,12 @@ final class FetchAggregation: Sendable {
         }
         return EventReport(event: .remoteNotification, answer: .fetch(result), calls: calls,
                            decidedBy: answered.filter { $0.1 == result }.map(\.0), notes: state.notes,
-                           nanoseconds: MonotonicClock.now() &- start)
+                           denied: denied, nanoseconds: MonotonicClock.now() &- start)
     }
 
     private func reduceEmpty() -> EventReport {
         EventReport(event: .remoteNotification, answer: .fetch(.noData), calls: [], decidedBy: [], notes: [],
-                    nanoseconds: 0)
+                    denied: denied, nanoseconds: 0)
     }
 
     private func describe(_ answer: PluginAnswer) -> String {

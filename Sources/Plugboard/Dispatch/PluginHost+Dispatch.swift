@@ -21,6 +21,7 @@ extension PluginHost {
                                       native: (Table, UnsafeMutableRawPointer?) -> Bool,
                                       swift: (Conformance) -> Bool,
                                       remote: () -> WorkerEvent) -> EventReport {
+        if !roster.denied.isEmpty { logDenials(event, roster.denied) }
         let reversed = event.policy == .broadcastReverse
         var decidedBy: [PluginID] = []
         var failures: [PluginFailure] = []
@@ -56,8 +57,10 @@ extension PluginHost {
         case .trueUnlessDecided: .bool(decidedBy.isEmpty)
         case .falseUnlessDecided: .bool(!decidedBy.isEmpty)
         }
-        return EventReport(event: event, answer: answer, trace: run.trace(roster, reversed: reversed, answers: answers),
-                           decidedBy: decidedBy, failures: failures, nanoseconds: run.nanoseconds)
+        let report = EventReport(event: event, answer: answer, trace: run.trace(roster, reversed: reversed, answers: answers),
+                                 decidedBy: decidedBy, failures: failures, denied: roster.denied, nanoseconds: run.nanoseconds)
+        if isDecorated { afterEvent(report, remote) }
+        return report
     }
 
     /// One call of one participant: the one place that switches on how a participant is reached.

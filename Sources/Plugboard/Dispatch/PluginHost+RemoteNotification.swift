@@ -4,7 +4,9 @@ import PlugboardWorkerProtocol
 extension PluginHost {
     /// Delivers a notification to every plugin; `completion` receives the reduced
     /// answer (new data > no data > failed; no data with no plugins) exactly once,
-    /// when all answered or `deadline` after the call, on whichever thread that happens.
+    /// when all answered or `deadline` after the call, on whichever thread that happens
+    /// (with ``PluginDecorator/threadConfinement``, on the dispatch thread, when
+    /// ``deliverConfined()`` or a later event delivers the answers).
     public func didReceiveRemoteNotification(
         userInfo: String, deadline: Duration = .seconds(30),
         completion: @escaping @Sendable (EventReport) -> Void
@@ -14,24 +16,35 @@ extension PluginHost {
 
     /// Delivers a notification and waits on this thread for the reduced answer
     /// (at most `deadline`). A plugin that answers on this same thread later
-    /// than its callback cannot answer in time.
+    /// than its callback cannot answer in time. With ``PluginDecorator/threadConfinement``
+    /// the wait delivers what plugin threads send as it arrives, on this thread.
     @discardableResult
     public func didReceiveRemoteNotification(userInfo: String, deadline: Duration = .seconds(30)) -> EventReport {
-        dispatchRemoteNotification(userInfo: userInfo, deadline: deadline) { _ in }.waitForReport()
+        let aggregation = dispatchRemoteNotification(userInfo: userInfo, deadline: deadline) { _ in }
+        confinement?.wait(until: { aggregation.isFinished })
+        return aggregation.waitForReport()
     }
 
     private func dispatchRemoteNotification(
         userInfo: String, deadline: Duration, completion: @escaping @Sendable (EventReport) -> Void
     ) -> FetchAggregation {
         let participants = prepared.remoteNotifications
+        if !participants.denied.isEmpty { logDenials(.remoteNotification, participants.denied) }
         let log = logHandler
-        let aggregation = FetchAggregation(ids: participants.ids, onFinish: completion) { id, message in
+        let tracer = tracer
+        let event = WorkerEvent.remoteNotification(userInfoJSON: Array(userInfo.utf8), deadlineMilliseconds: 0)
+        let aggregation = FetchAggregation(ids: participants.ids, denied: participants.denied, onFinish: { report in
+            tracer?.record(report) { event }
+            completion(report)
+        }) { id, message in
             log(PluginLogRecord(source: HostIdentity.name, plugin: id.rawValue, level: .warning, message: message))
         }
+        let confinement = confinement
         _ = userInfo.withCString { userInfo8 in
             let length = userInfo.utf8.count
             return callInOrder(.remoteNotification, participants, reversed: false) { index, participant in
-                let completion = aggregation.completion(for: index)
+                let completion = confinement.map { aggregation.completion(for: index).confined(to: $0) }
+                    ?? aggregation.completion(for: index)
                 switch participant {
                 case .native(let table, let ctx, let library):
                     guard let slot = table.did_receive_remote_notification else {
@@ -57,7 +70,8 @@ extension PluginHost {
                 return true
             }
         }
-        aggregation.expire(after: deadline)
+        aggregation.expire(after: deadline, through: confinement)
+        confinement?.drain()
         return aggregation
     }
 }

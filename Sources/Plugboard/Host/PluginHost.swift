@@ -67,6 +67,15 @@ public final class PluginHost {
     /// Reports calls that do not return within the call timeout; nil without one.
     private let watchdog: CallWatchdog?
 
+    /// The authorization decorator's policy, if the host has one (``PluginDecorator``).
+    public let accessPolicy: AccessPolicy?
+    /// The tracing decorator, if the host has one.
+    let tracer: CallTracer?
+    /// The thread-confinement decorator, if the host has one.
+    let confinement: DispatchThreadConfinement?
+    /// Whether tracing or confinement has work after each event (one check on the hot path).
+    let isDecorated: Bool
+
     /// Whether each plugin call is timed (two clock reads become one per call, and
     /// a clock read costs more than a C callback), or only each event.
     ///
@@ -85,11 +94,13 @@ public final class PluginHost {
     ///   - isolation: where loaded libraries run (in this process by default).
     ///   - restarts: with workers, how often a library's worker that failed is started again
     ///     (its plugins take part from the next event on); 0 by default.
-    ///   - logHandler: receives plugin log messages and the host's warnings, from any thread.
+    ///   - decorators: wrappers around every plugin's calls, stacked in their fixed order (``PluginDecorator``).
+    ///   - logHandler: receives plugin log messages and the host's warnings, from any thread (with
+    ///     ``PluginDecorator/threadConfinement``, plugin messages on the dispatch thread).
     ///   - outputHandler: receives the lines plugin code prints in workers, from any thread.
     public init(timing: CallTiming = .perCall, fileFacade: FileFacade? = nil, callTimeout: Duration? = nil,
-                isolation: PluginIsolation = .inProcess, restarts: Int = 0, logHandler: @escaping LogHandler = { _ in },
-                outputHandler: @escaping OutputHandler = { _ in }) {
+                isolation: PluginIsolation = .inProcess, restarts: Int = 0, decorators: [PluginDecorator] = [],
+                logHandler: @escaping LogHandler = { _ in }, outputHandler: @escaping OutputHandler = { _ in }) {
         self.timing = timing
         self.fileFacade = fileFacade
         self.callTimeout = callTimeout
@@ -97,6 +108,22 @@ public final class PluginHost {
         restartLimit = max(0, restarts)
         self.logHandler = logHandler
         self.outputHandler = outputHandler
+        var policy: AccessPolicy?
+        var traced: TracedPlugins?
+        var confined = false
+        for decorator in decorators {
+            switch decorator {
+            case .authorization(let given): policy = given
+            case .tracing(let plugins): traced = traced.map { $0.union(plugins) } ?? plugins
+            case .threadConfinement: confined = true
+            }
+        }
+        accessPolicy = policy
+        registry.policy = policy
+        tracer = traced.map { CallTracer(plugins: $0, log: logHandler) }
+        confinement = confined ? DispatchThreadConfinement() : nil
+        confinement?.adopt()
+        isDecorated = tracer != nil || confinement != nil
         let record = calls
         watchdog = callTimeout.map { CallWatchdog(record: record, timeout: $0, report: logHandler) }
         let invoker = FunctionInvoker(dispatchRecord: record, callTimeout: callTimeout, log: logHandler)
@@ -134,7 +161,23 @@ public final class PluginHost {
 
     /// The registry, in dispatch order, for an event about to be dispatched.
     var prepared: PluginRegistry {
+        confinement?.adopt()
         registry.prepare()
         return registry
+    }
+
+    /// Where plugin log lines go: the log handler, through the dispatch thread when confined.
+    var pluginLogSink: LogHandler {
+        guard let confinement else { return logHandler }
+        let handler = logHandler
+        return { record in confinement.deliver { handler(record) } }
+    }
+
+    /// With ``PluginDecorator/threadConfinement``, delivers on this thread (which must be the
+    /// dispatch thread) what plugin threads sent since the last event: the host does so after
+    /// each event; an application that waits for plugins between events calls it from its
+    /// dispatch thread's loop. Without it, nothing.
+    public func deliverConfined() {
+        confinement?.drain()
     }
 }

@@ -36,6 +36,10 @@ final class FilesService: Sendable {
     private static func call(_ host: UnsafePointer<pb_host>?, _ body: (FilesService) throws -> Void) -> pb_status_t {
         guard let context = context(host), case .local(let service)? = context.files else { return PB_ERR_UNAVAILABLE }
         guard context.lifetime.admits("a files function") else { return PB_ERR_WRONG_STATE }
+        if let refusal = context.gate.refusal(.files) {
+            service.remember(refusal)
+            return PB_ERR_DENIED
+        }
         do {
             try body(service)
             service.remember(nil)

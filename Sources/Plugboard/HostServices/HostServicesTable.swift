@@ -19,11 +19,14 @@ final class HostServicesTable: Sendable {
         let files: FilesAccess?
         /// The host whose functions the library's `invoke` reaches.
         let invocations = InvocationRouter()
+        /// The services the host's policy denies the library.
+        let gate: ServiceGate
 
-        init(lifetime: LibraryLifetime, router: LogRouter, files: FilesAccess?) {
+        init(lifetime: LibraryLifetime, router: LogRouter, files: FilesAccess?, gate: ServiceGate) {
             self.lifetime = lifetime
             self.router = router
             self.files = files
+            self.gate = gate
         }
     }
 
@@ -31,8 +34,11 @@ final class HostServicesTable: Sendable {
     /// The table handed to the library; valid for the life of the process.
     nonisolated(unsafe) let table: UnsafeMutablePointer<pb_host_t>
 
-    init(lifetime: LibraryLifetime, router: LogRouter, files: FilesAccess?) {
-        context = Context(lifetime: lifetime, router: router, files: files)
+    /// The table of the library whose lifetime is `lifetime`; its denied services are `gate`'s
+    /// (by default a gate of its own, logging to `router`).
+    init(lifetime: LibraryLifetime, router: LogRouter, files: FilesAccess?, gate: ServiceGate? = nil) {
+        context = Context(lifetime: lifetime, router: router, files: files,
+                          gate: gate ?? ServiceGate { router.deliver($0) })
         let filesTable = files?.makeTable()
         table = .allocate(capacity: 1)
         table.initialize(to: pb_host_t(

@@ -50,6 +50,12 @@ enum InvokeService {
         }
         guard let function else { return failure(PB_ERR_INVALID_ARGUMENT, "invoke: the function is NULL") }
         let text = String(cString: function)
+        // A library calling its own plugins' functions calls its own code (in a worker such a call never
+        // leaves the worker): the policy governs calls to other libraries.
+        let own = (try? FunctionAddress(parsing: text)).map { address in
+            context.pluginIDs.withLock { $0.contains(address.plugin.rawValue) }
+        } ?? false
+        if !own, let refusal = context.gate.refusal(.invoke) { return failure(PB_ERR_DENIED, "invoke \(text): \(refusal)") }
         guard let result else {
             return failure(PB_ERR_INVALID_ARGUMENT, "invoke \(text): the result pointer is NULL")
         }

@@ -135,6 +135,9 @@ final class LoadedLibrary: @unchecked Sendable {
         lifetime.end(.deinitialized)
     }
 
+    /// The services the host's policy denies the library.
+    var gate: ServiceGate { services.context.gate }
+
     /// Whose functions the library's `invoke` reaches.
     var invocations: InvocationRouter { services.context.invocations }
 

@@ -71,6 +71,8 @@ extension PluginHost {
     /// withdrawn (``plugins`` shows it; ``loadPlugins(from:trust:)`` amends the
     /// reports), and a library left with no plugin is released.
     public func loadLibrary(at path: String, trust: PluginTrust = .strict, placement: PluginIsolation? = nil) -> LoadReport {
+        confinement?.adopt()
+        defer { confinement?.drain() }
         let status: FileStatus
         do {
             status = try Self.libraryStatus(of: path)
@@ -101,7 +103,7 @@ extension PluginHost {
         let library: LoadedLibrary
         do {
             library = try LibraryTable.shared.acquire(path: path, identity: status.identity, fileSize: status.size,
-                                                      owner: owner, sink: logHandler, files: filesAccess, calls: libraryCalls)
+                                                      owner: owner, sink: pluginLogSink, files: filesAccess, calls: libraryCalls)
         } catch {
             var report = LoadReport.failed(path, error.failure)
             report.abi = error.abi
@@ -125,6 +127,7 @@ extension PluginHost {
             }
         }
         guard report.plugins.isEmpty else {
+            if let accessPolicy { library.gate.deny(library: path, plugins: report.plugins.map(\.descriptor.id), policy: accessPolicy) }
             loaded.keep(library)
             return report
         }

@@ -35,6 +35,9 @@ final class PluginRegistry {
     /// Ids withdrawn because two libraries claimed them, with the refusal every later claim gets.
     private var contested: [PluginID: LoadFailure] = [:]
     private var isOrdered = true
+    /// The authorization decorator's policy: a plugin denied a concern is left out of its
+    /// roster and listed in the roster's ``Roster/denied``. Set before any plugin is added.
+    var policy: AccessPolicy?
 
     private(set) var launch = Roster<any LaunchPlugin, pb_launch_t>()
     private(set) var openURL = Roster<any OpenURLPlugin, pb_open_url_t>()
@@ -147,7 +150,12 @@ final class PluginRegistry {
         var participants: [Participant<Table>] = []
         var conformances: [Conformance] = []
         var labels: [UnsafePointer<pbf_label_t>] = []
+        var denied: [PluginID] = []
         for entry in entries where entry.concerns.contains(concern) {
+            if let policy, policy.denies(entry.descriptor.id, .concern(concern)) {
+                denied.append(entry.descriptor.id)
+                continue
+            }
             switch entry.implementation {
             case .native(let definition, let library):
                 guard let vtable = definition[keyPath: table] else { continue }
@@ -162,7 +170,7 @@ final class PluginRegistry {
             ids.append(entry.descriptor.id)
             labels.append(entry.label)
         }
-        return Roster(ids: ids, participants: participants, conformances: conformances, labels: labels)
+        return Roster(ids: ids, participants: participants, conformances: conformances, labels: labels, denied: denied)
     }
 }
 
@@ -179,13 +187,16 @@ final class Roster<Conformance, Table> {
     let conformances: [Conformance]
     /// Who runs in each participant's calls, same order (for fault and timeout messages).
     let labels: [UnsafePointer<pbf_label_t>]
+    /// The plugins taking part in the concern that the host's policy denies it, in dispatch order: never called.
+    let denied: [PluginID]
 
     init(ids: [PluginID] = [], participants: [Participant<Table>] = [], conformances: [Conformance] = [],
-         labels: [UnsafePointer<pbf_label_t>] = []) {
+         labels: [UnsafePointer<pbf_label_t>] = [], denied: [PluginID] = []) {
         self.ids = ids
         self.participants = participants
         self.conformances = conformances
         self.labels = labels
+        self.denied = denied
     }
 
     /// The number of participants.

@@ -17,7 +17,7 @@ extension PluginHost {
         } else {
             do {
                 connection = try WorkerConnection(library: path, trust: trust, worker: worker, facade: fileFacade,
-                                                  invoker: functionInvoker, log: logHandler, output: outputHandler)
+                                                  invoker: functionInvoker, log: pluginLogSink, output: outputHandler)
             } catch {
                 return .failed(path, error)
             }
@@ -86,6 +86,7 @@ extension PluginHost {
             }
         }
         guard report.plugins.isEmpty else {
+            if let accessPolicy { connection.gate.deny(library: path, plugins: report.plugins.map(\.descriptor.id), policy: accessPolicy) }
             loaded.keep(connection)
             return report
         }
@@ -103,7 +104,7 @@ extension PluginHost {
         guard case .workers(let worker) = isolation else { return }
         for case .file(let path, _) in candidates {
             guard let connection = try? WorkerConnection(library: path, trust: trust, worker: worker, facade: fileFacade,
-                                                         invoker: functionInvoker, log: logHandler, output: outputHandler) else { continue }
+                                                         invoker: functionInvoker, log: pluginLogSink, output: outputHandler) else { continue }
             loaded.prestart(connection, for: path)
         }
     }

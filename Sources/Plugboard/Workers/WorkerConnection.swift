@@ -26,6 +26,8 @@ final class WorkerConnection: @unchecked Sendable {
     private let log: PluginHost.LogHandler
     /// Runs the worker's files requests on the host's container; nil without one.
     private let files: WorkerFilesServer?
+    /// The host services the host's policy denies this library (files and invoke requests ask it).
+    let gate: ServiceGate
     /// Runs the worker's `invoke` requests (plugins calling other plugins' functions); nil serves none.
     private let invoker: FunctionInvoker?
     private let state = Mutex(State())
@@ -75,7 +77,9 @@ final class WorkerConnection: @unchecked Sendable {
         self.trust = trust
         channel = WorkerChannel(descriptor: FileDescriptor(rawValue: pair[0]))
         self.log = log
-        files = facade.map { WorkerFilesServer(library: library, facade: $0) }
+        let gate = ServiceGate(log: log)
+        self.gate = gate
+        files = facade.map { WorkerFilesServer(library: library, facade: $0, gate: gate) }
         self.invoker = invoker
         for (descriptor, stream) in [(process.output, PluginOutputLine.Stream.stdout), (process.errorOutput, .stderr)] {
             guard let descriptor else { continue }
@@ -319,6 +323,11 @@ final class WorkerConnection: @unchecked Sendable {
     /// sends the `invokeReply`. The caller is in another process: a `pointer` cannot pass.
     private func serveInvoke(_ function: String, depth: UInt32, arguments: [PluginValue], requestID: UInt64) {
         Thread.detachNewThread { [self] in
+            if let refusal = gate.refusal(.invoke) {
+                try? channel.send(.invokeReply(.failure(status: PB_ERR_DENIED, message: "invoke \(function): \(refusal)")),
+                                  requestID: requestID)
+                return
+            }
             let outcome = invoker?.invoke(function, arguments, depth: depth, caller: .elsewhere)
                 ?? .failure(InvokeFailure(status: PB_ERR_UNAVAILABLE, message: "invoke \(function): this host serves no invocations"))
             let reply: InvokeResult = switch outcome {

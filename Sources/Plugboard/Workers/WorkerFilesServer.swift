@@ -9,11 +9,11 @@ struct WorkerFilesServer: @unchecked Sendable {
     /// The library's host table on this side (its files table on the host's facade).
     private let services: HostServicesTable
 
-    /// A server for `library` on `facade`'s container.
-    init(library: String, facade: FileFacade) {
+    /// A server for `library` on `facade`'s container, refusing what `gate` denies.
+    init(library: String, facade: FileFacade, gate: ServiceGate) {
         let router = LogRouter()
         services = HostServicesTable(lifetime: LibraryLifetime(libraryPath: library, router: router), router: router,
-                                     files: .local(FilesService(facade: facade)))
+                                     files: .local(FilesService(facade: facade)), gate: gate)
     }
 
     /// Runs one request and says how it went.

@@ -15,7 +15,7 @@ struct InspectCommand: ParsableCommand {
             plugin prints goes to standard error, attributed to its library, never into the \
             report; the human report escapes control characters (\\n, \\x1b). An \
             unchanged library is answered from the scan cache without being loaded, as in \
-            `plugboard list` (see its help).
+            `plugboard list` (see its help). --policy FILE shows what the policy denies each plugin.
 
             \(ExitCodes.helpText)
             """)
@@ -26,6 +26,7 @@ struct InspectCommand: ParsableCommand {
     @OptionGroup var trust: TrustOptions
     @OptionGroup var callTimeout: CallTimeoutOptions
     @OptionGroup var cache: ScanCacheOptions
+    @OptionGroup var policy: PolicyOptions
     @OptionGroup var output: OutputOptions
 
     /// The `--json` document.
@@ -34,6 +35,8 @@ struct InspectCommand: ParsableCommand {
         let library: CachedReport
         /// A cache file that was ignored or could not be saved.
         let notes: [String]
+        /// What `--policy` denies each plugin; absent without one.
+        let policy: PolicyDenials?
     }
 
     func validate() throws {
@@ -50,16 +53,18 @@ struct InspectCommand: ParsableCommand {
                                             output: StandardStream.writeOutputLine)))
         scanCache.save()
         let report = library.report
+        let denials = PolicyDenials(try policy.policy(), plugins: report.plugins)
         if output.json {
-            console.jsonDocument(Inspection(hostABI: .host, library: CachedReport(library: library), notes: scanCache.notes))
+            console.jsonDocument(Inspection(hostABI: .host, library: CachedReport(library: library), notes: scanCache.notes,
+                                            policy: denials))
         } else {
-            lines(report, cached: library.cached).forEach(console.line)
+            lines(report, cached: library.cached, denials: denials).forEach(console.line)
             scanCache.notes.map { "note: " + $0 }.forEach(console.line)
         }
         if report.status == .failed { throw ExitCodes.failure }
     }
 
-    private func lines(_ report: LoadReport, cached: Bool) -> [String] {
+    private func lines(_ report: LoadReport, cached: Bool, denials: PolicyDenials?) -> [String] {
         func row(_ key: String, _ value: String) -> String {
             key.padding(toLength: 14, withPad: " ", startingAt: 0) + value
         }
@@ -84,6 +89,7 @@ struct InspectCommand: ParsableCommand {
             lines.append("    " + row("Version", d.version))
             lines.append("    " + row("Priority", String(d.priority)))
             lines.append("    " + row("Concerns", plugin.concerns.map(\.rawValue).joined(separator: ", ")))
+            if let denied = denials?.denied(d.id) { lines.append("    " + row("Denied", denied + " (by the policy)")) }
             for function in plugin.functions {
                 lines.append("    " + row("Function", HumanFormat.function(function)))
             }

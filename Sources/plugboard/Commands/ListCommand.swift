@@ -26,6 +26,9 @@ struct ListCommand: ParsableCommand {
             remembered. A corrupt or foreign cache file is ignored and rewritten (a note says \
             so). To clear the cache, remove the file, or pass --no-cache.
 
+            --policy FILE shows what the policy denies each plugin ("denied by policy: files, \
+            open-url"; "policy": {"policy", "denials"} in --json), as `run --policy` applies it.
+
             \(ExitCodes.helpText)
             """)
 
@@ -33,6 +36,7 @@ struct ListCommand: ParsableCommand {
     @OptionGroup var trust: TrustOptions
     @OptionGroup var callTimeout: CallTimeoutOptions
     @OptionGroup var cache: ScanCacheOptions
+    @OptionGroup var policy: PolicyOptions
     @OptionGroup var output: OutputOptions
 
     /// The `--json` document.
@@ -43,6 +47,8 @@ struct ListCommand: ParsableCommand {
         let cacheFile: String?
         /// A cache file that was ignored or could not be saved.
         let notes: [String]
+        /// What `--policy` denies each plugin; absent without one.
+        let policy: PolicyDenials?
     }
 
     func run() throws {
@@ -56,15 +62,16 @@ struct ListCommand: ParsableCommand {
                                            output: StandardStream.writeOutputLine)))
         scanCache.save()
         let reports = libraries.map(\.report)
+        let denials = PolicyDenials(try policy.policy(), plugins: reports.flatMap(\.plugins))
         if output.json {
             console.jsonDocument(Listing(searchPath: searchPath.directories.map(\.path), libraries: libraries.map(CachedReport.init),
-                                         cacheFile: scanCache.location?.file, notes: scanCache.notes))
+                                         cacheFile: scanCache.location?.file, notes: scanCache.notes, policy: denials))
         } else {
             if reports.isEmpty {
                 console.line("no plugin files in " + searchPath.directories.map(\.path).joined(separator: ", "))
             }
             for library in libraries {
-                let lines = HumanFormat.load(library.report)
+                let lines = HumanFormat.load(library.report, denials: denials)
                 (lines.prefix(1).map { library.cached ? $0 + "  (cached)" : $0 } + lines.dropFirst()).forEach(console.line)
             }
             scanCache.notes.map { "note: " + $0 }.forEach(console.line)

@@ -50,7 +50,7 @@ struct RunCommand: ParsableCommand {
             exit; a call still running after --call-timeout seconds is named but cannot be stopped.
 
             With --json, every load report, log message, printed line, event report and input \
-            error is one JSON object per line, with a "type" of load, log, output, event, note, \
+            error is one JSON object per line, with a "type" of load, policy, log, output, event, note, \
             input-error or exit.
 
             --trace-file FILE writes the run as Chrome trace-event JSON (Perfetto, \
@@ -59,6 +59,15 @@ struct RunCommand: ParsableCommand {
             FILE` reads it back. --svg FILE draws the launch (loads and launch calls, one row per \
             plugin) as an SVG timeline. Both are written when the run ends, through a temporary \
             file renamed into place; one that cannot be written is a note and exit code 74.
+
+            Decorators wrap every plugin, host-side, in this order (outermost first): \
+            --policy FILE (authorization: a concern the policy denies a plugin is not delivered \
+            to it, shown as "denied by policy" and logged; a denied host service call gets \
+            PB_ERR_DENIED and a log line), --trace-plugin ID|all (a debug log line per call: \
+            callback, arguments, answer, duration), --confine-threads (log lines and \
+            notification completions from plugin threads are delivered on the dispatch thread, \
+            after each event and while a notification is awaited). A policy file that cannot be \
+            used is a usage error (64) naming the file, the key and the cause.
 
             \(ExitCodes.helpText)
             """)
@@ -85,6 +94,7 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var cache: ScanCacheOptions
     @OptionGroup var output: OutputOptions
     @OptionGroup var pictures: RunPictureOptions
+    @OptionGroup var decorators: DecoratorOptions
 
     func validate() throws {
         if let eventsPath, eventsPath != "-" {
@@ -109,7 +119,7 @@ struct RunCommand: ParsableCommand {
         let facade = FileFacade(container: try container.container())
         FaultReporter.install()
         let host = PluginHost(fileFacade: facade, callTimeout: callTimeout.timeout, isolation: try isolation.isolation(),
-                              restarts: isolation.restarts, logHandler: log) { line in
+                              restarts: isolation.restarts, decorators: try decorators.decorators(), logHandler: log) { line in
             json ? console.jsonLine(Tagged(type: "output", line)) : console.line(HumanFormat.output(line))
         }
         try host.register(FilesPlugin(facade: facade, log: log))

@@ -14,8 +14,9 @@ enum HumanFormat {
         }
     }
 
-    /// One file's load outcome, with its plugins (each with its functions) and refusals indented below.
-    static func load(_ report: LoadReport) -> [String] {
+    /// One file's load outcome, with its plugins (each with its functions and what `denials` denies it)
+    /// and refusals indented below.
+    static func load(_ report: LoadReport, denials: PolicyDenials? = nil) -> [String] {
         var lines: [String]
         switch report.status {
         case .loaded:
@@ -26,7 +27,11 @@ enum HumanFormat {
             lines = ["FAILED   \(report.path): " + (report.failure?.description ?? "unknown failure")]
         }
         lines += (report.warnings + report.plugins.flatMap(\.functionWarnings)).map { "           warning: \($0)" }
-        lines += report.plugins.flatMap { ["           " + plugin($0)] + $0.functions.map { "             function " + function($0) } }
+        for summary in report.plugins {
+            lines.append("           " + plugin(summary))
+            if let denied = denials?.denied(summary.descriptor.id) { lines.append("             denied by policy: " + denied) }
+            lines += summary.functions.map { "             function " + function($0) }
+        }
         guard report.status == .loaded else { return lines }
         lines += report.refused.map { "           refused \($0.id.isEmpty ? "(no id)" : $0.id): \($0.failure)" }
         return lines
@@ -69,6 +74,7 @@ enum HumanFormat {
         lines += report.calls.map { call in
             "    \(call.plugin)  \(answer(call.answer))" + (call.nanoseconds.map { "  " + duration($0) } ?? "")
         }
+        lines += report.denied.map { "    \($0)  denied by policy" }
         lines += report.failures.map { "    failed: \($0.message)" }
         lines += report.notes.map { "    note: \($0)" }
         return lines

@@ -18,9 +18,11 @@ struct RunSession {
         let loadStart = MonotonicClock.now()
         let reports = host.loadPlugins(from: searchPath, trust: command.trust.policy)
         recording?.recordLoading(reports, start: loadStart) { host.workerEnding(of: $0) != nil }
+        let denials = PolicyDenials(host.accessPolicy, plugins: host.plugins)
         for report in reports {
-            json ? console.jsonLine(Tagged(type: "load", report)) : HumanFormat.load(report).forEach(console.line)
+            json ? console.jsonLine(Tagged(type: "load", report)) : HumanFormat.load(report, denials: denials).forEach(console.line)
         }
+        if json, let denials { console.jsonLine(Tagged(type: "policy", denials)) }
         if !json { console.line(HumanFormat.tally(reports)) }
         if !host.plugins.contains(where: { $0.source != .builtIn }) && searchPath.directories.contains(where: \.isExplicit) {
             note("no plugin could be loaded from " + searchPath.directories.map(\.path).joined(separator: ", "))

@@ -41,6 +41,16 @@
  *           waited for, then every 10 ms until deinit, which stops it and joins
  *           it: a well-behaved thread), STRAY_THREAD_AT (starts a thread that logs "from my thread"
  *           every 10 ms and never stops: it calls the host after deinit).
+ *           DENIED_LOOP_AT (calls the files service (write) and invoke (HOSTILE_INVOKE)
+ *           1000 times each, as a plugin retrying a denied service would, then logs
+ *           "denied loop: files STATUS invoke STATUS", the last statuses),
+ *           CONFINED_LOG_AT (starts a thread that logs "from a plugin thread", joins
+ *           it, then logs "after the thread joined" on the calling thread: without
+ *           thread confinement the thread's line comes first).
+ * Threads:  COMPLETE_FROM_THREAD_MS=N (the plugin takes part in remote notifications and
+ *           answers each from a thread of its own, N ms after the callback, logging
+ *           "completing from a thread" first: an answer after the deadline when N is
+ *           larger than it).
  * Identity: HOSTILE_ID (default "com.example.hostile"), HOSTILE_NAME,
  *           HOSTILE_VERSION, HOSTILE_PRIORITY.
  * Marker:   LOAD_MARKER "path" (a constructor appends the line "loaded" to that
@@ -184,6 +194,14 @@ static void *log_every_10_ms(void *unused) {
 }
 #endif
 
+#ifdef CONFINED_LOG_AT
+static void *log_from_a_thread(void *unused) {
+    (void)unused;
+    host->log(host, HOSTILE_ID, PB_LOG_INFO, "from a plugin thread");
+    return NULL;
+}
+#endif
+
 static void misbehave(int place) {
     (void)place;
 #ifdef SHARE_FILE_AT
@@ -237,6 +255,32 @@ static void misbehave(int place) {
         pb_status_t status = host->invoke(host, HOSTILE_INVOKE, NULL, 0, &result, error, sizeof error);
         host->release_value(host, &result);
         fprintf(stderr, "hostile invoke: status %d: %s\n", (int)status, error);
+    }
+#endif
+#ifdef DENIED_LOOP_AT
+#ifndef HOSTILE_INVOKE
+#define HOSTILE_INVOKE "com.example.hostile.nothing"
+#endif
+    if (place == DENIED_LOOP_AT) {
+        pb_status_t files = PB_OK, invoked = PB_OK;
+        for (int turn = 0; turn < 1000; turn++) {
+            if (host->files) files = host->files->write(host, "tmp/denied.txt", "x", 1, PB_FILES_OVERWRITE);
+            pb_value_t result;
+            memset(&result, 0, sizeof result);
+            char error[256];
+            invoked = host->invoke(host, HOSTILE_INVOKE, NULL, 0, &result, error, sizeof error);
+            host->release_value(host, &result);
+        }
+        char line[96];
+        snprintf(line, sizeof line, "denied loop: files %d invoke %d", (int)files, (int)invoked);
+        host->log(host, HOSTILE_ID, PB_LOG_INFO, line);
+    }
+#endif
+#ifdef CONFINED_LOG_AT
+    if (place == CONFINED_LOG_AT) {
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, log_from_a_thread, NULL) == 0) pthread_join(thread, NULL);
+        host->log(host, HOSTILE_ID, PB_LOG_INFO, "after the thread joined");
     }
 #endif
 #ifdef LOG_THREAD_AT
@@ -349,6 +393,25 @@ static void did_receive(void *ctx, const char *user_info, size_t length, const p
 static const pb_remote_notifications_t notifications = {sizeof(pb_remote_notifications_t), NULL, NULL, did_receive};
 #endif
 
+#ifdef COMPLETE_FROM_THREAD_MS
+static void *complete_later(void *given) {
+    const pb_fetch_completion_t *completion = (const pb_fetch_completion_t *)given;
+    const struct timespec wait = {COMPLETE_FROM_THREAD_MS / 1000, (COMPLETE_FROM_THREAD_MS % 1000) * 1000000L};
+    nanosleep(&wait, NULL);
+    host->log(host, HOSTILE_ID, PB_LOG_INFO, "completing from a thread");
+    completion->complete(completion, PB_FETCH_NEW_DATA);
+    return NULL;
+}
+
+static void did_receive(void *ctx, const char *user_info, size_t length, const pb_fetch_completion_t *completion) {
+    (void)ctx; (void)user_info; (void)length;
+    say("remote-notification");
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, complete_later, (void *)completion) == 0) pthread_detach(thread);
+}
+static const pb_remote_notifications_t notifications = {sizeof(pb_remote_notifications_t), NULL, NULL, did_receive};
+#endif
+
 static const pb_launch_t launch = {sizeof(pb_launch_t), will_finish, did_finish};
 static const pb_open_url_t urls = {sizeof(pb_open_url_t), open_url};
 static const pb_termination_t termination = {sizeof(pb_termination_t), will_terminate};
@@ -420,7 +483,7 @@ static bool register_plugins(const pb_registrar_t *registrar) {
     plugin.launch = &launch;
     plugin.open_url = &urls;
     plugin.termination = &termination;
-#ifdef COMPLETE_AT
+#if defined(COMPLETE_AT) || defined(COMPLETE_FROM_THREAD_MS)
     plugin.remote_notifications = &notifications;
 #endif
     return registrar->add_plugin(registrar, &plugin) == PB_OK;

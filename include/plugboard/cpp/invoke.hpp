@@ -65,6 +65,8 @@ template <class R> struct Invoked {
     std::optional<Value> value;
     /** True on PB_OK. */
     explicit operator bool() const noexcept { return code == PB_OK; }
+    /** True when the host's policy denies this library invoke (PB_ERR_DENIED, since 1.3). */
+    bool denied() const noexcept { return code == PB_ERR_DENIED; }
 };
 
 namespace detail {

@@ -136,6 +136,8 @@ struct Status {
     std::string message;
     /** True on PB_OK. */
     explicit operator bool() const noexcept { return code == PB_OK; }
+    /** True when the host's policy denies this library the files service (PB_ERR_DENIED, since 1.3). */
+    bool denied() const noexcept { return code == PB_ERR_DENIED; }
 };
 
 /**

@@ -13,7 +13,7 @@ use std::ffi::{c_char, c_void};
 /// ABI major version (`PB_ABI_VERSION_MAJOR`). A plugin with another major is refused.
 pub const PB_ABI_VERSION_MAJOR: u32 = 1;
 /// ABI minor version (`PB_ABI_VERSION_MINOR`) these mirrors describe.
-pub const PB_ABI_VERSION_MINOR: u32 = 2;
+pub const PB_ABI_VERSION_MINOR: u32 = 3;
 
 // ---- types.h ---------------------------------------------------------------------------
 
@@ -39,6 +39,8 @@ pub const PB_ERR_IO: pb_status_t = -7;
 pub const PB_ERR_PERMISSION: pb_status_t = -8;
 /// The host offers no such service here (since 1.1).
 pub const PB_ERR_UNAVAILABLE: pb_status_t = -9;
+/// The host's policy denies the library this service: files, invoke or post (since 1.3).
+pub const PB_ERR_DENIED: pb_status_t = -10;
 
 // ---- host.h ----------------------------------------------------------------------------
 

@@ -36,6 +36,13 @@ impl std::fmt::Display for FilesError {
 
 impl std::error::Error for FilesError {}
 
+impl FilesError {
+    /// Whether the host's policy denies this library the files service (`PB_ERR_DENIED`, since 1.3).
+    pub fn is_denied(&self) -> bool {
+        self.status == PB_ERR_DENIED
+    }
+}
+
 /// Flags of the files calls that create a destination (`PB_FILES_*`); combine with `|`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FileFlags(pub u32);

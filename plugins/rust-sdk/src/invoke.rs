@@ -60,6 +60,13 @@ pub struct InvokeError {
     pub message: String,
 }
 
+impl InvokeError {
+    /// Whether the host's policy denies this library `invoke` (`PB_ERR_DENIED`, since 1.3).
+    pub fn is_denied(&self) -> bool {
+        self.status == PB_ERR_DENIED
+    }
+}
+
 impl std::fmt::Display for InvokeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{} (status {})", self.message, self.status)

@@ -1,0 +1,168 @@
+import Foundation
+
+/// Which concerns and host services each plugin is allowed (``PluginDecorator/authorization(_:)``).
+///
+/// A plugin's rule, when the policy has one for its id, applies on top of the default
+/// rule: it is denied what its rule denies, and what the default denies unless its
+/// rule allows it. Everything else is allowed. Host services are called by a library,
+/// not by one plugin (the C ABI's files and invoke calls carry no plugin id), so a
+/// library is denied a service when any of its plugins is.
+///
+/// The file form (`plugboard --policy FILE`) is JSON, the format of every other
+/// plugboard input, read with no extra dependency:
+/// `{"default": {"deny": ["files"]}, "plugins": {"com.example.sync": {"allow": ["files"], "deny": ["invoke"]}}}`.
+public struct AccessPolicy: Sendable {
+    /// One rule: the rights it allows (lifting the default's denials) and those it denies.
+    public struct Rule: Sendable, Equatable {
+        /// Rights allowed even when the default rule denies them (meaningless in the default rule).
+        public var allow: Set<AccessRight>
+        /// Rights denied.
+        public var deny: Set<AccessRight>
+
+        /// A rule allowing `allow` and denying `deny`.
+        public init(allow: Set<AccessRight> = [], deny: Set<AccessRight> = []) {
+            self.allow = allow
+            self.deny = deny
+        }
+    }
+
+    /// Where the policy comes from (the file's path), named in every denial.
+    public let source: String
+    /// The rule of every plugin.
+    public let defaultRule: Rule
+    /// The rules of particular plugins, on top of the default.
+    public let rules: [PluginID: Rule]
+
+    /// A policy made in code; `source` names it in denials ("the application's policy").
+    public init(source: String, defaultRule: Rule = Rule(), rules: [PluginID: Rule] = [:]) {
+        self.source = source
+        self.defaultRule = defaultRule
+        self.rules = rules
+    }
+
+    /// What `plugin` is denied.
+    public func denials(of plugin: PluginID) -> Set<AccessRight> {
+        guard let rule = rules[plugin] else { return defaultRule.deny }
+        return defaultRule.deny.subtracting(rule.allow).union(rule.deny)
+    }
+
+    /// Whether `plugin` is denied `right`.
+    public func denies(_ plugin: PluginID, _ right: AccessRight) -> Bool {
+        denials(of: plugin).contains(right)
+    }
+
+    /// The policy in the JSON file at `path`; a file that cannot be read, is not JSON, or has a
+    /// key, a name or a plugin id the format does not know is an error naming the file, where and why.
+    public init(contentsOf path: String) throws(AccessPolicyError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let cause = (error as NSError).userInfo[NSUnderlyingErrorKey].map { String(describing: $0) }
+            throw AccessPolicyError(file: path, at: nil, cause: "cannot be read" + (cause.map { " (\($0))" } ?? ""))
+        }
+        try self.init(json: data, source: path)
+    }
+
+    /// The policy in `json`, the text of the file `source` names.
+    public init(json: Data, source: String) throws(AccessPolicyError) {
+        let document: Any
+        do {
+            document = try JSONSerialization.jsonObject(with: json)
+        } catch {
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+            throw AccessPolicyError(file: source, at: nil, cause: "is not valid JSON" + (detail.map { ": " + Self.locating($0, in: json) } ?? ""))
+        }
+        guard let top = document as? [String: Any] else {
+            throw AccessPolicyError(file: source, at: nil, cause: "must hold a JSON object with \"default\" and \"plugins\"")
+        }
+        var defaultRule = Rule()
+        var rules: [PluginID: Rule] = [:]
+        for key in top.keys.sorted() {
+            switch key {
+            case "default":
+                defaultRule = try Self.rule(top[key], at: "default", source)
+            case "plugins":
+                guard let plugins = top[key] as? [String: Any] else {
+                    throw AccessPolicyError(file: source, at: "plugins", cause: "must be an object from plugin id to rule")
+                }
+                for id in plugins.keys.sorted() {
+                    let pluginID: PluginID
+                    do {
+                        pluginID = try PluginID(validating: id)
+                    } catch {
+                        throw AccessPolicyError(file: source, at: "plugins.\(id)", cause: "is not a plugin id: \(error)")
+                    }
+                    rules[pluginID] = try Self.rule(plugins[id], at: "plugins.\(id)", source)
+                }
+            default:
+                throw AccessPolicyError(file: source, at: key, cause: "is not a policy key (the keys are \"default\" and \"plugins\")")
+            }
+        }
+        self.init(source: source, defaultRule: defaultRule, rules: rules)
+    }
+
+    /// The rule at `path`: an object with `allow` and `deny`, each a list of right names.
+    private static func rule(_ value: Any?, at path: String, _ source: String) throws(AccessPolicyError) -> Rule {
+        guard let object = value as? [String: Any] else {
+            throw AccessPolicyError(file: source, at: path, cause: "must be an object with \"allow\" and \"deny\" lists")
+        }
+        var rule = Rule()
+        for key in object.keys.sorted() {
+            guard key == "allow" || key == "deny" else {
+                throw AccessPolicyError(file: source, at: "\(path).\(key)", cause: "is not a rule key (a rule has \"allow\" and \"deny\")")
+            }
+            guard let names = object[key] as? [Any] else {
+                throw AccessPolicyError(file: source, at: "\(path).\(key)", cause: "must be a list of names")
+            }
+            var rights: Set<AccessRight> = []
+            for (index, value) in names.enumerated() {
+                guard let name = value as? String, let right = AccessRight(name: name) else {
+                    throw AccessPolicyError(file: source, at: "\(path).\(key)[\(index)]",
+                                            cause: "names \(Self.show(value)), which is not a concern or a service (known: \(AccessRight.names.joined(separator: ", ")))")
+                }
+                rights.insert(right)
+            }
+            if key == "allow" { rule.allow = rights } else { rule.deny = rights }
+        }
+        if let both = rule.allow.intersection(rule.deny).sorted().first {
+            throw AccessPolicyError(file: source, at: path, cause: "both allows and denies \"\(both)\"")
+        }
+        return rule
+    }
+
+    /// The parser's `message` with its "character N" (a UTF-8 offset) given as a line and column too.
+    private static func locating(_ message: String, in json: Data) -> String {
+        guard let match = message.firstMatch(of: /character (\d+)/), let offset = Int(match.output.1) else { return message }
+        let before = json.prefix(offset)
+        let line = before.count { $0 == UInt8(ascii: "\n") } + 1
+        let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+        return message.replacingCharacters(in: match.range, with: "line \(line), column \(column)")
+    }
+
+    /// A JSON value as the policy file spells it, for messages.
+    private static func show(_ value: Any) -> String {
+        if let text = value as? String { return String(reflecting: text) }
+        if let data = try? JSONSerialization.data(withJSONObject: [value], options: [.fragmentsAllowed]),
+           let list = String(data: data, encoding: .utf8) {
+            return String(list.dropFirst().dropLast())
+        }
+        return String(describing: value)
+    }
+}
+
+/// A policy that cannot be used: the file, where in it (a key path such as
+/// `plugins.com.example.x.deny[1]`, or the parser's line and column), and why.
+public struct AccessPolicyError: Error, Sendable, CustomStringConvertible {
+    /// The policy file.
+    public let file: String
+    /// The key path of the fault, when it is in a value.
+    public let at: String?
+    /// What is wrong.
+    public let cause: String
+
+    /// "the policy file 'p.json': plugins.com.x.deny[0] names "fils", which is not a concern or a service (…)".
+    public var description: String {
+        "the policy file '\(file)'" + (at.map { ": \($0)" } ?? "") + " \(cause)"
+    }
+}

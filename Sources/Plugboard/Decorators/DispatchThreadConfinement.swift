@@ -1,0 +1,62 @@
+import Dispatch
+import Glibc
+import Synchronization
+
+/// ``PluginDecorator/threadConfinement``: what plugin threads send the host (log
+/// lines, notification completions; posts when the bus lands) is queued and run on
+/// the dispatch thread, the thread that delivers events, like an application's
+/// main-queue hop. Thread-safe; ``drain()`` and ``wait(until:)`` run on the dispatch thread.
+final class DispatchThreadConfinement: Sendable {
+    private let dispatchThread = Atomic<UInt>(0)
+    private let pending = Mutex<[@Sendable () -> Void]>([])
+    private let arrived = DispatchSemaphore(value: 0)
+
+    private static var currentThread: UInt { UInt(pthread_self()) }
+
+    /// Makes the calling thread the dispatch thread (each event does, so a host driven from
+    /// one thread after being made on another confines to the right one).
+    func adopt() {
+        dispatchThread.store(Self.currentThread, ordering: .releasing)
+    }
+
+    /// Runs `work` now when called on the dispatch thread; else queues it for the dispatch thread.
+    func deliver(_ work: @escaping @Sendable () -> Void) {
+        guard Self.currentThread != dispatchThread.load(ordering: .acquiring) else {
+            work()
+            return
+        }
+        pending.withLock { $0.append(work) }
+        arrived.signal()
+    }
+
+    /// Runs everything queued so far, in arrival order, on the calling (dispatch) thread.
+    func drain() {
+        while true {
+            let batch = pending.withLock { pending -> [@Sendable () -> Void] in
+                defer { pending.removeAll() }
+                return pending
+            }
+            guard !batch.isEmpty else { return }
+            batch.forEach { $0() }
+        }
+    }
+
+    /// Runs queued work as it arrives until `done` (asked after each batch) says true.
+    /// Whatever makes `done` true must itself arrive through ``deliver(_:)``.
+    func wait(until done: () -> Bool) {
+        while true {
+            drain()
+            if done() { return }
+            arrived.wait()
+        }
+    }
+}
+
+extension FetchCompletion {
+    /// This completion with its answer, misuse report and abstention handed to `confinement`'s dispatch thread.
+    func confined(to confinement: DispatchThreadConfinement) -> FetchCompletion {
+        FetchCompletion(answer: { result in confinement.deliver { self(result) } },
+                        misuse: { problem in confinement.deliver { self.reject(problem) } },
+                        abstention: { confinement.deliver { self.abstain() } })
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+@testable import Plugboard
+
+/// ``PluginDecorator/threadConfinement`` through the embedding API: what plugin threads send
+/// (log lines, a notification's completion, the deadline) reaches the application on the
+/// thread that dispatches, in process and from a worker alike.
+@Suite struct ThreadConfinementTests {
+    /// One log record and whether it arrived on the dispatch thread.
+    private struct Arrival: Sendable {
+        let message: String
+        let onDispatchThread: Bool
+    }
+
+    private static var worker: String {
+        URL(fileURLWithPath: TestPaths.plugboard).deletingLastPathComponent().appendingPathComponent("plugboard-worker").path
+    }
+
+    /// The plugin's messages as they arrive.
+    private final class Arrivals: Sendable {
+        let all = Mutex<[Arrival]>([])
+        var seen: [Arrival] { all.withLock { $0 } }
+    }
+
+    /// A host with confinement whose log handler notes, for each plugin message, whether it ran on this thread.
+    private func host(_ placement: PluginIsolation, _ arrivals: Arrivals) -> PluginHost {
+        let dispatchThread = UInt(pthread_self())
+        return PluginHost(isolation: placement, decorators: [.threadConfinement]) { record in
+            guard record.plugin == "com.example.hostile" else { return }
+            arrivals.all.withLock { $0.append(Arrival(message: record.message, onDispatchThread: UInt(pthread_self()) == dispatchThread)) }
+        }
+    }
+
+    @Test(arguments: ["in process", "worker"])
+    func threadLogsAndACompletionArriveOnTheDispatchThread(placement: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let library = try PluginCompiler.hostile("hostile.so", in: directory.path,
+                                                 ["CONFINED_LOG_AT=AT_WILL_FINISH", "COMPLETE_FROM_THREAD_MS=50"])
+        let arrivals = Arrivals()
+        let host = host(placement == "worker" ? .workers(worker: Self.worker) : .inProcess, arrivals)
+        defer { host.shutdown() }
+        try #require(host.loadLibrary(at: library).status == .loaded)
+        host.willFinishLaunching()
+        let report = host.didReceiveRemoteNotification(userInfo: "{}", deadline: .seconds(20))
+        #expect(report.answer == .fetch(.newData), "\(report)")
+        let seen = arrivals.seen
+        for message in ["from a plugin thread", "after the thread joined", "completing from a thread"] {
+            #expect(seen.contains { $0.message == message }, "\(message) missing: \(seen)")
+        }
+        #expect(seen.allSatisfy { $0.onDispatchThread }, "\(seen)")
+    }
+
+    /// An answer after the deadline: the deadline, then the late answer's warning, both on the dispatch thread.
+    @Test(arguments: ["in process", "worker"])
+    func aLateCompletionFromAThreadIsReportedOnTheDispatchThread(placement: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let library = try PluginCompiler.hostile("hostile.so", in: directory.path, ["COMPLETE_FROM_THREAD_MS=300"])
+        let arrivals = Arrivals()
+        let host = host(placement == "worker" ? .workers(worker: Self.worker) : .inProcess, arrivals)
+        defer { host.shutdown() }
+        try #require(host.loadLibrary(at: library).status == .loaded)
+        let report = host.didReceiveRemoteNotification(userInfo: "{}", deadline: .milliseconds(20))
+        #expect(report.calls.map(\.answer) == [.timedOut], "\(report)")
+        // The late answer comes later; it is handed over when the application asks (or at the next event).
+        let waited = ContinuousClock.now
+        while !arrivals.seen.contains(where: { $0.message.contains("after the host's answer was given") }),
+              ContinuousClock.now - waited < .seconds(20) {
+            usleep(10_000)
+            host.deliverConfined()
+        }
+        let seen = arrivals.seen
+        #expect(seen.contains { $0.message == "completing from a thread" }, "\(seen)")
+        #expect(seen.contains { $0.message.contains("after the host's answer was given") }, "\(seen)")
+        #expect(seen.allSatisfy { $0.onDispatchThread }, "\(seen)")
+    }
+}
