@@ -41,11 +41,14 @@ final class FunctionInvoker: Sendable {
     private let dispatchRecord: CallRecord
     private let callTimeout: Duration?
     private let log: PluginHost.LogHandler
+    /// The host's tracing decorator: calls to the plugins it traces are logged.
+    private let tracer: CallTracer?
 
     /// An invoker for a host whose dispatch thread records its calls in `dispatchRecord`.
-    init(dispatchRecord: CallRecord, callTimeout: Duration?, log: @escaping PluginHost.LogHandler) {
+    init(dispatchRecord: CallRecord, callTimeout: Duration?, tracer: CallTracer? = nil, log: @escaping PluginHost.LogHandler) {
         self.dispatchRecord = dispatchRecord
         self.callTimeout = callTimeout
+        self.tracer = tracer
         self.log = log
     }
 
@@ -144,9 +147,22 @@ final class FunctionInvoker: Sendable {
         return .success(resolved)
     }
 
-    /// Calls `function`, resolved by ``resolve(_:caller:)``, as ``call(_:_:depth:caller:onDispatchThread:interrupted:)`` does.
+    /// Calls `function`, resolved by ``resolve(_:caller:)``, as ``call(_:_:depth:caller:onDispatchThread:interrupted:)``
+    /// does; traced when the host traces its plugin.
     func call(_ function: ResolvedFunction, _ arguments: [PluginValue], depth: UInt32,
               onDispatchThread: Bool, interrupted: () -> Bool) -> Result<PluginValue, PluginCallError> {
+        guard let tracer, tracer.plugins.contains(function.address.plugin) else {
+            return run(function, arguments, depth: depth, onDispatchThread: onDispatchThread, interrupted: interrupted)
+        }
+        let start = MonotonicClock.now()
+        let result = run(function, arguments, depth: depth, onDispatchThread: onDispatchThread, interrupted: interrupted)
+        tracer.record(function.address, arguments, result, nanoseconds: MonotonicClock.now() &- start)
+        return result
+    }
+
+    /// Runs `function` where it lives: here on the calling thread, or in its worker.
+    private func run(_ function: ResolvedFunction, _ arguments: [PluginValue], depth: UInt32,
+                     onDispatchThread: Bool, interrupted: () -> Bool) -> Result<PluginValue, PluginCallError> {
         switch function.place {
         case .here(let code, let label):
             return withRecord(onDispatchThread: onDispatchThread) { record in

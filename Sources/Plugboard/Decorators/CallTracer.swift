@@ -2,7 +2,9 @@ import PlugboardWorkerProtocol
 
 /// ``PluginDecorator/tracing(_:)``: one debug log line per call to a traced plugin,
 /// with the callback, its arguments, the answer and the duration, attributed to the plugin:
-/// `open_url(url: "myapp://item/42", options: "{}") → true in 2.1 µs`.
+/// `trace: open_url(url: "myapp://item/42", options: "{}") → true in 2 µs`; for its
+/// functions (``PluginHost/call(_:_:)``, other plugins' `invoke`):
+/// `trace: function convert("ft", "m", 3.0) → 0.9144 in 3 µs`.
 struct CallTracer: Sendable {
     /// The plugins traced.
     let plugins: TracedPlugins
@@ -22,6 +24,24 @@ struct CallTracer: Sendable {
             log(PluginLogRecord(source: HostIdentity.name, plugin: call.plugin.rawValue, level: .debug,
                                 message: "trace: \(callback) → \(Self.answer(call.answer))\(duration)"))
         }
+    }
+
+    /// Logs one call of a traced plugin's function: its arguments, its result or error, its duration.
+    func record(_ address: FunctionAddress, _ arguments: [PluginValue], _ result: Result<PluginValue, PluginCallError>,
+                nanoseconds: UInt64) {
+        let answer = switch result {
+        case .success(let value): Self.shown(value)
+        case .failure(let error): "failed: \(error)"
+        }
+        log(PluginLogRecord(source: HostIdentity.name, plugin: address.plugin.rawValue, level: .debug,
+                            message: "trace: function \(address.function)(\(arguments.map(Self.shown).joined(separator: ", ")))"
+                                + " → \(answer) in \(Self.duration(nanoseconds))"))
+    }
+
+    /// A function's argument or result: a string quoted and escaped (long ones cut), bytes counted, others as written.
+    private static func shown(_ value: PluginValue) -> String {
+        if case .string(let text) = value { return quoted(Array(text.utf8)) }
+        return value.description
     }
 
     /// The event's arguments, `name: value`, each quoted and escaped, long ones cut.

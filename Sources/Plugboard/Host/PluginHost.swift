@@ -126,7 +126,7 @@ public final class PluginHost {
         isDecorated = tracer != nil || confinement != nil
         let record = calls
         watchdog = callTimeout.map { CallWatchdog(record: record, timeout: $0, report: logHandler) }
-        let invoker = FunctionInvoker(dispatchRecord: record, callTimeout: callTimeout, log: logHandler)
+        let invoker = FunctionInvoker(dispatchRecord: record, callTimeout: callTimeout, tracer: tracer, log: logHandler)
         functionInvoker = invoker
         registry.didChange = { invoker.publish($0) }
         registry.didAdd = { invoker.add($0) }

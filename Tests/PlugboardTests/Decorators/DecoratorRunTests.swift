@@ -126,6 +126,22 @@ import Testing
                 "\(logs)")
     }
 
+    /// A traced plugin's functions are traced too, whoever calls them (here another plugin's `invoke`).
+    @Test(arguments: ["none", "process"])
+    func aTracedPluginsFunctionCallsAreTraced(isolation: String) throws {
+        let workspace = try Workspace("traced-functions")
+        defer { workspace.remove() }
+        let plugins = TestPaths.packageRoot.appendingPathComponent("plugins").path
+        try PluginCompiler.compile(plugins + "/unit-converter/unit_converter.c", to: workspace.plugins + "/unit-converter.so")
+        try PluginCompiler.compile(plugins + "/unit-user/unit_user.c", to: workspace.plugins + "/unit-user.so")
+        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--container", workspace.root.file("c"),
+                                  "--isolation", isolation, "--trace-plugin", "com.example.units"])
+        #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
+        let logs = CLI.pluginLogs(result.output)
+        #expect(logs.contains { $0.hasPrefix("com.example.units: trace: function convert(\"ft\", \"m\", 3.0) → 0.9144") }, "\(logs)")
+        #expect(!logs.contains { $0.hasPrefix("com.example.unit-user: trace:") }, "\(logs)")
+    }
+
     @Test func listAndInspectShowEachPluginsDenials() throws {
         let workspace = try deniedLoop()
         defer { workspace.remove() }
