@@ -26,6 +26,8 @@ struct BenchmarkOptions {
     var profileCalls: UInt64?
     /// Only the language rows: the same plugin in C, C++, Rust and Swift, dispatched to in process.
     var languages = false
+    /// Only the decorator rows: each decorator's cost per call, against the undecorated host.
+    var decorators = false
     /// Print the usage and stop.
     var help = false
 
@@ -33,6 +35,7 @@ struct BenchmarkOptions {
     static let usage = """
         usage: plugboard-benchmark [--quick] [--markdown] [--workers-only | --calls-only] [--plugboard PATH] [--include DIR]
                plugboard-benchmark --languages [--quick]
+               plugboard-benchmark --decorators [--quick]
 
         Measures Plugboard's dispatch cost against a hand-written C loop over the
         same vtables (1, 10, 100 plugins), and the cost of loading 200 and 1,000
@@ -52,6 +55,9 @@ struct BenchmarkOptions {
                             (rust-sdk) and Swift (PlugboardSDK), N plugins in one library each
                             (N = 1, 10, 100; built with cc, c++, cargo and swift build), dispatched
                             to in process; prints the BENCHMARKS.md rows
+          --decorators      only the decorator rows: dispatch to 10 C plugins through hosts with no
+                            decorator, each one alone and all three (ratios to none), and a log
+                            line from the dispatch thread and from a plugin thread, confined or not
           --calls-only      only the plugin-function call part
           --plugboard PATH  the plugboard CLI to time (default: next to this executable)
           --include DIR     the Plugboard C headers (default: the package's include/)
@@ -85,6 +91,7 @@ struct BenchmarkOptions {
             case "--markdown": options.markdown = true
             case "--workers-only": options.workersOnly = true
             case "--languages": options.languages = true
+            case "--decorators": options.decorators = true
             case "--calls-only": options.callsOnly = true
             case "--help", "-h": options.help = true
             case "--plugboard": options.cli = try value(for: argument)

@@ -35,6 +35,12 @@ enum BenchmarkCommand {
                 try runLanguages(options)
                 return 0
             }
+            if options.decorators {
+                let settings = options.quick ? BenchmarkSettings.quick : BenchmarkSettings.full
+                try DecoratorsBenchmark(targetNanoseconds: settings.targetNanoseconds, repetitions: settings.repetitions)
+                    .run(factory: PluginFactory(includeDirectory: options.include ?? packageInclude))
+                return 0
+            }
             if let profile = options.profile {
                 try runProfile(options, plugins: profile.plugins, events: profile.events)
                 return 0
