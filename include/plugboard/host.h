@@ -102,7 +102,10 @@ struct pb_host {
      *                            the worker as for any call);
      *   PB_ERR_WRONG_STATE       invocations nested more than 16 deep (a function
      *                            that invokes one that invokes it again, without end),
-     *                            or a call after this library's `deinit`.
+     *                            or a call after this library's `deinit`;
+     *   PB_ERR_DENIED            (since 1.3) the host's policy denies this library
+     *                            invoke (a function of the library's own plugins is
+     *                            never denied); the same answer on every retry.
      *
      * The call runs on the calling thread when the function is in the caller's
      * process, else in the function's worker while the caller waits.

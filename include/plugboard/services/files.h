@@ -34,7 +34,9 @@ struct pb_host;
  *
  * Errors. Each function returns PB_OK or a negative PB_ERR_* code; the
  * sentence that explains the last failure on the calling thread (operation,
- * path, cause, system error) is fetched with `last_error`.
+ * path, cause, system error) is fetched with `last_error`. Since 1.3, a host
+ * whose policy denies the library the files service answers every function
+ * (but `last_error` and `free_buffer`) with PB_ERR_DENIED, touching nothing.
  *
  * Every function is [thread-safe].
  */
