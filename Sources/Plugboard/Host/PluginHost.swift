@@ -157,6 +157,8 @@ public final class PluginHost {
             LibraryTable.shared.release(library, owner: ObjectIdentifier(self), calls: libraryCalls)
         }
         for worker in workers { worker.close(timeout: workerGrace) }
+        // What the libraries' deinit sent from their workers' threads, under confinement.
+        confinement?.drain()
     }
 
     /// The registry, in dispatch order, for an event about to be dispatched.

@@ -78,6 +78,8 @@ import Testing
         #expect(logs.contains { $0.hasPrefix("trace: will_terminate() → returned in ") }, "\(logs)")
         // Only the plugin named is traced.
         #expect(!result.output.contains("[org.plugboard.files] debug: trace:"), "\(result.output)")
+        // What the library sends while it shuts down (from its worker's channel, too) is delivered at shutdown.
+        #expect(CLI.pluginLogs(result.output).contains { $0.hasSuffix("hostile.so: deinit") }, "\(result.output)")
     }
 
     /// In process the callback's own line passes at once; the thread's line waits for the dispatch
