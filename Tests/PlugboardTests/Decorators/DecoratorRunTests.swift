@@ -102,9 +102,10 @@ import Testing
         }
     }
 
-    /// C++ (the SDK's theme-switcher) and C (unit-user invoking unit-converter) under one policy and tracing.
+    /// C++ (the SDK's theme-switcher), C (unit-user invoking unit-converter) and Swift (the SDK's
+    /// invoke, seen as InvokeError) under one policy and tracing.
     @Test(arguments: ["none", "process"])
-    func cxxAndCPluginsAreDecoratedAlike(isolation: String) throws {
+    func cxxCAndSwiftPluginsAreDecoratedAlike(isolation: String) throws {
         let workspace = try Workspace("decorated-languages")
         defer { workspace.remove() }
         let plugins = TestPaths.packageRoot.appendingPathComponent("plugins").path
@@ -112,8 +113,10 @@ import Testing
                                    cplusplus: true)
         try PluginCompiler.compile(plugins + "/unit-converter/unit_converter.c", to: workspace.plugins + "/unit-converter.so")
         try PluginCompiler.compile(plugins + "/unit-user/unit_user.c", to: workspace.plugins + "/unit-user.so")
+        try SwiftPackageLibraries.copy(SwiftPackageLibraries.invoke, into: workspace.plugins)
         try workspace.root.write("policy.json", """
-            {"plugins": {"com.example.theme-switcher": {"deny": ["open-url"]}, "com.example.unit-user": {"deny": ["invoke"]}}}
+            {"plugins": {"com.example.theme-switcher": {"deny": ["open-url"]}, "com.example.unit-user": {"deny": ["invoke"]},
+                         "com.example.swiftcaller": {"deny": ["invoke"]}}}
             """)
         let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--container", workspace.root.file("c"),
                                   "--isolation", isolation, "--policy", workspace.root.file("policy.json"),
@@ -121,6 +124,8 @@ import Testing
         #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
         let logs = CLI.pluginLogs(result.output)
         #expect(logs.contains { $0.hasPrefix("com.example.unit-user: cannot convert (status -10): invoke com.example.units.convert: invoke denied to ") },
+                "\(logs)")
+        #expect(logs.contains { $0.hasPrefix("com.example.swiftcaller: cannot convert (status -10): invoke com.example.units.convert: invoke denied to ") },
                 "\(logs)")
         #expect(result.output.contains("open-url themes://dark → not handled"), "\(result.output)")
         #expect(result.output.contains("    com.example.theme-switcher  denied by policy\n"), "\(result.output)")
