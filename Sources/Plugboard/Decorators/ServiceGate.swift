@@ -4,8 +4,8 @@ import Synchronization
 /// asked by every service entry point of the host side: files and invoke in process,
 /// and the requests a worker relays. Thread-safe: plugins call from any thread.
 ///
-/// The first denied call of each service is logged, naming the plugin, the service
-/// and the policy; later ones (a plugin retrying in a loop) only get `PB_ERR_DENIED`.
+/// The first denied call of each service is logged, naming the service, the library, the
+/// plugins and the policy; later ones (a plugin retrying in a loop) only get `PB_ERR_DENIED`.
 final class ServiceGate: Sendable {
     private struct Denial {
         let sentence: String
@@ -15,22 +15,31 @@ final class ServiceGate: Sendable {
     private let denials = Mutex<[HostService: Denial]>([:])
     private let log: @Sendable (PluginLogRecord) -> Void
 
-    /// A gate allowing everything until ``deny(_:library:plugins:policy:)``; denials are logged to `log`.
+    /// A gate allowing everything until ``apply(_:library:plugins:)``; denials are logged to `log`.
     init(log: @escaping @Sendable (PluginLogRecord) -> Void) {
         self.log = log
     }
 
-    /// Denies the library at `library` each service `policy` denies one of `plugins`.
-    func deny(library: String, plugins: [PluginID], policy: AccessPolicy) {
-        var denied: [HostService: [PluginID]] = [:]
-        for plugin in plugins {
-            for case .service(let service) in policy.denials(of: plugin) { denied[service, default: []].append(plugin) }
+    /// Denies the library at `library` each service `policy` denies one of `plugins`, or, before the
+    /// library has registered them (nil), each service the policy's default rule denies.
+    func apply(_ policy: AccessPolicy, library: String, plugins: [PluginID]?) {
+        var denied: [HostService: String] = [:]
+        if let plugins {
+            for plugin in plugins {
+                for case .service(let service) in policy.denials(of: plugin) {
+                    denied[service] = denied[service].map { "\($0), \(plugin)" } ?? plugin.rawValue
+                }
+            }
+        } else {
+            for case .service(let service) in policy.defaultRule.deny {
+                denied[service] = "every plugin by default (the library has not registered its plugins yet)"
+            }
         }
-        guard !denied.isEmpty else { return }
         denials.withLock { denials in
-            for (service, plugins) in denied where denials[service] == nil {
-                let who = plugins.map(\.rawValue).joined(separator: ", ")
-                denials[service] = Denial(sentence: "\(service) denied to \(library): the policy '\(policy.source)' denies it to \(who)")
+            denials = denied.reduce(into: [:]) { result, entry in
+                let (service, who) = entry
+                let sentence = "\(service) denied to \(library): the policy '\(policy.source)' denies it to \(who)"
+                result[service] = Denial(sentence: sentence, logged: denials[service]?.logged ?? false)
             }
         }
     }

@@ -51,11 +51,7 @@ final class FetchAggregation: Sendable {
         let (seconds, attoseconds) = deadline.components
         let nanoseconds = max(0, seconds) &* 1_000_000_000 &+ max(0, attoseconds / 1_000_000_000)
         Self.deadlines.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds))) {
-            guard let confinement else {
-                self.expireNow()
-                return
-            }
-            confinement.deliver { self.expireNow() }
+            if let confinement { confinement.deliver { self.expireNow() } } else { self.expireNow() }
         }
     }
 

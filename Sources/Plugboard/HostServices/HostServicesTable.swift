@@ -34,11 +34,9 @@ final class HostServicesTable: Sendable {
     /// The table handed to the library; valid for the life of the process.
     nonisolated(unsafe) let table: UnsafeMutablePointer<pb_host_t>
 
-    /// The table of the library whose lifetime is `lifetime`; its denied services are `gate`'s
-    /// (by default a gate of its own, logging to `router`).
-    init(lifetime: LibraryLifetime, router: LogRouter, files: FilesAccess?, gate: ServiceGate? = nil) {
-        context = Context(lifetime: lifetime, router: router, files: files,
-                          gate: gate ?? ServiceGate { router.deliver($0) })
+    /// The table of the library whose lifetime is `lifetime`; its denied services are `gate`'s.
+    init(lifetime: LibraryLifetime, router: LogRouter, files: FilesAccess?, gate: ServiceGate) {
+        context = Context(lifetime: lifetime, router: router, files: files, gate: gate)
         let filesTable = files?.makeTable()
         table = .allocate(capacity: 1)
         table.initialize(to: pb_host_t(

@@ -17,11 +17,11 @@ final class LibraryTable: Sendable {
     private let entries = Mutex<[FileIdentity: Entry]>([:])
 
     /// The library at `path` for `owner`, loading it if no host has it yet.
-    /// The files service is the first host's: a library is initialized once.
+    /// The files service and the service gate are the first host's: a library is initialized once.
     /// `fileSize` is the size the `stat` that gave `identity` found; the library's
     /// calls run recorded in the owner's `calls`.
     func acquire(path: String, identity: FileIdentity, fileSize: Int, owner: ObjectIdentifier,
-                 sink: @escaping LogRouter.Sink, files: FilesAccess?,
+                 sink: @escaping LogRouter.Sink, files: FilesAccess?, gate: ServiceGate,
                  calls: LibraryCallSite) throws(LoadedLibrary.Failure) -> LoadedLibrary {
         try entries.withLock { entries throws(LoadedLibrary.Failure) -> LoadedLibrary in
             if var entry = entries[identity] {
@@ -34,7 +34,7 @@ final class LibraryTable: Sendable {
             router.attach(owner, sink)
             do throws(LoadedLibrary.Failure) {
                 let library = try LoadedLibrary.load(path: path, identity: identity, fileSize: fileSize,
-                                                     router: router, files: files, calls: calls)
+                                                     router: router, files: files, gate: gate, calls: calls)
                 entries[identity] = Entry(library: library, users: [owner])
                 return library
             } catch {

@@ -49,7 +49,7 @@ final class LoadedLibrary: @unchecked Sendable {
     /// `fileSize` is the size the `stat` that gave `identity` found.
     /// Every call into the library's code is recorded in `calls`, so a crash names the stage.
     static func load(path: String, identity: FileIdentity, fileSize: Int, router: LogRouter,
-                     files: FilesAccess?, calls: LibraryCallSite) throws(Failure) -> LoadedLibrary {
+                     files: FilesAccess?, gate: ServiceGate, calls: LibraryCallSite) throws(Failure) -> LoadedLibrary {
         let label: UnsafePointer<pbf_label_t> = pbf_label_create(path, path)
         let record: UnsafeRawPointer
         do {
@@ -62,7 +62,7 @@ final class LoadedLibrary: @unchecked Sendable {
                                   structSizes: ["pb_entry_t": Int(record.load(as: UInt32.self))])
         do {
             return try start(path: path, identity: identity, record: record, declared: declared, router: router,
-                             files: files, calls: calls, label: label)
+                             files: files, gate: gate, calls: calls, label: label)
         } catch {
             throw Failure(failure: error, abi: declared)
         }
@@ -88,7 +88,7 @@ final class LoadedLibrary: @unchecked Sendable {
 
     /// The stages that follow: version negotiation, `init`, `register_plugins`.
     private static func start(path: String, identity: FileIdentity, record: UnsafeRawPointer, declared: LibraryABI,
-                              router: LogRouter, files: FilesAccess?, calls: LibraryCallSite,
+                              router: LogRouter, files: FilesAccess?, gate: ServiceGate, calls: LibraryCallSite,
                               label: UnsafePointer<pbf_label_t>) throws(LoadFailure) -> LoadedLibrary {
         if let mismatch = declared.version.incompatibility() { throw LoadFailure(.version, mismatch) }
         let entry: pb_entry_t
@@ -102,7 +102,7 @@ final class LoadedLibrary: @unchecked Sendable {
         }
 
         let lifetime = LibraryLifetime(libraryPath: path, router: router)
-        let services = HostServicesTable(lifetime: lifetime, router: router, files: files)
+        let services = HostServicesTable(lifetime: lifetime, router: router, files: files, gate: gate)
         _ = router.takeLastError()
         if let initialize = entry.`init`, !calls.around("init", label, { initialize(services.table) }) {
             lifetime.end(.initFailed)

@@ -101,9 +101,12 @@ extension PluginHost {
         }
         let owner = ObjectIdentifier(self)
         let library: LoadedLibrary
+        // Until the library has registered its plugins, the policy's default rule is its rule.
+        let gate = ServiceGate(log: pluginLogSink)
+        if let accessPolicy { gate.apply(accessPolicy, library: path, plugins: nil) }
         do {
-            library = try LibraryTable.shared.acquire(path: path, identity: status.identity, fileSize: status.size,
-                                                      owner: owner, sink: pluginLogSink, files: filesAccess, calls: libraryCalls)
+            library = try LibraryTable.shared.acquire(path: path, identity: status.identity, fileSize: status.size, owner: owner,
+                                                      sink: pluginLogSink, files: filesAccess, gate: gate, calls: libraryCalls)
         } catch {
             var report = LoadReport.failed(path, error.failure)
             report.abi = error.abi
@@ -127,7 +130,7 @@ extension PluginHost {
             }
         }
         guard report.plugins.isEmpty else {
-            if let accessPolicy { library.gate.deny(library: path, plugins: report.plugins.map(\.descriptor.id), policy: accessPolicy) }
+            if let accessPolicy { library.gate.apply(accessPolicy, library: path, plugins: report.plugins.map(\.descriptor.id)) }
             loaded.keep(library)
             return report
         }

@@ -47,6 +47,8 @@ extension PluginHost {
     /// Has the worker of `connection`, past its handshake, load the library at `path`, and
     /// registers its plugins as remote participants; the host keeps the worker while one is registered.
     func load(_ path: String, in connection: WorkerConnection) -> LoadReport {
+        // Until the library has registered its plugins, the policy's default rule is its rule.
+        if let accessPolicy { connection.gate.apply(accessPolicy, library: path, plugins: nil) }
         var report: LoadReport
         switch connection.request(.load(path: path, allowInsecure: connection.trust == .allowInsecure), timeout: callTimeout) {
         case .success(.loaded(let json)):
@@ -86,7 +88,7 @@ extension PluginHost {
             }
         }
         guard report.plugins.isEmpty else {
-            if let accessPolicy { connection.gate.deny(library: path, plugins: report.plugins.map(\.descriptor.id), policy: accessPolicy) }
+            if let accessPolicy { connection.gate.apply(accessPolicy, library: path, plugins: report.plugins.map(\.descriptor.id)) }
             loaded.keep(connection)
             return report
         }

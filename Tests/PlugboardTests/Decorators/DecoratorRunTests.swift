@@ -39,6 +39,23 @@ import Testing
         #expect(result.output.contains("             denied by policy: termination, files, invoke\n"), "\(result.output)")
     }
 
+    /// Before a library has registered its plugins (its `init`), the policy's default rule is its rule.
+    @Test(arguments: ["none", "process"])
+    func theDefaultRuleGovernsALibraryUntilItRegisters(isolation: String) throws {
+        let workspace = try Workspace("decorators-init")
+        defer { workspace.remove() }
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["FILES_AT=AT_INIT"])
+        try workspace.root.write("policy.json", #"{"default": {"deny": ["files"]}, "plugins": {"com.example.hostile": {"allow": ["files"]}}}"#)
+        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--container", workspace.root.file("c"),
+                                  "--isolation", isolation, "--policy", workspace.root.file("policy.json")])
+        #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
+        #expect(CLI.pluginLogs(result.output).contains {
+            $0.hasPrefix("plugboard: files denied to ") && $0.contains("every plugin by default (the library has not registered its plugins yet)")
+        }, "\(result.output)")
+        // Once registered, its own rule allows it files: nothing is denied to it.
+        #expect(!result.output.contains("denied by policy"), "\(result.output)")
+    }
+
     @Test func theJSONReportShowsThePolicyAndEachDenial() throws {
         let workspace = try deniedLoop()
         defer { workspace.remove() }
