@@ -23,6 +23,10 @@ struct RunSession {
             json ? console.jsonLine(Tagged(type: "load", report)) : HumanFormat.load(report, denials: denials).forEach(console.line)
         }
         if json, let denials { console.jsonLine(Tagged(type: "policy", denials)) }
+        let loadedIDs = Set(host.plugins.map(\.descriptor.id.rawValue))
+        for id in command.decorators.traced where id != "all" && !loadedIDs.contains(id) {
+            note("--trace-plugin \(id): no plugin loaded has this id; nothing is traced for it")
+        }
         if !json { console.line(HumanFormat.tally(reports)) }
         if !host.plugins.contains(where: { $0.source != .builtIn }) && searchPath.directories.contains(where: \.isExplicit) {
             note("no plugin could be loaded from " + searchPath.directories.map(\.path).joined(separator: ", "))

@@ -166,6 +166,19 @@ import Testing
         #expect(!logs.contains { $0.hasPrefix("com.example.unit-user: trace:") }, "\(logs)")
     }
 
+    @Test func tracingAnIdNoPluginHasIsANote() throws {
+        let workspace = try Workspace("traced-nobody")
+        defer { workspace.remove() }
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins, [])
+        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--container", workspace.root.file("c"),
+                                  "--isolation", "none", "--trace-plugin", "com.example.nobody", "--trace-plugin", "com.example.hostile"])
+        #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
+        #expect(result.output.contains("plugboard: --trace-plugin com.example.nobody: no plugin loaded has this id; nothing is traced for it\n"),
+                "\(result.output)")
+        #expect(!result.output.contains("--trace-plugin com.example.hostile:"), "\(result.output)")
+        #expect(result.output.contains("[com.example.hostile] debug: trace: will_terminate()"), "\(result.output)")
+    }
+
     @Test func listAndInspectShowEachPluginsDenials() throws {
         let workspace = try deniedLoop()
         defer { workspace.remove() }
