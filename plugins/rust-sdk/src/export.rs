@@ -120,7 +120,7 @@ impl Registration<'_> {
             launch: ptr::null(), open_url: ptr::null(), user_activity: ptr::null(),
             remote_notifications: ptr::null(), memory: ptr::null(), protected_data: ptr::null(),
             app_state: ptr::null(), termination: ptr::null(),
-            functions: ptr::null(), function_count: 0,
+            functions: ptr::null(), function_count: 0, saved_state: ptr::null(),
         };
         attach(&mut descriptor);
         let add_plugin = self.registrar.add_plugin.ok_or("the registrar has no add_plugin")?;
