@@ -59,30 +59,42 @@ public struct SavedStateStore: Sendable {
         try facade.delete(name(of: id), in: .library)
     }
 
+    /// Removes every state file (`*.state`) of the folder and returns their names; none when the folder is missing.
+    public func removeAll() throws(FileFacadeError) -> [String] {
+        let names = try stateFileNames()
+        for name in names { try facade.delete(Self.folder + "/" + name, in: .library) }
+        return names
+    }
+
     /// Every `*.state` file of the folder, sorted by name, each read: none when the folder is missing.
     public func list() throws(FileFacadeError) -> [SavedStateListing] {
+        try stateFileNames().map(listing)
+    }
+
+    /// The names of the folder's `*.state` entries, sorted (temporary files of a write in progress are hidden).
+    private func stateFileNames() throws(FileFacadeError) -> [String] {
         let entries: [DirectoryEntry]
         do {
             entries = try facade.listContents(of: .library, folder: Self.folder)
         } catch where error.reason == .notFound {
             return []
         }
-        return entries.filter { $0.name.hasSuffix(Self.fileExtension) && !$0.name.hasPrefix(".") }.map(listing)
+        return entries.map(\.name).filter { $0.hasSuffix(Self.fileExtension) && !$0.hasPrefix(".") }
     }
 
-    private func listing(_ entry: DirectoryEntry) -> SavedStateListing {
-        let stem = String(entry.name.dropLast(Self.fileExtension.count))
-        let path = facade.container.path(of: .library) + "/" + Self.folder + "/" + entry.name
+    private func listing(_ fileName: String) -> SavedStateListing {
+        let stem = String(fileName.dropLast(Self.fileExtension.count))
+        let path = facade.container.path(of: .library) + "/" + Self.folder + "/" + fileName
         guard let id = try? PluginID(validating: stem) else {
-            return SavedStateListing(fileName: entry.name, path: path, size: nil,
+            return SavedStateListing(fileName: fileName, path: path, size: nil,
                                      content: .failure(SavedStateProblem(path: path, cause: "'\(stem)' is not a plugin id")))
         }
         let size = try? facade.attributes(of: name(of: id), in: .library).size
         return switch load(id) {
-        case .found(let file): SavedStateListing(fileName: entry.name, path: path, size: size, content: .success(file))
-        case .none: SavedStateListing(fileName: entry.name, path: path, size: size,
+        case .found(let file): SavedStateListing(fileName: fileName, path: path, size: size, content: .success(file))
+        case .none: SavedStateListing(fileName: fileName, path: path, size: size,
                                       content: .failure(SavedStateProblem(path: path, cause: "removed while listed")))
-        case .unusable(let problem): SavedStateListing(fileName: entry.name, path: path, size: size, content: .failure(problem))
+        case .unusable(let problem): SavedStateListing(fileName: fileName, path: path, size: size, content: .failure(problem))
         }
     }
 }

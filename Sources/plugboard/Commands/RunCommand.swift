@@ -53,6 +53,13 @@ struct RunCommand: ParsableCommand {
             error is one JSON object per line, with a "type" of load, log, output, event, note, \
             input-error or exit.
 
+            Saved state: each plugin of the saved-state concern gets back, before \
+            will-finish-launching, the state it gave after the previous run's will-terminate (one \
+            file per plugin id in the container's Library/Plugboard State, with the plugin's version \
+            and a checksum). A corrupt, truncated or foreign file means no state and a warning. \
+            --reset-state removes every state file before loading. `plugboard state` lists, shows \
+            and removes them.
+
             --trace-file FILE writes the run as Chrome trace-event JSON (Perfetto, \
             chrome://tracing): a span per library load, per event and per plugin call, an \
             instant per worker failure, in microseconds since the run began; `plugboard blame \
@@ -86,6 +93,10 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
     @OptionGroup var pictures: RunPictureOptions
 
+    @Flag(name: .customLong("reset-state"),
+          help: "Remove every plugin's saved state (the container's Library/Plugboard State/*.state) before loading: start clean.")
+    var resetState = false
+
     func validate() throws {
         if let eventsPath, eventsPath != "-" {
             do {
@@ -116,7 +127,8 @@ struct RunCommand: ParsableCommand {
         host.scanCache = try cache.open()
         host.retryCrashed = cache.retryFailed || cache.noCache
         let recording = pictures.recording()
-        let session = RunSession(host: host, console: console, json: json, recording: recording)
+        let session = RunSession(host: host, console: console, json: json, recording: recording,
+                                 states: SavedStateStore(facade: facade))
         let signals = SignalWatcher.install(report: console.descriptor, farewell: session.farewell(after:))
         if let signals { host.interruption = { signals.arrived() } }
         var code = session.perform(self, signals: signals)
