@@ -50,8 +50,8 @@ struct RunCommand: ParsableCommand {
             exit; a call still running after --call-timeout seconds is named but cannot be stopped.
 
             With --json, every load report, log message, printed line, event report and input \
-            error is one JSON object per line, with a "type" of load, log, output, event, note, \
-            input-error or exit.
+            error is one JSON object per line, with a "type" of load, log, output, event, state, \
+            note, input-error or exit.
 
             Saved state: each plugin of the saved-state concern gets back, before \
             will-finish-launching, the state it gave after the previous run's will-terminate (one \
