@@ -81,6 +81,20 @@ import Testing
         #expect(shown.string("version") == "2.0" && shown.string("encoding") == "utf-8" && shown.int("stateBytes") == 7)
     }
 
+    @Test(arguments: isolations)
+    func aCPlusPlusPluginKeepsItsStateThroughTheHeaderSDK(isolation: String) throws {
+        let workspace = try Self.workspace("cpp", counterVersion: nil)
+        defer { workspace.remove() }
+        try PluginCompiler.compile(TestPaths.fixtures + "/saved_state_cpp_plugin.cpp", to: workspace.plugins + "/cpp.so",
+                                   cplusplus: true)
+        let id = "com.example.cpp-counter"
+        let first = try Self.run(workspace, isolation, urls: 2)
+        #expect(first.status == 0 && Self.logs(first, of: id) == ["count 1", "count 2"], "\(first.output)\n\(first.errorOutput)")
+        let second = try Self.run(workspace, isolation, urls: 1)
+        #expect(Self.logs(second, of: id) == ["restored count 2 (saved by 1.0)", "count 3"], "\(second.output)")
+        #expect(try Self.shownState(workspace, id) == "count 3")
+    }
+
     @Test(arguments: isolations, ["flipped", "truncated", "foreign", "text"])
     func anUnusableFileIsNoStateAndAWarningNamingItsCause(isolation: String, damage: String) throws {
         let workspace = try Self.workspace("damaged")
