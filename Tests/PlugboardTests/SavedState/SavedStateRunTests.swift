@@ -95,6 +95,20 @@ import Testing
         #expect(try Self.shownState(workspace, id) == "count 3")
     }
 
+    @Test(arguments: isolations)
+    func aSwiftPluginKeepsItsStateThroughTheSDK(isolation: String) throws {
+        let workspace = try Self.workspace("swift", counterVersion: nil)
+        defer { workspace.remove() }
+        try SwiftPackageLibraries.copy(SwiftPackageLibraries.probe, into: workspace.plugins)
+        let id = "com.example.swift-sdk-probe"
+        let count = ["--open-url", "probe://count"]
+        let first = try Self.run(workspace, isolation, count + count)
+        #expect(first.status == 0 && Self.logs(first, of: id) == ["count 1", "count 2"], "\(first.output)\n\(first.errorOutput)")
+        let second = try Self.run(workspace, isolation, count)
+        #expect(Self.logs(second, of: id) == ["restored count 2 (saved by 0)", "count 3"], "\(second.output)")
+        #expect(try Self.shownState(workspace, id) == "count 3")
+    }
+
     @Test(arguments: isolations, ["flipped", "truncated", "foreign", "text"])
     func anUnusableFileIsNoStateAndAWarningNamingItsCause(isolation: String, damage: String) throws {
         let workspace = try Self.workspace("damaged")
