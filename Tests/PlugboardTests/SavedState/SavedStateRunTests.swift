@@ -96,6 +96,19 @@ import Testing
     }
 
     @Test(arguments: isolations)
+    func aRustPluginKeepsItsStateThroughTheSDK(isolation: String) throws {
+        let workspace = try Self.workspace("rust", counterVersion: nil)
+        defer { workspace.remove() }
+        try Cargo.buildPlugin("Tests/PlugboardTests/Fixtures/rust-state", in: workspace.root, into: workspace.plugins)
+        let id = "com.example.rust-state"
+        let first = try Self.run(workspace, isolation, urls: 2)
+        #expect(first.status == 0 && Self.logs(first, of: id) == ["count 1", "count 2"], "\(first.output)\n\(first.errorOutput)")
+        let second = try Self.run(workspace, isolation, urls: 1)
+        #expect(Self.logs(second, of: id) == ["restored count 2 (saved by 1.0)", "count 3"], "\(second.output)")
+        #expect(try Self.shownState(workspace, id) == "count 3")
+    }
+
+    @Test(arguments: isolations)
     func aSwiftPluginKeepsItsStateThroughTheSDK(isolation: String) throws {
         let workspace = try Self.workspace("swift", counterVersion: nil)
         defer { workspace.remove() }
