@@ -26,6 +26,8 @@ struct BenchmarkOptions {
     var profileCalls: UInt64?
     /// Only the language rows: the same plugin in C, C++, Rust and Swift, dispatched to in process.
     var languages = false
+    /// Only the saved-state rows: save and restore of 100 plugins × 1 KiB against plain system calls.
+    var state = false
     /// Print the usage and stop.
     var help = false
 
@@ -33,6 +35,7 @@ struct BenchmarkOptions {
     static let usage = """
         usage: plugboard-benchmark [--quick] [--markdown] [--workers-only | --calls-only] [--plugboard PATH] [--include DIR]
                plugboard-benchmark --languages [--quick]
+               plugboard-benchmark --state [--quick]
 
         Measures Plugboard's dispatch cost against a hand-written C loop over the
         same vtables (1, 10, 100 plugins), and the cost of loading 200 and 1,000
@@ -52,6 +55,9 @@ struct BenchmarkOptions {
                             (rust-sdk) and Swift (PlugboardSDK), N plugins in one library each
                             (N = 1, 10, 100; built with cc, c++, cargo and swift build), dispatched
                             to in process; prints the BENCHMARKS.md rows
+          --state           only the saved-state rows: PluginHost.saveState and restoreState for 100
+                            plugins with 1 KiB each, against writing (temporary file, fsync, rename,
+                            fsync of the folder) and reading the same 100 files with plain system calls
           --calls-only      only the plugin-function call part
           --plugboard PATH  the plugboard CLI to time (default: next to this executable)
           --include DIR     the Plugboard C headers (default: the package's include/)
@@ -85,6 +91,7 @@ struct BenchmarkOptions {
             case "--markdown": options.markdown = true
             case "--workers-only": options.workersOnly = true
             case "--languages": options.languages = true
+            case "--state": options.state = true
             case "--calls-only": options.callsOnly = true
             case "--help", "-h": options.help = true
             case "--plugboard": options.cli = try value(for: argument)

@@ -35,6 +35,10 @@ enum BenchmarkCommand {
                 try runLanguages(options)
                 return 0
             }
+            if options.state {
+                try StateBenchmark.run(quick: options.quick)
+                return 0
+            }
             if let profile = options.profile {
                 try runProfile(options, plugins: profile.plugins, events: profile.events)
                 return 0

@@ -49,9 +49,13 @@ public struct SavedStateStore: Sendable {
     /// Stores `file` for its plugin, replacing the previous one atomically (creating
     /// `Library` and its folder when missing).
     public func save(_ file: SavedStateFile, for id: PluginID) throws(FileFacadeError) {
-        try facade.container.createDirectories()
-        try facade.writeBytes(file.encoded(), to: name(of: id), in: .library, overwrite: true,
-                              createIntermediateDirectories: true)
+        let bytes = file.encoded()
+        do {
+            try facade.writeBytes(bytes, to: name(of: id), in: .library, overwrite: true, createIntermediateDirectories: true)
+        } catch where error.reason == .notFound {
+            try facade.container.createDirectories()
+            try facade.writeBytes(bytes, to: name(of: id), in: .library, overwrite: true, createIntermediateDirectories: true)
+        }
     }
 
     /// Removes `id`'s state file; a missing one is an error (`notFound`).
