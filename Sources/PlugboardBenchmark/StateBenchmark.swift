@@ -54,20 +54,20 @@ enum StateBenchmark {
         defer { host.shutdown() }
         for index in 0..<plugins { try host.register(try Keeper(index)) }
 
-        var saves: [UInt64] = [], restores: [UInt64] = []
-        for _ in 0..<rounds {
-            saves.append(try timed(.saved) { host.saveState(to: store) })
-            restores.append(try timed(.restored) { host.restoreState(from: store) })
-        }
         let folder = root + "/baseline"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let contents = (0..<plugins).map { index in
             SavedStateFile(pluginID: "com.bench.state-\(index)", pluginVersion: "1.0", savedAtNanoseconds: 0,
                            state: [UInt8](repeating: UInt8(truncatingIfNeeded: index), count: stateBytes)).encoded()
         }
+        // Each round runs both sides back to back, so that both meet the same load on the disk
+        // (an fsync's time varies by an order of magnitude on a shared machine).
+        var saves: [UInt64] = [], restores: [UInt64] = []
         var writes: [UInt64] = [], reads: [UInt64] = [], unsynced: [UInt64] = []
         for _ in 0..<rounds {
+            saves.append(try timed(.saved) { host.saveState(to: store) })
             writes.append(try baselineWrite(contents, into: folder, sync: true))
+            restores.append(try timed(.restored) { host.restoreState(from: store) })
             reads.append(try baselineRead(count: contents.count, from: folder))
             unsynced.append(try baselineWrite(contents, into: folder, sync: false))
         }

@@ -66,8 +66,11 @@ extension PluginHost {
                     "its state of \(bytes.count) bytes is over the limit of \(SavedStateFile.maximumStateSize); the previous state is kept"))
                 continue
             case .state(let bytes): state = bytes
-            case .restored, .refused:
-                let reason = if case .refused(let reason) = answer { reason } else { "it answered save_state without a state" }
+            case .restored:
+                entries.append(.init(plugin: id, outcome: .kept, bytes: nil,
+                                     warning: "it answered save_state without a state; the previous state is kept"))
+                continue
+            case .refused(let reason):
                 entries.append(.init(plugin: id, outcome: .kept, bytes: nil, warning: "\(reason); the previous state is kept"))
                 continue
             }

@@ -23,6 +23,9 @@ public struct SavedStateFile: Sendable, Equatable {
     static let formatVersion: UInt16 = 1
     /// The largest state kept: `PB_SAVED_STATE_MAX_SIZE`.
     public static let maximumStateSize = 16 * 1024 * 1024
+    /// The largest file read: the largest state and 1 MiB of header (an id is at most 255 bytes;
+    /// the rest is the plugin's version). A larger file is unusable without being read.
+    public static let maximumFileSize: UInt64 = UInt64(maximumStateSize) + 1024 * 1024
 
     /// A state to store.
     public init(pluginID: String, pluginVersion: String, savedAtNanoseconds: UInt64, state: [UInt8]) {

@@ -1,4 +1,6 @@
+import Glibc
 import PlugboardFiles
+import PlugboardSystem
 
 /// Where saved states live: one file per plugin id, `<id>.state`, in the container's
 /// `Library/Plugboard State/`, read and written through the file facade (atomic writes:
@@ -31,6 +33,12 @@ public struct SavedStateStore: Sendable {
     public func load(_ id: PluginID) -> SavedStateLookup {
         let bytes: [UInt8]
         do {
+            // No state file is larger than its largest state with the longest header: refuse a huge
+            // file before reading it into memory.
+            if let size = size(of: id), size > SavedStateFile.maximumFileSize {
+                return .unusable(SavedStateProblem(path: path(of: id), cause:
+                    "\(size) bytes, larger than any state file (at most \(SavedStateFile.maximumFileSize))"))
+            }
             bytes = try facade.readBytes(name(of: id), in: .library)
         } catch where error.reason == .notFound {
             return .none
@@ -44,6 +52,15 @@ public struct SavedStateStore: Sendable {
         } catch {
             return .unusable(SavedStateProblem(path: path(of: id), cause: error.description))
         }
+    }
+
+    /// The size of `id`'s state file by `lstat`, nil when it cannot be had (the facade's read then
+    /// says why). Only a size: the bytes are read through the facade, which refuses symbolic links;
+    /// the facade's own `attributes` would also look up the owner's name, most of a restore's time.
+    private func size(of id: PluginID) -> UInt64? {
+        var status = stat()
+        guard (try? systemCall { lstat(path(of: id), &status) }) != nil else { return nil }
+        return UInt64(max(0, status.st_size))
     }
 
     /// Stores `file` for its plugin, replacing the previous one atomically (creating

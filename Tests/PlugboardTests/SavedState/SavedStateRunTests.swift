@@ -122,7 +122,7 @@ import Testing
         #expect(try Self.shownState(workspace, id) == "count 3")
     }
 
-    @Test(arguments: isolations, ["flipped", "truncated", "foreign", "text"])
+    @Test(arguments: isolations, ["flipped", "truncated", "foreign", "text", "huge"])
     func anUnusableFileIsNoStateAndAWarningNamingItsCause(isolation: String, damage: String) throws {
         let workspace = try Self.workspace("damaged")
         defer { workspace.remove() }
@@ -134,9 +134,16 @@ import Testing
         case "flipped": bytes[bytes.count - 9] ^= 0x10; cause = "checksum mismatch"
         case "truncated": bytes.removeLast(12); cause = "truncated"
         case "foreign": bytes = try Self.foreignFile(); cause = "saved for another plugin, 'com.example.other'"
+        case "huge": cause = "larger than any state file"
         default: bytes = Array("count 99".utf8); cause = "not a Plugboard state file"
         }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
+        if damage == "huge" {
+            // Sparse: 17 MiB + 1 byte of holes, more than a state file can be, never read.
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try handle.truncate(atOffset: 17 * 1024 * 1024 + 1)
+            try handle.close()
+        }
         let result = try Self.run(workspace, isolation, urls: 1)
         #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
         let restore = try Self.entries(result, "restore")
