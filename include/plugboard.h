@@ -22,6 +22,7 @@
 #include "plugboard/events/protected-data.h"
 #include "plugboard/events/app-state.h"
 #include "plugboard/events/termination.h"
+#include "plugboard/events/saved-state.h"
 #include "plugboard/functions.h"
 #include "plugboard/plugin.h"
 #include "plugboard/entry.h"

@@ -28,6 +28,8 @@ struct BenchmarkOptions {
     var languages = false
     /// Only the decorator rows: each decorator's cost per call, against the undecorated host.
     var decorators = false
+    /// Only the saved-state rows: save and restore of 100 plugins × 1 KiB against plain system calls.
+    var state = false
     /// Print the usage and stop.
     var help = false
 
@@ -36,6 +38,7 @@ struct BenchmarkOptions {
         usage: plugboard-benchmark [--quick] [--markdown] [--workers-only | --calls-only] [--plugboard PATH] [--include DIR]
                plugboard-benchmark --languages [--quick]
                plugboard-benchmark --decorators [--quick]
+               plugboard-benchmark --state [--quick]
 
         Measures Plugboard's dispatch cost against a hand-written C loop over the
         same vtables (1, 10, 100 plugins), and the cost of loading 200 and 1,000
@@ -58,6 +61,9 @@ struct BenchmarkOptions {
           --decorators      only the decorator rows: dispatch to 10 C plugins through hosts with no
                             decorator, each one alone and all three (ratios to none), and a log
                             line from the dispatch thread and from a plugin thread, confined or not
+          --state           only the saved-state rows: PluginHost.saveState and restoreState for 100
+                            plugins with 1 KiB each, against writing (temporary file, fsync, rename,
+                            fsync of the folder) and reading the same 100 files with plain system calls
           --calls-only      only the plugin-function call part
           --plugboard PATH  the plugboard CLI to time (default: next to this executable)
           --include DIR     the Plugboard C headers (default: the package's include/)
@@ -92,6 +98,7 @@ struct BenchmarkOptions {
             case "--workers-only": options.workersOnly = true
             case "--languages": options.languages = true
             case "--decorators": options.decorators = true
+            case "--state": options.state = true
             case "--calls-only": options.callsOnly = true
             case "--help", "-h": options.help = true
             case "--plugboard": options.cli = try value(for: argument)

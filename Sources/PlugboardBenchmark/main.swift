@@ -41,6 +41,10 @@ enum BenchmarkCommand {
                     .run(factory: PluginFactory(includeDirectory: options.include ?? packageInclude))
                 return 0
             }
+            if options.state {
+                try StateBenchmark.run(quick: options.quick)
+                return 0
+            }
             if let profile = options.profile {
                 try runProfile(options, plugins: profile.plugins, events: profile.events)
                 return 0

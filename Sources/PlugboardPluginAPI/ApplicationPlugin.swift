@@ -23,6 +23,7 @@ extension ApplicationPlugin {
         if self is any ProtectedDataPlugin { result.insert(.protectedData) }
         if self is any AppStatePlugin { result.insert(.appState) }
         if self is any TerminationPlugin { result.insert(.termination) }
+        if self is any SavedStatePlugin { result.insert(.savedState) }
         return result
     }
 }

@@ -18,6 +18,8 @@ public enum PluginConcern: String, Sendable, Codable, CaseIterable, Comparable {
     case appState = "app-state"
     /// Termination.
     case termination
+    /// Saving state at termination and restoring it at the next launch (since ABI 1.3).
+    case savedState = "saved-state"
 
     public static func < (lhs: PluginConcern, rhs: PluginConcern) -> Bool {
         allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0

@@ -66,6 +66,26 @@ enum ConcernTables {
         struct_size: UInt32(MemoryLayout<pb_termination_t>.size),
         will_terminate: { ctx in PluginContext.with(ctx, else: ()) { $0.willTerminate?() } }))
 
+    /// `save_state` gives a copy of the plugin's bytes that `release_state` frees; nil saves nothing
+    /// (PB_ERR_UNAVAILABLE: the host keeps the previous state). `restore_state` answers
+    /// PB_ERR_INVALID_ARGUMENT when the plugin returns false.
+    static let savedState = RecordPointer(pb_saved_state_t(
+        struct_size: UInt32(MemoryLayout<pb_saved_state_t>.size),
+        save_state: { ctx, out in
+            guard let out, let state = PluginContext.with(ctx, else: nil, { $0.saveState?() }) else { return PB_ERR_UNAVAILABLE }
+            let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, state.count))
+            copy.initialize(from: state, count: state.count)
+            out.pointee = pb_bytes_t(data: UnsafePointer(copy), size: state.count)
+            return PB_OK
+        },
+        release_state: { _, data, _ in UnsafeMutablePointer(mutating: data)?.deallocate() },
+        restore_state: { ctx, version, data, size in
+            let state = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+            let savedVersion = version.map { String(cString: $0) } ?? ""
+            let taken = PluginContext.with(ctx, else: false) { $0.restoreState?(state, savedVersion) ?? false }
+            return taken ? PB_OK : PB_ERR_INVALID_ARGUMENT
+        }))
+
     /// The `length` UTF-8 bytes at `bytes` as a String ("" for NULL); invalid UTF-8 is repaired.
     private static func text(_ bytes: UnsafePointer<CChar>?, _ length: Int) -> String {
         guard let bytes else { return "" }

@@ -27,6 +27,8 @@ final class PluginContext: @unchecked Sendable {
     let didEnterBackground: (() -> Void)?
     let willEnterForeground: (() -> Void)?
     let willTerminate: (() -> Void)?
+    let saveState: (() -> [UInt8]?)?
+    let restoreState: (([UInt8], String) -> Bool)?
     /// The C functions of a ``FunctionsPlugin``'s functions; freed with this context.
     let functions: [ExportedFunction]
 
@@ -65,6 +67,9 @@ final class PluginContext: @unchecked Sendable {
         willEnterForeground = appState.map { plugin in { plugin.willEnterForeground() } }
         let termination = concerns.contains(.termination) ? plugin as? any TerminationPlugin : nil
         willTerminate = termination.map { plugin in { plugin.willTerminate() } }
+        let savedState = concerns.contains(.savedState) ? plugin as? any SavedStatePlugin : nil
+        saveState = savedState.map { plugin in { plugin.saveState() } }
+        restoreState = savedState.map { plugin in { plugin.restoreState($0, savedVersion: $1) } }
     }
 
     /// `body` with the context behind `ctx`, borrowed without a retain (it is retained from
@@ -99,6 +104,7 @@ final class PluginContext: @unchecked Sendable {
                     record.protected_data = protectedDataDidBecomeAvailable.map { _ in ConcernTables.protectedData.pointer }
                     record.app_state = didBecomeActive.map { _ in ConcernTables.appState.pointer }
                     record.termination = willTerminate.map { _ in ConcernTables.termination.pointer }
+                    record.saved_state = saveState.map { _ in ConcernTables.savedState.pointer }
                     return functions.map(\.declaration).withUnsafeBufferPointer { declarations in
                         record.functions = declarations.baseAddress
                         record.function_count = UInt32(declarations.count)

@@ -1,7 +1,8 @@
 /// What a plugin's callback answered, as the worker reports it in `answer`.
 ///
 /// Wire format: a `u8` kind (the raw values below), then a `u8` value that is
-/// the answer for `.bool` and 0 for every other kind.
+/// the answer for `.bool` and 0 for every other kind; since 1.4, `.state` is followed
+/// by its `bytes` and `.refused` by its `string`.
 public enum CallAnswer: Sendable, Equatable {
     /// A callback without an answer returned.
     case returned
@@ -11,6 +12,10 @@ public enum CallAnswer: Sendable, Equatable {
     case notTakingPart
     /// A remote notification callback returned; its `completion` comes later.
     case pending
+    /// `save_state` gave these bytes (since 1.4).
+    case state([UInt8])
+    /// `save_state` or `restore_state` failed, for the reason given (since 1.4).
+    case refused(String)
 
     /// The wire number of each kind.
     public enum Kind: UInt8, Sendable, CaseIterable {
@@ -22,6 +27,10 @@ public enum CallAnswer: Sendable, Equatable {
         case notTakingPart = 2
         /// `.pending`.
         case pending = 3
+        /// `.state` (since 1.4).
+        case state = 4
+        /// `.refused` (since 1.4).
+        case refused = 5
     }
 
     /// The answer's wire kind.
@@ -31,6 +40,8 @@ public enum CallAnswer: Sendable, Equatable {
         case .bool: .bool
         case .notTakingPart: .notTakingPart
         case .pending: .pending
+        case .state: .state
+        case .refused: .refused
         }
     }
 
@@ -38,6 +49,11 @@ public enum CallAnswer: Sendable, Equatable {
     func encode(into encoder: inout WireEncoder) {
         encoder.append(kind.rawValue)
         if case .bool(let value) = self { encoder.append(value) } else { encoder.append(false) }
+        switch self {
+        case .state(let bytes): encoder.append(bytes: bytes)
+        case .refused(let reason): encoder.append(string: reason)
+        case .returned, .bool, .notTakingPart, .pending: break
+        }
     }
 
     /// Reads kind and value; a value other than 0 beside a kind that has none is malformed.
@@ -55,6 +71,8 @@ public enum CallAnswer: Sendable, Equatable {
         case .bool: .bool(value)
         case .notTakingPart: .notTakingPart
         case .pending: .pending
+        case .state: .state(try decoder.readBytes("answer.state"))
+        case .refused: .refused(try decoder.readString("answer.reason"))
         }
     }
 }

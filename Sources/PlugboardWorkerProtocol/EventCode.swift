@@ -1,4 +1,4 @@
-/// The wire number of each of the 15 lifecycle events, in a `call`.
+/// The wire number of each of the 15 lifecycle events and the 2 saved-state calls, in a `call`.
 ///
 /// Wire format: the values never change; a new event takes the next number
 /// in a new protocol minor.
@@ -33,4 +33,17 @@ public enum EventCode: UInt8, Sendable, CaseIterable {
     case willEnterForeground = 14
     /// `will_terminate`.
     case willTerminate = 15
+    /// `save_state` (since protocol 1.4).
+    case saveState = 16
+    /// `restore_state` (since protocol 1.4).
+    case restoreState = 17
+
+    /// The protocol minor (of major 1) that introduced this event: the host sends it only
+    /// to a worker whose minor is at least this.
+    public var introducedInMinor: UInt16 {
+        switch self {
+        case .saveState, .restoreState: 4
+        default: 0
+        }
+    }
 }

@@ -36,6 +36,11 @@ public enum WorkerEvent: Sendable, Equatable {
     case willEnterForeground
     /// The application is about to terminate.
     case willTerminate
+    /// Asks for the plugin's saved state (since 1.4); answered `state` or `refused`.
+    case saveState
+    /// Gives back the state a previous run saved, and the plugin version that saved it
+    /// (since 1.4); answered `returned` or `refused`.
+    case restoreState(savedVersion: [UInt8], state: [UInt8])
 
     /// The event's wire number.
     public var code: EventCode {
@@ -55,6 +60,8 @@ public enum WorkerEvent: Sendable, Equatable {
         case .didEnterBackground: .didEnterBackground
         case .willEnterForeground: .willEnterForeground
         case .willTerminate: .willTerminate
+        case .saveState: .saveState
+        case .restoreState: .restoreState
         }
     }
 
@@ -77,8 +84,11 @@ public enum WorkerEvent: Sendable, Equatable {
             encoder.append(bytes: token)
         case .registerFailed(let error):
             encoder.append(bytes: error)
+        case .restoreState(let savedVersion, let state):
+            encoder.append(bytes: savedVersion)
+            encoder.append(bytes: state)
         case .memoryWarning, .protectedDataWillBecomeUnavailable, .protectedDataDidBecomeAvailable,
-            .didBecomeActive, .willResignActive, .didEnterBackground, .willEnterForeground, .willTerminate:
+            .didBecomeActive, .willResignActive, .didEnterBackground, .willEnterForeground, .willTerminate, .saveState:
             break
         }
     }
@@ -112,6 +122,9 @@ public enum WorkerEvent: Sendable, Equatable {
         case .didEnterBackground: .didEnterBackground
         case .willEnterForeground: .willEnterForeground
         case .willTerminate: .willTerminate
+        case .saveState: .saveState
+        case .restoreState:
+            .restoreState(savedVersion: try decoder.readBytes("call.saved-version"), state: try decoder.readBytes("call.state"))
         }
     }
 }

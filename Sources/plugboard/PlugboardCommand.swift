@@ -8,5 +8,5 @@ struct PlugboardCommand: ParsableCommand {
         abstract: "Load drop-in .so plugins and run the application lifecycle through them.",
         discussion: ExitCodes.helpText,
         version: "0.1.0",
-        subcommands: [RunCommand.self, CallCommand.self, ListCommand.self, InspectCommand.self, FilesCommand.self, ValidateCommand.self, NewCommand.self, BlameCommand.self])
+        subcommands: [RunCommand.self, CallCommand.self, ListCommand.self, InspectCommand.self, FilesCommand.self, StateCommand.self, ValidateCommand.self, NewCommand.self, BlameCommand.self])
 }

@@ -33,6 +33,9 @@ enum Samples {
         .didEnterBackground,
         .willEnterForeground,
         .willTerminate,
+        .saveState,
+        .restoreState(savedVersion: Array("1.0.\(nonASCII)".utf8), state: mebibyte),
+        .restoreState(savedVersion: notUTF8, state: []),
     ]
 
     /// A value of every tag, with extremes.
@@ -42,7 +45,8 @@ enum Samples {
         .string(""), .string(nonASCII), .bytes([]), .bytes([0, 255]), .pointer(.max), .pointer(0),
     ]
 
-    static let answers: [CallAnswer] = [.returned, .bool(true), .bool(false), .notTakingPart, .pending]
+    static let answers: [CallAnswer] = [.returned, .bool(true), .bool(false), .notTakingPart, .pending, .state([]), .state(mebibyte),
+                                         .refused(""), .refused(nonASCII)]
 
     /// Every sample with a request id its kind allows.
     static let messages: [ReceivedMessage] = {

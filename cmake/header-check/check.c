@@ -63,6 +63,7 @@ PB_CHECK_FIRST(pb_protected_data_t);
 PB_CHECK_FIRST(pb_app_state_t);
 PB_CHECK_FIRST(pb_termination_t);
 PB_CHECK_FIRST(pb_function_t);
+PB_CHECK_FIRST(pb_saved_state_t);
 
 /* The ABI 1.0 layout on LP64 (x86_64, aarch64 Linux). A minor version may only
  * append fields: update these sizes then, and never the offsets. */
@@ -74,7 +75,7 @@ PB_CHECK_SIZE(pb_file_attributes_t, 40);
 PB_CHECK_SIZE(pb_buffer_t, 16);
 PB_CHECK_SIZE(pb_registrar_t, 32);
 PB_CHECK_SIZE(pb_entry_t, 40);
-PB_CHECK_SIZE(pb_plugin_t, 120);
+PB_CHECK_SIZE(pb_plugin_t, 128);
 PB_CHECK_SIZE(pb_launch_t, 24);
 PB_CHECK_SIZE(pb_open_url_t, 16);
 PB_CHECK_SIZE(pb_user_activity_t, 16);
@@ -87,6 +88,7 @@ PB_CHECK_SIZE(pb_termination_t, 16);
 PB_CHECK_SIZE(pb_function_t, 48);
 PB_CHECK_SIZE(pb_bytes_t, 16);
 PB_CHECK_SIZE(pb_value_t, 72);
+PB_CHECK_SIZE(pb_saved_state_t, 32);
 _Static_assert(offsetof(pb_host_t, invoke) == 56, "pb_host_t.invoke (1.2: the 1.1 struct ends here)");
 _Static_assert(offsetof(pb_host_t, log) == 40, "pb_host_t.log");
 _Static_assert(offsetof(pb_entry_t, register_plugins) == 32, "pb_entry_t.register_plugins");
@@ -94,5 +96,6 @@ _Static_assert(offsetof(pb_plugin_t, ctx) == 32, "pb_plugin_t.ctx");
 _Static_assert(offsetof(pb_plugin_t, launch) == 40, "pb_plugin_t.launch");
 _Static_assert(offsetof(pb_plugin_t, termination) == 96, "pb_plugin_t.termination");
 _Static_assert(offsetof(pb_plugin_t, functions) == 104, "pb_plugin_t.functions (1.2: the 1.0 struct ends here)");
+_Static_assert(offsetof(pb_plugin_t, saved_state) == 120, "pb_plugin_t.saved_state (1.3: the 1.2 struct ends here)");
 #  endif
 #endif

@@ -11,6 +11,7 @@
 #include "events/protected-data.h"
 #include "events/app-state.h"
 #include "events/termination.h"
+#include "events/saved-state.h"
 #include "functions.h"
 
 PB_BEGIN_DECLS
@@ -29,6 +30,8 @@ PB_BEGIN_DECLS
  * Since 1.2 a plugin may also offer functions to be called by name
  * (functions.h); a plugin built for 1.0 or 1.1 has a smaller struct_size and
  * offers none.
+ *
+ * Since 1.3 a plugin may also keep state across runs (events/saved-state.h).
  */
 typedef struct pb_plugin {
     /** sizeof(pb_plugin_t) the plugin was compiled with. */
@@ -78,6 +81,11 @@ typedef struct pb_plugin {
     const pb_function_t *functions;
     /** The number of entries in `functions`. */
     uint32_t function_count;
+
+    /* ---- since 1.3: saved state ---- */
+
+    /** Saving and restoring state across runs (events/saved-state.h), or NULL. */
+    const pb_saved_state_t *saved_state;
 } pb_plugin_t;
 
 PB_END_DECLS

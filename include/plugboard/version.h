@@ -16,7 +16,9 @@
  *        one plugin calling another's function (before 1.2 was released, so
  *        within 1.2): pb_value_t, PB_VALUE_*, pb_host_t.invoke and
  *        pb_host_t.release_value.
- *   1.3  status PB_ERR_DENIED: a host service call the host's policy denies.
+ *   1.3  status PB_ERR_DENIED: a host service call the host's policy denies;
+ *        saved state (events/saved-state.h): pb_saved_state_t,
+ *        pb_plugin_t.saved_state, PB_SAVED_STATE_MAX_SIZE.
  *
  * Compatibility rule: the major version must equal the host's; a plugin built
  * for a newer minor than the host's is refused; an older minor loads, and the

@@ -58,3 +58,4 @@ extension pb_protected_data_t: ABIStruct { static var cName: String { "pb_protec
 extension pb_app_state_t: ABIStruct { static var cName: String { "pb_app_state_t" } }
 extension pb_termination_t: ABIStruct { static var cName: String { "pb_termination_t" } }
 extension pb_function_t: ABIStruct { static var cName: String { "pb_function_t" } }
+extension pb_saved_state_t: ABIStruct { static var cName: String { "pb_saved_state_t" } }

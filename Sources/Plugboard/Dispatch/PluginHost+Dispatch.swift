@@ -78,10 +78,10 @@ extension PluginHost {
         case .swift(let conformance):
             return swift(roster.conformances[conformance])
         case .worker(let plugin):
-            switch callWorker(plugin, remote(), event: event, id: roster.ids[index]) {
+            switch callWorker(plugin, remote(), callback: event.callbackName, id: roster.ids[index]) {
             case .success(.bool(let answer)): return answer
             case .success(.returned), .success(.pending): return true
-            case .success(.notTakingPart): return unanswered
+            case .success(.notTakingPart), .success(.state), .success(.refused): return unanswered
             case .failure(let failure):
                 failures.append(failure)
                 return unanswered

@@ -59,7 +59,7 @@ extension PluginHost {
                     connection.expectCompletion(of: connection.nextRequestID, completion)
                     let milliseconds = UInt32(clamping: deadline.nanoseconds / 1_000_000)
                     switch callWorker(plugin, .remoteNotification(userInfoJSON: Array(userInfo.utf8), deadlineMilliseconds: milliseconds),
-                                      event: .remoteNotification, id: participants.ids[index]) {
+                                      callback: LifecycleEvent.remoteNotification.callbackName, id: participants.ids[index]) {
                     case .success(.pending): break
                     case .success: completion.abstain()
                     case .failure(let failure):

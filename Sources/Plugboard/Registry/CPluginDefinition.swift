@@ -13,6 +13,8 @@ struct CPluginDefinition: @unchecked Sendable {
     let protectedData: pb_protected_data_t?
     let appState: pb_app_state_t?
     let termination: pb_termination_t?
+    /// Saved state (since ABI 1.3; NULL for an older plugin, whose struct ends before the slot).
+    let savedState: pb_saved_state_t?
     /// The functions it declared (since ABI 1.2), checked and prepared, and those refused.
     let functions: PluginFunctions
     /// The `struct_size` the plugin declared for its descriptor and each vtable, by C name
@@ -22,7 +24,7 @@ struct CPluginDefinition: @unchecked Sendable {
     /// The concerns whose vtable is present, in declaration order.
     var concerns: [PluginConcern] {
         var present: [PluginConcern] = []
-        present.reserveCapacity(8)
+        present.reserveCapacity(9)
         if launch != nil { present.append(.launch) }
         if openURL != nil { present.append(.openURL) }
         if userActivity != nil { present.append(.userActivity) }
@@ -31,6 +33,7 @@ struct CPluginDefinition: @unchecked Sendable {
         if protectedData != nil { present.append(.protectedData) }
         if appState != nil { present.append(.appState) }
         if termination != nil { present.append(.termination) }
+        if savedState != nil { present.append(.savedState) }
         return present
     }
 
@@ -73,6 +76,7 @@ struct CPluginDefinition: @unchecked Sendable {
                 protectedData: try vtable(plugin.protected_data),
                 appState: try vtable(plugin.app_state),
                 termination: try vtable(plugin.termination),
+                savedState: try vtable(plugin.saved_state),
                 functions: functions,
                 declaredSizes: sizes))
         } catch {

@@ -47,6 +47,7 @@ final class PluginRegistry {
     private(set) var protectedData = Roster<any ProtectedDataPlugin, pb_protected_data_t>()
     private(set) var appState = Roster<any AppStatePlugin, pb_app_state_t>()
     private(set) var termination = Roster<any TerminationPlugin, pb_termination_t>()
+    private(set) var savedState = Roster<any SavedStatePlugin, pb_saved_state_t>()
 
     /// Adds a Swift plugin, refusing an id that is already registered and naming both sources.
     func add(_ plugin: any ApplicationPlugin, source: PluginSource) throws(LoadFailure) {
@@ -142,6 +143,7 @@ final class PluginRegistry {
         protectedData = roster(.protectedData, \.protectedData)
         appState = roster(.appState, \.appState)
         termination = roster(.termination, \.termination)
+        savedState = roster(.savedState, \.savedState)
     }
 
     private func roster<Conformance, Table>(_ concern: PluginConcern,

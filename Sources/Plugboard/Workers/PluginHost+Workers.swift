@@ -2,10 +2,10 @@ import PlugboardWorkerProtocol
 
 /// Calling plugins in workers, and what the host does when a worker fails.
 extension PluginHost {
-    /// Calls `plugin` in its worker for `event`, waiting at most the call timeout.
-    /// When the worker fails, its plugins take no further part: the failure is
+    /// Calls `plugin` in its worker with `call` (the C slot `callback`), waiting at most the call
+    /// timeout. When the worker fails, its plugins take no further part: the failure is
     /// logged once, as one line naming the plugin, the callback and the library.
-    func callWorker(_ plugin: RemotePlugin, _ call: WorkerEvent, event: LifecycleEvent,
+    func callWorker(_ plugin: RemotePlugin, _ call: WorkerEvent, callback: StaticString,
                     id: PluginID) -> Result<CallAnswer, PluginFailure> {
         calls.leave()
         let connection = plugin.connection.takeUnretainedValue()
@@ -16,9 +16,9 @@ extension PluginHost {
             return .success(answer)
         case .success(let other):
             return .failure(workerFailed(connection, connection.abandon("it answered \(other.kind) to a call"), who: id.rawValue,
-                                         callback: event.callbackName.description))
+                                         callback: callback.description))
         case .failure(let ending):
-            return .failure(workerFailed(connection, ending, who: id.rawValue, callback: event.callbackName.description))
+            return .failure(workerFailed(connection, ending, who: id.rawValue, callback: callback.description))
         }
     }
 
@@ -29,7 +29,7 @@ extension PluginHost {
     func callEveryWorkerPlugin(_ call: WorkerEvent, as event: LifecycleEvent) -> [PluginFailure] {
         prepared.entries.compactMap { entry in
             guard case .remote(let plugin) = entry.implementation,
-                  case .failure(let failure) = callWorker(plugin, call, event: event, id: entry.descriptor.id) else {
+                  case .failure(let failure) = callWorker(plugin, call, callback: event.callbackName, id: entry.descriptor.id) else {
                 return nil
             }
             return failure

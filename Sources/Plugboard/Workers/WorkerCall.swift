@@ -70,8 +70,24 @@ enum WorkerCall {
         case .willTerminate:
             guard let slot = definition.termination?.will_terminate else { return .notTakingPart }
             slot(ctx)
+        case .saveState:
+            return answer(definition.savedState.flatMap { SavedStateCall.save($0, ctx: ctx) })
+        case .restoreState(let savedVersion, let state):
+            return answer(definition.savedState.flatMap {
+                SavedStateCall.restore($0, ctx: ctx, savedVersion: savedVersion, state: state)
+            })
         }
         return .returned
+    }
+
+    /// A saved-state call's answer as the protocol carries it (nil: the slot is NULL).
+    private static func answer(_ answer: SavedStateCall.Answer?) -> CallAnswer {
+        switch answer {
+        case nil: .notTakingPart
+        case .state(let bytes): .state(bytes)
+        case .restored: .returned
+        case .refused(let reason): .refused(reason)
+        }
     }
 
     /// Runs `body` with `text` as a C callback takes it: the bytes as they came (UTF-8

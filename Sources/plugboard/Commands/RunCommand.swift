@@ -50,8 +50,15 @@ struct RunCommand: ParsableCommand {
             exit; a call still running after --call-timeout seconds is named but cannot be stopped.
 
             With --json, every load report, log message, printed line, event report and input \
-            error is one JSON object per line, with a "type" of load, policy, log, output, event, note, \
-            input-error or exit.
+            error is one JSON object per line, with a "type" of load, policy, log, output, event, \
+            state, note, input-error or exit.
+
+            Saved state: each plugin of the saved-state concern gets back, before \
+            will-finish-launching, the state it gave after the previous run's will-terminate (one \
+            file per plugin id in the container's Library/Plugboard State, with the plugin's version \
+            and a checksum). A corrupt, truncated or foreign file means no state and a warning. \
+            --reset-state removes every state file before loading. `plugboard state` lists, shows \
+            and removes them.
 
             --trace-file FILE writes the run as Chrome trace-event JSON (Perfetto, \
             chrome://tracing): a span per library load, per event and per plugin call, an \
@@ -96,6 +103,10 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var pictures: RunPictureOptions
     @OptionGroup var decorators: DecoratorOptions
 
+    @Flag(name: .customLong("reset-state"),
+          help: "Remove every plugin's saved state (the container's Library/Plugboard State/*.state) before loading: start clean.")
+    var resetState = false
+
     func validate() throws {
         if let eventsPath, eventsPath != "-" {
             do {
@@ -126,7 +137,8 @@ struct RunCommand: ParsableCommand {
         host.scanCache = try cache.open()
         host.retryCrashed = cache.retryFailed || cache.noCache
         let recording = pictures.recording()
-        let session = RunSession(host: host, console: console, json: json, recording: recording)
+        let session = RunSession(host: host, console: console, json: json, recording: recording,
+                                 states: SavedStateStore(facade: facade))
         let signals = SignalWatcher.install(report: console.descriptor, farewell: session.farewell(after:))
         if let signals { host.interruption = { signals.arrived() } }
         var code = session.perform(self, signals: signals)

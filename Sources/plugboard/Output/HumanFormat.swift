@@ -80,6 +80,14 @@ enum HumanFormat {
         return lines
     }
 
+    /// "state restored com.example.x (12 bytes)", one line per plugin, a warning indented below.
+    static func savedState(_ report: SavedStateReport) -> [String] {
+        report.entries.flatMap { entry in
+            ["state \(entry.outcome.rawValue) \(entry.plugin)" + (entry.bytes.map { " (\($0) bytes)" } ?? "")]
+                + (entry.warning.map { ["    warning: \($0)"] } ?? [])
+        }
+    }
+
     /// A line plugin code printed in a worker.
     static func output(_ line: PluginOutputLine) -> String {
         "  [\(line.source)] \(line.stream.rawValue): \(line.text)"

@@ -11,9 +11,12 @@ struct RunSession {
     let json: Bool
     /// The trace being recorded, when `--trace-file` or `--svg` asks for one.
     let recording: RunRecording?
+    /// Where the plugins' saved states live (the container's `Library/Plugboard State`).
+    let states: SavedStateStore
 
     /// Runs load → launch → URLs → events → terminate and returns the exit code.
     func perform(_ command: RunCommand, signals: SignalWatcher?) -> ExitCode {
+        if command.resetState { resetState() }
         let searchPath = command.search.searchPath
         let loadStart = MonotonicClock.now()
         let reports = host.loadPlugins(from: searchPath, trust: command.trust.policy)
@@ -36,11 +39,12 @@ struct RunSession {
         let codeWhenDone = searchPath.directories.contains(where: \.isExplicit) && reports.contains { $0.status == .failed }
             ? ExitCodes.libraryFailed : ExitCodes.success
 
+        show(host.restoreState(from: states))
         for launch in [host.willFinishLaunching, host.didFinishLaunching] {
             if let signal = signals?.pending() { return terminate(signal: signal) }
             let report = play(nil) { launch(command.launchOptions) }
             if report.accepted == false {
-                play(nil) { host.willTerminate() }
+                terminateAndSave()
                 return ExitCodes.launchVetoed
             }
         }
@@ -54,12 +58,12 @@ struct RunSession {
             case .signal(let signal): return terminate(signal: signal)
             case .unreadable(let message):
                 note(message)
-                play(nil) { host.willTerminate() }
+                terminateAndSave()
                 return ExitCodes.failure
             }
         }
         if let signal = signals?.pending() { return terminate(signal: signal) }
-        play(nil) { host.willTerminate() }
+        terminateAndSave()
         return host.failures.isEmpty ? codeWhenDone : ExitCodes.pluginFailed
     }
 
@@ -103,8 +107,32 @@ struct RunSession {
 
     private func terminate(signal: Int32) -> ExitCode {
         note("received \(Self.name(of: signal)): terminating")
-        play(nil) { host.willTerminate() }
+        terminateAndSave()
         return ExitCode(128 + signal)
+    }
+
+    /// Sends will-terminate, then saves every plugin's state (after the callbacks: a plugin can
+    /// finish its work in will-terminate and then be asked).
+    private func terminateAndSave() {
+        play(nil) { host.willTerminate() }
+        show(host.saveState(to: states))
+    }
+
+    /// Removes every saved state before loading (`--reset-state`) and says so.
+    private func resetState() {
+        let folder = states.facade.container.path(of: .library) + "/" + SavedStateStore.folder
+        do {
+            let removed = try states.removeAll()
+            note("--reset-state: removed \(removed.count) state file(s) from '\(folder)'")
+        } catch {
+            note("--reset-state: cannot remove the saved states: \(error)")
+        }
+    }
+
+    /// Prints what restoring or saving the states did: a `state` object with `--json`.
+    private func show(_ report: SavedStateReport) {
+        guard !report.entries.isEmpty else { return }
+        json ? console.jsonLine(Tagged(type: "state", report)) : HumanFormat.savedState(report).forEach(console.line)
     }
 
     /// What a second signal prints as it ends the process at once: a note, and with

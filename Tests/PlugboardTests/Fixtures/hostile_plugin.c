@@ -6,7 +6,9 @@
  *
  * Places:   AT_ENTRY (plugboard_entry), AT_INIT, AT_REGISTER, AT_WILL_FINISH
  *           (will_finish_launching), AT_OPEN_URL, AT_TERMINATE (will_terminate),
- *           AT_DEINIT, AT_ATEXIT (an atexit handler registered in init).
+ *           AT_DEINIT, AT_ATEXIT (an atexit handler registered in init),
+ *           AT_SAVE_STATE (save_state), AT_RESTORE_STATE (restore_state): both
+ *           only with SAVED_STATE.
  * Actions:  SEGV_AT (NULL write), ABORT_AT, THROW_AT (C++ exception), EXIT_AT
  *           (exit(0)), QUICK_EXIT_AT (_exit(0)), SPIN_AT (loops forever),
  *           PRINT_AT (garbage on fd 1 through stdio and write), CLOSE_STDIO_AT
@@ -47,10 +49,18 @@
  *           CONFINED_LOG_AT (starts a thread that logs "from a plugin thread", joins
  *           it, then logs "after the thread joined" on the calling thread: without
  *           thread confinement the thread's line comes first).
+ *           NULL_STATE_AT (AT_SAVE_STATE only: save_state returns PB_OK with
+ *           NULL data and a size of 100), HUGE_STATE_AT (AT_SAVE_STATE only:
+ *           save_state returns PB_OK with a size of PB_SAVED_STATE_MAX_SIZE + 1
+ *           over a 1-byte buffer: the host must refuse it without reading).
  * Threads:  COMPLETE_FROM_THREAD_MS=N (the plugin takes part in remote notifications and
  *           answers each from a thread of its own, N ms after the callback, logging
  *           "completing from a thread" first: an answer after the deadline when N is
  *           larger than it).
+ * Saved state: SAVED_STATE makes the plugin take part in saved state: it
+ *           saves the text HOSTILE_STATE (default "hostile state"), and its
+ *           restore_state logs "restored: <the text>"; each runs the
+ *           misbehaviours of its place first.
  * Identity: HOSTILE_ID (default "com.example.hostile"), HOSTILE_NAME,
  *           HOSTILE_VERSION, HOSTILE_PRIORITY.
  * Marker:   LOAD_MARKER "path" (a constructor appends the line "loaded" to that
@@ -83,6 +93,8 @@
 #define AT_TERMINATE 6
 #define AT_DEINIT 7
 #define AT_ATEXIT 8
+#define AT_SAVE_STATE 9
+#define AT_RESTORE_STATE 10
 
 #ifndef HOSTILE_ID
 #define HOSTILE_ID "com.example.hostile"
@@ -410,6 +422,40 @@ static void did_receive(void *ctx, const char *user_info, size_t length, const p
     if (pthread_create(&thread, NULL, complete_later, (void *)completion) == 0) pthread_detach(thread);
 }
 static const pb_remote_notifications_t notifications = {sizeof(pb_remote_notifications_t), NULL, NULL, did_receive};
+#ifdef SAVED_STATE
+#ifndef HOSTILE_STATE
+#define HOSTILE_STATE "hostile state"
+#endif
+static pb_status_t save_state(void *ctx, pb_bytes_t *out) {
+    (void)ctx;
+    say("save-state");
+    misbehave(AT_SAVE_STATE);
+    out->data = (const uint8_t *)HOSTILE_STATE;
+    out->size = strlen(HOSTILE_STATE);
+#if defined(NULL_STATE_AT) && NULL_STATE_AT == AT_SAVE_STATE
+    out->data = NULL;
+    out->size = 100;
+#endif
+#if defined(HUGE_STATE_AT) && HUGE_STATE_AT == AT_SAVE_STATE
+    static const uint8_t one_byte[1] = {0};
+    out->data = one_byte;
+    out->size = (size_t)PB_SAVED_STATE_MAX_SIZE + 1;
+#endif
+    return PB_OK;
+}
+
+static pb_status_t restore_state(void *ctx, const char *saved_version, const uint8_t *data, size_t size) {
+    (void)ctx; (void)saved_version;
+    misbehave(AT_RESTORE_STATE);
+    char line[256] = "restored: ";
+    size_t used = strlen(line);
+    size_t room = sizeof line - used - 1;
+    memcpy(line + used, data, size < room ? size : room);
+    say(line);
+    return PB_OK;
+}
+
+static const pb_saved_state_t saved_state = {sizeof(pb_saved_state_t), save_state, NULL, restore_state};
 #endif
 
 static const pb_launch_t launch = {sizeof(pb_launch_t), will_finish, did_finish};
@@ -485,6 +531,9 @@ static bool register_plugins(const pb_registrar_t *registrar) {
     plugin.termination = &termination;
 #if defined(COMPLETE_AT) || defined(COMPLETE_FROM_THREAD_MS)
     plugin.remote_notifications = &notifications;
+#endif
+#ifdef SAVED_STATE
+    plugin.saved_state = &saved_state;
 #endif
     return registrar->add_plugin(registrar, &plugin) == PB_OK;
 }

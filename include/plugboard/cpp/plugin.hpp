@@ -30,6 +30,10 @@
  *   did_receive_remote_notification               PB_FETCH_FAILED, unless the
  *       plugin answered its Completion before throwing; a later answer through
  *       that Completion is then dropped (the host hears exactly one).
+ *   save_state                                    nothing saved: the previous
+ *       state is kept (ABI 1.3).
+ *   restore_state                                 refused: the plugin starts
+ *       without state.
  *   every other event (no answer)                 nothing beyond the log line.
  *
  * The library's objects are made in `register_plugins` (default constructor;
@@ -59,7 +63,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <cstdlib>
+#include <cstring>
 #include <new>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -271,6 +278,12 @@ public:
     void will_enter_foreground() {}
     /** The application is about to terminate. */
     void will_terminate() {}
+    /** The state to keep until the next run (any bytes, at most PB_SAVED_STATE_MAX_SIZE), or
+     *  std::nullopt to save nothing this time; asked after will_terminate (ABI 1.3). */
+    std::optional<std::string> save_state() { return std::nullopt; }
+    /** The state a previous run saved, by the plugin's version `saved_version`; false refuses it.
+     *  Called before will_finish_launching, only when there is a valid state (ABI 1.3). */
+    bool restore_state(Bytes state, std::string_view saved_version) { return (void)state, (void)saved_version, false; }
 
     /** Logs `message` (UTF-8) on behalf of this plugin, from any time the library is initialized. [thread-safe] */
     static void log(pb_log_level_t level, const char *message) noexcept {
@@ -398,6 +411,28 @@ template <class P> struct Trampolines {
     static void will_terminate(void *ctx) noexcept {
         guard("will_terminate", [&] { self(ctx).will_terminate(); });
     }
+    /** Copies the state into a malloc'ed buffer that release_state frees. */
+    static pb_status_t save_state(void *ctx, pb_bytes_t *out) noexcept {
+        return guard("save_state", pb_status_t{PB_ERR_IO}, "nothing saved", [&]() -> pb_status_t {
+            std::optional<std::string> state = self(ctx).save_state();
+            if (!state) return PB_ERR_UNAVAILABLE;
+            void *copy = std::malloc(state->empty() ? 1 : state->size());
+            if (copy == nullptr) throw std::bad_alloc();
+            std::memcpy(copy, state->data(), state->size());
+            *out = pb_bytes_t{static_cast<const std::uint8_t *>(copy), state->size()};
+            return PB_OK;
+        });
+    }
+    static void release_state(void *ctx, const std::uint8_t *data, std::size_t size) noexcept {
+        (void)ctx, (void)size;
+        std::free(const_cast<std::uint8_t *>(data));
+    }
+    static pb_status_t restore_state(void *ctx, const char *saved_version, const std::uint8_t *data,
+                                     std::size_t size) noexcept {
+        return guard("restore_state", pb_status_t{PB_ERR_INVALID_ARGUMENT}, "refused", [&]() -> pb_status_t {
+            return self(ctx).restore_state(Bytes{data, size}, saved_version) ? PB_OK : PB_ERR_INVALID_ARGUMENT;
+        });
+    }
 
 // Whether P declares `event` itself: then `&P::event` is a member of P, not of Plugin<P>.
 #define PLUGBOARD_CPP_DECLARES(event) \
@@ -435,6 +470,12 @@ template <class P> struct Trampolines {
     };
     static constexpr pb_termination_t termination = {sizeof(pb_termination_t),
                                                      PLUGBOARD_CPP_SLOT(will_terminate, will_terminate)};
+    static constexpr pb_saved_state_t saved_state = {
+        sizeof(pb_saved_state_t),
+        PLUGBOARD_CPP_SLOT(save_state, save_state),
+        PLUGBOARD_CPP_DECLARES(save_state) ? &Trampolines::release_state : nullptr,
+        PLUGBOARD_CPP_SLOT(restore_state, restore_state),
+    };
 #undef PLUGBOARD_CPP_SLOT
 #undef PLUGBOARD_CPP_DECLARES
 
@@ -464,6 +505,7 @@ template <class P> struct Trampolines {
         plugin.app_state = table_if_any(app_state, app_state.did_become_active, app_state.will_resign_active,
                                         app_state.did_enter_background, app_state.will_enter_foreground);
         plugin.termination = table_if_any(termination, termination.will_terminate);
+        plugin.saved_state = table_if_any(saved_state, saved_state.save_state, saved_state.restore_state);
         return plugin;
     }
 };

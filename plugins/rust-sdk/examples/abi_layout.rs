@@ -34,10 +34,11 @@ fn main() {
         pb_protected_data_t { struct_size, will_become_unavailable, did_become_available }
         pb_app_state_t { struct_size, did_become_active, will_resign_active, did_enter_background, will_enter_foreground }
         pb_termination_t { struct_size, will_terminate }
+        pb_saved_state_t { struct_size, save_state, release_state, restore_state }
         pb_bytes_t { data, size }
         pb_value_t { kind, boolean, integer, unsigned_integer, float_value, double_value, string, bytes, pointer }
         pb_function_t { struct_size, name, signature, doc, function, release }
-        pb_plugin_t { struct_size, priority, id, name, version, ctx, launch, open_url, user_activity, remote_notifications, memory, protected_data, app_state, termination, functions, function_count }
+        pb_plugin_t { struct_size, priority, id, name, version, ctx, launch, open_url, user_activity, remote_notifications, memory, protected_data, app_state, termination, functions, function_count, saved_state }
         pb_registrar_t { struct_size, host, host_data, add_plugin }
         pb_entry_t { struct_size, abi_major, abi_minor, init, deinit, register_plugins }
     }
@@ -51,5 +52,6 @@ fn main() {
         PB_FETCH_NEW_DATA, PB_FETCH_NO_DATA, PB_FETCH_FAILED,
         PB_VALUE_VOID, PB_VALUE_BOOL, PB_VALUE_INT, PB_VALUE_UINT, PB_VALUE_FLOAT, PB_VALUE_DOUBLE, PB_VALUE_STRING,
         PB_VALUE_BYTES, PB_VALUE_POINTER,
+        PB_SAVED_STATE_MAX_SIZE,
     }
 }

@@ -230,6 +230,23 @@ pub struct pb_termination_t {
     pub will_terminate: Option<unsafe extern "C" fn(ctx: *mut c_void)>,
 }
 
+/// The largest state a plugin may save (`PB_SAVED_STATE_MAX_SIZE`, 16 MiB; since 1.3).
+pub const PB_SAVED_STATE_MAX_SIZE: usize = 16_777_216;
+
+/// Saved state kept across runs (`events/saved-state.h`, since 1.3). Plugin-owned. [dispatch-thread]
+/// `save_state` fills `out` (plugin-owned bytes, then `release_state`); `restore_state` gets the
+/// bytes and the version that saved them, borrowed for the call.
+#[derive(Debug)]
+#[repr(C)]
+pub struct pb_saved_state_t {
+    pub struct_size: u32,
+    pub save_state: Option<unsafe extern "C" fn(ctx: *mut c_void, out: *mut pb_bytes_t) -> pb_status_t>,
+    pub release_state: Option<unsafe extern "C" fn(ctx: *mut c_void, data: *const u8, size: usize)>,
+    pub restore_state: Option<
+        unsafe extern "C" fn(ctx: *mut c_void, saved_version: *const c_char, data: *const u8, size: usize) -> pb_status_t,
+    >,
+}
+
 // ---- functions.h (since 1.2) -----------------------------------------------------------
 
 /// A byte buffer returned by value from a function whose signature returns `bytes`.
@@ -313,6 +330,7 @@ pub struct pb_plugin_t {
     pub termination: *const pb_termination_t,
     pub functions: *const pb_function_t,
     pub function_count: u32,
+    pub saved_state: *const pb_saved_state_t,
 }
 
 // ---- entry.h ---------------------------------------------------------------------------

@@ -9,7 +9,7 @@ use crate::functions::FunctionResult;
 use crate::host::{Host, Level};
 use crate::plugin::*;
 use std::any::Any;
-use std::ffi::{c_char, c_void, CString};
+use std::ffi::{c_char, c_void, CStr, CString};
 use std::marker::PhantomData;
 use std::mem::size_of;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -120,7 +120,7 @@ impl Registration<'_> {
             launch: ptr::null(), open_url: ptr::null(), user_activity: ptr::null(),
             remote_notifications: ptr::null(), memory: ptr::null(), protected_data: ptr::null(),
             app_state: ptr::null(), termination: ptr::null(),
-            functions: ptr::null(), function_count: 0,
+            functions: ptr::null(), function_count: 0, saved_state: ptr::null(),
         };
         attach(&mut descriptor);
         let add_plugin = self.registrar.add_plugin.ok_or("the registrar has no add_plugin")?;
@@ -335,6 +335,40 @@ broadcast!(TerminationPlugin, will_terminate);
 /// Attaches `T`'s termination vtable.
 pub fn TerminationPlugin<T: crate::TerminationPlugin>(descriptor: &mut pb_plugin_t) {
     descriptor.termination = &Tables::<T>::TERMINATION;
+}
+
+impl<T: SavedStatePlugin> Tables<T> {
+    const SAVED_STATE: pb_saved_state_t = pb_saved_state_t {
+        struct_size: size_of::<pb_saved_state_t>() as u32,
+        save_state: Some(save_state::<T>),
+        release_state: Some(release_state),
+        restore_state: Some(restore_state::<T>),
+    };
+}
+/// Gives the plugin's bytes as a leaked `Box<[u8]>` that `release_state` takes back.
+unsafe extern "C" fn save_state<T: SavedStatePlugin>(ctx: *mut c_void, out: *mut pb_bytes_t) -> pb_status_t {
+    let Some(state) = guard::<T, _>(ctx, "save_state", None, |plugin| plugin.save_state()) else { return PB_ERR_UNAVAILABLE };
+    if out.is_null() {
+        return PB_ERR_INVALID_ARGUMENT;
+    }
+    let state = state.into_boxed_slice();
+    let size = state.len();
+    *out = pb_bytes_t { data: Box::into_raw(state).cast::<u8>(), size };
+    PB_OK
+}
+/// Frees the bytes `save_state` gave.
+unsafe extern "C" fn release_state(_ctx: *mut c_void, data: *const u8, size: usize) {
+    drop(Box::from_raw(ptr::slice_from_raw_parts_mut(data.cast_mut(), size)));
+}
+unsafe extern "C" fn restore_state<T: SavedStatePlugin>(ctx: *mut c_void, saved_version: *const c_char, data: *const u8,
+                                                        size: usize) -> pb_status_t {
+    let version = if saved_version.is_null() { std::borrow::Cow::Borrowed("") } else { CStr::from_ptr(saved_version).to_string_lossy() };
+    let taken = guard::<T, _>(ctx, "restore_state", false, |plugin| plugin.restore_state(bytes(data, size), &version));
+    if taken { PB_OK } else { PB_ERR_INVALID_ARGUMENT }
+}
+/// Attaches `T`'s saved-state vtable.
+pub fn SavedStatePlugin<T: crate::SavedStatePlugin>(descriptor: &mut pb_plugin_t) {
+    descriptor.saved_state = &Tables::<T>::SAVED_STATE;
 }
 
 /// Attaches `T`'s functions (declared with `functions!`) and binds them to the plugin value.

@@ -26,6 +26,8 @@
 //! | `open_url`, `continue_user_activity` | `false`: not handled |
 //! | `did_receive_remote_notification` | the completion answers `Failed` (unless answered before the panic) |
 //! | broadcasts (registration results, memory, protected data, app state, termination) | nothing |
+//! | `save_state` | nothing saved: the previous state is kept |
+//! | `restore_state` | refused: the plugin starts without state |
 //! | a function declared with [`functions!`] | its result type's fail value: `false`, `0`, NaN, NULL, `""`, empty bytes |
 //! | `Plugin::new` (in `register_plugins`) | `register_plugins` returns false: none of the library's plugins is used |
 //! | a plugin's `Drop` (in `deinit`) | logged; the remaining plugins are still dropped |
@@ -49,5 +51,5 @@ pub use host::{FileAttributes, FileFlags, FilesError, Host, Level};
 pub use invoke::{Argument, InvokeError, Value};
 pub use plugin::{
     AppStatePlugin, LaunchPlugin, MemoryPlugin, OpenUrlPlugin, Plugin, ProtectedDataPlugin, RemoteNotificationsPlugin,
-    TerminationPlugin, UserActivityPlugin,
+    SavedStatePlugin, TerminationPlugin, UserActivityPlugin,
 };

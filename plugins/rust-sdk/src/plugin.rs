@@ -99,3 +99,14 @@ pub trait TerminationPlugin: Plugin {
     /// The application is about to terminate: save state now.
     fn will_terminate(&self);
 }
+
+/// Saved state (ABI 1.3): the host keeps the bytes `save_state` gives after will-terminate and
+/// gives them back to `restore_state` before will-finish-launching of the next run.
+pub trait SavedStatePlugin: Plugin {
+    /// The state to keep (at most `PB_SAVED_STATE_MAX_SIZE` bytes), or `None` to save nothing
+    /// this time (the previous state is kept).
+    fn save_state(&self) -> Option<Vec<u8>>;
+    /// The state a previous run saved, by the plugin's version `saved_version`; `false` refuses
+    /// it (the plugin starts without state). Not called when there is no valid state.
+    fn restore_state(&self, state: &[u8], saved_version: &str) -> bool;
+}

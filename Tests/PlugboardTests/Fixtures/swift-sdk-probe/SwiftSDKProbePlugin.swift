@@ -6,6 +6,8 @@
 //   returns; "later" is answered new-data from another thread, after the callback returned.
 // - The URL probe://files runs every files call of ContainerFiles and logs each result, one line each;
 //   probe://list/<container path> logs that folder's listing, each name in brackets.
+// - Saved state: probe://count adds one to a count and logs "count N"; the state is "count N";
+//   restoreState logs "restored count N (saved by VERSION)" and takes the count back.
 import Glibc
 import PlugboardSDK
 
@@ -24,10 +26,13 @@ struct ProbeRefusal: Error, CustomStringConvertible {
     var description: String { "the probe was told to refuse the library" }
 }
 
-struct ProbePlugin: OpenURLPlugin, RemoteNotificationPlugin {
+struct ProbePlugin: OpenURLPlugin, RemoteNotificationPlugin, SavedStatePlugin {
     let descriptor: PluginDescriptor
     let log: Logger
     let files: ContainerFiles?
+    /// The URLs counted over every run (called on the dispatch thread only).
+    final class Count { var value = 0 }
+    let count = Count()
 
     init(host: PlugboardHost) throws {
         descriptor = PluginDescriptor(id: try PluginID(validating: "com.example.swift-sdk-probe"))
@@ -46,7 +51,24 @@ struct ProbePlugin: OpenURLPlugin, RemoteNotificationPlugin {
         }
     }
 
+    func saveState() -> [UInt8]? {
+        Array("count \(count.value)".utf8)
+    }
+
+    func restoreState(_ state: [UInt8], savedVersion: String) -> Bool {
+        let text = String(decoding: state, as: UTF8.self)
+        guard text.hasPrefix("count "), let value = Int(text.dropFirst("count ".count)) else { return false }
+        count.value = value
+        log.info("restored \(text) (saved by \(savedVersion))")
+        return true
+    }
+
     func open(url: String, options: String) -> Bool {
+        if url == "probe://count" {
+            count.value += 1
+            log.info("count \(count.value)")
+            return true
+        }
         guard let files else { return false }
         if url.hasPrefix("probe://list/") {
             let path = String(url.dropFirst("probe://list/".count))

@@ -1,0 +1,154 @@
+import Glibc
+import PlugboardFiles
+import PlugboardSystem
+
+/// Where saved states live: one file per plugin id, `<id>.state`, in the container's
+/// `Library/Plugboard State/`, read and written through the file facade (atomic writes:
+/// a new file renamed over the old one, so a file is always the old state or the new).
+public struct SavedStateStore: Sendable {
+    /// The container's files.
+    public let facade: FileFacade
+
+    /// The folder of the state files inside `Library`.
+    public static let folder = "Plugboard State"
+    /// Every state file's name ends so.
+    public static let fileExtension = ".state"
+
+    /// The store of `facade`'s container.
+    public init(facade: FileFacade) {
+        self.facade = facade
+    }
+
+    /// The name of `id`'s state file in `Library`.
+    public func name(of id: PluginID) -> String {
+        Self.folder + "/" + id.rawValue + Self.fileExtension
+    }
+
+    /// The absolute path of `id`'s state file, for messages.
+    public func path(of id: PluginID) -> String {
+        facade.container.path(of: .library) + "/" + name(of: id)
+    }
+
+    /// `id`'s saved state: none when there is no file, else the state or why the file is unusable.
+    public func load(_ id: PluginID) -> SavedStateLookup {
+        let bytes: [UInt8]
+        do {
+            // No state file is larger than its largest state with the longest header: refuse a huge
+            // file before reading it into memory.
+            if let size = size(of: id), size > SavedStateFile.maximumFileSize {
+                return .unusable(SavedStateProblem(path: path(of: id), cause:
+                    "\(size) bytes, larger than any state file (at most \(SavedStateFile.maximumFileSize))"))
+            }
+            bytes = try facade.readBytes(name(of: id), in: .library)
+        } catch where error.reason == .notFound {
+            return .none
+        } catch {
+            return .unusable(SavedStateProblem(path: path(of: id), cause: error.description))
+        }
+        do throws(SavedStateFileError) {
+            let file = try SavedStateFile.decode(bytes)
+            guard file.pluginID == id.rawValue else { throw .foreign(savedFor: file.pluginID) }
+            return .found(file)
+        } catch {
+            return .unusable(SavedStateProblem(path: path(of: id), cause: error.description))
+        }
+    }
+
+    /// The size of `id`'s state file by `lstat`, nil when it cannot be had (the facade's read then
+    /// says why). Only a size: the bytes are read through the facade, which refuses symbolic links;
+    /// the facade's own `attributes` would also look up the owner's name, most of a restore's time.
+    private func size(of id: PluginID) -> UInt64? {
+        var status = stat()
+        guard (try? systemCall { lstat(path(of: id), &status) }) != nil else { return nil }
+        return UInt64(max(0, status.st_size))
+    }
+
+    /// Stores `file` for its plugin, replacing the previous one atomically (creating
+    /// `Library` and its folder when missing).
+    public func save(_ file: SavedStateFile, for id: PluginID) throws(FileFacadeError) {
+        let bytes = file.encoded()
+        do {
+            try facade.writeBytes(bytes, to: name(of: id), in: .library, overwrite: true, createIntermediateDirectories: true)
+        } catch where error.reason == .notFound {
+            try facade.container.createDirectories()
+            try facade.writeBytes(bytes, to: name(of: id), in: .library, overwrite: true, createIntermediateDirectories: true)
+        }
+    }
+
+    /// Removes `id`'s state file; a missing one is an error (`notFound`).
+    public func remove(_ id: PluginID) throws(FileFacadeError) {
+        try facade.delete(name(of: id), in: .library)
+    }
+
+    /// Removes every state file (`*.state`) of the folder and returns their names; none when the folder is missing.
+    public func removeAll() throws(FileFacadeError) -> [String] {
+        let names = try stateFileNames()
+        for name in names { try facade.delete(Self.folder + "/" + name, in: .library) }
+        return names
+    }
+
+    /// Every `*.state` file of the folder, sorted by name, each read: none when the folder is missing.
+    public func list() throws(FileFacadeError) -> [SavedStateListing] {
+        try stateFileNames().map(listing)
+    }
+
+    /// The names of the folder's `*.state` entries, sorted (temporary files of a write in progress are hidden).
+    private func stateFileNames() throws(FileFacadeError) -> [String] {
+        let entries: [DirectoryEntry]
+        do {
+            entries = try facade.listContents(of: .library, folder: Self.folder)
+        } catch where error.reason == .notFound {
+            return []
+        }
+        return entries.map(\.name).filter { $0.hasSuffix(Self.fileExtension) && !$0.hasPrefix(".") }
+    }
+
+    private func listing(_ fileName: String) -> SavedStateListing {
+        let stem = String(fileName.dropLast(Self.fileExtension.count))
+        let path = facade.container.path(of: .library) + "/" + Self.folder + "/" + fileName
+        guard let id = try? PluginID(validating: stem) else {
+            return SavedStateListing(fileName: fileName, path: path, size: nil,
+                                     content: .failure(SavedStateProblem(path: path, cause: "'\(stem)' is not a plugin id")))
+        }
+        let size = try? facade.attributes(of: name(of: id), in: .library).size
+        return switch load(id) {
+        case .found(let file): SavedStateListing(fileName: fileName, path: path, size: size, content: .success(file))
+        case .none: SavedStateListing(fileName: fileName, path: path, size: size,
+                                      content: .failure(SavedStateProblem(path: path, cause: "removed while listed")))
+        case .unusable(let problem): SavedStateListing(fileName: fileName, path: path, size: size, content: .failure(problem))
+        }
+    }
+}
+
+/// What the store holds for one plugin id.
+public enum SavedStateLookup: Sendable, Equatable {
+    /// No state file: the plugin starts without state, quietly.
+    case none
+    /// A valid state saved for this id.
+    case found(SavedStateFile)
+    /// A file that cannot be used (unreadable, corrupt, truncated, foreign): no state, and a warning.
+    case unusable(SavedStateProblem)
+}
+
+/// One file of the state folder as `plugboard state ls` shows it.
+public struct SavedStateListing: Sendable {
+    /// The file's name in the folder, e.g. `com.example.x.state`.
+    public let fileName: String
+    /// Its absolute path.
+    public let path: String
+    /// Its size in bytes, when it could be read.
+    public let size: UInt64?
+    /// The state, or why the file is unusable.
+    public let content: Result<SavedStateFile, SavedStateProblem>
+}
+
+/// A state file that cannot be used: its path and the cause.
+public struct SavedStateProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file's absolute path.
+    public let path: String
+    /// Why it cannot be used, e.g. `checksum mismatch (…): the file is damaged`.
+    public let cause: String
+
+    /// `'<path>': <cause>`.
+    public var description: String { "'\(path)': \(cause)" }
+}

@@ -1,0 +1,270 @@
+import Foundation
+import Testing
+
+/// Saved state through the real `plugboard` binary and real plugins, in both isolation modes:
+/// a state survives runs, an unusable file is no state and a warning, a failing save keeps the
+/// previous file, and `plugboard state` lists, shows and removes the files.
+@Suite struct SavedStateRunTests {
+    static let isolations = ["process", "none"]
+    static let counter = "com.example.counter"
+    static let hostile = "com.example.hostile"
+
+    /// A workspace with the counter plugin (`saved_state_plugin.c`) built as `version`.
+    static func workspace(_ label: String, counterVersion version: String? = "1.0") throws -> Workspace {
+        let workspace = try Workspace("state-" + label)
+        if let version { try buildCounter(in: workspace, version: version) }
+        return workspace
+    }
+
+    static func buildCounter(in workspace: Workspace, version: String) throws {
+        try PluginCompiler.compile(TestPaths.fixtures + "/saved_state_plugin.c", to: workspace.plugins + "/counter.so",
+                                   flags: ["-DSTATE_VERSION=\"\(version)\""])
+    }
+
+    /// `plugboard run --json` over the workspace's plugins and container, opening `urls`.
+    static func run(_ workspace: Workspace, _ isolation: String, urls: Int = 0, _ extra: [String] = []) throws -> ProcessResult {
+        try CLI.run(["run", "--isolation", isolation, "--json", "--plugin-dir", workspace.plugins,
+                     "--container", workspace.root.file("container")]
+                    + (0..<urls).flatMap { ["--open-url", "myapp://\($0)"] } + extra)
+    }
+
+    /// `plugboard state ARGUMENTS… --container …`.
+    static func state(_ workspace: Workspace, _ arguments: [String]) throws -> ProcessResult {
+        try CLI.run(["state"] + arguments + ["--container", workspace.root.file("container")])
+    }
+
+    /// The path of `id`'s state file, as `plugboard` writes it (normalized: no `//`).
+    static func file(_ workspace: Workspace, _ id: String) -> String {
+        workspace.root.file("container/Library/Plugboard State/\(id).state").replacingOccurrences(of: "//", with: "/")
+    }
+
+    /// The entries of the `state` line of `operation` (restore or save).
+    static func entries(_ result: ProcessResult, _ operation: String) throws -> [[String: Any]] {
+        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)\n\(result.errorOutput)")
+        return lines.filter { $0.string("type") == "state" && $0.string("operation") == operation }.flatMap { $0.objects("entries") ?? [] }
+    }
+
+    /// A JSON array document, or nil.
+    static func jsonArray(_ text: String) -> [Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [Any]
+    }
+
+    /// The messages `plugin` logged.
+    static func logs(_ result: ProcessResult, of plugin: String) -> [String] {
+        (CLI.jsonLines(result.output) ?? []).filter { $0.string("type") == "log" && $0.string("plugin") == plugin }
+            .compactMap { $0.string("message") }
+    }
+
+    /// The state text `state show --json` finds for `id`.
+    static func shownState(_ workspace: Workspace, _ id: String) throws -> String? {
+        let result = try state(workspace, ["show", id, "--json"])
+        return jsonObject(result.output)?.string("state")
+    }
+
+    @Test(arguments: isolations)
+    func aStateSurvivesRunsAndCarriesTheVersionThatSavedIt(isolation: String) throws {
+        let workspace = try Self.workspace("survive")
+        defer { workspace.remove() }
+        let first = try Self.run(workspace, isolation, urls: 2)
+        #expect(first.status == 0, "\(first.output)\n\(first.errorOutput)")
+        #expect(try Self.entries(first, "restore").isEmpty, "no file: no state, quietly")
+        let saved = try Self.entries(first, "save")
+        #expect(saved.map { $0.string("outcome") } == ["saved"] && saved.first?.int("bytes") == 7, "\(first.output)")
+
+        try Self.buildCounter(in: workspace, version: "2.0")
+        let second = try Self.run(workspace, isolation, urls: 1)
+        #expect(second.status == 0, "\(second.output)\n\(second.errorOutput)")
+        #expect(Self.logs(second, of: Self.counter) == ["restored count 2 (saved by 1.0)", "count 3"], "\(second.output)")
+        #expect(try Self.entries(second, "restore").map { $0.string("outcome") } == ["restored"])
+        #expect(try Self.shownState(workspace, Self.counter) == "count 3")
+        let shown = try #require(jsonObject(try Self.state(workspace, ["show", Self.counter, "--json"]).output))
+        #expect(shown.string("version") == "2.0" && shown.string("encoding") == "utf-8" && shown.int("stateBytes") == 7)
+    }
+
+    @Test(arguments: isolations)
+    func aCPlusPlusPluginKeepsItsStateThroughTheHeaderSDK(isolation: String) throws {
+        let workspace = try Self.workspace("cpp", counterVersion: nil)
+        defer { workspace.remove() }
+        try PluginCompiler.compile(TestPaths.fixtures + "/saved_state_cpp_plugin.cpp", to: workspace.plugins + "/cpp.so",
+                                   cplusplus: true)
+        let id = "com.example.cpp-counter"
+        let first = try Self.run(workspace, isolation, urls: 2)
+        #expect(first.status == 0 && Self.logs(first, of: id) == ["count 1", "count 2"], "\(first.output)\n\(first.errorOutput)")
+        let second = try Self.run(workspace, isolation, urls: 1)
+        #expect(Self.logs(second, of: id) == ["restored count 2 (saved by 1.0)", "count 3"], "\(second.output)")
+        #expect(try Self.shownState(workspace, id) == "count 3")
+    }
+
+    @Test(arguments: isolations)
+    func aRustPluginKeepsItsStateThroughTheSDK(isolation: String) throws {
+        let workspace = try Self.workspace("rust", counterVersion: nil)
+        defer { workspace.remove() }
+        try Cargo.buildPlugin("Tests/PlugboardTests/Fixtures/rust-state", in: workspace.root, into: workspace.plugins)
+        let id = "com.example.rust-state"
+        let first = try Self.run(workspace, isolation, urls: 2)
+        #expect(first.status == 0 && Self.logs(first, of: id) == ["count 1", "count 2"], "\(first.output)\n\(first.errorOutput)")
+        let second = try Self.run(workspace, isolation, urls: 1)
+        #expect(Self.logs(second, of: id) == ["restored count 2 (saved by 1.0)", "count 3"], "\(second.output)")
+        #expect(try Self.shownState(workspace, id) == "count 3")
+    }
+
+    @Test(arguments: isolations)
+    func aSwiftPluginKeepsItsStateThroughTheSDK(isolation: String) throws {
+        let workspace = try Self.workspace("swift", counterVersion: nil)
+        defer { workspace.remove() }
+        try SwiftPackageLibraries.copy(SwiftPackageLibraries.probe, into: workspace.plugins)
+        let id = "com.example.swift-sdk-probe"
+        let count = ["--open-url", "probe://count"]
+        let first = try Self.run(workspace, isolation, count + count)
+        #expect(first.status == 0 && Self.logs(first, of: id) == ["count 1", "count 2"], "\(first.output)\n\(first.errorOutput)")
+        let second = try Self.run(workspace, isolation, count)
+        #expect(Self.logs(second, of: id) == ["restored count 2 (saved by 0)", "count 3"], "\(second.output)")
+        #expect(try Self.shownState(workspace, id) == "count 3")
+    }
+
+    @Test(arguments: isolations, ["flipped", "truncated", "foreign", "text", "huge"])
+    func anUnusableFileIsNoStateAndAWarningNamingItsCause(isolation: String, damage: String) throws {
+        let workspace = try Self.workspace("damaged")
+        defer { workspace.remove() }
+        _ = try Self.run(workspace, isolation, urls: 2)
+        let path = Self.file(workspace, Self.counter)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let cause: String
+        switch damage {
+        case "flipped": bytes[bytes.count - 9] ^= 0x10; cause = "checksum mismatch"
+        case "truncated": bytes.removeLast(12); cause = "truncated"
+        case "foreign": bytes = try Self.foreignFile(); cause = "saved for another plugin, 'com.example.other'"
+        case "huge": cause = "larger than any state file"
+        default: bytes = Array("count 99".utf8); cause = "not a Plugboard state file"
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        if damage == "huge" {
+            // Sparse: 17 MiB + 1 byte of holes, more than a state file can be, never read.
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try handle.truncate(atOffset: 17 * 1024 * 1024 + 1)
+            try handle.close()
+        }
+        let result = try Self.run(workspace, isolation, urls: 1)
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        let restore = try Self.entries(result, "restore")
+        #expect(restore.map { $0.string("outcome") } == ["no-state"], "\(result.output)")
+        let warning = restore.first?.string("warning") ?? ""
+        #expect(warning.contains(path) && warning.contains(cause), "\(warning)")
+        #expect(Self.logs(result, of: Self.counter) == ["count 1"], "started without state: \(result.output)")
+        #expect(try Self.shownState(workspace, Self.counter) == "count 1", "the save replaced the unusable file")
+    }
+
+    /// A valid state file saved for `com.example.other`, written with the format of the host (through a run).
+    static func foreignFile() throws -> [UInt8] {
+        let workspace = try Workspace("state-foreign")
+        defer { workspace.remove() }
+        try PluginCompiler.compile(TestPaths.fixtures + "/saved_state_plugin.c", to: workspace.plugins + "/other.so",
+                                   flags: ["-DSTATE_ID=\"com.example.other\""])
+        _ = try run(workspace, "none")
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: file(workspace, "com.example.other"))))
+    }
+
+    @Test(arguments: isolations)
+    func resetStateStartsCleanAndSaysSo(isolation: String) throws {
+        let workspace = try Self.workspace("reset")
+        defer { workspace.remove() }
+        _ = try Self.run(workspace, isolation, urls: 3)
+        let result = try Self.run(workspace, isolation, urls: 1, ["--reset-state"])
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        let notes = (CLI.jsonLines(result.output) ?? []).filter { $0.string("type") == "note" }.compactMap { $0.string("message") }
+        #expect(notes.contains { $0.contains("--reset-state: removed 1 state file(s)") }, "\(result.output)")
+        #expect(Self.logs(result, of: Self.counter) == ["count 1"])
+    }
+
+    @Test func stateListsShowsAndRemovesTheFiles() throws {
+        let workspace = try Self.workspace("commands")
+        defer { workspace.remove() }
+        let empty = try Self.state(workspace, ["ls"])
+        #expect(empty.status == 0 && empty.output.contains("no saved state"), "\(empty.output)\(empty.errorOutput)")
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["SAVED_STATE", "HOSTILE_STATE=\"\\001\\377binary\""])
+        _ = try Self.run(workspace, "none", urls: 1)
+        try Data("junk".utf8).write(to: URL(fileURLWithPath: Self.file(workspace, "com.example.junk")))
+
+        let listing = try Self.state(workspace, ["ls", "--json"])
+        let rows = try #require(Self.jsonArray(listing.output)?.compactMap { $0 as? [String: Any] }, "\(listing.output)")
+        #expect(rows.compactMap { $0.string("plugin") } == ["com.example.counter", "com.example.hostile", "com.example.junk"])
+        #expect(rows.map { $0["valid"] as? Bool } == [true, true, false])
+        #expect(rows.last?.string("problem")?.contains("not a Plugboard state file") == true, "\(listing.output)")
+        let human = try Self.state(workspace, ["ls"])
+        #expect(human.output.contains("com.example.junk  UNUSABLE: not a Plugboard state file"), "\(human.output)")
+
+        let binary = try Self.state(workspace, ["show", Self.hostile])
+        #expect(binary.status == 0 && binary.output.contains("00000000  01 ff 62 69 6e 61 72 79") && binary.output.contains("|..binary|"),
+                "\(binary.output)")
+        let junk = try Self.state(workspace, ["show", "com.example.junk"])
+        #expect(junk.status == 1 && junk.errorOutput.contains(Self.file(workspace, "com.example.junk"))
+                && junk.errorOutput.contains("not a Plugboard state file"), "\(junk.errorOutput)")
+        let missing = try Self.state(workspace, ["show", "com.example.missing"])
+        #expect(missing.status == 1 && missing.errorOutput.contains("no saved state for com.example.missing"), "\(missing.errorOutput)")
+        #expect(try Self.state(workspace, ["show", "not-an-id"]).status == 64)
+        #expect(try Self.state(workspace, ["rm"]).status == 64)
+        #expect(try Self.state(workspace, ["rm", "--all", Self.counter]).status == 64)
+
+        let removed = try Self.state(workspace, ["rm", Self.counter, "com.example.missing"])
+        #expect(removed.status == 1 && removed.output.contains("removed '\(Self.file(workspace, Self.counter))'")
+                && removed.errorOutput.contains("com.example.missing"), "\(removed.output)\(removed.errorOutput)")
+        #expect(!FileManager.default.fileExists(atPath: Self.file(workspace, Self.counter)))
+        let all = try Self.state(workspace, ["rm", "--all", "--json"])
+        #expect(all.status == 0 && Self.jsonArray(all.output)?.count == 2 && all.output.contains("com.example.junk.state"), "\(all.output)")
+        #expect(Self.jsonArray(try Self.state(workspace, ["ls", "--json"]).output)?.isEmpty == true)
+    }
+
+    /// A first run saves "first"; a second run's save fails: the file still holds "first".
+    @Test(arguments: [
+        ("process", ["SEGV_AT=AT_SAVE_STATE"], "com.example.hostile crashed with SIGSEGV in save_state"),
+        ("process", ["SPIN_AT=AT_SAVE_STATE"], "com.example.hostile did not return from save_state within 1 s"),
+        ("process", ["NULL_STATE_AT=AT_SAVE_STATE"], "save_state returned NULL data with a size of 100"),
+        ("none", ["NULL_STATE_AT=AT_SAVE_STATE"], "save_state returned NULL data with a size of 100"),
+        ("process", ["HUGE_STATE_AT=AT_SAVE_STATE"], "save_state returned 16777217 bytes, over the limit"),
+        ("none", ["HUGE_STATE_AT=AT_SAVE_STATE"], "save_state returned 16777217 bytes, over the limit"),
+    ])
+    func aFailingSaveKeepsThePreviousState(isolation: String, definitions: [String], words: String) throws {
+        let workspace = try Self.workspace("failed-save", counterVersion: nil)
+        defer { workspace.remove() }
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["SAVED_STATE", "HOSTILE_STATE=\"first\""])
+        _ = try Self.run(workspace, isolation)
+        #expect(try Self.shownState(workspace, Self.hostile) == "first")
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["SAVED_STATE", "HOSTILE_STATE=\"second\""] + definitions)
+        let result = try Self.run(workspace, isolation, ["--call-timeout", "1"])
+        let kept = try Self.entries(result, "save")
+        #expect(kept.map { $0.string("outcome") } == ["kept"], "\(result.output)")
+        #expect(kept.first?.string("warning")?.contains(words) == true, "\(kept)")
+        #expect(result.status == (definitions[0].hasPrefix("SEGV") || definitions[0].hasPrefix("SPIN") ? 5 : 0), "\(result.output)")
+        #expect(try Self.shownState(workspace, Self.hostile) == "first")
+    }
+
+    @Test func aPluginWhoseWorkerCrashedKeepsItsLastSavedState() throws {
+        let workspace = try Self.workspace("crashed-worker")
+        defer { workspace.remove() }
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["SAVED_STATE", "HOSTILE_STATE=\"first\""])
+        _ = try Self.run(workspace, "process", urls: 1)
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins,
+                                   ["SAVED_STATE", "HOSTILE_STATE=\"second\"", "SEGV_AT=AT_OPEN_URL", "HOSTILE_PRIORITY=10"])
+        let result = try Self.run(workspace, "process", urls: 1)
+        #expect(result.status == 5, "\(result.output)")
+        #expect(Self.logs(result, of: Self.hostile).contains("restored: first"))
+        #expect(try Self.entries(result, "save").compactMap { $0.string("plugin") } == [Self.counter], "\(result.output)")
+        #expect(try Self.shownState(workspace, Self.hostile) == "first")
+        #expect(try Self.shownState(workspace, Self.counter) == "count 2", "the other library saved as usual")
+    }
+
+    @Test func aCrashInRestoreIsThatPluginsFailureAlone() throws {
+        let workspace = try Self.workspace("crashed-restore")
+        defer { workspace.remove() }
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["SAVED_STATE", "HOSTILE_PRIORITY=-10"])
+        _ = try Self.run(workspace, "process", urls: 1)
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["SAVED_STATE", "HOSTILE_PRIORITY=-10", "SEGV_AT=AT_RESTORE_STATE"])
+        let result = try Self.run(workspace, "process", urls: 1)
+        #expect(result.status == 5, "\(result.output)")
+        let restore = try Self.entries(result, "restore")
+        #expect(restore.compactMap { $0.string("outcome") } == ["restored", "refused"], "\(result.output)")
+        #expect(restore.last?.string("warning")?.contains("com.example.hostile crashed with SIGSEGV in restore_state") == true)
+        #expect(Self.logs(result, of: Self.counter) == ["restored count 1 (saved by 1.0)", "count 2"])
+        #expect(try Self.shownState(workspace, Self.hostile) == "hostile state", "its file stays")
+    }
+}
