@@ -36,7 +36,7 @@ import Testing
 
     @Test func everyFaultNamesTheFileWhereAndWhy() {
         #expect(error("{\"default\": {\"deny\": [\"fils\"]}}")
-                == "the policy file 'policy.json': default.deny[0] names \"fils\", which is not a concern or a service (known: launch, open-url, user-activity, remote-notifications, memory, protected-data, app-state, termination, files, invoke, post, observe)")
+                == "the policy file 'policy.json': default.deny[0] names \"fils\", which is not a concern or a service (known: launch, open-url, user-activity, remote-notifications, memory, protected-data, app-state, termination, saved-state, files, invoke, post, observe)")
         #expect(error("{\"plugins\": {\"com.example.x\": {\"deny\": [\"files\", 3]}}}")
                 .hasPrefix("the policy file 'policy.json': plugins.com.example.x.deny[1] names 3, which is not"))
         #expect(error("{\"defaults\": {}}") == "the policy file 'policy.json': defaults is not a policy key (the keys are \"default\" and \"plugins\")")

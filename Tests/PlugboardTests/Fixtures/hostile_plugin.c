@@ -422,6 +422,8 @@ static void did_receive(void *ctx, const char *user_info, size_t length, const p
     if (pthread_create(&thread, NULL, complete_later, (void *)completion) == 0) pthread_detach(thread);
 }
 static const pb_remote_notifications_t notifications = {sizeof(pb_remote_notifications_t), NULL, NULL, did_receive};
+#endif
+
 #ifdef SAVED_STATE
 #ifndef HOSTILE_STATE
 #define HOSTILE_STATE "hostile state"
