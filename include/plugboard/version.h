@@ -16,6 +16,8 @@
  *        one plugin calling another's function (before 1.2 was released, so
  *        within 1.2): pb_value_t, PB_VALUE_*, pb_host_t.invoke and
  *        pb_host_t.release_value.
+ *   1.3  the notification bus (services/notifications.h): pb_notifications_t,
+ *        pb_notification_fn, PB_NOTIFICATION_*, pb_host_t.notifications.
  *
  * Compatibility rule: the major version must equal the host's; a plugin built
  * for a newer minor than the host's is refused; an older minor loads, and the
@@ -25,4 +27,4 @@
 /** ABI major version. A plugin with another major is refused. */
 #define PB_ABI_VERSION_MAJOR 1u
 /** ABI minor version. A plugin with a newer minor than the host's is refused. */
-#define PB_ABI_VERSION_MINOR 2u
+#define PB_ABI_VERSION_MINOR 3u

@@ -27,6 +27,9 @@ public struct EventReport: Sendable, Encodable {
     public let notes: [String]
     /// Wall time from the first call to the reduced answer.
     public let nanoseconds: UInt64
+    /// The notifications delivered after the event's calls returned: those its
+    /// callbacks posted, those posted since the last delivery, and those their observers posted.
+    public internal(set) var notifications = NotificationReport()
     /// The calls as the dispatcher recorded them.
     let trace: CallTrace
 
@@ -55,10 +58,11 @@ public struct EventReport: Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case event, answer, calls, decidedBy, notes, failures, nanoseconds
+        case event, answer, calls, decidedBy, notes, failures, nanoseconds, notifications
     }
 
-    /// Encodes the report with the keys `event`, `answer`, `calls`, `decidedBy`, `notes` and `nanoseconds`.
+    /// Encodes the report with the keys `event`, `answer`, `calls`, `decidedBy`, `notes`, `failures`,
+    /// `nanoseconds` and `notifications`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(event, forKey: .event)
@@ -68,6 +72,7 @@ public struct EventReport: Sendable, Encodable {
         try container.encode(notes, forKey: .notes)
         try container.encode(failures, forKey: .failures)
         try container.encode(nanoseconds, forKey: .nanoseconds)
+        try container.encode(notifications, forKey: .notifications)
     }
 }
 

@@ -56,8 +56,10 @@ extension PluginHost {
         case .trueUnlessDecided: .bool(decidedBy.isEmpty)
         case .falseUnlessDecided: .bool(!decidedBy.isEmpty)
         }
-        return EventReport(event: event, answer: answer, trace: run.trace(roster, reversed: reversed, answers: answers),
-                           decidedBy: decidedBy, failures: failures, nanoseconds: run.nanoseconds)
+        var report = EventReport(event: event, answer: answer, trace: run.trace(roster, reversed: reversed, answers: answers),
+                                 decidedBy: decidedBy, failures: failures, nanoseconds: run.nanoseconds)
+        report.notifications = deliverNotifications()
+        return report
     }
 
     /// One call of one participant: the one place that switches on how a participant is reached.

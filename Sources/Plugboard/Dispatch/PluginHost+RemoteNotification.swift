@@ -5,6 +5,7 @@ extension PluginHost {
     /// Delivers a notification to every plugin; `completion` receives the reduced
     /// answer (new data > no data > failed; no data with no plugins) exactly once,
     /// when all answered or `deadline` after the call, on whichever thread that happens.
+    /// Notifications posted meanwhile are delivered at the next event or ``deliverNotifications()``.
     public func didReceiveRemoteNotification(
         userInfo: String, deadline: Duration = .seconds(30),
         completion: @escaping @Sendable (EventReport) -> Void
@@ -14,10 +15,12 @@ extension PluginHost {
 
     /// Delivers a notification and waits on this thread for the reduced answer
     /// (at most `deadline`). A plugin that answers on this same thread later
-    /// than its callback cannot answer in time.
+    /// than its callback cannot answer in time. Then delivers the notifications posted meanwhile.
     @discardableResult
     public func didReceiveRemoteNotification(userInfo: String, deadline: Duration = .seconds(30)) -> EventReport {
-        dispatchRemoteNotification(userInfo: userInfo, deadline: deadline) { _ in }.waitForReport()
+        var report = dispatchRemoteNotification(userInfo: userInfo, deadline: deadline) { _ in }.waitForReport()
+        report.notifications = deliverNotifications()
+        return report
     }
 
     private func dispatchRemoteNotification(

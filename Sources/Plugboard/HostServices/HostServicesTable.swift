@@ -17,7 +17,7 @@ final class HostServicesTable: Sendable {
         let router: LogRouter
         let pluginIDs = Mutex<Set<String>>([])
         let files: FilesAccess?
-        /// The host whose functions the library's `invoke` reaches.
+        /// The host whose functions the library's `invoke` reaches, and whose bus its notifications use.
         let invocations = InvocationRouter()
 
         init(lifetime: LibraryLifetime, router: LogRouter, files: FilesAccess?) {
@@ -46,7 +46,8 @@ final class HostServicesTable: Sendable {
             log: Self.log,
             files: filesTable.map { UnsafePointer($0) },
             invoke: InvokeService.invoke,
-            release_value: InvokeService.releaseValue))
+            release_value: InvokeService.releaseValue,
+            notifications: NotificationService.table))
     }
 
     /// `pb_host_t.log`: thread-safe, copies the message, never fails; ignored

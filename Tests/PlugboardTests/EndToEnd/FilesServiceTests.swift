@@ -83,7 +83,7 @@ import Testing
         try PluginCompiler.compile(TestPaths.fixtures + "/files_probe.c", to: work.file("plugins/probe.so"))
         let result = try run(TestPaths.plugboard, ["inspect", work.file("plugins/probe.so")])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("1.2"))
+        #expect(result.output.contains("1.3"))
     }
 
     @Test func theURLHistoryExampleKeepsItsHistoryAcrossRuns() throws {

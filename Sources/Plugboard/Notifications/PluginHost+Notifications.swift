@@ -1,0 +1,65 @@
+import CFaultReporter
+
+/// The notification bus in the embedding API: post, observe with a callback, and
+/// deliver what is queued.
+///
+/// Observers are callbacks, not an `AsyncSequence`: a delivery is a plugin call like
+/// any other, made synchronously on the dispatch thread, one at a time, in a
+/// documented order, and timed for the report; a sequence would hand the
+/// notification to another task, whose timing and order the host cannot promise.
+extension PluginHost {
+    /// Queues the notification `name` (reverse-DNS) with `payload` (JSON object text),
+    /// sent by the host ("plugboard"). Any thread. It is delivered on the dispatch thread
+    /// after the next event's calls, or at ``deliverNotifications()``.
+    public func post(_ name: String, payload: String = "{}") throws(NotificationRefusal) {
+        try NotificationRefusal.check(name: name, call: "post")
+        try NotificationRefusal.check(payload: payload, name: name)
+        notifications.post(name, payload: payload, sender: NotificationBus.hostSender)
+    }
+
+    /// Calls `observer` on the dispatch thread for every notification named `name`, after
+    /// every plugin that observes it (the receiver is reported as "plugboard"), until
+    /// ``stopObserving(_:)``.
+    public func observe(_ name: String,
+                        _ observer: @escaping @Sendable (PluginNotification) -> Void) throws(NotificationRefusal) -> NotificationToken {
+        try NotificationRefusal.check(name: name, call: "observe")
+        return NotificationToken(value: notifications.observe(name, receiver: NotificationBus.hostSender, owner: nil,
+                                                              .swift(observer)))
+    }
+
+    /// Ends an observation ``observe(_:_:)`` made; nothing happens for one already ended.
+    public func stopObserving(_ token: NotificationToken) {
+        _ = notifications.stopObserving(token.value, owner: nil)
+    }
+
+    /// Delivers every queued notification now, on this thread (the dispatch thread), and
+    /// those the observers post meanwhile, and reports each delivery. Every event does
+    /// this after its calls returned; call it to deliver what plugin threads posted between events.
+    @discardableResult
+    public func deliverNotifications() -> NotificationReport {
+        guard notifications.hasPending else { return NotificationReport() }
+        var ranks: [String: (rank: Int, label: UnsafePointer<pbf_label_t>)] = [:]
+        for (rank, entry) in prepared.entries.enumerated() { ranks[entry.descriptor.id.rawValue] = (rank, entry.label) }
+        let record = calls
+        let timed = timing == .perCall
+        record.begin("notification observer")
+        defer { record.leave() }
+        return notifications.drain { receiver in
+            receiver == NotificationBus.hostSender ? Int.max : ranks[receiver]?.rank
+        } deliver: { observer, notification, _ in
+            let start = timed ? MonotonicClock.now() : 0
+            switch observer.callback {
+            case .native(let callback, let ctx):
+                if let label = ranks[observer.receiver]?.label { record.enter(label) }
+                notification.name.withCString { name in
+                    notification.payload.withCString { payload in
+                        notification.sender.withCString { callback(ctx, name, payload, $0) }
+                    }
+                }
+            case .swift(let callback):
+                callback(notification)
+            }
+            return (timed ? MonotonicClock.now() &- start : nil, nil)
+        }
+    }
+}
