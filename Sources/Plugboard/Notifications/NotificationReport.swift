@@ -44,4 +44,7 @@ public struct PostedNotification: Sendable, Encodable, Equatable {
     public let sender: String
     /// Its depth (see ``NotificationDelivery/depth``).
     public let depth: Int
+
+    /// The deepest notification delivered (`PB_NOTIFICATION_DEPTH_MAX`); deeper ones are dropped.
+    public static var depthLimit: Int { NotificationBus.depthLimit }
 }

@@ -32,6 +32,9 @@ extension PluginHost {
         _ = notifications.stopObserving(token.value, owner: nil)
     }
 
+    /// What fault and timeout messages call an observer callback.
+    private static let observerCallback: StaticString = "notification observer"
+
     /// Delivers every queued notification now, on this thread (the dispatch thread), and
     /// those the observers post meanwhile, and reports each delivery. Every event does
     /// this after its calls returned; call it to deliver what plugin threads posted between events.
@@ -42,7 +45,7 @@ extension PluginHost {
         for (rank, entry) in prepared.entries.enumerated() { ranks[entry.descriptor.id.rawValue] = (rank, entry.label) }
         let record = calls
         let timed = timing == .perCall
-        record.begin("notification observer")
+        record.begin(Self.observerCallback)
         defer { record.leave() }
         return notifications.drain { receiver in
             receiver == NotificationBus.hostSender ? Int.max : ranks[receiver]?.rank
