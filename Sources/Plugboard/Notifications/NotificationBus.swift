@@ -2,6 +2,14 @@ import CPlugboard
 import Glibc
 import Synchronization
 
+/// What a worker's bus sends to the host: a post (sender, name, payload, depth), an
+/// observation made (token, receiver, name) and one ended (token).
+struct NotificationRelay: Sendable {
+    let post: @Sendable (_ sender: String, _ name: String, _ payload: String, _ depth: Int) -> Void
+    let observed: @Sendable (_ token: UInt64, _ receiver: String, _ name: String) -> Void
+    let stopped: @Sendable (_ token: UInt64) -> Void
+}
+
 /// One host's notification bus: the observers, the queue of posted notifications,
 /// and the notifications dropped for their depth. Thread-safe: plugins post and
 /// observe from any thread; only ``drain(rank:deliver:)`` calls observers, on the
@@ -23,6 +31,8 @@ final class NotificationBus: Sendable {
         case native(pb_notification_fn, ctx: UnsafeMutableRawPointer?)
         /// A closure of the host's embedding API.
         case swift(@Sendable (PluginNotification) -> Void)
+        /// An observer in a worker, which the host asks to call it (`deliver`) by the worker's `token`.
+        case remote(WorkerConnection, token: UInt64)
     }
 
     /// One observation.
@@ -48,6 +58,8 @@ final class NotificationBus: Sendable {
     }
 
     private let state = Mutex(State())
+    /// In a worker: where posts and observations go (the host's bus is the one that delivers).
+    private let relay = Mutex<NotificationRelay?>(nil)
     /// Notifications queued or dropped and not yet reported: lets an event with nothing
     /// posted skip the drain for one atomic load.
     private let pending = Atomic<Int>(0)
@@ -58,7 +70,12 @@ final class NotificationBus: Sendable {
     /// Queues `name` with `payload` from `sender`. Its depth is `depth` when given (a worker
     /// knows it), else one more than the notification being delivered when the calling thread
     /// is delivering one, else 1. A notification deeper than ``depthLimit`` is dropped and counted.
+    /// In a worker (``relay(to:)``), the notification goes to the host with its depth instead.
     func post(_ name: String, payload: String, sender: String, depth: Int? = nil) {
+        if let relay = relay.withLock({ $0 }) {
+            relay.post(sender, name, payload, depth ?? currentDepth + 1)
+            return
+        }
         state.withLock { state in
             let inside = state.delivering.flatMap { pthread_equal($0.thread, pthread_self()) != 0 ? $0.depth + 1 : nil }
             let depth = depth ?? inside ?? 1
@@ -79,24 +96,59 @@ final class NotificationBus: Sendable {
     }
 
     /// Adds an observer of `name` for `receiver`, which `owner` may end; returns its token (never 0).
+    /// In a worker, the host is told of it too.
     func observe(_ name: String, receiver: String, owner: ObjectIdentifier?, _ callback: Callback) -> UInt64 {
-        state.withLock { state in
+        let token = state.withLock { state in
             defer { state.nextToken += 1 }
             state.observers.append(Observer(token: state.nextToken, name: name, receiver: receiver, owner: owner,
                                             callback: callback))
             return state.nextToken
         }
+        relay.withLock { $0 }?.observed(token, receiver, name)
+        return token
     }
 
     /// Ends the observation `token` if `owner` made it; false when there is no such observation of `owner`.
+    /// In a worker, the host is told of it too.
     func stopObserving(_ token: UInt64, owner: ObjectIdentifier?) -> Bool {
-        state.withLock { state in
+        let stopped = state.withLock { state in
             guard let index = state.observers.firstIndex(where: { $0.token == token && $0.owner == owner }) else {
                 return false
             }
             state.observers.remove(at: index)
             return true
         }
+        if stopped { relay.withLock { $0 }?.stopped(token) }
+        return stopped
+    }
+
+    /// Ends the observer a worker announced as `token` (its own number), if `owner` (the worker's connection) made it.
+    func stopRemoteObserving(_ token: UInt64, owner: ObjectIdentifier) {
+        state.withLock { state in
+            state.observers.removeAll { observer in
+                guard observer.owner == owner, case .remote(_, let remote) = observer.callback else { return false }
+                return remote == token
+            }
+        }
+    }
+
+    /// Makes this a worker's bus: posts, observations and their ends go to `relay`; the
+    /// host delivers, and asks for each call with ``deliver(_:to:depth:call:)``.
+    func relay(to relay: NotificationRelay) {
+        self.relay.withLock { $0 = relay }
+    }
+
+    /// Calls the observer `token` with `call` for `notification`, `depth` deep (a post it makes
+    /// is one deeper); nothing when it ended meanwhile. A worker's side of a delivery.
+    func deliver(_ notification: PluginNotification, to token: UInt64, depth: Int, call: (Observer) -> Void) {
+        let observer = state.withLock { state -> Observer? in
+            guard let observer = state.observers.first(where: { $0.token == token }) else { return nil }
+            state.delivering = (pthread_self(), depth)
+            return observer
+        }
+        guard let observer else { return }
+        call(observer)
+        state.withLock { $0.delivering = nil }
     }
 
     /// Ends every observation `owner` made (a library that ended, a worker that failed).

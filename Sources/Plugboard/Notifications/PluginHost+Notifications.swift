@@ -1,4 +1,6 @@
 import CFaultReporter
+import CPlugboard
+import PlugboardWorkerProtocol
 
 /// The notification bus in the embedding API: post, observe with a callback, and
 /// deliver what is queued.
@@ -49,20 +51,66 @@ extension PluginHost {
         defer { record.leave() }
         return notifications.drain { receiver in
             receiver == NotificationBus.hostSender ? Int.max : ranks[receiver]?.rank
-        } deliver: { observer, notification, _ in
+        } deliver: { observer, notification, depth in
             let start = timed ? MonotonicClock.now() : 0
+            var failure: String?
             switch observer.callback {
             case .native(let callback, let ctx):
                 if let label = ranks[observer.receiver]?.label { record.enter(label) }
-                notification.name.withCString { name in
-                    notification.payload.withCString { payload in
-                        notification.sender.withCString { callback(ctx, name, payload, $0) }
-                    }
-                }
+                Self.call(callback, ctx, notification)
             case .swift(let callback):
                 callback(notification)
+            case .remote(let connection, let token):
+                record.leave()
+                failure = deliver(notification, depth: depth, to: connection, token: token, receiver: observer.receiver)
             }
-            return (timed ? MonotonicClock.now() &- start : nil, nil)
+            return (timed ? MonotonicClock.now() &- start : nil, failure)
+        }
+    }
+
+    /// Calls the observer `token` of this host (a worker's) for a notification its host relayed (`deliver`).
+    func deliverRelayed(_ notification: PluginNotification, to token: UInt64, depth: Int) {
+        let record = calls
+        record.begin(Self.observerCallback)
+        defer { record.leave() }
+        notifications.deliver(notification, to: token, depth: depth) { observer in
+            guard case .native(let callback, let ctx) = observer.callback else { return }
+            if let label = registry.entry(PluginID(unchecked: observer.receiver))?.label { record.enter(label) }
+            Self.call(callback, ctx, notification)
+        }
+    }
+
+    /// Makes this host's bus a worker's: what its plugins post and observe goes to the host over `channel`.
+    func relayNotifications(over channel: WorkerChannel) {
+        notifications.relay(to: NotificationRelay(
+            post: { sender, name, payload, depth in
+                try? channel.send(.post(pluginID: sender, name: name, payload: payload, depth: UInt32(clamping: depth)))
+            },
+            observed: { token, receiver, name in try? channel.send(.observe(token: token, pluginID: receiver, name: name)) },
+            stopped: { token in try? channel.send(.stopObserving(token: token)) }))
+    }
+
+    /// Asks `connection`'s worker to call its observer `token`, waiting at most the call timeout;
+    /// a worker that fails is reported as for any call. Returns the failure's sentence, if any.
+    private func deliver(_ notification: PluginNotification, depth: Int, to connection: WorkerConnection, token: UInt64,
+                         receiver: String) -> String? {
+        let message = WorkerMessage.deliver(token: token, name: notification.name, payload: notification.payload,
+                                            sender: notification.sender, depth: UInt32(clamping: depth))
+        let ending: WorkerEnding
+        switch connection.request(message, timeout: callTimeout, interrupted: interruption) {
+        case .success(.delivered): return nil
+        case .success(let other): ending = connection.abandon("it answered \(other.kind) to deliver")
+        case .failure(let failed): ending = failed
+        }
+        return workerFailed(connection, ending, who: receiver, callback: Self.observerCallback.description).message
+    }
+
+    /// Calls a C observer with the notification's strings, valid during the call.
+    private static func call(_ callback: pb_notification_fn, _ ctx: UnsafeMutableRawPointer?, _ notification: PluginNotification) {
+        notification.name.withCString { name in
+            notification.payload.withCString { payload in
+                notification.sender.withCString { callback(ctx, name, payload, $0) }
+            }
         }
     }
 }

@@ -17,7 +17,7 @@ extension PluginHost {
         } else {
             do {
                 connection = try WorkerConnection(library: path, trust: trust, worker: worker, facade: fileFacade,
-                                                  invoker: functionInvoker, log: logHandler, output: outputHandler)
+                                                  invoker: functionInvoker, bus: notifications, log: logHandler, output: outputHandler)
             } catch {
                 return .failed(path, error)
             }
@@ -103,7 +103,7 @@ extension PluginHost {
         guard case .workers(let worker) = isolation else { return }
         for case .file(let path, _) in candidates {
             guard let connection = try? WorkerConnection(library: path, trust: trust, worker: worker, facade: fileFacade,
-                                                         invoker: functionInvoker, log: logHandler, output: outputHandler) else { continue }
+                                                         invoker: functionInvoker, bus: notifications, log: logHandler, output: outputHandler) else { continue }
             loaded.prestart(connection, for: path)
         }
     }

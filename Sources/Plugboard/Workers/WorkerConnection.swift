@@ -28,6 +28,8 @@ final class WorkerConnection: @unchecked Sendable {
     private let files: WorkerFilesServer?
     /// Runs the worker's `invoke` requests (plugins calling other plugins' functions); nil serves none.
     private let invoker: FunctionInvoker?
+    /// Takes the worker's posts and observations; nil takes none.
+    private let bus: NotificationBus?
     private let state = Mutex(State())
     private let replied = DispatchSemaphore(value: 0)
 
@@ -51,7 +53,8 @@ final class WorkerConnection: @unchecked Sendable {
 
     /// Starts a worker for `library`, loaded under `trust`; its log lines go to `log`, its printed lines to `output`.
     init(library: String, trust: PluginTrust, worker: String, facade: FileFacade?, invoker: FunctionInvoker?,
-         log: @escaping PluginHost.LogHandler, output: @escaping PluginHost.OutputHandler) throws(LoadFailure) {
+         bus: NotificationBus?, log: @escaping PluginHost.LogHandler,
+         output: @escaping PluginHost.OutputHandler) throws(LoadFailure) {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             throw LoadFailure(.open, "cannot make the worker's channel", systemError: Errno(rawValue: errno).description)
@@ -77,6 +80,7 @@ final class WorkerConnection: @unchecked Sendable {
         self.log = log
         files = facade.map { WorkerFilesServer(library: library, facade: $0) }
         self.invoker = invoker
+        self.bus = bus
         for (descriptor, stream) in [(process.output, PluginOutputLine.Stream.stdout), (process.errorOutput, .stderr)] {
             guard let descriptor else { continue }
             let process = self.process
@@ -251,7 +255,7 @@ final class WorkerConnection: @unchecked Sendable {
     }
 
     /// Reads the worker's messages until the channel ends: replies wake the
-    /// waiting request; log lines and completions are delivered at once, on this thread.
+    /// waiting request; log lines, completions, posts and observations are taken at once, on this thread.
     private func readMessages() {
         while true {
             let received: ReceivedMessage
@@ -289,6 +293,13 @@ final class WorkerConnection: @unchecked Sendable {
                 waiting.signal()
             case .invoke(let function, let depth, let arguments):
                 serveInvoke(function, depth: depth, arguments: arguments, requestID: received.requestID)
+            case .post(let plugin, let name, let payload, let depth):
+                // Queued before the reader takes the answer of the call the post was made in: never reordered after it.
+                bus?.post(name, payload: payload, sender: plugin, depth: Int(depth))
+            case .observe(let token, let plugin, let name):
+                _ = bus?.observe(name, receiver: plugin, owner: ObjectIdentifier(self), .remote(self, token: token))
+            case .stopObserving(let token):
+                bus?.stopRemoteObserving(token, owner: ObjectIdentifier(self))
             case .completion(let notification, _, let result):
                 let completion = state.withLock { $0.notifications[notification] }
                 if let answer = FetchResult(abiValue: result) {

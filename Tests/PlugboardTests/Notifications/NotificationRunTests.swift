@@ -18,7 +18,7 @@ import Testing
                      "--container", workspace.root.file("container")] + arguments)
     }
 
-    static let isolations = ["none"]
+    static let isolations = ["process", "none"]
 
     @Test(arguments: isolations)
     func postsDuringACallbackAreDeliveredAfterItInPostingOrderToObserversInPriorityOrder(isolation: String) throws {
@@ -161,5 +161,26 @@ import Testing
         defer { process.stop() }
         let warning = "com.example.hostile did not return from notification observer within 0.2 s"
         #expect(process.waitForOutput(containing: warning, timeout: .seconds(60)), "\(process.output)")
+    }
+}
+
+/// An observer in a worker that crashes or hangs is reported like any call, and the run goes on.
+@Suite struct NotificationWorkerFaultTests {
+    @Test(arguments: [("OBSERVE_SEGV_AT", [String](), "crashed with SIGSEGV in notification observer"),
+                      ("OBSERVE_SPIN_AT", ["--call-timeout", "0.5"], "did not return from notification observer within 0.5 s")])
+    func aFailingObserverInAWorkerIsReportedAndTheRunGoesOn(action: String, options: [String], failure: String) throws {
+        let workspace = try Workspace("bus-worker-fault")
+        defer { workspace.remove() }
+        let library = try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["\(action)=AT_OPEN_URL"])
+        try NotificationRunTests.busPlugin("listener.so", in: workspace, ["BUS_ID=\"com.example.listener\"",
+                                                                          "BUS_OBSERVE=\"com.example.boom\""])
+        let result = try NotificationRunTests.run(workspace, "process", ["--open-url", "myapp://x", "--open-url", "myapp://y"] + options)
+        #expect(result.status == 5, "\(result.output)\n\(result.errorOutput)")
+        #expect(result.output.contains("com.example.hostile \(failure) (\(library))"), "\(result.output)")
+        #expect(result.output.contains("    notification com.example.boom  com.example.hostile → com.example.hostile"), "\(result.output)")
+        #expect(result.output.contains("FAILED: com.example.hostile \(failure)"), "\(result.output)")
+        let listener = CLI.pluginLogs(result.output).filter { $0.hasPrefix("com.example.listener: received com.example.boom") }
+        #expect(listener.count == 1, "the other observer still receives it: \(result.output)")
+        #expect(CLI.eventNames(result.output).suffix(2) == ["open-url", "will-terminate"], "\(result.output)")
     }
 }
