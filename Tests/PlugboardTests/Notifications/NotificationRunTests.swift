@@ -184,3 +184,28 @@ import Testing
         #expect(CLI.eventNames(result.output).suffix(2) == ["open-url", "will-terminate"], "\(result.output)")
     }
 }
+
+/// The bus examples: network-monitor posts the network status on app-state changes; url-history observes and logs it.
+@Suite struct NetworkMonitorExampleTests {
+    @Test(arguments: NotificationRunTests.isolations)
+    func urlHistoryLogsEveryStatusTheNetworkMonitorPosts(isolation: String) throws {
+        let workspace = try Workspace("bus-example-\(isolation)")
+        defer { workspace.remove() }
+        for (folder, file) in [("network-monitor", "network_monitor.c"), ("url-history", "url_history.c")] {
+            let source = TestPaths.packageRoot.appendingPathComponent("plugins/\(folder)/\(file)").path
+            try PluginCompiler.compile(source, to: workspace.plugins + "/\(folder).so", flags: ["-pedantic"])
+        }
+        let events = try workspace.events([#"{"event":"did-become-active"}"#, #"{"event":"will-resign-active"}"#,
+                                           #"{"event":"did-enter-background"}"#, #"{"event":"will-enter-foreground"}"#])
+        let result = try NotificationRunTests.run(workspace, isolation, ["--events", events])
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        let statuses = [#"{"online":true,"reason":"did-become-active"}"#, #"{"online":false,"reason":"did-enter-background"}"#,
+                        #"{"online":true,"reason":"will-enter-foreground"}"#]
+        let logs = CLI.pluginLogs(result.output)
+        #expect(logs.filter { $0.hasPrefix("com.example.network-monitor: ") } == statuses.map { "com.example.network-monitor: posted " + $0 })
+        #expect(logs.filter { $0.hasPrefix("com.example.url-history: network") }
+                == statuses.map { "com.example.url-history: network status from com.example.network-monitor: " + $0 }, "\(result.output)")
+        #expect(result.output.components(separatedBy: "    notification com.example.network.status  com.example.network-monitor → com.example.url-history  ").count == 4,
+                "\(result.output)")
+    }
+}
