@@ -6,6 +6,8 @@
 //   returns; "later" is answered new-data from another thread, after the callback returned.
 // - The URL probe://files runs every files call of ContainerFiles and logs each result, one line each;
 //   probe://list/<container path> logs that folder's listing, each name in brackets.
+// - The URL probe://bus/observe observes com.example.probe.news, logging "bus: NAME PAYLOAD from SENDER"
+//   for each; probe://bus/post posts it ({"from":"probe"}), then a malformed name, logging the error.
 import Glibc
 import PlugboardSDK
 
@@ -28,11 +30,33 @@ struct ProbePlugin: OpenURLPlugin, RemoteNotificationPlugin {
     let descriptor: PluginDescriptor
     let log: Logger
     let files: ContainerFiles?
+    let host: PlugboardHost
 
     init(host: PlugboardHost) throws {
         descriptor = PluginDescriptor(id: try PluginID(validating: "com.example.swift-sdk-probe"))
         log = host.logger(for: descriptor.id)
         files = host.files
+        self.host = host
+    }
+
+    /// probe://bus/observe and probe://bus/post.
+    private func bus(_ url: String) -> Bool {
+        let log = log
+        switch url {
+        case "probe://bus/observe":
+            step("observe") {
+                _ = try host.observe("com.example.probe.news", as: descriptor.id) { notification in
+                    log.info("bus: \(notification.name) \(notification.payload) from \(notification.sender)")
+                }
+                return "ok"
+            }
+        case "probe://bus/post":
+            step("post") { try host.post("com.example.probe.news", payload: #"{"from":"probe"}"#, as: descriptor.id); return "ok" }
+            step("post") { try host.post("not a name", as: descriptor.id); return "ok" }
+        default:
+            return false
+        }
+        return true
     }
 
     func didReceiveRemoteNotification(userInfo: String, completion: FetchCompletion) {
@@ -47,6 +71,7 @@ struct ProbePlugin: OpenURLPlugin, RemoteNotificationPlugin {
     }
 
     func open(url: String, options: String) -> Bool {
+        if url.hasPrefix("probe://bus/") { return bus(url) }
         guard let files else { return false }
         if url.hasPrefix("probe://list/") {
             let path = String(url.dropFirst("probe://list/".count))
