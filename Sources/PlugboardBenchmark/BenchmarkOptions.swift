@@ -26,6 +26,8 @@ struct BenchmarkOptions {
     var profileCalls: UInt64?
     /// Only the language rows: the same plugin in C, C++, Rust and Swift, dispatched to in process.
     var languages = false
+    /// Only the notification bus rows: post → delivery to 1, 10, 100 observers, in process and in a worker.
+    var bus = false
     /// Print the usage and stop.
     var help = false
 
@@ -33,6 +35,7 @@ struct BenchmarkOptions {
     static let usage = """
         usage: plugboard-benchmark [--quick] [--markdown] [--workers-only | --calls-only] [--plugboard PATH] [--include DIR]
                plugboard-benchmark --languages [--quick]
+               plugboard-benchmark --bus [--quick] [--plugboard PATH]
 
         Measures Plugboard's dispatch cost against a hand-written C loop over the
         same vtables (1, 10, 100 plugins), and the cost of loading 200 and 1,000
@@ -53,6 +56,9 @@ struct BenchmarkOptions {
                             (N = 1, 10, 100; built with cc, c++, cargo and swift build), dispatched
                             to in process; prints the BENCHMARKS.md rows
           --calls-only      only the plugin-function call part
+          --bus             only the notification bus rows: ns per post → delivery to 1, 10, 100
+                            observers in process (against a C loop calling the same callbacks) and
+                            in one worker (against the channel floor's round trips); prints them
           --plugboard PATH  the plugboard CLI to time (default: next to this executable)
           --include DIR     the Plugboard C headers (default: the package's include/)
           --profile-dispatch PLUGINS EVENTS
@@ -85,6 +91,7 @@ struct BenchmarkOptions {
             case "--markdown": options.markdown = true
             case "--workers-only": options.workersOnly = true
             case "--languages": options.languages = true
+            case "--bus": options.bus = true
             case "--calls-only": options.callsOnly = true
             case "--help", "-h": options.help = true
             case "--plugboard": options.cli = try value(for: argument)

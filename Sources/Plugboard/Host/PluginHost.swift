@@ -52,6 +52,8 @@ public final class PluginHost {
     let calls = CallRecord()
     /// The notifications plugins and the embedding API post, and their observers.
     let notifications = NotificationBus()
+    /// The observers' order for the registry generation it was made for (see ``deliverNotifications()``).
+    var cachedObserverRanks: (generation: Int, ranks: [String: ObserverRank])?
     /// The plugins' functions as any thread reaches them (calls, and plugins' `invoke`).
     let functionInvoker: FunctionInvoker
     /// The host's files service as a worker reaches it (a worker's host sets it).

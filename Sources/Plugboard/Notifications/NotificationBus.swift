@@ -1,6 +1,15 @@
+import CFaultReporter
 import CPlugboard
 import Glibc
 import Synchronization
+
+/// A plugin's place among the observers (its dispatch order) and who runs in its calls.
+struct ObserverRank {
+    /// 0 for the first plugin in dispatch order.
+    let rank: Int
+    /// For fault and timeout messages.
+    let label: UnsafePointer<pbf_label_t>
+}
 
 /// What a worker's bus sends to the host: a post (sender, name, payload, depth), an
 /// observation made (token, receiver, name) and one ended (token).

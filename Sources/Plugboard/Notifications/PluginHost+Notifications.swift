@@ -43,8 +43,7 @@ extension PluginHost {
     @discardableResult
     public func deliverNotifications() -> NotificationReport {
         guard notifications.hasPending else { return NotificationReport() }
-        var ranks: [String: (rank: Int, label: UnsafePointer<pbf_label_t>)] = [:]
-        for (rank, entry) in prepared.entries.enumerated() { ranks[entry.descriptor.id.rawValue] = (rank, entry.label) }
+        let ranks = observerRanks
         let record = calls
         let timed = timing == .perCall
         record.begin(Self.observerCallback)
@@ -66,6 +65,17 @@ extension PluginHost {
             }
             return (timed ? MonotonicClock.now() &- start : nil, failure)
         }
+    }
+
+    /// Each registered plugin's place in dispatch order and its label, by id: the observers' order.
+    /// Made again only after the registrations changed.
+    private var observerRanks: [String: ObserverRank] {
+        let registry = prepared
+        if let cached = cachedObserverRanks, cached.generation == registry.generation { return cached.ranks }
+        var ranks: [String: ObserverRank] = [:]
+        for (rank, entry) in registry.entries.enumerated() { ranks[entry.descriptor.id.rawValue] = ObserverRank(rank: rank, label: entry.label) }
+        cachedObserverRanks = (registry.generation, ranks)
+        return ranks
     }
 
     /// Calls the observer `token` of this host (a worker's) for a notification its host relayed (`deliver`).
