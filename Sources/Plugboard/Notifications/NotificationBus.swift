@@ -73,6 +73,9 @@ final class NotificationBus: Sendable {
     /// posted skip the drain for one atomic load.
     private let pending = Atomic<Int>(0)
 
+    /// Counts the observations ended: a drain re-checks that an observer still observes only after one ended.
+    private let removals = Atomic<UInt64>(0)
+
     /// Whether anything was posted since the last drain.
     var hasPending: Bool { pending.load(ordering: .acquiring) > 0 }
 
@@ -125,6 +128,7 @@ final class NotificationBus: Sendable {
                 return false
             }
             state.observers.remove(at: index)
+            removals.add(1, ordering: .releasing)
             return true
         }
         if stopped { relay.withLock { $0 }?.stopped(token) }
@@ -138,6 +142,7 @@ final class NotificationBus: Sendable {
                 guard observer.owner == owner, case .remote(_, let remote) = observer.callback else { return false }
                 return remote == token
             }
+            removals.add(1, ordering: .releasing)
         }
     }
 
@@ -162,7 +167,10 @@ final class NotificationBus: Sendable {
 
     /// Ends every observation `owner` made (a library that ended, a worker that failed).
     func removeObservers(of owner: ObjectIdentifier) {
-        state.withLock { $0.observers.removeAll { $0.owner == owner } }
+        state.withLock { state in
+            state.observers.removeAll { $0.owner == owner }
+            removals.add(1, ordering: .releasing)
+        }
     }
 
     /// Ends every observation and forgets the queue.
@@ -170,6 +178,7 @@ final class NotificationBus: Sendable {
         state.withLock { state in
             pending.subtract(state.queue.count + state.dropped.count, ordering: .relaxed)
             state = State(nextToken: state.nextToken)
+            removals.add(1, ordering: .releasing)
         }
     }
 
@@ -197,20 +206,18 @@ final class NotificationBus: Sendable {
             pending.subtract(1, ordering: .relaxed)
             return state.queue.removeFirst()
         }) {
+            let ended = removals.load(ordering: .acquiring)
             let observers = observers(of: notification.name, rank: rank)
             guard !observers.isEmpty else {
                 report.unobserved.append(PostedNotification(name: notification.name, sender: notification.sender, depth: depth))
                 continue
             }
+            state.withLock { $0.delivering = (pthread_self(), depth) }
+            defer { state.withLock { $0.delivering = nil } }
             for observer in observers {
-                let current = state.withLock { state -> Bool in
-                    guard state.observers.contains(where: { $0.token == observer.token }) else { return false }
-                    state.delivering = (pthread_self(), depth)
-                    return true
-                }
-                guard current else { continue }
+                if removals.load(ordering: .acquiring) != ended,
+                   !state.withLock({ $0.observers.contains { $0.token == observer.token } }) { continue }
                 let outcome = deliver(observer, notification, depth)
-                state.withLock { $0.delivering = nil }
                 report.deliveries.append(NotificationDelivery(
                     name: notification.name, sender: notification.sender, receiver: observer.receiver, depth: depth,
                     nanoseconds: outcome.nanoseconds, failure: outcome.failure))
