@@ -141,6 +141,19 @@ import Testing
         }
     }
 
+    @Test(arguments: isolations)
+    func aCppPluginPostsAndObservesThroughThePluginHelper(isolation: String) throws {
+        let workspace = try Workspace("bus-cpp-\(isolation)")
+        defer { workspace.remove() }
+        try PluginCompiler.compile(TestPaths.fixtures + "/bus_cpp_plugin.cpp", to: workspace.plugins + "/cppbus.so",
+                                   flags: ["-pedantic"], cplusplus: true)
+        let result = try Self.run(workspace, isolation, ["--open-url", "myapp://x"])
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        #expect(CLI.pluginLogs(result.output) == ["com.example.cppbus: post: 0",
+                                                  #"com.example.cppbus: received com.example.cpp.news {"from":"c++"} from com.example.cppbus"#],
+                "\(result.output)")
+    }
+
     @Test func aCrashInAnObserverNamesThePluginInProcess() throws {
         let workspace = try Workspace("bus-crash-none")
         defer { workspace.remove() }
