@@ -18,7 +18,7 @@ enum NotificationService {
     private static let post: @convention(c) (
         UnsafePointer<pb_host_t>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?
     ) -> pb_status_t = { host, pluginID, name, payload in
-        serve(host, "post", pluginID) { context, bus, plugin throws(NotificationRefusal) in
+        serve(host, "post", plugin: pluginID) { context, bus, plugin throws(NotificationRefusal) in
             guard let name else { throw NotificationRefusal(PB_ERR_INVALID_ARGUMENT, "post: the name is NULL") }
             let text = String(cString: name)
             try NotificationRefusal.check(name: text, call: "post")
@@ -33,7 +33,7 @@ enum NotificationService {
         UnsafePointer<pb_host_t>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, pb_notification_fn?,
         UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt64>?
     ) -> pb_status_t = { host, pluginID, name, callback, ctx, token in
-        serve(host, "observe", pluginID) { context, bus, plugin throws(NotificationRefusal) in
+        serve(host, "observe", plugin: pluginID) { context, bus, plugin throws(NotificationRefusal) in
             guard let name else { throw NotificationRefusal(PB_ERR_INVALID_ARGUMENT, "observe: the name is NULL") }
             let text = String(cString: name)
             try NotificationRefusal.check(name: text, call: "observe")
@@ -45,7 +45,7 @@ enum NotificationService {
 
     /// `pb_notifications_t.stop_observing`.
     private static let stopObserving: @convention(c) (UnsafePointer<pb_host_t>?, UInt64) -> pb_status_t = { host, token in
-        serve(host, "stop_observing", nil) { context, bus, _ throws(NotificationRefusal) in
+        serve(host, "stop_observing") { context, bus, _ throws(NotificationRefusal) in
             guard bus.stopObserving(token, owner: ObjectIdentifier(context)) else {
                 throw NotificationRefusal(PB_ERR_NOT_FOUND, "stop_observing: \(context.lifetime.libraryPath) has no observation "
                                           + "with token \(token) (never made, already ended, or another library's)")
@@ -53,20 +53,20 @@ enum NotificationService {
         }
     }
 
-    /// Runs `body` for the library of `host` with the bus that serves it and the plugin id
-    /// (checked to be one of the library's when `pluginID` is required, i.e. `call` is not
-    /// `stop_observing`); a refusal is logged and its status returned.
+    /// Runs `body` for the library of `host` with the bus that serves it and, for a call on behalf
+    /// of a plugin (`plugin` given, NULL or not), its id, checked to be one of the library's; a
+    /// refusal is logged and its status returned.
     private static func serve(
-        _ host: UnsafePointer<pb_host_t>?, _ call: String, _ pluginID: UnsafePointer<CChar>?,
+        _ host: UnsafePointer<pb_host_t>?, _ call: String, plugin pluginID: UnsafePointer<CChar>?? = .none,
         _ body: (HostServicesTable.Context, NotificationBus, String) throws(NotificationRefusal) -> Void
     ) -> pb_status_t {
         guard let data = host?.pointee.host_data else { return PB_ERR_INVALID_ARGUMENT }
         let context = Unmanaged<HostServicesTable.Context>.fromOpaque(data).takeUnretainedValue()
         guard context.lifetime.admits(call) else { return PB_ERR_WRONG_STATE }
         let library = context.lifetime.libraryPath
-        let plugin = pluginID.map { String(cString: $0) }
+        let plugin = pluginID.flatMap { $0 }.map { String(cString: $0) }
         do throws(NotificationRefusal) {
-            if call != "stop_observing" {
+            if case .some = pluginID {
                 guard let plugin else { throw NotificationRefusal(PB_ERR_INVALID_ARGUMENT, "\(call): the plugin id is NULL") }
                 guard context.pluginIDs.withLock({ $0.contains(plugin) }) else {
                     throw NotificationRefusal(PB_ERR_INVALID_ARGUMENT, "\(call): '\(plugin)' is not a plugin of \(library)")
