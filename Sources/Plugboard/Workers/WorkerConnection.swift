@@ -294,9 +294,23 @@ final class WorkerConnection: @unchecked Sendable {
             case .invoke(let function, let depth, let arguments):
                 serveInvoke(function, depth: depth, arguments: arguments, requestID: received.requestID)
             case .post(let plugin, let name, let payload, let depth):
+                // The worker checked it; plugin code can write to the channel too, so the host checks again.
+                do throws(NotificationRefusal) {
+                    try NotificationRefusal.check(name: name, call: "post")
+                    try NotificationRefusal.check(payload: payload, name: name)
+                } catch {
+                    end(.lost("it sent a post the bus refuses: \(error)"))
+                    return
+                }
                 // Queued before the reader takes the answer of the call the post was made in: never reordered after it.
                 bus?.post(name, payload: payload, sender: plugin, depth: Int(depth))
             case .observe(let token, let plugin, let name):
+                do throws(NotificationRefusal) {
+                    try NotificationRefusal.check(name: name, call: "observe")
+                } catch {
+                    end(.lost("it sent an observe the bus refuses: \(error)"))
+                    return
+                }
                 _ = bus?.observe(name, receiver: plugin, owner: ObjectIdentifier(self), .remote(self, token: token))
             case .stopObserving(let token):
                 bus?.stopRemoteObserving(token, owner: ObjectIdentifier(self))

@@ -50,7 +50,9 @@
  *           10 ms and never stops: it posts after deinit), BAD_BUS_CALLS_AT (calls the
  *           bus wrongly: a malformed name, a payload that is not an object, a NULL and
  *           an unknown plugin id, a NULL callback, a NULL token pointer, an unknown
- *           token; logs "bus CALL: STATUS" for each).
+ *           token; logs "bus CALL: STATUS" for each), FORGE_POST_AT (writes a worker-protocol
+ *           `post` frame for the name "no dots" on fd 3, the worker's channel, past the
+ *           worker's own checks: the host must check it again).
  * Identity: HOSTILE_ID (default "com.example.hostile"), HOSTILE_NAME,
  *           HOSTILE_VERSION, HOSTILE_PRIORITY.
  * Marker:   LOAD_MARKER "path" (a constructor appends the line "loaded" to that
@@ -360,6 +362,17 @@ static void misbehave(int place) {
     if (place == FORGE_BYE_AT) {
         static const unsigned char bye[] = {9, 0, 0, 0, 0x87, 2, 0, 0, 0, 0, 0, 0, 0};
         if (write(3, bye, sizeof bye) != (ssize_t)sizeof bye) { /* the test sees the host's view */ }
+    }
+#endif
+#ifdef FORGE_POST_AT
+    if (place == FORGE_POST_AT) {
+        /* Length 53; kind 0x8F, request id 0; plugin id (19 bytes), name "no dots", payload "{}", depth 1. */
+        static const unsigned char post[] = {53, 0, 0, 0, 0x8F, 0, 0, 0, 0, 0, 0, 0, 0,
+                                             19, 0, 0, 0, 'c', 'o', 'm', '.', 'e', 'x', 'a', 'm', 'p', 'l', 'e', '.',
+                                             'h', 'o', 's', 't', 'i', 'l', 'e',
+                                             7, 0, 0, 0, 'n', 'o', ' ', 'd', 'o', 't', 's',
+                                             2, 0, 0, 0, '{', '}', 1, 0, 0, 0};
+        if (write(3, post, sizeof post) != (ssize_t)sizeof post) { /* the test sees the host's view */ }
     }
 #endif
 #ifdef ABORT_ON_BAD_UTF8_AT

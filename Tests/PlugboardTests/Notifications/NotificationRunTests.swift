@@ -198,6 +198,22 @@ import Testing
     }
 }
 
+extension NotificationWorkerFaultTests {
+    /// Plugin code that writes a `post` frame the bus refuses straight to the worker's channel:
+    /// the host checks it again and ends the worker as for any frame that breaks the protocol.
+    @Test func aForgedPostFromAWorkerIsCheckedAgainByTheHost() throws {
+        let workspace = try Workspace("bus-forged-post")
+        defer { workspace.remove() }
+        let library = try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["FORGE_POST_AT=AT_OPEN_URL"])
+        let result = try NotificationRunTests.run(workspace, "process", ["--open-url", "myapp://x"])
+        #expect(result.status == 5, "\(result.output)\n\(result.errorOutput)")
+        #expect(result.output.contains("com.example.hostile lost its worker in open_url (\(library)): it sent a post the bus refuses: "
+                                       + "post: the notification name 'no dots' is not valid"), "\(result.output)")
+        #expect(!result.output.contains("notification no dots"), "\(result.output)")
+        #expect(CLI.eventNames(result.output).last == "will-terminate", "\(result.output)")
+    }
+}
+
 /// The bus examples: network-monitor posts the network status on app-state changes; url-history observes and logs it.
 @Suite struct NetworkMonitorExampleTests {
     @Test(arguments: NotificationRunTests.isolations)
