@@ -30,6 +30,8 @@ struct BenchmarkOptions {
     var decorators = false
     /// Only the saved-state rows: save and restore of 100 plugins × 1 KiB against plain system calls.
     var state = false
+    /// Only the notification bus rows: post → delivery to 1, 10, 100 observers, in process and in a worker.
+    var bus = false
     /// Print the usage and stop.
     var help = false
 
@@ -39,6 +41,7 @@ struct BenchmarkOptions {
                plugboard-benchmark --languages [--quick]
                plugboard-benchmark --decorators [--quick]
                plugboard-benchmark --state [--quick]
+               plugboard-benchmark --bus [--quick] [--plugboard PATH]
 
         Measures Plugboard's dispatch cost against a hand-written C loop over the
         same vtables (1, 10, 100 plugins), and the cost of loading 200 and 1,000
@@ -65,6 +68,9 @@ struct BenchmarkOptions {
                             plugins with 1 KiB each, against writing (temporary file, fsync, rename,
                             fsync of the folder) and reading the same 100 files with plain system calls
           --calls-only      only the plugin-function call part
+          --bus             only the notification bus rows: ns per post → delivery to 1, 10, 100
+                            observers in process (against a C loop calling the same callbacks) and
+                            in one worker (against the channel floor's round trips); prints them
           --plugboard PATH  the plugboard CLI to time (default: next to this executable)
           --include DIR     the Plugboard C headers (default: the package's include/)
           --profile-dispatch PLUGINS EVENTS
@@ -99,6 +105,7 @@ struct BenchmarkOptions {
             case "--languages": options.languages = true
             case "--decorators": options.decorators = true
             case "--state": options.state = true
+            case "--bus": options.bus = true
             case "--calls-only": options.callsOnly = true
             case "--help", "-h": options.help = true
             case "--plugboard": options.cli = try value(for: argument)

@@ -45,6 +45,10 @@ enum BenchmarkCommand {
                 try StateBenchmark.run(quick: options.quick)
                 return 0
             }
+            if options.bus {
+                try runBus(options)
+                return 0
+            }
             if let profile = options.profile {
                 try runProfile(options, plugins: profile.plugins, events: profile.events)
                 return 0
@@ -196,6 +200,21 @@ enum BenchmarkCommand {
                           "--product", product], stderr: .inherit)
             return build?.termination.succeeded == true
         }
+    }
+
+    /// The notification bus rows (``BusBenchmark``), in process and, with a `plugboard-worker`, in a worker.
+    static func runBus(_ options: BenchmarkOptions) throws {
+        guard let executable = Files.currentExecutable() else {
+            throw BenchmarkError("cannot find this executable through /proc/self/exe")
+        }
+        let settings = options.quick ? BenchmarkSettings.quick : BenchmarkSettings.full
+        let factory = try PluginFactory(includeDirectory: options.include ?? packageInclude)
+        let worker = try findCLI(options.cli, next: executable).flatMap(findWorker)
+        let loadAtStart = MachineInfo.loadAverage()
+        let measurements = try BusBenchmark(targetNanoseconds: settings.targetNanoseconds, repetitions: settings.repetitions)
+            .run(directory: factory.cacheDirectory + "/bus", factory: factory, worker: worker, counts: [1, 10, 100])
+        print(BusBenchmark.markdown(measurements, machine: MachineInfo.current(compiler: factory.compiler),
+                                    loadAverages: (loadAtStart, MachineInfo.loadAverage())))
     }
 
     /// The language rows: builds each language's plugins (``LanguagePlugins``) and measures dispatch to

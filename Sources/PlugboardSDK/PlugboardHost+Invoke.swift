@@ -9,7 +9,8 @@ extension PlugboardHost {
     public func invoke(_ function: String, _ arguments: [PluginValue]) throws(InvokeError) -> PluginValue {
         let table = pointer.table
         // The fields are read only when the host's table covers them (an older host's is shorter).
-        let coversInvoke = Int(table.pointee.struct_size) >= MemoryLayout<pb_host_t>.size
+        let coversInvoke = Int(table.pointee.struct_size)
+            >= (MemoryLayout<pb_host_t>.offset(of: \pb_host_t.release_value) ?? .max) + MemoryLayout<UnsafeRawPointer?>.size
         guard coversInvoke, let invoke = table.pointee.invoke, let releaseValue = table.pointee.release_value else {
             throw InvokeError(status: PB_ERR_UNAVAILABLE, message: "this host has no invoke (ABI 1.2 is needed)")
         }

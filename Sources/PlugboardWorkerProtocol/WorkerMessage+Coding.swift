@@ -120,7 +120,24 @@ extension WorkerMessage {
             encoder.append(string: function)
             encoder.append(depth)
             PluginValue.encode(arguments, into: &encoder)
-        case .shutdown, .bye:
+        case .deliver(let token, let name, let payload, let sender, let depth):
+            encoder.append(token)
+            encoder.append(string: name)
+            encoder.append(string: payload)
+            encoder.append(string: sender)
+            encoder.append(depth)
+        case .observe(let token, let pluginID, let name):
+            encoder.append(token)
+            encoder.append(string: pluginID)
+            encoder.append(string: name)
+        case .stopObserving(let token):
+            encoder.append(token)
+        case .post(let pluginID, let name, let payload, let depth):
+            encoder.append(string: pluginID)
+            encoder.append(string: name)
+            encoder.append(string: payload)
+            encoder.append(depth)
+        case .shutdown, .bye, .delivered:
             break
         }
     }
@@ -202,6 +219,20 @@ extension WorkerMessage {
                 function: try decoder.readString("invoke.function"),
                 depth: try decoder.readUInt32("invoke.depth"),
                 arguments: try PluginValue.decodeList(from: &decoder, "invoke.arguments"))
+        case .deliver:
+            return .deliver(token: try decoder.readUInt64("deliver.token"), name: try decoder.readString("deliver.name"),
+                            payload: try decoder.readString("deliver.payload"), sender: try decoder.readString("deliver.sender"),
+                            depth: try decoder.readUInt32("deliver.depth"))
+        case .delivered:
+            return .delivered
+        case .observe:
+            return .observe(token: try decoder.readUInt64("observe.token"), pluginID: try decoder.readString("observe.plugin-id"),
+                            name: try decoder.readString("observe.name"))
+        case .stopObserving:
+            return .stopObserving(token: try decoder.readUInt64("stop-observing.token"))
+        case .post:
+            return .post(pluginID: try decoder.readString("post.plugin-id"), name: try decoder.readString("post.name"),
+                         payload: try decoder.readString("post.payload"), depth: try decoder.readUInt32("post.depth"))
         }
     }
 }
@@ -229,6 +260,11 @@ extension WorkerMessage.Kind {
         case .invokeReply: "invoke-reply"
         case .functionResult: "function-result"
         case .invoke: "invoke"
+        case .deliver: "deliver"
+        case .delivered: "delivered"
+        case .observe: "observe"
+        case .stopObserving: "stop-observing"
+        case .post: "post"
         }
     }
 }

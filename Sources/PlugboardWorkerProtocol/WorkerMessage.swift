@@ -29,6 +29,9 @@ public enum WorkerMessage: Sendable, Equatable {
     case functionCall(plugin: UInt32, function: UInt32, depth: UInt32, arguments: [PluginValue])
     /// Reply to `invoke` (since 1.3): the invoked function's result, or a status and a sentence.
     case invokeReply(InvokeResult)
+    /// Request (since 1.4): call the observer the worker announced as `token` with the
+    /// notification `name`, its `payload` (JSON object text) and `sender`, `depth` deep; answered by `delivered`.
+    case deliver(token: UInt64, name: String, payload: String, sender: String, depth: UInt32)
 
     // Worker to host.
 
@@ -60,6 +63,15 @@ public enum WorkerMessage: Sendable, Equatable {
     /// (`plugin-id.function`) with `arguments`, nested `depth` invocations deep
     /// (1 for a call from a callback); answered by `invokeReply`.
     case invoke(function: String, depth: UInt32, arguments: [PluginValue])
+    /// Reply to `deliver` (since 1.4): the observer returned.
+    case delivered
+    /// Notification (since 1.4): `pluginID` observes `name`; the worker's `token` names the observer in `deliver`.
+    case observe(token: UInt64, pluginID: String, name: String)
+    /// Notification (since 1.4): the observer `token` ended.
+    case stopObserving(token: UInt64)
+    /// Notification (since 1.4): `pluginID` posted `name` with `payload` (JSON object text), `depth`
+    /// deep (1 outside an observer; one more than the notification being delivered inside one).
+    case post(pluginID: String, name: String, payload: String, depth: UInt32)
 
     /// The wire number of each message; the high bit is set on the worker's.
     ///
@@ -81,6 +93,8 @@ public enum WorkerMessage: Sendable, Equatable {
         case functionCall = 0x07
         /// `invokeReply`.
         case invokeReply = 0x08
+        /// `deliver`.
+        case deliver = 0x09
         /// `helloReply`.
         case helloReply = 0x81
         /// `loaded`.
@@ -103,6 +117,14 @@ public enum WorkerMessage: Sendable, Equatable {
         case functionResult = 0x8A
         /// `invoke`.
         case invoke = 0x8B
+        /// `delivered`.
+        case delivered = 0x8C
+        /// `observe`.
+        case observe = 0x8D
+        /// `stopObserving`.
+        case stopObserving = 0x8E
+        /// `post`.
+        case post = 0x8F
 
         /// The protocol minor (of major 1) that introduced this kind: a side sends it only
         /// when the peer's minor is at least this.
@@ -111,14 +133,18 @@ public enum WorkerMessage: Sendable, Equatable {
             case .stage: 1
             case .unload, .unloaded: 2
             case .functionCall, .functionResult, .invoke, .invokeReply: 3
+            case .deliver, .delivered, .observe, .stopObserving, .post: 4
             default: 0
             }
         }
 
         /// Whether a frame of this kind carries a nonzero request id (requests
-        /// and replies) or 0 (notifications: `log`, `completion`, `stage`).
+        /// and replies) or 0 (notifications: `log`, `completion`, `stage`, `observe`, `stop-observing`, `post`).
         public var carriesRequestID: Bool {
-            self != .log && self != .completion && self != .stage
+            switch self {
+            case .log, .completion, .stage, .observe, .stopObserving, .post: false
+            default: true
+            }
         }
     }
 
@@ -144,6 +170,11 @@ public enum WorkerMessage: Sendable, Equatable {
         case .invokeReply: .invokeReply
         case .functionResult: .functionResult
         case .invoke: .invoke
+        case .deliver: .deliver
+        case .delivered: .delivered
+        case .observe: .observe
+        case .stopObserving: .stopObserving
+        case .post: .post
         }
     }
 }

@@ -89,6 +89,7 @@ import Testing
     }
 
     @Test func eachKindSaysTheMinorThatIntroducedIt() {
+        #expect(WorkerMessage.Kind.allCases.filter { $0.introducedInMinor == 4 } == [.deliver, .delivered, .observe, .stopObserving, .post])
         #expect(WorkerMessage.Kind.allCases.filter { $0.introducedInMinor == 3 } == [.functionCall, .invokeReply, .functionResult, .invoke])
         #expect(WorkerMessage.Kind.allCases.filter { $0.introducedInMinor == 2 } == [.unload, .unloaded])
         #expect(WorkerMessage.Kind.allCases.filter { $0.introducedInMinor == 1 } == [.stage])

@@ -84,6 +84,12 @@ enum Samples {
             .invoke(function: "", depth: .max, arguments: []),
             .invokeReply(.value(.string(nonASCII))),
             .invokeReply(.failure(status: -4, message: nonASCII)),
+            .deliver(token: 7, name: "com.example.network.status", payload: "{\"online\":true}", sender: "com.example.network", depth: 2),
+            .deliver(token: .max, name: "", payload: nonASCII, sender: "", depth: .max),
+            .delivered,
+            .observe(token: 1, pluginID: "com.example.history", name: "com.example.network.status"),
+            .stopObserving(token: .max),
+            .post(pluginID: "com.example.network", name: "com.example.network.status", payload: nonASCII, depth: 1),
         ]
         messages += functionValues.map { .functionResult(.value($0)) }
         messages += events.enumerated().map { .call(plugin: $0.offset == 0 ? .max : UInt32($0.offset), event: $0.element) }

@@ -4,6 +4,7 @@
 #include "macros.h"
 #include "types.h"
 #include "services/files.h"
+#include "services/notifications.h"
 #include "functions.h"
 
 PB_BEGIN_DECLS
@@ -119,6 +120,15 @@ struct pb_host {
      * it once per result; any thread, also after `deinit`. [thread-safe]
      */
     void (*release_value)(const pb_host_t *host, pb_value_t *value);
+
+    /* ---- since 1.3 ---- */
+
+    /**
+     * The notification bus (services/notifications.h): post a notification,
+     * observe one. Non-NULL in a 1.3 host; read it only when `struct_size`
+     * covers it (an older host's table ends before it).
+     */
+    const pb_notifications_t *notifications;
 };
 
 PB_END_DECLS

@@ -18,7 +18,9 @@
  *        pb_host_t.release_value.
  *   1.3  status PB_ERR_DENIED: a host service call the host's policy denies;
  *        saved state (events/saved-state.h): pb_saved_state_t,
- *        pb_plugin_t.saved_state, PB_SAVED_STATE_MAX_SIZE.
+ *        pb_plugin_t.saved_state, PB_SAVED_STATE_MAX_SIZE;
+ *        the notification bus (services/notifications.h): pb_notifications_t,
+ *        pb_notification_fn, PB_NOTIFICATION_*, pb_host_t.notifications.
  *
  * Compatibility rule: the major version must equal the host's; a plugin built
  * for a newer minor than the host's is refused; an older minor loads, and the

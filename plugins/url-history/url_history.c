@@ -13,7 +13,11 @@
  *   - container paths ("Documents/history.log"), never file-system paths;
  *   - host-allocated buffers released with files->free_buffer;
  *   - status codes plus files->last_error for the sentence to log;
- *   - appending as read + atomic write with PB_FILES_OVERWRITE.
+ *   - appending as read + atomic write with PB_FILES_OVERWRITE;
+ *   - observing a notification on the bus (ABI 1.3): at launch it observes
+ *     com.example.network.status (which the network-monitor example posts)
+ *     and logs each status; the host calls the observer on its dispatch
+ *     thread, after the callback that posted it returned.
  *
  * Build: cc -std=c11 -shared -fPIC -fvisibility=hidden -I include url_history.c -o url-history.so
  */
@@ -49,9 +53,27 @@ static void log_failure(const char *what) {
     host->log(host, plugin_id, PB_LOG_WARNING, line);
 }
 
-/* Counts the lines of the history and logs the last one. */
+/* Logs a network status; the strings are the host's, valid during the call. */
+static void network_status(void *ctx, const char *name, const char *payload_json, const char *sender_id) {
+    (void)ctx; (void)name;
+    char line[512];
+    snprintf(line, sizeof line, "network status from %s: %s", sender_id, payload_json);
+    host->log(host, plugin_id, PB_LOG_INFO, line);
+}
+
+/* Observes the network status, when the host has a bus (ABI 1.3). */
+static void observe_network(void) {
+    if (host->struct_size < offsetof(pb_host_t, notifications) + sizeof host->notifications) return;
+    uint64_t token = 0; /* kept by nobody: the observation lasts until deinit */
+    if (host->notifications->observe(host, plugin_id, "com.example.network.status", network_status, NULL, &token) != PB_OK) {
+        host->log(host, plugin_id, PB_LOG_WARNING, "cannot observe the network status");
+    }
+}
+
+/* Observes the network, counts the lines of the history and logs the last one. */
 static bool did_finish_launching(void *ctx, const char *options, size_t options_len) {
     (void)ctx; (void)options; (void)options_len;
+    observe_network();
     if (!files()) {
         host->log(host, plugin_id, PB_LOG_WARNING, "no files service: history is not kept");
         return true;

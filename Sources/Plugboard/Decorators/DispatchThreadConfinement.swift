@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 
 /// ``PluginDecorator/threadConfinement``: what plugin threads send the host (log
-/// lines, notification completions; posts when the bus lands) is queued and run on
+/// lines, notification completions; the bus's posts always are, by the bus itself) is queued and run on
 /// the dispatch thread, the thread that delivers events, like an application's
 /// main-queue hop. Thread-safe; ``drain()`` and ``wait(until:)`` run on the dispatch thread.
 final class DispatchThreadConfinement: Sendable {

@@ -4,10 +4,11 @@ public enum HostService: String, Sendable, CaseIterable, Comparable {
     case files
     /// Calling another plugin's function (`pb_host_t.invoke`).
     case invoke
-    /// Posting to the notification bus (issue 10 item 1; the name is reserved and
-    /// parsed now, and takes effect when the bus lands).
+    /// Posting to the notification bus (`pb_notifications_t.post`). From a worker a post is
+    /// not answered: a denied one is dropped there, with the same log line.
     case post
-    /// Observing the notification bus (reserved, like ``post``).
+    /// Observing the notification bus (`pb_notifications_t.observe`); from a worker a denied
+    /// observation is not made (nothing is delivered to it).
     case observe
 
     public static func < (lhs: HostService, rhs: HostService) -> Bool {

@@ -11,7 +11,7 @@
 public enum PluginDecorator: Sendable {
     /// Delivers a concern only to the plugins the policy allows it (the others are
     /// reported as denied, with a log line) and answers a denied host service call
-    /// (files, invoke; post and observe when the notification bus lands) with
+    /// (files, invoke, post, observe) with
     /// `PB_ERR_DENIED` and a log line.
     case authorization(AccessPolicy)
     /// Logs every call to the plugins named, at level debug: the callback, its

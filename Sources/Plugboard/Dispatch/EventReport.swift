@@ -30,6 +30,9 @@ public struct EventReport: Sendable, Encodable {
     public let denied: [PluginID]
     /// Wall time from the first call to the reduced answer.
     public let nanoseconds: UInt64
+    /// The notifications delivered after the event's calls returned: those its
+    /// callbacks posted, those posted since the last delivery, and those their observers posted.
+    public internal(set) var notifications = NotificationReport()
     /// The calls as the dispatcher recorded them.
     let trace: CallTrace
 
@@ -59,11 +62,11 @@ public struct EventReport: Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case event, answer, calls, decidedBy, notes, failures, denied, nanoseconds
+        case event, answer, calls, decidedBy, notes, failures, denied, nanoseconds, notifications
     }
 
     /// Encodes the report with the keys `event`, `answer`, `calls`, `decidedBy`, `notes`, `failures`,
-    /// `denied` (only when a plugin was) and `nanoseconds`.
+    /// `denied` (only when a plugin was), `nanoseconds` and `notifications`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(event, forKey: .event)
@@ -74,6 +77,7 @@ public struct EventReport: Sendable, Encodable {
         try container.encode(failures, forKey: .failures)
         if !denied.isEmpty { try container.encode(denied, forKey: .denied) }
         try container.encode(nanoseconds, forKey: .nanoseconds)
+        try container.encode(notifications, forKey: .notifications)
     }
 }
 

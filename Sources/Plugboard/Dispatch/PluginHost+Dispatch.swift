@@ -57,8 +57,9 @@ extension PluginHost {
         case .trueUnlessDecided: .bool(decidedBy.isEmpty)
         case .falseUnlessDecided: .bool(!decidedBy.isEmpty)
         }
-        let report = EventReport(event: event, answer: answer, trace: run.trace(roster, reversed: reversed, answers: answers),
+        var report = EventReport(event: event, answer: answer, trace: run.trace(roster, reversed: reversed, answers: answers),
                                  decidedBy: decidedBy, failures: failures, denied: roster.denied, nanoseconds: run.nanoseconds)
+        report.notifications = deliverNotifications()
         if isDecorated { afterEvent(report, remote) }
         return report
     }

@@ -7,6 +7,7 @@ extension PluginHost {
     /// when all answered or `deadline` after the call, on whichever thread that happens
     /// (with ``PluginDecorator/threadConfinement``, on the dispatch thread, when
     /// ``deliverConfined()`` or a later event delivers the answers).
+    /// Notifications posted meanwhile are delivered at the next event or ``deliverNotifications()``.
     public func didReceiveRemoteNotification(
         userInfo: String, deadline: Duration = .seconds(30),
         completion: @escaping @Sendable (EventReport) -> Void
@@ -17,12 +18,15 @@ extension PluginHost {
     /// Delivers a notification and waits on this thread for the reduced answer
     /// (at most `deadline`). A plugin that answers on this same thread later
     /// than its callback cannot answer in time. With ``PluginDecorator/threadConfinement``
-    /// the wait delivers what plugin threads send as it arrives, on this thread.
+    /// the wait delivers what plugin threads send as it arrives, on this thread. Then delivers
+    /// the notifications posted meanwhile.
     @discardableResult
     public func didReceiveRemoteNotification(userInfo: String, deadline: Duration = .seconds(30)) -> EventReport {
         let aggregation = dispatchRemoteNotification(userInfo: userInfo, deadline: deadline) { _ in }
         confinement?.wait(until: { aggregation.isFinished })
-        return aggregation.waitForReport()
+        var report = aggregation.waitForReport()
+        report.notifications = deliverNotifications()
+        return report
     }
 
     private func dispatchRemoteNotification(

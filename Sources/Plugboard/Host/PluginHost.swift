@@ -50,6 +50,10 @@ public final class PluginHost {
 
     /// What plugin code this host's dispatch thread runs, for fault and timeout messages.
     let calls = CallRecord()
+    /// The notifications plugins and the embedding API post, and their observers.
+    let notifications = NotificationBus()
+    /// The observers' order for the registry generation it was made for (see ``deliverNotifications()``).
+    var cachedObserverRanks: (generation: Int, ranks: [String: ObserverRank])?
     /// The plugins' functions as any thread reaches them (calls, and plugins' `invoke`).
     let functionInvoker: FunctionInvoker
     /// The host's files service as a worker reaches it (a worker's host sets it).
@@ -151,6 +155,7 @@ public final class PluginHost {
     /// Lets go of every loaded library; the last host using one runs its `deinit`.
     /// Send ``willTerminate()`` first. No plugin is called afterwards.
     public func shutdown() {
+        notifications.removeAll()
         registry.removeAll()
         let (libraries, workers) = loaded.removeAll()
         for library in libraries {

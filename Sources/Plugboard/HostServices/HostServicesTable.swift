@@ -17,7 +17,7 @@ final class HostServicesTable: Sendable {
         let router: LogRouter
         let pluginIDs = Mutex<Set<String>>([])
         let files: FilesAccess?
-        /// The host whose functions the library's `invoke` reaches.
+        /// The host whose functions the library's `invoke` reaches, and whose bus its notifications use.
         let invocations = InvocationRouter()
         /// The services the host's policy denies the library.
         let gate: ServiceGate
@@ -50,7 +50,8 @@ final class HostServicesTable: Sendable {
             log: Self.log,
             files: filesTable.map { UnsafePointer($0) },
             invoke: InvokeService.invoke,
-            release_value: InvokeService.releaseValue))
+            release_value: InvokeService.releaseValue,
+            notifications: NotificationService.table))
     }
 
     /// `pb_host_t.log`: thread-safe, copies the message, never fails; ignored

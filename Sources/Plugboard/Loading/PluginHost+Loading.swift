@@ -112,7 +112,7 @@ extension PluginHost {
             report.abi = error.abi
             return report
         }
-        library.invocations.attach(owner, functionInvoker)
+        library.invocations.attach(owner, functionInvoker, notifications)
         var report = LoadReport(path: path, status: .loaded)
         report.abi = library.abi
         report.warnings = warnings

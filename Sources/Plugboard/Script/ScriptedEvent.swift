@@ -52,7 +52,8 @@ public enum ScriptedEvent: Sendable, Equatable {
             throw ScriptError("missing \"event\" (a string such as \"open-url\")")
         }
         guard let event = LifecycleEvent(rawValue: name) else {
-            let names = LifecycleEvent.allCases.filter(\.isScriptable).map(\.rawValue).joined(separator: ", ")
+            let names = (LifecycleEvent.allCases.filter(\.isScriptable).map(\.rawValue) + [ScriptLine.postEvent])
+                .joined(separator: ", ")
             throw ScriptError("unknown event \"\(name)\"; known events: \(names)")
         }
         let fields = Fields(object: object, event: name)
@@ -83,6 +84,39 @@ public enum ScriptedEvent: Sendable, Equatable {
         case .willEnterForeground: self = try fields.bare(.willEnterForeground)
         case .willTerminate: self = try fields.bare(.willTerminate)
         }
+    }
+}
+
+/// One line of an events script: a lifecycle event, or a notification the script
+/// posts on the bus, `{"event":"post","name":"com.example.x","payload":{…}}`
+/// (sent by "plugboard"; the payload is "{}" when absent).
+public enum ScriptLine: Sendable, Equatable {
+    /// A lifecycle event.
+    case event(ScriptedEvent)
+    /// A notification to post.
+    case post(name: String, payload: String)
+
+    /// The `event` value of a post line.
+    static let postEvent = "post"
+
+    /// Parses one line; the error says what is wrong with it.
+    public init(jsonLine line: String) throws(ScriptError) {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
+              object["event"] as? String == Self.postEvent else {
+            self = .event(try ScriptedEvent(jsonLine: line))
+            return
+        }
+        let fields = Fields(object: object, event: Self.postEvent)
+        try fields.allow(["name", "payload"])
+        let name = try fields.string("name")
+        let payload = try fields.jsonObject("payload")
+        do {
+            try NotificationRefusal.check(name: name, call: "post")
+            try NotificationRefusal.check(payload: payload, name: name)
+        } catch {
+            throw ScriptError(error.description)
+        }
+        self = .post(name: name, payload: payload)
     }
 }
 

@@ -63,6 +63,7 @@ extension PluginHost {
     func withdrawFailedWorker(_ connection: WorkerConnection, failure: PluginFailure) {
         failures.append(failure)
         guard connection.markWithdrawn() else { return }
+        notifications.removeObservers(of: ObjectIdentifier(connection))
         registry.removeAll(from: .library(path: connection.library))
         restart(connection)
     }

@@ -30,6 +30,8 @@ final class WorkerConnection: @unchecked Sendable {
     let gate: ServiceGate
     /// Runs the worker's `invoke` requests (plugins calling other plugins' functions); nil serves none.
     private let invoker: FunctionInvoker?
+    /// Takes the worker's posts and observations; nil takes none.
+    private let bus: NotificationBus?
     private let state = Mutex(State())
     private let replied = DispatchSemaphore(value: 0)
 
@@ -53,7 +55,8 @@ final class WorkerConnection: @unchecked Sendable {
 
     /// Starts a worker for `library`, loaded under `trust`; its log lines go to `log`, its printed lines to `output`.
     init(library: String, trust: PluginTrust, worker: String, facade: FileFacade?, invoker: FunctionInvoker?,
-         log: @escaping PluginHost.LogHandler, output: @escaping PluginHost.OutputHandler) throws(LoadFailure) {
+         bus: NotificationBus?, log: @escaping PluginHost.LogHandler,
+         output: @escaping PluginHost.OutputHandler) throws(LoadFailure) {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             throw LoadFailure(.open, "cannot make the worker's channel", systemError: Errno(rawValue: errno).description)
@@ -81,6 +84,7 @@ final class WorkerConnection: @unchecked Sendable {
         self.gate = gate
         files = facade.map { WorkerFilesServer(library: library, facade: $0, gate: gate) }
         self.invoker = invoker
+        self.bus = bus
         for (descriptor, stream) in [(process.output, PluginOutputLine.Stream.stdout), (process.errorOutput, .stderr)] {
             guard let descriptor else { continue }
             let process = self.process
@@ -255,7 +259,7 @@ final class WorkerConnection: @unchecked Sendable {
     }
 
     /// Reads the worker's messages until the channel ends: replies wake the
-    /// waiting request; log lines and completions are delivered at once, on this thread.
+    /// waiting request; log lines, completions, posts and observations are taken at once, on this thread.
     private func readMessages() {
         while true {
             let received: ReceivedMessage
@@ -293,6 +297,31 @@ final class WorkerConnection: @unchecked Sendable {
                 waiting.signal()
             case .invoke(let function, let depth, let arguments):
                 serveInvoke(function, depth: depth, arguments: arguments, requestID: received.requestID)
+            case .post(let plugin, let name, let payload, let depth):
+                // The worker checked it; plugin code can write to the channel too, so the host checks again.
+                do throws(NotificationRefusal) {
+                    try NotificationRefusal.check(name: name, call: "post")
+                    try NotificationRefusal.check(payload: payload, name: name)
+                } catch {
+                    end(.lost("it sent a post the bus refuses: \(error)"))
+                    return
+                }
+                // A post is not answered (the worker said PB_OK): a denied one is dropped, the gate logs the first.
+                guard gate.refusal(.post) == nil else { continue }
+                // Queued before the reader takes the answer of the call the post was made in: never reordered after it.
+                bus?.post(name, payload: payload, sender: plugin, depth: Int(depth))
+            case .observe(let token, let plugin, let name):
+                do throws(NotificationRefusal) {
+                    try NotificationRefusal.check(name: name, call: "observe")
+                } catch {
+                    end(.lost("it sent an observe the bus refuses: \(error)"))
+                    return
+                }
+                // Not answered either: a denied observation is never made (no delivery reaches it).
+                guard gate.refusal(.observe) == nil else { continue }
+                _ = bus?.observe(name, receiver: plugin, owner: ObjectIdentifier(self), .remote(self, token: token))
+            case .stopObserving(let token):
+                bus?.stopRemoteObserving(token, owner: ObjectIdentifier(self))
             case .completion(let notification, _, let result):
                 let completion = state.withLock { $0.notifications[notification] }
                 if let answer = FetchResult(abiValue: result) {

@@ -96,6 +96,7 @@ final class WorkerSession {
         host.stageAnnouncer = { stage in try? channel.send(.stage(name: stage.description)) }
         host.remoteFiles = files
         host.functionInvoker.relay(to: invoke)
+        host.relayNotifications(over: channel)
         functionCalls = WorkerFunctionCalls(channel: channel, invoker: host.functionInvoker)
     }
 
@@ -142,8 +143,11 @@ final class WorkerSession {
             try channel.send(.unloaded(census), requestID: id)
         case .functionCall:
             try functionCalls.run(received)
+        case .deliver(let token, let name, let payload, let sender, let depth):
+            host.deliverRelayed(PluginNotification(name: name, payload: payload, sender: sender), to: token, depth: Int(depth))
+            try channel.send(.delivered, requestID: id)
         case .serviceReply, .helloReply, .loaded, .answer, .log, .files, .completion, .bye, .stage, .unloaded,
-             .functionResult, .invoke, .invokeReply:
+             .functionResult, .invoke, .invokeReply, .delivered, .observe, .stopObserving, .post:
             throw .malformed(field: "kind", cause: .unknownKind(received.message.kind.rawValue))
         }
         return true

@@ -38,6 +38,8 @@ struct RunCommand: ParsableCommand {
               protected-data-will-become-unavailable, protected-data-did-become-available,
               did-become-active, will-resign-active, did-enter-background,
               will-enter-foreground, will-terminate (ends the script).
+              {"event":"post","name":"com.example.network.status","payload":{"online":true}}
+                (posts a notification on the bus as "plugboard" and delivers it at once)
             A malformed line is reported with its line number and skipped.
 
             With --isolation process (the default) each library runs in a worker process of \

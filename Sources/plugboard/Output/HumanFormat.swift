@@ -77,7 +77,25 @@ enum HumanFormat {
         lines += report.denied.map { "    \($0)  denied by policy" }
         lines += report.failures.map { "    failed: \($0.message)" }
         lines += report.notes.map { "    note: \($0)" }
-        return lines
+        return lines + notifications(report.notifications)
+    }
+
+    /// A script's post line and what its delivery did.
+    static func post(_ name: String, _ report: NotificationReport) -> [String] {
+        ["post \(name) → \(report.deliveries.count) delivery(ies)"] + notifications(report)
+    }
+
+    /// Each notification delivered (sender → receiver, duration), unobserved or dropped.
+    static func notifications(_ report: NotificationReport) -> [String] {
+        report.deliveries.map { delivery in
+            "    notification \(delivery.name)  \(delivery.sender) → \(delivery.receiver)"
+                + (delivery.nanoseconds.map { "  " + duration($0) } ?? "")
+                + (delivery.failure.map { "  FAILED: \($0)" } ?? "")
+        } + report.unobserved.map { "    notification \($0.name)  from \($0.sender): unobserved" }
+          + report.dropped.map {
+              "    notification \($0.name)  from \($0.sender): DROPPED, posted \($0.depth) deep "
+                  + "(observers posting from observers; the limit is \(PostedNotification.depthLimit))"
+          }
     }
 
     /// "state restored com.example.x (12 bytes)", one line per plugin, a warning indented below.

@@ -95,9 +95,13 @@ struct RunSession {
             case .line(let number, let text):
                 if text.allSatisfy(\.isWhitespace) { continue }
                 do throws(ScriptError) {
-                    let event = try ScriptedEvent(jsonLine: text)
-                    if event == .willTerminate { return .finished }
-                    play(detail(event)) { host.deliver(event) }
+                    switch try ScriptLine(jsonLine: text) {
+                    case .event(let event):
+                        if event == .willTerminate { return .finished }
+                        play(detail(event)) { host.deliver(event) }
+                    case .post(let name, let payload):
+                        post(name, payload: payload)
+                    }
                 } catch {
                     inputError(line: number, error.description)
                 }
@@ -156,6 +160,28 @@ struct RunSession {
         recording?.recordEvent(report, detail: detail, start: start, end: MonotonicClock.now())
         json ? console.jsonLine(Tagged(type: "event", report)) : HumanFormat.event(report, detail: detail).forEach(console.line)
         return report
+    }
+
+    /// Posts a script's notification (checked when its line was read) as the host, delivers
+    /// it at once, records the deliveries and prints them.
+    private func post(_ name: String, payload: String) {
+        let start = MonotonicClock.now()
+        do {
+            try host.post(name, payload: payload)
+        } catch {
+            note(error.description)
+        }
+        let report = host.deliverNotifications()
+        recording?.recordPost(name, report, start: start, end: MonotonicClock.now())
+        json ? console.jsonLine(Tagged(type: "post", PostReport(name: name, payload: payload, notifications: report)))
+            : HumanFormat.post(name, report).forEach(console.line)
+    }
+
+    /// A script's post and what its delivery did, as `--json` prints it.
+    private struct PostReport: Encodable {
+        let name: String
+        let payload: String
+        let notifications: NotificationReport
     }
 
     /// Prints a `note`: one line, or a `note` object with `--json`.

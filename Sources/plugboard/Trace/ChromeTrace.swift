@@ -40,6 +40,6 @@ enum TraceCategory: String {
     case call
     /// A worker that failed: crashed, exited, broke its channel or timed out.
     case worker
-    // Deliveries of the notification bus (issue 10, item 1) get a category of
-    // their own, recorded like calls, when the bus exists.
+    /// One notification delivered to one observer, or an instant for one unobserved or dropped.
+    case notification
 }

@@ -1,7 +1,8 @@
 import Plugboard
 
 /// The trace of one `plugboard run`, collected as it goes: a span per library
-/// load, per event and per plugin call, and an instant per worker failure, in
+/// load, per event, per plugin call and per notification delivery, and an instant
+/// per worker failure and per notification unobserved or dropped, in
 /// microseconds since the run began (host monotonic clock).
 ///
 /// Kept in the CLI: the host already reports everything a trace needs (load
@@ -31,7 +32,7 @@ final class RunRecording {
             span("load " + report.path, .load, lane: "library " + report.path, from: time.start, nanoseconds: time.nanoseconds,
                  args: ["library": report.path, "plugins": plugins, "status": report.status.rawValue])
             if let failure = report.failure, failure.stage == .worker || workerEnded(report.path) {
-                instant("worker failed", lane: "library " + report.path, at: time.start + time.nanoseconds,
+                instant("worker failed", .worker, lane: "library " + report.path, at: time.start + time.nanoseconds,
                         args: ["library": report.path, "message": failure.message])
             }
         }
@@ -55,9 +56,42 @@ final class RunRecording {
             callStart += length
         }
         for failure in report.failures {
-            instant("worker failed", lane: "plugin " + failure.plugin.rawValue, at: end,
+            instant("worker failed", .worker, lane: "plugin " + failure.plugin.rawValue, at: end,
                     args: ["plugin": failure.plugin.rawValue, "event": event, "message": failure.message])
         }
+        recordNotifications(report.notifications, from: callStart, end: end)
+    }
+
+    /// Records a script's post of `name` that ran from `start` to `end`: its span on the
+    /// events lane and its deliveries.
+    func recordPost(_ name: String, _ report: NotificationReport, start: UInt64, end: UInt64) {
+        span("post " + name, .event, lane: "events", from: start, nanoseconds: end - start, args: ["event": "post", "detail": name])
+        recordNotifications(report, from: start, end: end)
+    }
+
+    /// Records each delivery as a span on its receiver's lane, laid end to end from `start`
+    /// (deliveries run one after another) and clipped to `end`, and an instant for each
+    /// notification unobserved or dropped.
+    private func recordNotifications(_ report: NotificationReport, from start: UInt64, end: UInt64) {
+        var deliveryStart = start
+        for delivery in report.deliveries {
+            let length = min(delivery.nanoseconds ?? 0, end - min(deliveryStart, end))
+            var args = ["notification": delivery.name, "sender": delivery.sender, "receiver": delivery.receiver,
+                        "depth": String(delivery.depth)]
+            if let failure = delivery.failure { args["failure"] = failure }
+            span(delivery.name + " → " + delivery.receiver, .notification, lane: Self.lane(delivery.receiver),
+                 from: deliveryStart, nanoseconds: length, args: args)
+            deliveryStart += length
+        }
+        for (what, posted) in report.unobserved.map({ ("unobserved", $0) }) + report.dropped.map({ ("dropped", $0) }) {
+            instant("notification " + what, .notification, lane: Self.lane(posted.sender), at: end,
+                    args: ["notification": posted.name, "sender": posted.sender, "depth": String(posted.depth)])
+        }
+    }
+
+    /// The lane of a plugin, or the events lane for the host ("plugboard").
+    private static func lane(_ plugin: String) -> String {
+        plugin == "plugboard" ? "events" : "plugin " + plugin
     }
 
     /// The trace so far, with a name for each lane.
@@ -75,8 +109,8 @@ final class RunRecording {
                                        dur: Double(nanoseconds) / 1000, tid: tid(lane), args: args))
     }
 
-    private func instant(_ name: String, lane: String, at time: UInt64, args: [String: String]) {
-        events.append(ChromeTraceEvent(name: name, cat: TraceCategory.worker.rawValue, ph: "i", ts: microseconds(time),
+    private func instant(_ name: String, _ category: TraceCategory, lane: String, at time: UInt64, args: [String: String]) {
+        events.append(ChromeTraceEvent(name: name, cat: category.rawValue, ph: "i", ts: microseconds(time),
                                        tid: tid(lane), s: "t", args: args))
     }
 

@@ -53,6 +53,18 @@
  *           NULL data and a size of 100), HUGE_STATE_AT (AT_SAVE_STATE only:
  *           save_state returns PB_OK with a size of PB_SAVED_STATE_MAX_SIZE + 1
  *           over a 1-byte buffer: the host must refuse it without reading).
+ *           Notification bus (at an event's place: the bus serves from the first event on):
+ *           OBSERVE_SEGV_AT (observes "com.example.boom" with an observer that writes
+ *           to NULL, and posts it), OBSERVE_SPIN_AT (the same with an observer that
+ *           loops forever), POST_LOOP_AT (observes "com.example.loop" with an observer
+ *           that posts it again, and posts it: a loop only the depth limit ends),
+ *           STRAY_POST_THREAD_AT (starts a thread that posts "com.example.stray" every
+ *           10 ms and never stops: it posts after deinit), BAD_BUS_CALLS_AT (calls the
+ *           bus wrongly: a malformed name, a payload that is not an object, a NULL and
+ *           an unknown plugin id, a NULL callback, a NULL token pointer, an unknown
+ *           token; logs "bus CALL: STATUS" for each), FORGE_POST_AT (writes a worker-protocol
+ *           `post` frame for the name "no dots" on fd 3, the worker's channel, past the
+ *           worker's own checks: the host must check it again).
  * Threads:  COMPLETE_FROM_THREAD_MS=N (the plugin takes part in remote notifications and
  *           answers each from a thread of its own, N ms after the callback, logging
  *           "completing from a thread" first: an answer after the deadline when N is
@@ -214,8 +226,89 @@ static void *log_from_a_thread(void *unused) {
 }
 #endif
 
+#if defined(OBSERVE_SEGV_AT) || defined(OBSERVE_SPIN_AT)
+static void observe_badly(void *ctx, const char *name, const char *payload, const char *sender) {
+    (void)ctx; (void)name; (void)payload; (void)sender;
+    say("observer called");
+#ifdef OBSERVE_SEGV_AT
+    *(volatile int *)null_address = 1;
+#else
+    for (;;) pause();
+#endif
+}
+#endif
+
+#ifdef POST_LOOP_AT
+static void post_again(void *ctx, const char *name, const char *payload, const char *sender) {
+    (void)ctx; (void)payload; (void)sender;
+    host->notifications->post(host, HOSTILE_ID, name, "{}");
+}
+#endif
+
+#ifdef STRAY_POST_THREAD_AT
+static void *post_every_10_ms(void *unused) {
+    (void)unused;
+    const pb_host_t *kept = host;
+    const struct timespec ten_milliseconds = {0, 10000000};
+    for (;;) {
+        kept->notifications->post(kept, HOSTILE_ID, "com.example.stray", "{}");
+        nanosleep(&ten_milliseconds, NULL);
+    }
+    return NULL;
+}
+#endif
+
+#ifdef BAD_BUS_CALLS_AT
+static void nothing_observed(void *ctx, const char *name, const char *payload, const char *sender) {
+    (void)ctx; (void)name; (void)payload; (void)sender;
+}
+
+static void report_bus(const char *call, pb_status_t status) {
+    char line[128];
+    snprintf(line, sizeof line, "bus %s: %d", call, (int)status);
+    say(line);
+}
+#endif
+
 static void misbehave(int place) {
     (void)place;
+#if defined(OBSERVE_SEGV_AT) || defined(OBSERVE_SPIN_AT)
+#ifdef OBSERVE_SEGV_AT
+    if (place == OBSERVE_SEGV_AT) {
+#else
+    if (place == OBSERVE_SPIN_AT) {
+#endif
+        uint64_t token = 0;
+        host->notifications->observe(host, HOSTILE_ID, "com.example.boom", observe_badly, NULL, &token);
+        host->notifications->post(host, HOSTILE_ID, "com.example.boom", NULL);
+    }
+#endif
+#ifdef POST_LOOP_AT
+    if (place == POST_LOOP_AT) {
+        uint64_t token = 0;
+        host->notifications->observe(host, HOSTILE_ID, "com.example.loop", post_again, NULL, &token);
+        host->notifications->post(host, HOSTILE_ID, "com.example.loop", "{}");
+    }
+#endif
+#ifdef STRAY_POST_THREAD_AT
+    if (place == STRAY_POST_THREAD_AT) {
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, post_every_10_ms, NULL) == 0) pthread_detach(thread);
+    }
+#endif
+#ifdef BAD_BUS_CALLS_AT
+    if (place == BAD_BUS_CALLS_AT) {
+        const pb_notifications_t *bus = host->notifications;
+        uint64_t token = 0;
+        report_bus("post bad name", bus->post(host, HOSTILE_ID, "no dots here", "{}"));
+        report_bus("post array payload", bus->post(host, HOSTILE_ID, "com.example.x", "[1, 2]"));
+        report_bus("post NULL id", bus->post(host, NULL, "com.example.x", "{}"));
+        report_bus("post unknown id", bus->post(host, "com.example.stranger", "com.example.x", "{}"));
+        report_bus("observe NULL callback", bus->observe(host, HOSTILE_ID, "com.example.x", NULL, NULL, &token));
+        report_bus("observe NULL token", bus->observe(host, HOSTILE_ID, "com.example.x", nothing_observed, NULL, NULL));
+        report_bus("stop unknown token", bus->stop_observing(host, 424242));
+    }
+#endif
 #ifdef SHARE_FILE_AT
     if (place == SHARE_FILE_AT) {
         Dl_info self;
@@ -325,6 +418,17 @@ static void misbehave(int place) {
     if (place == FORGE_BYE_AT) {
         static const unsigned char bye[] = {9, 0, 0, 0, 0x87, 2, 0, 0, 0, 0, 0, 0, 0};
         if (write(3, bye, sizeof bye) != (ssize_t)sizeof bye) { /* the test sees the host's view */ }
+    }
+#endif
+#ifdef FORGE_POST_AT
+    if (place == FORGE_POST_AT) {
+        /* Length 53; kind 0x8F, request id 0; plugin id (19 bytes), name "no dots", payload "{}", depth 1. */
+        static const unsigned char post[] = {53, 0, 0, 0, 0x8F, 0, 0, 0, 0, 0, 0, 0, 0,
+                                             19, 0, 0, 0, 'c', 'o', 'm', '.', 'e', 'x', 'a', 'm', 'p', 'l', 'e', '.',
+                                             'h', 'o', 's', 't', 'i', 'l', 'e',
+                                             7, 0, 0, 0, 'n', 'o', ' ', 'd', 'o', 't', 's',
+                                             2, 0, 0, 0, '{', '}', 1, 0, 0, 0};
+        if (write(3, post, sizeof post) != (ssize_t)sizeof post) { /* the test sees the host's view */ }
     }
 #endif
 #ifdef ABORT_ON_BAD_UTF8_AT

@@ -43,6 +43,24 @@ import Testing
         #expect(!run.lines.contains { $0.string("type") == "log" && $0.string("level") == "warning" }, "\(run.lines)")
     }
 
+    @Test(arguments: isolations) func theBusPostsAndObservesThroughTheSDK(isolation: String) throws {
+        let run = try run("swift-sdk-bus", isolation: isolation, events: [
+            #"{"event":"open-url","url":"probe://bus/observe"}"#,
+            #"{"event":"post","name":"com.example.probe.news","payload":{"from":"script"}}"#,
+            #"{"event":"open-url","url":"probe://bus/post"}"#,
+        ])
+        defer { run.workspace.remove() }
+        #expect(run.status == 0, "\(run.lines)")
+        #expect(probeLogs(run.lines) == [
+            "observe: ok",
+            #"bus: com.example.probe.news {"from":"script"} from plugboard"#,
+            "post: ok",
+            "post: the notification name 'not a name' is not valid: the name contains \" \"; only letters, digits, '-', '_' and '.' are allowed; refused",
+            "post failed: post not a name: refused with status -1 (the host's log says why)",
+            #"bus: com.example.probe.news {"from":"probe"} from com.example.swift-sdk-probe"#,
+        ], "\(run.lines)")
+    }
+
     @Test(arguments: isolations) func aFactoryThatThrowsRefusesTheLibraryWithTheErrorInTheReportAndTheLog(isolation: String) throws {
         let run = try run("swift-sdk-throw", isolation: isolation, events: [], environment: ["SWIFT_SDK_PROBE_FACTORY": "throw"])
         defer { run.workspace.remove() }

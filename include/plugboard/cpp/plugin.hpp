@@ -297,8 +297,34 @@ public:
     template <class R, class... A> static Invoked<R> invoke(const char *function, const A &...arguments) {
         return detail::invoke<R>(host_, function, arguments...);
     }
+    /** Posts the notification `name` with `payload_json` (JSON object text; NULL: "{}") on behalf of
+     *  this plugin (services/notifications.h); PB_ERR_UNAVAILABLE with a host older than ABI 1.3.
+     *  The host delivers it after the current callback returned. [thread-safe] */
+    static pb_status_t post(const char *name, const char *payload_json = nullptr) noexcept {
+        const pb_notifications_t *bus = notifications();
+        return bus != nullptr ? bus->post(host_, Derived::info.id, name, payload_json) : PB_ERR_UNAVAILABLE;
+    }
+    /** Calls `callback(ctx, name, payload_json, sender_id)` on the dispatch thread for every
+     *  notification named `name`, on behalf of this plugin (ordered by its priority), and writes the
+     *  token to `*token`; PB_ERR_UNAVAILABLE with a host older than ABI 1.3. The callback must not
+     *  throw. [thread-safe] */
+    static pb_status_t observe(const char *name, pb_notification_fn callback, void *ctx, uint64_t *token) noexcept {
+        const pb_notifications_t *bus = notifications();
+        return bus != nullptr ? bus->observe(host_, Derived::info.id, name, callback, ctx, token) : PB_ERR_UNAVAILABLE;
+    }
+    /** Ends the observation `token` that `observe` returned. [thread-safe] */
+    static pb_status_t stop_observing(uint64_t token) noexcept {
+        const pb_notifications_t *bus = notifications();
+        return bus != nullptr ? bus->stop_observing(host_, token) : PB_ERR_UNAVAILABLE;
+    }
 
 private:
+    /** The bus, when the host's table covers it (ABI 1.3), else nullptr. */
+    static const pb_notifications_t *notifications() noexcept {
+        if (host_ == nullptr || host_->struct_size < offsetof(pb_host_t, notifications) + sizeof host_->notifications) return nullptr;
+        return host_->notifications;
+    }
+
     template <class...> friend struct detail::Library;
     template <class> friend struct detail::Trampolines;
     static inline const pb_host_t *host_ = nullptr;

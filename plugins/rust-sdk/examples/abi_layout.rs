@@ -21,7 +21,8 @@ macro_rules! constants {
 
 fn main() {
     layout! {
-        pb_host_t { struct_size, abi_major, abi_minor, name, version, host_data, log, files, invoke, release_value }
+        pb_host_t { struct_size, abi_major, abi_minor, name, version, host_data, log, files, invoke, release_value, notifications }
+        pb_notifications_t { struct_size, post, observe, stop_observing }
         pb_buffer_t { data, size }
         pb_file_attributes_t { struct_size, kind, size, permissions, owner_id, modified_ns, created_ns }
         pb_files_t { struct_size, write, read, free_buffer, remove, rename, r#move, copy, change_extension, list, attributes, exists, last_error }
@@ -49,6 +50,7 @@ fn main() {
         PB_LOG_TRACE, PB_LOG_DEBUG, PB_LOG_INFO, PB_LOG_WARNING, PB_LOG_ERROR,
         PB_FILES_OVERWRITE, PB_FILES_CREATE_FOLDERS,
         PB_FILE_KIND_FILE, PB_FILE_KIND_DIRECTORY, PB_FILE_KIND_SYMBOLIC_LINK, PB_FILE_KIND_OTHER,
+        PB_NOTIFICATION_NAME_MAX, PB_NOTIFICATION_PAYLOAD_MAX, PB_NOTIFICATION_DEPTH_MAX,
         PB_FETCH_NEW_DATA, PB_FETCH_NO_DATA, PB_FETCH_FAILED,
         PB_VALUE_VOID, PB_VALUE_BOOL, PB_VALUE_INT, PB_VALUE_UINT, PB_VALUE_FLOAT, PB_VALUE_DOUBLE, PB_VALUE_STRING,
         PB_VALUE_BYTES, PB_VALUE_POINTER,

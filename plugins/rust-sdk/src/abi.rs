@@ -78,6 +78,8 @@ pub struct pb_host_t {
                                             error_size: usize) -> pb_status_t>,
     /// Since 1.2: frees a string or bytes result of `invoke`. [thread-safe]
     pub release_value: Option<unsafe extern "C" fn(host: *const pb_host_t, value: *mut pb_value_t)>,
+    /// Since 1.3: the notification bus. Read only when `struct_size` covers it.
+    pub notifications: *const pb_notifications_t,
 }
 
 // ---- services/files.h ------------------------------------------------------------------
@@ -136,6 +138,32 @@ pub struct pb_files_t {
     pub attributes: Option<unsafe extern "C" fn(host: *const pb_host_t, path: *const c_char, out: *mut pb_file_attributes_t) -> pb_status_t>,
     pub exists: Option<unsafe extern "C" fn(host: *const pb_host_t, path: *const c_char, exists: *mut bool) -> pb_status_t>,
     pub last_error: Option<unsafe extern "C" fn(host: *const pb_host_t, buffer: *mut c_char, capacity: usize) -> usize>,
+}
+
+// ---- services/notifications.h ----------------------------------------------------------
+
+/// The longest notification name, in bytes (since 1.3).
+pub const PB_NOTIFICATION_NAME_MAX: u32 = 255;
+/// The largest payload, in bytes of JSON text (since 1.3).
+pub const PB_NOTIFICATION_PAYLOAD_MAX: u32 = 65536;
+/// The deepest notification delivered (posted from observers, nested) (since 1.3).
+pub const PB_NOTIFICATION_DEPTH_MAX: u32 = 16;
+
+/// An observer: `(ctx, name, payload_json, sender_id)`, on the dispatch thread; the strings
+/// are host-owned and valid during the call only (since 1.3).
+pub type pb_notification_fn =
+    Option<unsafe extern "C" fn(ctx: *mut c_void, name: *const c_char, payload_json: *const c_char, sender_id: *const c_char)>;
+
+/// The notification bus (since 1.3). Host-owned; every function is [thread-safe].
+#[derive(Debug)]
+#[repr(C)]
+pub struct pb_notifications_t {
+    pub struct_size: u32,
+    pub post: Option<unsafe extern "C" fn(host: *const pb_host_t, plugin_id: *const c_char, name: *const c_char,
+                                          payload_json: *const c_char) -> pb_status_t>,
+    pub observe: Option<unsafe extern "C" fn(host: *const pb_host_t, plugin_id: *const c_char, name: *const c_char,
+                                             callback: pb_notification_fn, ctx: *mut c_void, token: *mut u64) -> pb_status_t>,
+    pub stop_observing: Option<unsafe extern "C" fn(host: *const pb_host_t, token: u64) -> pb_status_t>,
 }
 
 // ---- events/*.h ------------------------------------------------------------------------

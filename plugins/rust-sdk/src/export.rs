@@ -136,7 +136,7 @@ impl Registration<'_> {
 
 /// Runs `body`, catching a panic: its message is the error. The payload is dropped inside
 /// `catch_unwind` too, since a panicking destructor must not unwind into the host either.
-fn caught<R>(body: impl FnOnce() -> R) -> Result<R, String> {
+pub(crate) fn caught<R>(body: impl FnOnce() -> R) -> Result<R, String> {
     catch_unwind(AssertUnwindSafe(body)).map_err(|payload| {
         let message = if let Some(text) = payload.downcast_ref::<&str>() {
             (*text).to_string()

@@ -86,7 +86,7 @@ pub struct FileAttributes {
 #[derive(Clone, Debug)]
 pub struct Host {
     pub(crate) table: &'static pb_host_t,
-    plugin_id: Option<CString>,
+    pub(crate) plugin_id: Option<CString>,
 }
 
 // SAFETY: the table is host-owned memory valid for the life of the process, and every

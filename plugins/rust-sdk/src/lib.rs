@@ -8,7 +8,8 @@
 //!
 //! A plugin may also offer functions that the host and other plugins call by name: methods
 //! declared with [`functions!`] and the concern `FunctionsPlugin` (see [the `functions` module](mod@functions)).
-//! A plugin calls another plugin's function with [`Host::invoke`].
+//! A plugin calls another plugin's function with [`Host::invoke`], and talks to other plugins on
+//! the notification bus with [`Host::post`] and [`Host::observe`].
 //!
 //! [`abi`] holds the hand-written `#[repr(C)]` mirrors of the C header; the repository's
 //! test suite compares every struct's size and every field's offset with the header.
@@ -43,12 +44,14 @@ pub mod functions;
 pub mod __export;
 mod host;
 mod invoke;
+mod notifications;
 mod plugin;
 
 pub use completion::{FetchCompletion, FetchResult};
 pub use functions::{FunctionResult, FunctionsPlugin, ScalarArgument};
 pub use host::{FileAttributes, FileFlags, FilesError, Host, Level};
 pub use invoke::{Argument, InvokeError, Value};
+pub use notifications::{BusError, Notification, Observation};
 pub use plugin::{
     AppStatePlugin, LaunchPlugin, MemoryPlugin, OpenUrlPlugin, Plugin, ProtectedDataPlugin, RemoteNotificationsPlugin,
     SavedStatePlugin, TerminationPlugin, UserActivityPlugin,

@@ -8,6 +8,8 @@
 //   probe://list/<container path> logs that folder's listing, each name in brackets.
 // - Saved state: probe://count adds one to a count and logs "count N"; the state is "count N";
 //   restoreState logs "restored count N (saved by VERSION)" and takes the count back.
+// - The URL probe://bus/observe observes com.example.probe.news, logging "bus: NAME PAYLOAD from SENDER"
+//   for each; probe://bus/post posts it ({"from":"probe"}), then a malformed name, logging the error.
 import Glibc
 import PlugboardSDK
 
@@ -33,11 +35,33 @@ struct ProbePlugin: OpenURLPlugin, RemoteNotificationPlugin, SavedStatePlugin {
     /// The URLs counted over every run (called on the dispatch thread only).
     final class Count { var value = 0 }
     let count = Count()
+    let host: PlugboardHost
 
     init(host: PlugboardHost) throws {
         descriptor = PluginDescriptor(id: try PluginID(validating: "com.example.swift-sdk-probe"))
         log = host.logger(for: descriptor.id)
         files = host.files
+        self.host = host
+    }
+
+    /// probe://bus/observe and probe://bus/post.
+    private func bus(_ url: String) -> Bool {
+        let log = log
+        switch url {
+        case "probe://bus/observe":
+            step("observe") {
+                _ = try host.observe("com.example.probe.news", as: descriptor.id) { notification in
+                    log.info("bus: \(notification.name) \(notification.payload) from \(notification.sender)")
+                }
+                return "ok"
+            }
+        case "probe://bus/post":
+            step("post") { try host.post("com.example.probe.news", payload: #"{"from":"probe"}"#, as: descriptor.id); return "ok" }
+            step("post") { try host.post("not a name", as: descriptor.id); return "ok" }
+        default:
+            return false
+        }
+        return true
     }
 
     func didReceiveRemoteNotification(userInfo: String, completion: FetchCompletion) {
@@ -69,6 +93,7 @@ struct ProbePlugin: OpenURLPlugin, RemoteNotificationPlugin, SavedStatePlugin {
             log.info("count \(count.value)")
             return true
         }
+        if url.hasPrefix("probe://bus/") { return bus(url) }
         guard let files else { return false }
         if url.hasPrefix("probe://list/") {
             let path = String(url.dropFirst("probe://list/".count))

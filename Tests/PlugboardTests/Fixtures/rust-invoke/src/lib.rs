@@ -1,5 +1,6 @@
 //! Calls com.example.units.convert and a function that does not exist at launch, through
-//! `Host::invoke`, and logs both answers.
+//! `Host::invoke`, and logs both answers. Also the bus: at launch it observes
+//! com.example.rust.news (logging "received NAME PAYLOAD from SENDER") and posts it.
 
 use plugboard::{Argument, Host, Level, LaunchPlugin, Plugin, Value};
 
@@ -29,6 +30,13 @@ impl LaunchPlugin for Caller {
             Err(error) => format!("nosuch: status {}: {}", error.status, error.message),
         };
         self.host.log(Level::Info, &line);
+        let log = self.host.clone();
+        let observed = self.host.observe("com.example.rust.news", move |notification| {
+            log.log(Level::Info, &format!("received {} {} from {}", notification.name, notification.payload, notification.sender));
+        });
+        let posted = self.host.post("com.example.rust.news", r#"{"from":"rust"}"#);
+        let refused = self.host.post("not a name", "{}").map_err(|error| error.status);
+        self.host.log(Level::Info, &format!("observe {:?}, post {:?}, bad post {:?}", observed.is_ok(), posted, refused));
         true
     }
 }

@@ -1,0 +1,126 @@
+import CFaultReporter
+import CPlugboard
+import PlugboardWorkerProtocol
+
+/// The notification bus in the embedding API: post, observe with a callback, and
+/// deliver what is queued.
+///
+/// Observers are callbacks, not an `AsyncSequence`: a delivery is a plugin call like
+/// any other, made synchronously on the dispatch thread, one at a time, in a
+/// documented order, and timed for the report; a sequence would hand the
+/// notification to another task, whose timing and order the host cannot promise.
+extension PluginHost {
+    /// Queues the notification `name` (reverse-DNS) with `payload` (JSON object text),
+    /// sent by the host ("plugboard"). Any thread. It is delivered on the dispatch thread
+    /// after the next event's calls, or at ``deliverNotifications()``.
+    public func post(_ name: String, payload: String = "{}") throws(NotificationRefusal) {
+        try NotificationRefusal.check(name: name, call: "post")
+        try NotificationRefusal.check(payload: payload, name: name)
+        notifications.post(name, payload: payload, sender: NotificationBus.hostSender)
+    }
+
+    /// Calls `observer` on the dispatch thread for every notification named `name`, after
+    /// every plugin that observes it (the receiver is reported as "plugboard"), until
+    /// ``stopObserving(_:)``.
+    public func observe(_ name: String,
+                        _ observer: @escaping @Sendable (PluginNotification) -> Void) throws(NotificationRefusal) -> NotificationToken {
+        try NotificationRefusal.check(name: name, call: "observe")
+        return NotificationToken(value: notifications.observe(name, receiver: NotificationBus.hostSender, owner: nil,
+                                                              .swift(observer)))
+    }
+
+    /// Ends an observation ``observe(_:_:)`` made; nothing happens for one already ended.
+    public func stopObserving(_ token: NotificationToken) {
+        _ = notifications.stopObserving(token.value, owner: nil)
+    }
+
+    /// What fault and timeout messages call an observer callback.
+    private static let observerCallback: StaticString = "notification observer"
+
+    /// Delivers every queued notification now, on this thread (the dispatch thread), and
+    /// those the observers post meanwhile, and reports each delivery. Every event does
+    /// this after its calls returned; call it to deliver what plugin threads posted between events.
+    @discardableResult
+    public func deliverNotifications() -> NotificationReport {
+        guard notifications.hasPending else { return NotificationReport() }
+        let ranks = observerRanks
+        let record = calls
+        let timed = timing == .perCall
+        record.begin(Self.observerCallback)
+        defer { record.leave() }
+        return notifications.drain { receiver in
+            receiver == NotificationBus.hostSender ? Int.max : ranks[receiver]?.rank
+        } deliver: { observer, notification, depth in
+            let start = timed ? MonotonicClock.now() : 0
+            var failure: String?
+            switch observer.callback {
+            case .native(let callback, let ctx):
+                if let label = ranks[observer.receiver]?.label { record.enter(label) }
+                Self.call(callback, ctx, notification)
+            case .swift(let callback):
+                callback(notification)
+            case .remote(let connection, let token):
+                record.leave()
+                failure = deliver(notification, depth: depth, to: connection, token: token, receiver: observer.receiver)
+            }
+            return (timed ? MonotonicClock.now() &- start : nil, failure)
+        }
+    }
+
+    /// Each registered plugin's place in dispatch order and its label, by id: the observers' order.
+    /// Made again only after the registrations changed.
+    private var observerRanks: [String: ObserverRank] {
+        let registry = prepared
+        if let cached = cachedObserverRanks, cached.generation == registry.generation { return cached.ranks }
+        var ranks: [String: ObserverRank] = [:]
+        for (rank, entry) in registry.entries.enumerated() { ranks[entry.descriptor.id.rawValue] = ObserverRank(rank: rank, label: entry.label) }
+        cachedObserverRanks = (registry.generation, ranks)
+        return ranks
+    }
+
+    /// Calls the observer `token` of this host (a worker's) for a notification its host relayed (`deliver`).
+    func deliverRelayed(_ notification: PluginNotification, to token: UInt64, depth: Int) {
+        let record = calls
+        record.begin(Self.observerCallback)
+        defer { record.leave() }
+        notifications.deliver(notification, to: token, depth: depth) { observer in
+            guard case .native(let callback, let ctx) = observer.callback else { return }
+            if let label = registry.entry(PluginID(unchecked: observer.receiver))?.label { record.enter(label) }
+            Self.call(callback, ctx, notification)
+        }
+    }
+
+    /// Makes this host's bus a worker's: what its plugins post and observe goes to the host over `channel`.
+    func relayNotifications(over channel: WorkerChannel) {
+        notifications.relay(to: NotificationRelay(
+            post: { sender, name, payload, depth in
+                try? channel.send(.post(pluginID: sender, name: name, payload: payload, depth: UInt32(clamping: depth)))
+            },
+            observed: { token, receiver, name in try? channel.send(.observe(token: token, pluginID: receiver, name: name)) },
+            stopped: { token in try? channel.send(.stopObserving(token: token)) }))
+    }
+
+    /// Asks `connection`'s worker to call its observer `token`, waiting at most the call timeout;
+    /// a worker that fails is reported as for any call. Returns the failure's sentence, if any.
+    private func deliver(_ notification: PluginNotification, depth: Int, to connection: WorkerConnection, token: UInt64,
+                         receiver: String) -> String? {
+        let message = WorkerMessage.deliver(token: token, name: notification.name, payload: notification.payload,
+                                            sender: notification.sender, depth: UInt32(clamping: depth))
+        let ending: WorkerEnding
+        switch connection.request(message, timeout: callTimeout, interrupted: interruption) {
+        case .success(.delivered): return nil
+        case .success(let other): ending = connection.abandon("it answered \(other.kind) to deliver")
+        case .failure(let failed): ending = failed
+        }
+        return workerFailed(connection, ending, who: receiver, callback: Self.observerCallback.description).message
+    }
+
+    /// Calls a C observer with the notification's strings, valid during the call.
+    private static func call(_ callback: pb_notification_fn, _ ctx: UnsafeMutableRawPointer?, _ notification: PluginNotification) {
+        notification.name.withCString { name in
+            notification.payload.withCString { payload in
+                notification.sender.withCString { callback(ctx, name, payload, $0) }
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+@testable import Plugboard
+import Synchronization
+import Testing
+
+/// The bus's queue logic on its own: order, depth, unobserved, ending an observation.
+@Suite struct NotificationBusTests {
+    /// What observers received, as "receiver: name payload (depth)".
+    final class Received: Sendable {
+        let lines = Mutex<[String]>([])
+        func add(_ line: String) { lines.withLock { $0.append(line) } }
+        var all: [String] { lines.withLock { $0 } }
+    }
+
+    /// Drains `bus` with the plugins ranked as listed (the host last), calling Swift observers.
+    static func drain(_ bus: NotificationBus, ranks: [String]) -> NotificationReport {
+        bus.drain { receiver in
+            receiver == NotificationBus.hostSender ? Int.max : ranks.firstIndex(of: receiver)
+        } deliver: { observer, notification, _ in
+            if case .swift(let callback) = observer.callback { callback(notification) }
+            return (nil, nil)
+        }
+    }
+
+    @Test func deliversInPostingOrderToObserversInRankOrderThenObservationOrder() {
+        let bus = NotificationBus()
+        let received = Received()
+        for (receiver, tag) in [("com.b", "1"), ("com.a", "1"), ("com.b", "2")] {
+            _ = bus.observe("com.x.y", receiver: receiver, owner: nil, .swift { received.add("\(receiver)#\(tag) \($0.payload)") })
+        }
+        bus.post("com.x.y", payload: "{\"n\":1}", sender: "com.c")
+        bus.post("com.x.y", payload: "{\"n\":2}", sender: "com.c")
+        let report = Self.drain(bus, ranks: ["com.a", "com.b"])
+        #expect(received.all == ["com.a#1 {\"n\":1}", "com.b#1 {\"n\":1}", "com.b#2 {\"n\":1}",
+                                 "com.a#1 {\"n\":2}", "com.b#1 {\"n\":2}", "com.b#2 {\"n\":2}"])
+        #expect(report.deliveries.map(\.receiver) == ["com.a", "com.b", "com.b", "com.a", "com.b", "com.b"])
+        #expect(report.deliveries.allSatisfy { $0.sender == "com.c" && $0.depth == 1 })
+        #expect(!bus.hasPending)
+    }
+
+    @Test func aPostFromAnObserverIsQueuedBehindTheOthersOneLevelDeeper() {
+        let bus = NotificationBus()
+        let received = Received()
+        _ = bus.observe("com.x.first", receiver: "com.a", owner: nil, .swift { _ in
+            received.add("first")
+            bus.post("com.x.inner", payload: "{}", sender: "com.a")
+            received.add("first returns")
+        })
+        _ = bus.observe("com.x.second", receiver: "com.a", owner: nil, .swift { _ in received.add("second") })
+        _ = bus.observe("com.x.inner", receiver: "com.a", owner: nil, .swift { _ in received.add("inner") })
+        bus.post("com.x.first", payload: "{}", sender: "com.c")
+        bus.post("com.x.second", payload: "{}", sender: "com.c")
+        let report = Self.drain(bus, ranks: ["com.a"])
+        #expect(received.all == ["first", "first returns", "second", "inner"])
+        #expect(report.deliveries.map(\.depth) == [1, 1, 2])
+    }
+
+    @Test func anObserverThatPostsItsOwnNotificationStopsAtTheDepthLimit() {
+        let bus = NotificationBus()
+        _ = bus.observe("com.x.loop", receiver: "com.a", owner: nil, .swift { _ in
+            bus.post("com.x.loop", payload: "{}", sender: "com.a")
+        })
+        bus.post("com.x.loop", payload: "{}", sender: "com.a")
+        let report = Self.drain(bus, ranks: ["com.a"])
+        #expect(report.deliveries.count == NotificationBus.depthLimit)
+        #expect(report.dropped == [PostedNotification(name: "com.x.loop", sender: "com.a", depth: NotificationBus.depthLimit + 1)])
+        #expect(!bus.hasPending)
+    }
+
+    @Test func unobservedAndUnrankedReceiversAreCountedNotCalled() {
+        let bus = NotificationBus()
+        let received = Received()
+        _ = bus.observe("com.x.y", receiver: "com.gone", owner: nil, .swift { _ in received.add("gone") })
+        bus.post("com.x.y", payload: "{}", sender: NotificationBus.hostSender)
+        bus.post("com.x.nobody", payload: "{}", sender: NotificationBus.hostSender)
+        let report = Self.drain(bus, ranks: ["com.a"])
+        #expect(received.all.isEmpty)
+        #expect(report.unobserved.map(\.name) == ["com.x.y", "com.x.nobody"])
+    }
+
+    @Test func anObservationEndedDuringADrainIsNotCalledAgainAndOnlyItsOwnerMayEndIt() {
+        let bus = NotificationBus()
+        let received = Received()
+        let owner = ObjectIdentifier(Received.self)
+        let tokens = Mutex<[UInt64]>([])
+        let first = bus.observe("com.x.y", receiver: "com.a", owner: owner, .swift { _ in
+            received.add("first")
+            for token in tokens.withLock({ $0 }) { _ = bus.stopObserving(token, owner: owner) }
+        })
+        let second = bus.observe("com.x.y", receiver: "com.a", owner: owner, .swift { _ in received.add("second") })
+        tokens.withLock { $0 = [first, second] }
+        #expect(!bus.stopObserving(first, owner: nil), "another owner cannot end it")
+        bus.post("com.x.y", payload: "{}", sender: "com.c")
+        bus.post("com.x.y", payload: "{}", sender: "com.c")
+        _ = Self.drain(bus, ranks: ["com.a"])
+        #expect(received.all == ["first"])
+        #expect(first != 0 && second == first + 1)
+    }
+}

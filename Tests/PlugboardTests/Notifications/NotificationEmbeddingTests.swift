@@ -1,0 +1,68 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import Plugboard
+
+/// The bus in the embedding API, with real plugins: the host's own observers and posts, posts a
+/// plugin thread makes between events, and a thread that goes on posting after its library's `deinit`.
+@Suite struct NotificationEmbeddingTests {
+    /// The `plugboard-worker` executable built next to `plugboard`.
+    private static let worker = URL(fileURLWithPath: TestPaths.plugboard).deletingLastPathComponent()
+        .appendingPathComponent("plugboard-worker").path
+
+    static let isolations: [PluginIsolation] = [.workers(worker: worker), .inProcess]
+
+    @Test(arguments: isolations)
+    func theHostsObserversRunAfterThePluginsAndItsPostsReachThem(isolation: PluginIsolation) throws {
+        let workspace = try Workspace("bus-embedding")
+        defer { workspace.remove() }
+        let library = try NotificationRunTests.busPlugin("listener.so", in: workspace, ["BUS_ID=\"com.example.listener\"",
+                                                                                        "BUS_OBSERVE=\"com.example.news\""])
+        let logged = Mutex<[String]>([])
+        let host = PluginHost(callTimeout: .seconds(30), isolation: isolation,
+                              logHandler: { record in logged.withLock { $0.append(record.message) } })
+        defer { host.shutdown() }
+        #expect(host.loadLibrary(at: library).status == .loaded)
+        #expect(host.willFinishLaunching().notifications.isEmpty)
+        let received = Mutex<[PluginNotification]>([])
+        let token = try host.observe("com.example.news") { notification in received.withLock { $0.append(notification) } }
+        try host.post("com.example.news", payload: #"{"k":1}"#)
+        let report = host.deliverNotifications()
+        #expect(report.deliveries.map(\.receiver) == ["com.example.listener", "plugboard"])
+        #expect(received.withLock { $0 } == [PluginNotification(name: "com.example.news", payload: #"{"k":1}"#, sender: "plugboard")])
+        #expect(logged.withLock { $0 }.contains(#"received com.example.news {"k":1} from plugboard"#), "\(logged.withLock { $0 })")
+
+        host.stopObserving(token)
+        try host.post("com.example.news")
+        #expect(host.didReceiveMemoryWarning().notifications.deliveries.map(\.receiver) == ["com.example.listener"],
+                "an event delivers what was posted before it")
+        #expect(throws: NotificationRefusal.self) { try host.post("com.example.news", payload: "[]") }
+        #expect(throws: NotificationRefusal.self) { try host.observe("news") { _ in } }
+    }
+
+    @Test func aThreadPostingAfterDeinitIsIgnoredAndCounted() throws {
+        let workspace = try Workspace("bus-after-deinit")
+        defer { workspace.remove() }
+        let library = try PluginCompiler.hostile("stray.so", in: workspace.plugins, ["STRAY_POST_THREAD_AT=AT_WILL_FINISH"])
+        let logged = Mutex<[String]>([])
+        // After deinit no host listens in the worker: the warning comes as a line the worker prints.
+        let host = PluginHost(callTimeout: .seconds(30), isolation: .workers(worker: Self.worker),
+                              logHandler: { record in logged.withLock { $0.append(record.message) } },
+                              outputHandler: { line in logged.withLock { $0.append(line.text) } })
+        defer { host.shutdown() }
+        #expect(host.loadLibrary(at: library).status == .loaded)
+        host.willFinishLaunching()
+        // The thread posts every 10 ms; a post between events waits for the next delivery.
+        var unobserved = 0
+        for _ in 0..<500 where unobserved == 0 {
+            usleep(10_000)
+            unobserved = host.deliverNotifications().unobserved.filter { $0.name == "com.example.stray" && $0.sender == "com.example.hostile" }.count
+        }
+        #expect(unobserved > 0)
+        let census = try host.unloadInWorker(library, linger: .milliseconds(500)).get()
+        #expect(census.callsAfterDeinit >= 1, "\(census)")
+        let warned = { logged.withLock { $0 }.contains { $0.hasSuffix("called post after its deinit; ignored (reported once)") } }
+        for _ in 0..<500 where !warned() { usleep(10_000) }
+        #expect(warned(), "\(logged.withLock { $0 })")
+    }
+}
