@@ -4,7 +4,10 @@ import PlugboardWorkerProtocol
 /// with the callback, its arguments, the answer and the duration, attributed to the plugin:
 /// `trace: open_url(url: "myapp://item/42", options: "{}") → true in 2 µs`; for its
 /// functions (``PluginHost/call(_:_:)``, other plugins' `invoke`):
-/// `trace: function convert("ft", "m", 3.0) → 0.9144 in 3 µs`.
+/// `trace: function convert("ft", "m", 3.0) → 0.9144 in 3 µs`; for each notification
+/// delivered to it: `trace: notification com.example.news(payload: "{}", from: "com.example.a") → delivered in 3 µs`;
+/// for its saved state: `trace: save_state() → 12 bytes in 5 µs`,
+/// `trace: restore_state(saved_version: "1.0", bytes: 12) → ok in 4 µs`. A failure answers `→ failed: <sentence>`.
 struct CallTracer: Sendable {
     /// The plugins traced.
     let plugins: TracedPlugins
@@ -20,9 +23,7 @@ struct CallTracer: Sendable {
         guard !calls.isEmpty else { return }
         let callback = "\(report.event.callbackName)(\(Self.arguments(of: event())))"
         for call in calls {
-            let duration = call.nanoseconds.map { " in " + Self.duration($0) } ?? ""
-            log(PluginLogRecord(source: HostIdentity.name, plugin: call.plugin.rawValue, level: .debug,
-                                message: "trace: \(callback) → \(Self.answer(call.answer))\(duration)"))
+            line(call.plugin.rawValue, callback, Self.answer(call.answer), call.nanoseconds)
         }
     }
 
@@ -33,9 +34,34 @@ struct CallTracer: Sendable {
         case .success(let value): Self.shown(value)
         case .failure(let error): "failed: \(error)"
         }
-        log(PluginLogRecord(source: HostIdentity.name, plugin: address.plugin.rawValue, level: .debug,
-                            message: "trace: function \(address.function)(\(arguments.map(Self.shown).joined(separator: ", ")))"
-                                + " → \(answer) in \(Self.duration(nanoseconds))"))
+        line(address.plugin.rawValue, "function \(address.function)(\(arguments.map(Self.shown).joined(separator: ", ")))",
+             answer, nanoseconds)
+    }
+
+    /// Logs one delivery of `notification` to the observer of `receiver` (a traced plugin): the
+    /// payload, the sender, and `delivered` or the failure of the observer's worker.
+    func record(_ notification: PluginNotification, to receiver: String, failure: String?, nanoseconds: UInt64?) {
+        line(receiver, "notification \(notification.name)(payload: \(Self.quoted(Array(notification.payload.utf8))), "
+             + "from: \(Self.quoted(Array(notification.sender.utf8))))",
+             failure.map { "failed: \($0)" } ?? "delivered", nanoseconds)
+    }
+
+    /// Logs one saved-state call of `plugin`: `callback` with `arguments` (already shown) and what it came to.
+    func record(_ plugin: PluginID, _ callback: StaticString, _ arguments: String, _ answer: SavedStateCall.Answer,
+                nanoseconds: UInt64) {
+        let shown = switch answer {
+        case .state(let bytes): "\(bytes.count) bytes"
+        case .restored: "ok"
+        case .refused(let reason): "failed: \(reason)"
+        }
+        line(plugin.rawValue, "\(callback)(\(arguments))", shown, nanoseconds)
+    }
+
+    /// The one form of every trace line: `trace: CALL → ANSWER in DURATION`, at level debug, attributed to `plugin`.
+    private func line(_ plugin: String, _ call: String, _ answer: String, _ nanoseconds: UInt64?) {
+        let duration = nanoseconds.map { " in " + Self.duration($0) } ?? ""
+        log(PluginLogRecord(source: HostIdentity.name, plugin: plugin, level: .debug,
+                            message: "trace: \(call) → \(answer)\(duration)"))
     }
 
     /// A function's argument or result: a string quoted and escaped (long ones cut), bytes counted, others as written.

@@ -10,12 +10,15 @@
 /// authorization counts, tracing traces the union of the plugins named.
 public enum PluginDecorator: Sendable {
     /// Delivers a concern only to the plugins the policy allows it (the others are
-    /// reported as denied, with a log line) and answers a denied host service call
+    /// reported as denied, with a log line; a plugin denied `saved-state` is neither
+    /// restored nor saved) and answers a denied host service call
     /// (files, invoke, post, observe) with
     /// `PB_ERR_DENIED` and a log line.
     case authorization(AccessPolicy)
     /// Logs every call to the plugins named, at level debug: the callback, its
-    /// arguments (escaped, long values cut), the answer and the duration.
+    /// arguments (escaped, long values cut), the answer and the duration. Every call
+    /// means event callbacks, functions, each notification delivered to an observer, and
+    /// `save_state`/`restore_state`, in process and in workers.
     case tracing(TracedPlugins)
     /// Hands log lines and notification completions that plugin threads send to the
     /// dispatch thread (the thread that delivers events): they are queued and

@@ -3,14 +3,16 @@ import PlugboardWorkerProtocol
 /// The decorators' part in each event (``PluginDecorator``), outermost first:
 /// authorization names the plugins it kept out before the calls; after them, thread
 /// confinement delivers what plugin threads sent, then tracing logs each call.
+/// Notification deliveries and saved-state calls are decorated the same way, call by call,
+/// where they are made (``deliverNotifications()``, ``saveState(to:)``, ``restoreState(from:)``).
 extension PluginHost {
-    /// Logs, once per event, each plugin the policy keeps out of it.
-    func logDenials(_ event: LifecycleEvent, _ denied: [PluginID]) {
+    /// Logs, once per event or saved-state operation, each plugin the policy keeps out of its `callback`
+    /// (a call of `concern`).
+    func logDenials(_ callback: StaticString, _ concern: PluginConcern, _ denied: [PluginID]) {
         guard let policy = accessPolicy else { return }
-        let concern = event.concern.rawValue
         for id in denied {
             logHandler(PluginLogRecord(source: HostIdentity.name, plugin: id.rawValue, level: .info,
-                                       message: "\(event.callbackName) not delivered: the policy '\(policy.source)' denies \(id) \(concern)"))
+                                       message: "\(callback) not delivered: the policy '\(policy.source)' denies \(id) \(concern.rawValue)"))
         }
     }
 

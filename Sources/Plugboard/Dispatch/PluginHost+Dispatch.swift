@@ -21,7 +21,7 @@ extension PluginHost {
                                       native: (Table, UnsafeMutableRawPointer?) -> Bool,
                                       swift: (Conformance) -> Bool,
                                       remote: () -> WorkerEvent) -> EventReport {
-        if !roster.denied.isEmpty { logDenials(event, roster.denied) }
+        if !roster.denied.isEmpty { logDenials(event.callbackName, event.concern, roster.denied) }
         let reversed = event.policy == .broadcastReverse
         var decidedBy: [PluginID] = []
         var failures: [PluginFailure] = []
@@ -59,8 +59,8 @@ extension PluginHost {
         }
         var report = EventReport(event: event, answer: answer, trace: run.trace(roster, reversed: reversed, answers: answers),
                                  decidedBy: decidedBy, failures: failures, denied: roster.denied, nanoseconds: run.nanoseconds)
-        report.notifications = deliverNotifications()
         if isDecorated { afterEvent(report, remote) }
+        report.notifications = deliverNotifications()
         return report
     }
 

@@ -33,7 +33,7 @@ extension PluginHost {
         userInfo: String, deadline: Duration, completion: @escaping @Sendable (EventReport) -> Void
     ) -> FetchAggregation {
         let participants = prepared.remoteNotifications
-        if !participants.denied.isEmpty { logDenials(.remoteNotification, participants.denied) }
+        if !participants.denied.isEmpty { logDenials(LifecycleEvent.remoteNotification.callbackName, .remoteNotifications, participants.denied) }
         let log = logHandler
         let tracer = tracer
         let event = WorkerEvent.remoteNotification(userInfoJSON: Array(userInfo.utf8), deadlineMilliseconds: 0)

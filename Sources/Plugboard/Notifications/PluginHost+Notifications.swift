@@ -40,12 +40,17 @@ extension PluginHost {
     /// Delivers every queued notification now, on this thread (the dispatch thread), and
     /// those the observers post meanwhile, and reports each delivery. Every event does
     /// this after its calls returned; call it to deliver what plugin threads posted between events.
+    /// Each delivery is a plugin call to the decorators: under ``PluginDecorator/threadConfinement``
+    /// what plugin threads sent meanwhile is delivered after it, then ``PluginDecorator/tracing(_:)``
+    /// logs it when the receiver is traced.
     @discardableResult
     public func deliverNotifications() -> NotificationReport {
         guard notifications.hasPending else { return NotificationReport() }
         let ranks = observerRanks
         let record = calls
         let timed = timing == .perCall
+        let confinement = confinement
+        let tracer = tracer
         record.begin(Self.observerCallback)
         defer { record.leave() }
         return notifications.drain { receiver in
@@ -63,7 +68,13 @@ extension PluginHost {
                 record.leave()
                 failure = deliver(notification, depth: depth, to: connection, token: token, receiver: observer.receiver)
             }
-            return (timed ? MonotonicClock.now() &- start : nil, failure)
+            let nanoseconds = timed ? MonotonicClock.now() &- start : nil
+            confinement?.drain()
+            if let tracer, observer.receiver != NotificationBus.hostSender,
+               tracer.plugins.contains(PluginID(unchecked: observer.receiver)) {
+                tracer.record(notification, to: observer.receiver, failure: failure, nanoseconds: nanoseconds)
+            }
+            return (nanoseconds, failure)
         }
     }
 

@@ -13,6 +13,7 @@ extension PluginHost {
     /// `restore_state` is NULL is not asked.
     public func restoreState(from store: SavedStateStore) -> SavedStateReport {
         let roster = prepared.savedState
+        if !roster.denied.isEmpty { logDenials("restore_state", .savedState, roster.denied) }
         var entries: [SavedStateReport.Entry] = []
         for index in 0..<roster.count {
             let id = roster.ids[index]
@@ -26,6 +27,7 @@ extension PluginHost {
             }
             let version = Array(file.pluginVersion.utf8)
             let answer = callSavedState(roster, index, "restore_state",
+                                        arguments: "saved_version: \(CallTracer.quoted(version)), bytes: \(file.state.count)",
                                         remote: .restoreState(savedVersion: version, state: file.state)) { table, ctx in
                 SavedStateCall.restore(table, ctx: ctx, savedVersion: version, state: file.state)
             } swift: { plugin in
@@ -48,12 +50,13 @@ extension PluginHost {
     /// file, with a warning; a plugin whose worker failed earlier is not asked (its file stays).
     public func saveState(to store: SavedStateStore) -> SavedStateReport {
         let roster = prepared.savedState
+        if !roster.denied.isEmpty { logDenials("save_state", .savedState, roster.denied) }
         var versions: [PluginID: String] = [:]
         for entry in registry.entries { versions[entry.descriptor.id] = entry.descriptor.version }
         var entries: [SavedStateReport.Entry] = []
         for index in 0..<roster.count {
             let id = roster.ids[index]
-            let answer = callSavedState(roster, index, "save_state", remote: .saveState) { table, ctx in
+            let answer = callSavedState(roster, index, "save_state", arguments: "", remote: .saveState) { table, ctx in
                 SavedStateCall.save(table, ctx: ctx)
             } swift: { plugin in
                 plugin.saveState().map(SavedStateCall.Answer.state) ?? .refused("saveState returned nil")
@@ -94,13 +97,33 @@ extension PluginHost {
         return UInt64(max(0, now.tv_sec)) &* 1_000_000_000 &+ UInt64(max(0, now.tv_nsec))
     }
 
+    /// Calls participant `index` of the saved-state roster, decorated: under
+    /// ``PluginDecorator/threadConfinement`` what plugin threads sent meanwhile is delivered
+    /// after the call, then ``PluginDecorator/tracing(_:)`` logs it with `arguments` (as the
+    /// trace shows them) when the plugin is traced. nil: its slot is NULL.
+    private func callSavedState(_ roster: Roster<any SavedStatePlugin, pb_saved_state_t>, _ index: Int,
+                                _ callback: StaticString, arguments: @autoclosure () -> String, remote: WorkerEvent,
+                                native: (pb_saved_state_t, UnsafeMutableRawPointer?) -> SavedStateCall.Answer?,
+                                swift: (any SavedStatePlugin) -> SavedStateCall.Answer) -> SavedStateCall.Answer? {
+        let id = roster.ids[index]
+        let traced = tracer.map { $0.plugins.contains(id) } ?? false
+        let start = traced ? MonotonicClock.now() : 0
+        let answer = reachSavedState(roster, index, callback, remote: remote, native: native, swift: swift)
+        let nanoseconds = traced ? MonotonicClock.now() &- start : 0
+        confinement?.drain()
+        if let tracer, traced, let answer {
+            tracer.record(id, callback, arguments(), answer, nanoseconds: nanoseconds)
+        }
+        return answer
+    }
+
     /// Calls participant `index` of the saved-state roster: the one place that switches on how
     /// it is reached. nil: its slot is NULL. A worker that fails, or that speaks a protocol
     /// older than 1.4, answers `refused` with the sentence.
-    private func callSavedState(_ roster: Roster<any SavedStatePlugin, pb_saved_state_t>, _ index: Int,
-                                _ callback: StaticString, remote: WorkerEvent,
-                                native: (pb_saved_state_t, UnsafeMutableRawPointer?) -> SavedStateCall.Answer?,
-                                swift: (any SavedStatePlugin) -> SavedStateCall.Answer) -> SavedStateCall.Answer? {
+    private func reachSavedState(_ roster: Roster<any SavedStatePlugin, pb_saved_state_t>, _ index: Int,
+                                 _ callback: StaticString, remote: WorkerEvent,
+                                 native: (pb_saved_state_t, UnsafeMutableRawPointer?) -> SavedStateCall.Answer?,
+                                 swift: (any SavedStatePlugin) -> SavedStateCall.Answer) -> SavedStateCall.Answer? {
         let record = calls
         record.begin(callback)
         defer { record.leave() }

@@ -73,7 +73,8 @@ struct RunCommand: ParsableCommand {
             --policy FILE (authorization: a concern the policy denies a plugin is not delivered \
             to it, shown as "denied by policy" and logged; a denied host service call gets \
             PB_ERR_DENIED and a log line), --trace-plugin ID|all (a debug log line per call: \
-            callback, arguments, answer, duration), --confine-threads (log lines and \
+            event callbacks, functions, notification deliveries, save_state and restore_state, \
+            with arguments, answer, duration), --confine-threads (log lines and \
             notification completions from plugin threads are delivered on the dispatch thread, \
             after each event and while a notification is awaited). A policy file that cannot be \
             used is a usage error (64) naming the file, the key and the cause.

@@ -4,7 +4,7 @@ import Plugboard
 /// The decorators `run` wraps around the plugins: `--trace-plugin`, `--confine-threads`, `--policy`.
 struct DecoratorOptions: ParsableArguments {
     @Option(name: .customLong("trace-plugin"),
-            help: ArgumentHelp("Log every call to this plugin (an id, or 'all'): callback, arguments, answer, duration, at level debug; repeatable.",
+            help: ArgumentHelp("Log every call to this plugin (an id, or 'all'): events, functions, notification deliveries, save/restore state; arguments, answer, duration, at level debug; repeatable.",
                                valueName: "id|all"))
     var traced: [String] = []
 
