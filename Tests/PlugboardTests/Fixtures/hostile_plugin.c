@@ -64,7 +64,10 @@
  *           an unknown plugin id, a NULL callback, a NULL token pointer, an unknown
  *           token; logs "bus CALL: STATUS" for each), FORGE_POST_AT (writes a worker-protocol
  *           `post` frame for the name "no dots" on fd 3, the worker's channel, past the
- *           worker's own checks: the host must check it again).
+ *           worker's own checks: the host must check it again), LOUD_POSTS_AT (observes
+ *           "com.example.loud", its observer logging "received NAME PAYLOAD from SENDER",
+ *           then posts it 100 times, as a plugin retrying a denied post would, and logs
+ *           "loud posts: observe STATUS post STATUS", the observe's and the last post's).
  * Threads:  COMPLETE_FROM_THREAD_MS=N (the plugin takes part in remote notifications and
  *           answers each from a thread of its own, N ms after the callback, logging
  *           "completing from a thread" first: an answer after the deadline when N is
@@ -258,6 +261,15 @@ static void *post_every_10_ms(void *unused) {
 }
 #endif
 
+#ifdef LOUD_POSTS_AT
+static void loud_received(void *ctx, const char *name, const char *payload, const char *sender) {
+    (void)ctx;
+    char line[512];
+    snprintf(line, sizeof line, "received %s %s from %s", name, payload, sender);
+    say(line);
+}
+#endif
+
 #ifdef BAD_BUS_CALLS_AT
 static void nothing_observed(void *ctx, const char *name, const char *payload, const char *sender) {
     (void)ctx; (void)name; (void)payload; (void)sender;
@@ -307,6 +319,21 @@ static void misbehave(int place) {
         report_bus("observe NULL callback", bus->observe(host, HOSTILE_ID, "com.example.x", NULL, NULL, &token));
         report_bus("observe NULL token", bus->observe(host, HOSTILE_ID, "com.example.x", nothing_observed, NULL, NULL));
         report_bus("stop unknown token", bus->stop_observing(host, 424242));
+    }
+#endif
+#ifdef LOUD_POSTS_AT
+    if (place == LOUD_POSTS_AT) {
+        uint64_t token = 0;
+        pb_status_t observed = host->notifications->observe(host, HOSTILE_ID, "com.example.loud", loud_received, NULL, &token);
+        pb_status_t posted = PB_OK;
+        for (int turn = 1; turn <= 100; turn++) {
+            char payload[32];
+            snprintf(payload, sizeof payload, "{\"turn\":%d}", turn);
+            posted = host->notifications->post(host, HOSTILE_ID, "com.example.loud", payload);
+        }
+        char line[96];
+        snprintf(line, sizeof line, "loud posts: observe %d post %d", (int)observed, (int)posted);
+        say(line);
     }
 #endif
 #ifdef SHARE_FILE_AT
