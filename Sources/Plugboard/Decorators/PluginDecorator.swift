@@ -22,8 +22,9 @@ public enum PluginDecorator: Sendable {
     case tracing(TracedPlugins)
     /// Hands log lines and notification completions that plugin threads send to the
     /// dispatch thread (the thread that delivers events): they are queued and
-    /// delivered after each event, and while the dispatch thread waits for a
-    /// notification's answer. A message from the dispatch thread itself passes at once.
+    /// delivered after each event (and after each notification delivery and saved-state
+    /// call), and while the dispatch thread waits for a remote notification's answer.
+    /// A message from the dispatch thread itself passes at once.
     case threadConfinement
 }
 
