@@ -100,6 +100,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var callTimeout: CallTimeoutOptions
     @OptionGroup var isolation: IsolationOptions
+    @OptionGroup var restart: RestartOptions
     @OptionGroup var cache: ScanCacheOptions
     @OptionGroup var output: OutputOptions
     @OptionGroup var pictures: RunPictureOptions
@@ -132,7 +133,7 @@ struct RunCommand: ParsableCommand {
         let facade = FileFacade(container: try container.container())
         FaultReporter.install()
         let host = PluginHost(fileFacade: facade, callTimeout: callTimeout.timeout, isolation: try isolation.isolation(),
-                              restarts: isolation.restarts, decorators: try decorators.decorators(), logHandler: log) { line in
+                              restarts: restart.restarts, decorators: try decorators.decorators(), logHandler: log) { line in
             json ? console.jsonLine(Tagged(type: "output", line)) : console.line(HumanFormat.output(line))
         }
         try host.register(FilesPlugin(facade: facade, log: log))
