@@ -220,10 +220,14 @@ final class WorkerConnection: @unchecked Sendable {
     /// Asks the worker to run every `deinit` and exit, at most `timeout` (a worker
     /// that fails meanwhile is reported, like any call); then closes the channel,
     /// and a worker still there gets SIGTERM, a short wait, and SIGKILL.
-    func close(timeout: Duration) {
+    /// Returns the sentence of that failure (`/path/libx.so crashed with SIGSEGV in deinit`), if any.
+    @discardableResult
+    func close(timeout: Duration) -> String? {
+        var failure: String?
         if ending == nil, case .failure(let ending) = request(WorkerMessage.shutdown, timeout: timeout) {
-            log(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .error,
-                                message: ending.sentence(who: library, callback: "deinit", library: library)))
+            let sentence = ending.sentence(who: library, callback: "deinit", library: library)
+            log(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .error, message: sentence))
+            failure = sentence
         }
         try? channel.shutdown()
         if (try? process.reapIfEnded()) == nil {
@@ -232,6 +236,7 @@ final class WorkerConnection: @unchecked Sendable {
         }
         process.stop()
         _ = end(.lost("closed by the host"))
+        return failure
     }
 
     /// Ends a worker that broke the protocol (`cause` says how) without asking it to shut

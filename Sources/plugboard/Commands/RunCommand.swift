@@ -146,7 +146,7 @@ struct RunCommand: ParsableCommand {
         if let signals { host.interruption = { signals.arrived() } }
         var code = session.perform(self, signals: signals)
         host.scanCache?.save()
-        host.shutdown()
+        code = session.exitCode(code, failuresAtShutdown: host.shutdown())
         if let recording {
             let failures = pictures.write(recording)
             failures.forEach(session.note)
