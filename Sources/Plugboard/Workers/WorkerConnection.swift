@@ -40,7 +40,11 @@ final class WorkerConnection: @unchecked Sendable {
         var awaited: UInt64 = 0
         var reply: WorkerMessage?
         var ending: WorkerEnding?
+        /// The completions of remote notifications whose answer is not given yet, by the call's request id.
         var notifications: [UInt64: FetchCompletion] = [:]
+        /// The ids of the worker's plugins that were handed a completion, by their number in the
+        /// worker: a late answer (its completion forgotten) is named by its plugin.
+        var completingPlugins: [UInt32: PluginID] = [:]
         var reported = false
         var withdrawn = false
         /// The `function-call` requests waiting for their `function-result`, and the results come.
@@ -209,10 +213,23 @@ final class WorkerConnection: @unchecked Sendable {
         }
     }
 
-    /// The completion for the remote notification of call `request`, until its answer arrives.
-    func expectCompletion(of request: UInt64, _ completion: FetchCompletion) {
-        state.withLock { $0.notifications[request] = completion }
+    /// The completion that plugin number `plugin` (`id`) was handed in the remote notification of call
+    /// `request`, until ``forgetCompletion(of:)``.
+    func expectCompletion(of request: UInt64, from plugin: UInt32, id: PluginID, _ completion: FetchCompletion) {
+        state.withLock { state in
+            state.notifications[request] = completion
+            state.completingPlugins[plugin] = id
+        }
     }
+
+    /// Drops the completion of call `request` once the notification's answer was given: an answer
+    /// the worker sends later is warned about here, as the aggregation would.
+    func forgetCompletion(of request: UInt64) {
+        state.withLock { _ = $0.notifications.removeValue(forKey: request) }
+    }
+
+    /// How many remote notifications' completions the host still holds for this worker.
+    var expectedCompletions: Int { state.withLock { $0.notifications.count } }
 
     /// The request id the next ``request(_:timeout:)`` uses.
     var nextRequestID: UInt64 { state.withLock { $0.nextRequest } }
@@ -327,12 +344,19 @@ final class WorkerConnection: @unchecked Sendable {
                 _ = bus?.observe(name, receiver: plugin, owner: ObjectIdentifier(self), .remote(self, token: token))
             case .stopObserving(let token):
                 bus?.stopRemoteObserving(token, owner: ObjectIdentifier(self))
-            case .completion(let notification, _, let result):
-                let completion = state.withLock { $0.notifications[notification] }
-                if let answer = FetchResult(abiValue: result) {
-                    completion?(answer)
-                } else {
-                    completion?.reject("answered with \(result), which is not a PB_FETCH_* value; ignored")
+            case .completion(let notification, let plugin, let result):
+                let (completion, id) = state.withLock { ($0.notifications[notification], $0.completingPlugins[plugin]) }
+                let answer = FetchResult(abiValue: result)
+                if let completion {
+                    if let answer {
+                        completion(answer)
+                    } else {
+                        completion.reject("answered with \(result), which is not a PB_FETCH_* value; ignored")
+                    }
+                } else if let id {
+                    // The notification's answer was given and its completions forgotten: the answer is late.
+                    log(PluginLogRecord(source: HostIdentity.name, plugin: id.rawValue, level: .warning,
+                                        message: FetchAggregation.lateAnswer(answer?.rawValue ?? String(result))))
                 }
             default:
                 // The first reply settles the request: a second one with its id is awaited by nothing.
