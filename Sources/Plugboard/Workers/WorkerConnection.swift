@@ -22,7 +22,8 @@ final class WorkerConnection: @unchecked Sendable {
     /// The trust rule the library was loaded under, which a restart applies again.
     let trust: PluginTrust
     private let process: ChildProcess
-    private let channel: WorkerChannel
+    /// The socket to the worker; closed by the reader thread once the worker ended.
+    let channel: WorkerChannel
     private let log: PluginHost.LogHandler
     /// Runs the worker's files requests on the host's container; nil without one.
     private let files: WorkerFilesServer?
@@ -96,7 +97,12 @@ final class WorkerConnection: @unchecked Sendable {
                 Self.readLines(descriptor, of: process) { output(PluginOutputLine(source: library, stream: stream, text: $0)) }
             }
         }
-        Thread.detachNewThread { [self] in readMessages() }
+        // The reader is the channel's one receiver: once the worker ended, it closes the channel,
+        // so a dead worker's connection holds no socket until the host shuts down.
+        Thread.detachNewThread { [self] in
+            readMessages()
+            channel.close()
+        }
     }
 
     deinit {
@@ -280,8 +286,8 @@ final class WorkerConnection: @unchecked Sendable {
         return first
     }
 
-    /// Reads the worker's messages until the channel ends: replies wake the
-    /// waiting request; log lines, completions, posts and observations are taken at once, on this thread.
+    /// Reads the worker's messages until the channel ends, and returns after ``end(_:)``: replies wake
+    /// the waiting request; log lines, completions, posts and observations are taken at once, on this thread.
     private func readMessages() {
         while true {
             let received: ReceivedMessage

@@ -3,9 +3,10 @@ import Synchronization
 import Testing
 @testable import Plugboard
 
-/// The completions the host hands plugins in workers for remote notifications: held while
-/// the answer is awaited, forgotten once it is given, and an answer after that is still named.
-@Suite struct WorkerCompletionTests {
+/// What the host's end of a worker holds: the completions it hands plugins for remote
+/// notifications (held while the answer is awaited, forgotten once it is given; an answer after
+/// that is still named), and its socket (closed once the worker ended).
+@Suite struct WorkerConnectionTests {
     private static var worker: String {
         URL(fileURLWithPath: TestPaths.plugboard).deletingLastPathComponent().appendingPathComponent("plugboard-worker").path
     }
@@ -38,5 +39,26 @@ import Testing
         let late3 = Array(repeating: "answered the remote notification with new-data after the host's answer was given"
                           + " (deadline passed or already answered); ignored", count: 3)
         #expect(warnings.withLock { $0 } == late3)
+    }
+
+    /// A worker that crashed: its connection stays (the host reports how it ended) but holds no socket.
+    @Test func aDeadWorkersChannelIsClosedAndALiveOnesIsNot() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let crashing = try PluginCompiler.hostile("crashing.so", in: directory.path,
+                                                  ["SEGV_AT=AT_OPEN_URL", #"HOSTILE_ID="com.example.crashing""#, "HOSTILE_PRIORITY=10"])
+        let living = try PluginCompiler.hostile("living.so", in: directory.path, [#"HOSTILE_ID="com.example.living""#])
+        let host = PluginHost(isolation: .workers(worker: Self.worker))
+        defer { host.shutdown() }
+        for library in [crashing, living] { try #require(host.loadLibrary(at: library).status == .loaded) }
+        let report = host.open(url: "myapp://x")
+        #expect(report.failures.map(\.plugin.rawValue) == ["com.example.crashing"], "\(report)")
+        let dead = try #require(host.loaded.workers(loadedFrom: crashing).first)
+        let alive = try #require(host.loaded.workers(loadedFrom: living).first)
+        let waited = ContinuousClock.now
+        while !dead.channel.isClosed, ContinuousClock.now - waited < .seconds(20) { usleep(10_000) }
+        #expect(dead.channel.isClosed, "the reader closes the channel once the worker ended")
+        #expect(!alive.channel.isClosed)
+        #expect(host.open(url: "myapp://y").calls.map(\.plugin.rawValue) == ["com.example.living"])
     }
 }
