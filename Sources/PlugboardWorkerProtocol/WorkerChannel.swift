@@ -33,7 +33,7 @@ public final class WorkerChannel: Sendable {
     }
 
     /// Whether ``close()`` ran.
-    public var isClosed: Bool { sender.withLock { _ in closed.load(ordering: .relaxed) } }
+    public var isClosed: Bool { closed.load(ordering: .relaxed) }
 
     /// Closes the socket now, rather than when the channel is released: the peer reads end of
     /// stream, and every later send, receive or shutdown throws `closedByPeer`. Call it when no
