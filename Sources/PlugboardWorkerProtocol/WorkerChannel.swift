@@ -5,7 +5,7 @@ import SystemPackage
 
 /// One end of a host–worker connection over a blocking `SOCK_STREAM` socket
 /// (one end of `socketpair(AF_UNIX, SOCK_STREAM)`), which the channel owns and
-/// closes when it is released.
+/// closes at ``close()`` or when it is released.
 ///
 /// Thread rule: any thread may `send` at any time (a lock keeps each frame
 /// whole); one thread at a time receives. A broken peer never raises SIGPIPE:
@@ -15,10 +15,13 @@ public final class WorkerChannel: Sendable {
     /// large frame does not pin its memory for the channel's life.
     private static let retainedSendCapacity = 1 << 20
 
-    /// The socket; owned by the channel.
+    /// The socket; owned by the channel, open until ``close()``.
     public let descriptor: FileDescriptor
     private let sender = Mutex(WireEncoder())
     private let receiver = Mutex(ReceiveBuffer())
+    /// Set by ``close()`` while it holds both locks; read under either, so no send,
+    /// receive or shutdown uses the descriptor's number after it was closed (and maybe reused).
+    private let closed = Atomic(false)
 
     /// Takes ownership of `descriptor`, a connected stream socket in blocking mode.
     public init(descriptor: FileDescriptor) {
@@ -26,7 +29,24 @@ public final class WorkerChannel: Sendable {
     }
 
     deinit {
-        try? descriptor.close()
+        if !closed.load(ordering: .relaxed) { try? descriptor.close() }
+    }
+
+    /// Whether ``close()`` ran.
+    public var isClosed: Bool { closed.load(ordering: .relaxed) }
+
+    /// Closes the socket now, rather than when the channel is released: the peer reads end of
+    /// stream, and every later send, receive or shutdown throws `closedByPeer`. Call it when no
+    /// thread is in ``receive()`` (it waits for that lock): from the receiving thread, after its
+    /// last receive. Closing twice does nothing.
+    public func close() {
+        sender.withLock { _ in
+            receiver.withLock { _ in
+                guard !closed.load(ordering: .relaxed) else { return }
+                closed.store(true, ordering: .relaxed)
+                try? descriptor.close()
+            }
+        }
     }
 
     /// Sends one message as one frame; frames of concurrent senders never interleave.
@@ -35,6 +55,7 @@ public final class WorkerChannel: Sendable {
     /// rule) before writing anything; `closedByPeer` when the peer is gone.
     public func send(_ message: WorkerMessage, requestID: UInt64 = 0) throws(WorkerProtocolError) {
         try sender.withLock { encoder throws(WorkerProtocolError) in
+            guard !closed.load(ordering: .relaxed) else { throw .closedByPeer }
             encoder.removeAll()
             defer {
                 if encoder.bytes.capacity > Self.retainedSendCapacity { encoder = WireEncoder() }
@@ -60,17 +81,21 @@ public final class WorkerChannel: Sendable {
 
     /// Ends the connection both ways: the peer reads end of stream, and a
     /// thread blocked in `receive` here wakes with `closedByPeer`. The
-    /// descriptor stays open until the channel is released.
+    /// descriptor stays open until ``close()`` or the channel is released.
     public func shutdown() throws(WorkerProtocolError) {
-        do {
-            try systemCall { Glibc.shutdown(descriptor.rawValue, Int32(SHUT_RDWR)) }
-        } catch {
-            throw .system(call: "shutdown", error)
+        try sender.withLock { _ throws(WorkerProtocolError) in
+            guard !closed.load(ordering: .relaxed) else { throw .closedByPeer }
+            do throws(Errno) {
+                try systemCall { Glibc.shutdown(descriptor.rawValue, Int32(SHUT_RDWR)) }
+            } catch {
+                throw .system(call: "shutdown", error)
+            }
         }
     }
 
     private func receive(before deadline: ContinuousClock.Instant?) throws(WorkerProtocolError) -> ReceivedMessage? {
         try receiver.withLock { buffer throws(WorkerProtocolError) in
+            guard !closed.load(ordering: .relaxed) else { throw .closedByPeer }
             while true {
                 if let payload = try buffer.bufferedPayload() {
                     var decoder = WireDecoder(buffer.bytes, range: payload)

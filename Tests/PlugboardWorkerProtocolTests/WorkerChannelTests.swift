@@ -163,6 +163,19 @@ import Testing
         #expect(throws: WorkerProtocolError.closedByPeer) { try worker.receive() }
     }
 
+    @Test func closeEndsThePeersStreamAndRefusesEveryLaterUse() throws {
+        let (host, worker) = try channelPair()
+        #expect(!host.isClosed)
+        host.close()
+        #expect(host.isClosed)
+        #expect(throws: WorkerProtocolError.closedByPeer) { try worker.receive() }
+        #expect(throws: WorkerProtocolError.closedByPeer) { try host.send(.bye, requestID: 1) }
+        #expect(throws: WorkerProtocolError.closedByPeer) { try host.receive() }
+        #expect(throws: WorkerProtocolError.closedByPeer) { try host.shutdown() }
+        host.close()
+        #expect(host.isClosed)
+    }
+
     @Test func aHandshakeAcceptsTheSameMajorAndRefusesAnother() throws {
         let (host, worker) = try channelPair()
         for (requestID, hostVersion) in [(UInt64(1), WorkerProtocolVersion.current), (2, WorkerProtocolVersion(major: 2, minor: 0))] {

@@ -12,6 +12,8 @@ final class FetchAggregation: Sendable {
         var remaining: Int
         var notes: [String] = []
         var report: EventReport?
+        /// What runs once the report is given (``whenFinished(_:)``).
+        var afterFinish: [@Sendable () -> Void] = []
     }
 
     /// Deadlines fire on their own serial queue, which gets a thread even when
@@ -55,6 +57,17 @@ final class FetchAggregation: Sendable {
         }
     }
 
+    /// Runs `action` once the reduced answer exists: at once when it does, else on the thread that
+    /// made it, before ``waitForReport()`` returns it and `onFinish` receives it.
+    func whenFinished(_ action: @escaping @Sendable () -> Void) {
+        let finishedAlready = state.withLock { state -> Bool in
+            guard state.report == nil else { return true }
+            state.afterFinish.append(action)
+            return false
+        }
+        if finishedAlready { action() }
+    }
+
     /// Whether the reduced answer exists.
     var isFinished: Bool { state.withLock { $0.report != nil } }
 
@@ -85,7 +98,7 @@ final class FetchAggregation: Sendable {
         var problem: String?
         finish { state in
             if state.report != nil {
-                problem = "answered the remote notification with \(describe(answer)) after the host's answer was given (deadline passed or already answered); ignored"
+                problem = Self.lateAnswer(describe(answer))
             } else if let earlier = state.answers[index] {
                 problem = "answered the remote notification twice (first \(describe(earlier)), then \(describe(answer))); the second answer is ignored"
                 state.notes.append("\(ids[index]) " + (problem ?? ""))
@@ -99,19 +112,28 @@ final class FetchAggregation: Sendable {
         if let problem { warn(ids[index], problem) }
     }
 
+    /// The warning for an answer (`new-data`, …) that came after the reduced answer was given.
+    static func lateAnswer(_ answer: String) -> String {
+        "answered the remote notification with \(answer) after the host's answer was given (deadline passed or already answered); ignored"
+    }
+
     private func misuse(_ index: Int, _ problem: String) {
         state.withLock { $0.notes.append("\(ids[index]) \(problem)") }
         warn(ids[index], problem)
     }
 
-    /// Runs `change` under the lock; if it produced the report, delivers it once, outside the lock.
+    /// Runs `change` under the lock; if it produced the report, runs what waited for it
+    /// (``whenFinished(_:)``), then delivers it once, outside the lock.
     private func finish(_ change: (inout State) -> Void) {
-        let delivered: EventReport? = state.withLock { state in
+        let (delivered, afterFinish) = state.withLock { state -> (EventReport?, [@Sendable () -> Void]) in
             let before = state.report != nil
             change(&state)
-            return before ? nil : state.report
+            guard !before, let report = state.report else { return (nil, []) }
+            defer { state.afterFinish = [] }
+            return (report, state.afterFinish)
         }
         if let delivered {
+            afterFinish.forEach { $0() }
             finished.signal()
             onFinish(delivered)
         }

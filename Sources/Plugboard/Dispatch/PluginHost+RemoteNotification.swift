@@ -60,7 +60,9 @@ extension PluginHost {
                     participants.conformances[index].didReceiveRemoteNotification(userInfo: userInfo, completion: completion)
                 case .worker(let plugin):
                     let connection = plugin.connection.takeUnretainedValue()
-                    connection.expectCompletion(of: connection.nextRequestID, completion)
+                    let request = connection.nextRequestID
+                    connection.expectCompletion(of: request, from: plugin.index, id: participants.ids[index], completion)
+                    aggregation.whenFinished { connection.forgetCompletion(of: request) }
                     let milliseconds = UInt32(clamping: deadline.nanoseconds / 1_000_000)
                     switch callWorker(plugin, .remoteNotification(userInfoJSON: Array(userInfo.utf8), deadlineMilliseconds: milliseconds),
                                       callback: LifecycleEvent.remoteNotification.callbackName, id: participants.ids[index]) {

@@ -154,16 +154,22 @@ public final class PluginHost {
 
     /// Lets go of every loaded library; the last host using one runs its `deinit`.
     /// Send ``willTerminate()`` first. No plugin is called afterwards.
-    public func shutdown() {
+    ///
+    /// Returns one sentence per worker that failed while its library's `deinit` ran (a crash,
+    /// an exit, a hang: `/path/libx.so crashed with SIGSEGV in deinit`), each also logged;
+    /// empty when every library ended well, and when called again.
+    @discardableResult
+    public func shutdown() -> [String] {
         notifications.removeAll()
         registry.removeAll()
         let (libraries, workers) = loaded.removeAll()
         for library in libraries {
             LibraryTable.shared.release(library, owner: ObjectIdentifier(self), calls: libraryCalls)
         }
-        for worker in workers { worker.close(timeout: workerGrace) }
+        let failures = workers.compactMap { $0.close(timeout: workerGrace) }
         // What the libraries' deinit sent from their workers' threads, under confinement.
         confinement?.drain()
+        return failures
     }
 
     /// The registry, in dispatch order, for an event about to be dispatched.

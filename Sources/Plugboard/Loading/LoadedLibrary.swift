@@ -114,7 +114,7 @@ final class LoadedLibrary: @unchecked Sendable {
         guard succeeded else {
             if let deinitialize = entry.deinit { calls.around("deinit", label, deinitialize) }
             lifetime.end(.deinitialized)
-            throw LoadFailure(.register, "register_plugins returned false" + explanation(router))
+            throw LoadFailure(.register, "register_plugins returned false" + explanation(router) + refused(registered.refusals))
         }
         services.context.pluginIDs.withLock { ids in
             ids = Set(registered.definitions.map(\.descriptor.id.rawValue))
@@ -147,6 +147,12 @@ final class LoadedLibrary: @unchecked Sendable {
     /// The larger of the sizes declared for one struct (one dictionary look-up through `default:`).
     private static func raise(_ value: inout Int, to size: Int) {
         value = max(value, size)
+    }
+
+    /// What `add_plugin` refused before `register_plugins` returned false (often why it did):
+    /// "; add_plugin refused: …", or nothing.
+    private static func refused(_ refusals: [PluginRefusal]) -> String {
+        refusals.isEmpty ? "" : "; add_plugin refused: " + refusals.map(\.failure.message).joined(separator: "; ")
     }
 
     private static func explanation(_ router: LogRouter) -> String {

@@ -22,7 +22,8 @@ final class WorkerConnection: @unchecked Sendable {
     /// The trust rule the library was loaded under, which a restart applies again.
     let trust: PluginTrust
     private let process: ChildProcess
-    private let channel: WorkerChannel
+    /// The socket to the worker; closed by the reader thread once the worker ended.
+    let channel: WorkerChannel
     private let log: PluginHost.LogHandler
     /// Runs the worker's files requests on the host's container; nil without one.
     private let files: WorkerFilesServer?
@@ -40,7 +41,11 @@ final class WorkerConnection: @unchecked Sendable {
         var awaited: UInt64 = 0
         var reply: WorkerMessage?
         var ending: WorkerEnding?
+        /// The completions of remote notifications whose answer is not given yet, by the call's request id.
         var notifications: [UInt64: FetchCompletion] = [:]
+        /// The ids of the worker's plugins that were handed a completion, by their number in the
+        /// worker: a late answer (its completion forgotten) is named by its plugin.
+        var completingPlugins: [UInt32: PluginID] = [:]
         var reported = false
         var withdrawn = false
         /// The `function-call` requests waiting for their `function-result`, and the results come.
@@ -92,7 +97,12 @@ final class WorkerConnection: @unchecked Sendable {
                 Self.readLines(descriptor, of: process) { output(PluginOutputLine(source: library, stream: stream, text: $0)) }
             }
         }
-        Thread.detachNewThread { [self] in readMessages() }
+        // The reader is the channel's one receiver: once the worker ended, it closes the channel,
+        // so a dead worker's connection holds no socket until the host shuts down.
+        Thread.detachNewThread { [self] in
+            readMessages()
+            channel.close()
+        }
     }
 
     deinit {
@@ -209,10 +219,23 @@ final class WorkerConnection: @unchecked Sendable {
         }
     }
 
-    /// The completion for the remote notification of call `request`, until its answer arrives.
-    func expectCompletion(of request: UInt64, _ completion: FetchCompletion) {
-        state.withLock { $0.notifications[request] = completion }
+    /// The completion that plugin number `plugin` (`id`) was handed in the remote notification of call
+    /// `request`, until ``forgetCompletion(of:)``.
+    func expectCompletion(of request: UInt64, from plugin: UInt32, id: PluginID, _ completion: FetchCompletion) {
+        state.withLock { state in
+            state.notifications[request] = completion
+            state.completingPlugins[plugin] = id
+        }
     }
+
+    /// Drops the completion of call `request` once the notification's answer was given: an answer
+    /// the worker sends later is warned about here, as the aggregation would.
+    func forgetCompletion(of request: UInt64) {
+        state.withLock { _ = $0.notifications.removeValue(forKey: request) }
+    }
+
+    /// How many remote notifications' completions the host still holds for this worker.
+    var expectedCompletions: Int { state.withLock { $0.notifications.count } }
 
     /// The request id the next ``request(_:timeout:)`` uses.
     var nextRequestID: UInt64 { state.withLock { $0.nextRequest } }
@@ -220,10 +243,14 @@ final class WorkerConnection: @unchecked Sendable {
     /// Asks the worker to run every `deinit` and exit, at most `timeout` (a worker
     /// that fails meanwhile is reported, like any call); then closes the channel,
     /// and a worker still there gets SIGTERM, a short wait, and SIGKILL.
-    func close(timeout: Duration) {
+    /// Returns the sentence of that failure (`/path/libx.so crashed with SIGSEGV in deinit`), if any.
+    @discardableResult
+    func close(timeout: Duration) -> String? {
+        var failure: String?
         if ending == nil, case .failure(let ending) = request(WorkerMessage.shutdown, timeout: timeout) {
-            log(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .error,
-                                message: ending.sentence(who: library, callback: "deinit", library: library)))
+            let sentence = ending.sentence(who: library, callback: "deinit", library: library)
+            log(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .error, message: sentence))
+            failure = sentence
         }
         try? channel.shutdown()
         if (try? process.reapIfEnded()) == nil {
@@ -232,6 +259,7 @@ final class WorkerConnection: @unchecked Sendable {
         }
         process.stop()
         _ = end(.lost("closed by the host"))
+        return failure
     }
 
     /// Ends a worker that broke the protocol (`cause` says how) without asking it to shut
@@ -258,8 +286,8 @@ final class WorkerConnection: @unchecked Sendable {
         return first
     }
 
-    /// Reads the worker's messages until the channel ends: replies wake the
-    /// waiting request; log lines, completions, posts and observations are taken at once, on this thread.
+    /// Reads the worker's messages until the channel ends, and returns after ``end(_:)``: replies wake
+    /// the waiting request; log lines, completions, posts and observations are taken at once, on this thread.
     private func readMessages() {
         while true {
             let received: ReceivedMessage
@@ -322,12 +350,19 @@ final class WorkerConnection: @unchecked Sendable {
                 _ = bus?.observe(name, receiver: plugin, owner: ObjectIdentifier(self), .remote(self, token: token))
             case .stopObserving(let token):
                 bus?.stopRemoteObserving(token, owner: ObjectIdentifier(self))
-            case .completion(let notification, _, let result):
-                let completion = state.withLock { $0.notifications[notification] }
-                if let answer = FetchResult(abiValue: result) {
-                    completion?(answer)
-                } else {
-                    completion?.reject("answered with \(result), which is not a PB_FETCH_* value; ignored")
+            case .completion(let notification, let plugin, let result):
+                let (completion, id) = state.withLock { ($0.notifications[notification], $0.completingPlugins[plugin]) }
+                let answer = FetchResult(abiValue: result)
+                if let completion {
+                    if let answer {
+                        completion(answer)
+                    } else {
+                        completion.reject("answered with \(result), which is not a PB_FETCH_* value; ignored")
+                    }
+                } else if let id {
+                    // The notification's answer was given and its completions forgotten: the answer is late.
+                    log(PluginLogRecord(source: HostIdentity.name, plugin: id.rawValue, level: .warning,
+                                        message: FetchAggregation.lateAnswer(answer?.rawValue ?? String(result))))
                 }
             default:
                 // The first reply settles the request: a second one with its id is awaited by nothing.

@@ -36,8 +36,13 @@ struct CallCommand: ParsableCommand {
             {"type", "value"}, "nanoseconds"}; value is a JSON number or true/false, a string \
             for a string, bytes (hexadecimal), a pointer and for nan, inf and -inf (JSON has \
             no such numbers), null for void; nanoseconds is the call's duration, argument \
-            conversion included. Errors are one line on standard error, "plugboard call: …". \
-            What plugins log or print goes to standard error.
+            conversion included. An error is one line on standard error, "plugboard call: …"; \
+            with --json it is one document on standard output instead, {"error": "…", \
+            "exitCode": N}, for every error the call itself meets (from a malformed \
+            PLUGIN_ID.FUNCTION to a crash in the worker). Still text on standard error: \
+            what the option parser refuses (a bad --isolation, --call-timeout, --container or --cache-dir value), and, in \
+            process, the fault line of a crash, which ends plugboard. What plugins log or \
+            print goes to standard error. There is no --restart: the one call is made once.
 
             Which error gives which exit code: 1 for no such plugin or function (the error lists \
             those there are), a declaration refused at load, an invalid result; 5 when the \
@@ -66,17 +71,27 @@ struct CallCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        let console = Console.takeStandardOutput()
+        do {
+            try call(printingTo: console)
+        } catch let failure as CallFailure {
+            throw report(failure, on: console)
+        } catch let error as ValidationError where output.json {
+            throw report(CallFailure(error.message, ExitCodes.usage), on: console)
+        }
+    }
+
+    /// Loads the plugins, calls the function and prints its result; a failure is a ``CallFailure``.
+    private func call(printingTo console: Console) throws {
         let address: FunctionAddress
         do {
             address = try FunctionAddress(parsing: function)
         } catch {
-            throw Self.fail(error.description, ExitCodes.usage)
+            throw CallFailure(error.description, ExitCodes.usage)
         }
-        let console = Console.takeStandardOutput()
         let facade = FileFacade(container: try container.container())
         FaultReporter.install()
         let host = PluginHost(fileFacade: facade, callTimeout: callTimeout.timeout, isolation: try isolation.isolation(),
-                              restarts: isolation.restarts,
                               logHandler: { StandardStream.writeError(ControlCharacters.escaped(HumanFormat.log($0))) },
                               outputHandler: StandardStream.writeOutputLine)
         defer { host.shutdown() }
@@ -93,20 +108,20 @@ struct CallCommand: ParsableCommand {
         do {
             handle = try host.function(address)
         } catch {
-            throw Self.fail(error.description + Self.whatThereIs(for: error, in: host, searchPath: searchPath), ExitCodes.failure)
+            throw CallFailure(error.description + Self.whatThereIs(for: error, in: host, searchPath: searchPath), ExitCodes.failure)
         }
         let values: [PluginValue]
         do {
             values = try CallArguments.parse(Self.values(arguments), for: address, signature: handle.signature)
         } catch {
-            throw Self.fail(error.description, ExitCodes.usage)
+            throw CallFailure(error.description, ExitCodes.usage)
         }
         let started = ContinuousClock.now
         let result: PluginValue
         do {
             result = try handle.call(values)
         } catch {
-            throw Self.fail(error.description, host.failures.isEmpty ? ExitCodes.failure : ExitCodes.pluginFailed)
+            throw CallFailure(error.description, host.failures.isEmpty ? ExitCodes.failure : ExitCodes.pluginFailed)
         }
         let elapsed = started.duration(to: .now)
         if output.json {
@@ -118,17 +133,22 @@ struct CallCommand: ParsableCommand {
         }
     }
 
+    /// Says `failure`: with `--json` as one document on standard output, else as one line on
+    /// standard error, `plugboard call: …`. Returns its exit code to throw.
+    private func report(_ failure: CallFailure, on console: Console) -> ExitCode {
+        if output.json {
+            console.jsonDocument(failure)
+        } else {
+            StandardStream.writeError(ControlCharacters.escaped("plugboard call: " + failure.error))
+        }
+        return ExitCode(failure.exitCode)
+    }
+
     /// The function's arguments: what was captured, without the first `--` (it ends
     /// plugboard's options, so that `-- --json` passes the text `--json`).
     private static func values(_ captured: [String]) -> [String] {
         guard let terminator = captured.firstIndex(of: "--") else { return captured }
         return Array(captured[..<terminator] + captured[(terminator + 1)...])
-    }
-
-    /// Says `message` on standard error as `plugboard call: …` and gives `code` to throw.
-    private static func fail(_ message: String, _ code: ExitCode) -> ExitCode {
-        StandardStream.writeError(ControlCharacters.escaped("plugboard call: " + message))
-        return code
     }
 
     /// For an unknown plugin or function, what can be called instead: "; loaded plugins with

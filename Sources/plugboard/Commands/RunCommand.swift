@@ -101,6 +101,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var callTimeout: CallTimeoutOptions
     @OptionGroup var isolation: IsolationOptions
+    @OptionGroup var restart: RestartOptions
     @OptionGroup var cache: ScanCacheOptions
     @OptionGroup var output: OutputOptions
     @OptionGroup var pictures: RunPictureOptions
@@ -133,7 +134,7 @@ struct RunCommand: ParsableCommand {
         let facade = FileFacade(container: try container.container())
         FaultReporter.install()
         let host = PluginHost(fileFacade: facade, callTimeout: callTimeout.timeout, isolation: try isolation.isolation(),
-                              restarts: isolation.restarts, decorators: try decorators.decorators(), logHandler: log) { line in
+                              restarts: restart.restarts, decorators: try decorators.decorators(), logHandler: log) { line in
             json ? console.jsonLine(Tagged(type: "output", line)) : console.line(HumanFormat.output(line))
         }
         try host.register(FilesPlugin(facade: facade, log: log))
@@ -146,7 +147,7 @@ struct RunCommand: ParsableCommand {
         if let signals { host.interruption = { signals.arrived() } }
         var code = session.perform(self, signals: signals)
         host.scanCache?.save()
-        host.shutdown()
+        code = session.exitCode(code, failuresAtShutdown: host.shutdown())
         if let recording {
             let failures = pictures.write(recording)
             failures.forEach(session.note)

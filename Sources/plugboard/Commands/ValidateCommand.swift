@@ -41,11 +41,6 @@ struct ValidateCommand: ParsableCommand {
         let checks: [CheckResult]
     }
 
-    /// `name` padded to the longest check name and two spaces.
-    private func padded(_ name: String) -> String {
-        name.padding(toLength: (ValidationCheck.all.map(\.name.count).max() ?? 0) + 2, withPad: " ", startingAt: 0)
-    }
-
     func validate() throws {
         if !list && files.isEmpty { throw ValidationError("name at least one library to validate") }
         if files.contains("") { throw ValidationError("a library path is empty") }
@@ -60,7 +55,7 @@ struct ValidateCommand: ParsableCommand {
     func run() throws {
         let console = Console.takeStandardOutput()
         guard !list else {
-            ValidationCheck.all.forEach { console.line(padded($0.name) + $0.description) }
+            ValidationCheck.all.forEach { console.line(ValidationFormat.padded($0.name) + $0.description) }
             return
         }
         let checks = ValidationCheck.all.filter {
@@ -78,11 +73,7 @@ struct ValidateCommand: ParsableCommand {
                 documents.append(LibraryResults(library: path, checks: shown))
             } else {
                 console.line(ControlCharacters.escaped(path))
-                for result in shown {
-                    console.line("  " + result.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
-                        + padded(result.check)
-                        + "\(Int(result.milliseconds.rounded())) ms  " + ControlCharacters.escaped(result.reason))
-                }
+                ValidationFormat.lines(shown).forEach(console.line)
             }
         }
         if output.json { console.jsonDocument(documents) }

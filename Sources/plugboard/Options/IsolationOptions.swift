@@ -20,17 +20,6 @@ struct IsolationOptions: ParsableArguments {
                                valueName: "process|none"))
     var mode: Mode = .process
 
-    @Option(name: .customLong("restart"),
-            help: ArgumentHelp("With --isolation process: how often a library's worker that crashed, exited or timed out is started again (the file must pass the trust rule again, then init and register_plugins run again; its plugins take part from the next event on).",
-                               valueName: "n"))
-    var restarts = 0
-
-    func validate() throws {
-        guard (0...1_000).contains(restarts) else {
-            throw ValidationError("--restart must be a count from 0 to 1000, got \(restarts)")
-        }
-    }
-
     /// The isolation for the host; a missing worker executable is a usage error that says where it was looked for.
     func isolation() throws -> PluginIsolation {
         mode == .process ? try Self.workers() : .inProcess

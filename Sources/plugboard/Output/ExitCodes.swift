@@ -15,7 +15,8 @@ enum ExitCodes {
     /// directory among them failed to load; the others ran to the end.
     static let libraryFailed = ExitCode(4)
     /// `run --isolation process`: a plugin's worker crashed, exited, broke its channel or
-    /// did not return within the call timeout during the run; the others ran to the end.
+    /// did not return within the call timeout during the run, or at shutdown in its library's `deinit`;
+    /// the others ran to the end.
     /// `call`: the function's worker did.
     static let pluginFailed = ExitCode(5)
     /// A wrong argument or option (swift-argument-parser's validation exit code).
@@ -31,8 +32,8 @@ enum ExitCodes {
         called or its result taken (call); 2 launch vetoed (run); 3 plugins were asked for but none \
         loaded (run); 4 plugins were asked for and a library or directory among them \
         failed to load, the others ran to the end (run); 5 a plugin's worker crashed, \
-        exited or timed out during the run, the others ran to the end (run --isolation \
-        process; before 4), or during the call (call); 64 usage error; 74 the report \
+        exited or timed out during the run or in deinit at shutdown, the others ran to the end \
+        (run --isolation process; before 4), or during the call (call); 64 usage error; 74 the report \
         could not be written to standard output (run, list, inspect, call: closed or broken; one \
         line on standard error says so), or run's --trace-file or --svg file could not be written; 128+N interrupted by signal N (run, after \
         will-terminate reached every plugin; a second signal ends it at once, with the same code).

@@ -14,7 +14,8 @@ struct RunSession {
     /// Where the plugins' saved states live (the container's `Library/Plugboard State`).
     let states: SavedStateStore
 
-    /// Runs load → launch → URLs → events → terminate and returns the exit code.
+    /// Runs load → launch → URLs → events → terminate and returns the exit code (before
+    /// ``exitCode(_:failuresAtShutdown:)`` counts the workers that failed).
     func perform(_ command: RunCommand, signals: SignalWatcher?) -> ExitCode {
         if command.resetState { resetState() }
         let searchPath = command.search.searchPath
@@ -64,7 +65,14 @@ struct RunSession {
         }
         if let signal = signals?.pending() { return terminate(signal: signal) }
         terminateAndSave()
-        return host.failures.isEmpty ? codeWhenDone : ExitCodes.pluginFailed
+        return codeWhenDone
+    }
+
+    /// `code`, or 5 when it says the run went to its end (0, or 4: a library failed to load) and a
+    /// plugin's worker failed during the run or at shutdown, while its library's `deinit` ran.
+    func exitCode(_ code: ExitCode, failuresAtShutdown: [String]) -> ExitCode {
+        let workerFailed = !host.failures.isEmpty || !failuresAtShutdown.isEmpty
+        return workerFailed && (code == ExitCodes.success || code == ExitCodes.libraryFailed) ? ExitCodes.pluginFailed : code
     }
 
     /// The last line: the exit code and why.

@@ -175,6 +175,48 @@ import Testing
         #expect(crashed.errorOutput.contains("com.example.functions crashed with SIGSEGV in function crash ("), "\(crashed.errorOutput)")
     }
 
+    /// With `--json` every error of the call is one document on standard output, the sentence and the
+    /// exit code, in process and in a worker; without it, the same sentence is a line on standard error.
+    @Test func withJSONAnErrorIsOneDocumentOnStandardOutput() throws {
+        let plugins = try Plugins()
+        defer { plugins.workspace.remove() }
+        let cases: [([String], String, Int32, String)] = [
+            (["not-an-address"], "none", 64, "malformed function address \"not-an-address\""),
+            (["com.example.functions.echo_int8", "300"], "none", 64, "argument 1 of com.example.functions.echo_int8 (int8): \"300\" is out of range"),
+            (["com.example.nothing.convert"], "process", 1, "com.example.nothing.convert: no plugin com.example.nothing is loaded"),
+            (["com.example.functions.null_string"], "none", 1, "com.example.functions.null_string: invalid result: a NULL string"),
+            (["com.example.functions.crash"], "process", 5, "com.example.functions crashed with SIGSEGV in function crash ("),
+        ]
+        for (arguments, isolation, status, words) in cases {
+            let json = try plugins.call(arguments + ["--json"], isolation: isolation)
+            #expect(json.status == status, "\(arguments): \(json.output) \(json.errorOutput)")
+            let document = try #require(jsonObject(json.output), "\(arguments): not one JSON document: \(json.output)")
+            #expect(Set(document.keys) == ["error", "exitCode"], "\(arguments): \(document)")
+            #expect(document.string("error")?.contains(words) == true, "\(arguments): \(document)")
+            #expect(document.int("exitCode") == Int(status), "\(arguments): \(document)")
+            #expect(!json.errorOutput.contains("plugboard call: "), "\(arguments): \(json.errorOutput)")
+            let human = try plugins.call(arguments, isolation: isolation)
+            #expect(human.status == status && human.output.isEmpty, "\(arguments): \(human.output)")
+            #expect(human.errorOutput.contains(words), "\(arguments): \(human.errorOutput)")
+        }
+        let noWorker = try CLI.run(["call", "--plugin-dir", plugins.workspace.plugins, "com.example.units.convert", "--json"],
+                                   environment: ["PLUGBOARD_WORKER": plugins.workspace.root.file("no-worker")])
+        #expect(noWorker.status == 64, "\(noWorker.output) \(noWorker.errorOutput)")
+        #expect(jsonObject(noWorker.output)?.string("error")?.contains("plugin workers need the plugboard-worker executable") == true,
+                "\(noWorker.output)")
+    }
+
+    /// `--restart` is `run`'s: `call` makes one call, so it does not offer it (the words are the function's arguments).
+    @Test func callOffersNoRestart() throws {
+        let help = try CLI.run(["call", "--help"])
+        #expect(help.status == 0 && !help.output.contains("--restart <n>"), "\(help.output)")
+        #expect(try CLI.run(["run", "--help"]).output.contains("--restart <n>"))
+        let plugins = try Plugins()
+        defer { plugins.workspace.remove() }
+        #expect(try plugins.error(["com.example.units.convert", "ft", "m", "3", "--restart", "1"], status: 64)
+            == "plugboard call: com.example.units.convert takes 3 arguments, 5 given (signature: double (string, string, double))\n")
+    }
+
     @Test func jsonHasTheFunctionTheSignatureTheTypedResultAndTheDuration() throws {
         let plugins = try Plugins()
         defer { plugins.workspace.remove() }

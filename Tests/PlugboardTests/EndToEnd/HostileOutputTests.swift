@@ -131,6 +131,35 @@ import Testing
         #expect(objects.last?.string("type") == "exit", "\(result.output)")
     }
 
+    /// Bidirectional controls (U+202A–U+202E, U+2066–U+2069) in a plugin's log, name and version,
+    /// and in an echoed URL, are escaped as `\u{202e}` in the human report: they cannot reorder what the
+    /// terminal shows. `--json` carries them exactly.
+    @Test func humanReportsEscapeBidirectionalControls() throws {
+        let workspace = try Workspace("hostile-bidi")
+        defer { workspace.remove() }
+        try PluginCompiler.hostile("bidi.so", in: workspace.plugins,
+                                   ["LOG_AT=AT_OPEN_URL", #"HOSTILE_MESSAGE="paid \u202E0.01$\u202C to \u2066you\u2069""#,
+                                    #"HOSTILE_NAME="Name\u202Dforged\u202A""#, #"HOSTILE_VERSION="1.0\u202B\u2067\u2068""#])
+        let arguments = ["--isolation", "none", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x\u{202e}y",
+                         "--container", workspace.root.file("box")]
+        let result = try CLI.run(["run"] + arguments)
+        #expect(result.status == 0, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
+        let bidi = Set((0x202A...0x202E).compactMap(Unicode.Scalar.init) + (0x2066...0x2069).compactMap(Unicode.Scalar.init))
+        #expect(!result.output.unicodeScalars.contains { bidi.contains($0) }, "\(result.output.debugDescription)")
+        for escaped in [#"info: paid \u{202e}0.01$\u{202c} to \u{2066}you\u{2069}"#, #"1.0\u{202b}\u{2067}\u{2068} "Name\u{202d}forged\u{202a}""#,
+                        #"open-url myapp://x\u{202e}y → handled by com.example.hostile"#] {
+            #expect(result.output.contains(escaped), "\(escaped) missing: \(result.output)")
+        }
+
+        let list = try CLI.run(["list", "--plugin-dir", workspace.plugins])
+        #expect(!list.output.unicodeScalars.contains { bidi.contains($0) }, "\(list.output.debugDescription)")
+        #expect(list.output.contains(#"Name\u{202d}forged\u{202a}"#), "\(list.output)")
+
+        let json = try CLI.run(["run", "--json"] + arguments)
+        let objects = try #require(CLI.jsonLines(json.output), "a line is not JSON:\n\(json.output)")
+        #expect(objects.contains { $0.string("message") == "paid \u{202e}0.01$\u{202c} to \u{2066}you\u{2069}" }, "\(json.output)")
+    }
+
     /// A report that cannot be written ends the command with exit code 74 and one line
     /// on standard error (none when standard error is closed too), never a crash.
     struct LostOutput: Sendable, CustomTestStringConvertible {

@@ -71,7 +71,9 @@ import Testing
             #expect(result.status == 5)
         case "AT_DEINIT":
             #expect(messages.contains("\(library) \(verb) in deinit"), "\(result.output)")
-            #expect(result.status == 0)
+            // A worker that fails at shutdown is a worker failure of the run, like one during an event.
+            #expect(result.status == 5, "\(result.output)")
+            #expect(lines.last?.int("code") == 5, "\(result.output)")
         default:
             let (stage, function) = [("AT_ENTRY", ("entry", "plugboard_entry")), ("AT_INIT", ("init", "init")),
                                      ("AT_REGISTER", ("register", "register_plugins"))].first { $0.0 == place }?.1 ?? ("?", "?")

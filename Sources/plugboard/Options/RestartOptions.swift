@@ -1,0 +1,16 @@
+import ArgumentParser
+
+/// `--restart`: how often `run` starts a library's failed worker again. Only `run` offers it:
+/// `call` makes one call, after which a restarted worker would never be used.
+struct RestartOptions: ParsableArguments {
+    @Option(name: .customLong("restart"),
+            help: ArgumentHelp("With --isolation process: how often a library's worker that crashed, exited or timed out is started again (the file must pass the trust rule again, then init and register_plugins run again; its plugins take part from the next event on).",
+                               valueName: "n"))
+    var restarts = 0
+
+    func validate() throws {
+        guard (0...1_000).contains(restarts) else {
+            throw ValidationError("--restart must be a count from 0 to 1000, got \(restarts)")
+        }
+    }
+}
