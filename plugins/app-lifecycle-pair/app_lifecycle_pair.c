@@ -4,7 +4,9 @@
  *
  *   com.example.session-tracker  follows the application state (active,
  *                                inactive, background, foreground), counts the
- *                                transitions and logs a summary at termination.
+ *                                transitions and logs a summary at termination;
+ *                                it counts the sessions across runs with saved
+ *                                state (ABI 1.3, events/saved-state.h).
  *   com.example.launch-guard     votes on launch (it vetoes a launch in safe
  *                                mode) and logs protected-data changes.
  *
@@ -16,7 +18,10 @@
  *   - `deinit` frees that state. It takes no argument, so the library keeps
  *     its allocations in static variables to find them again;
  *   - each descriptor's `ctx` points to its plugin's state, and the host hands
- *     it back as the first argument of every callback of that plugin.
+ *     it back as the first argument of every callback of that plugin;
+ *   - saved state: the host asks for bytes after will-terminate and hands them
+ *     back before will-finish-launching on the next run (the memento pattern);
+ *     run the demo twice and the session number grows.
  *
  * Build it (from the repository root):
  *
@@ -27,9 +32,9 @@
 #include <plugboard.h>
 
 #include <stdarg.h> /* va_list */
-#include <stdio.h>  /* vsnprintf */
+#include <stdio.h>  /* snprintf, sscanf, vsnprintf */
 #include <stdlib.h> /* calloc, free */
-#include <string.h> /* strstr, strlen, strncmp */
+#include <string.h> /* memcpy, strstr, strlen, strncmp */
 
 #define TRACKER_ID "com.example.session-tracker"
 #define GUARD_ID "com.example.launch-guard"
@@ -46,6 +51,8 @@ typedef struct session_tracker {
     unsigned resigned_active;     /* will_resign_active calls */
     unsigned entered_background;  /* did_enter_background calls */
     unsigned entering_foreground; /* will_enter_foreground calls */
+    unsigned sessions;            /* runs so far, this one included (saved state) */
+    char saved[32];               /* the text save_state hands over: "sessions N" */
 } session_tracker_t;
 
 typedef struct launch_guard {
@@ -147,7 +154,8 @@ static bool tracker_did_finish_launching(void *ctx, const char *options_json, si
     (void)options_json;
     (void)options_len;
     if (tracker != NULL) {
-        log_msg(TRACKER_ID, PB_LOG_INFO, "session started, state %s", tracker->state);
+        tracker->sessions += 1;
+        log_msg(TRACKER_ID, PB_LOG_INFO, "session %u started, state %s", tracker->sessions, tracker->state);
     }
     return true;
 }
@@ -176,6 +184,48 @@ static void tracker_will_terminate(void *ctx)
 static const pb_termination_t tracker_termination_vtable = {
     .struct_size = sizeof(pb_termination_t),
     .will_terminate = tracker_will_terminate,
+};
+
+/* Saved state: the text "sessions N". The bytes stay the plugin's (in the
+ * tracker, valid until the next save), so release_state is NULL. */
+static pb_status_t tracker_save_state(void *ctx, pb_bytes_t *out)
+{
+    session_tracker_t *tracker = ctx;
+    if (tracker == NULL) {
+        return PB_ERR_WRONG_STATE;
+    }
+    int length = snprintf(tracker->saved, sizeof tracker->saved, "sessions %u", tracker->sessions);
+    out->data = (const uint8_t *)tracker->saved;
+    out->size = (size_t)length;
+    return PB_OK;
+}
+
+/* The host's bytes are not NUL-terminated and only valid during the call: copy
+ * them, parse, and refuse what this plugin never wrote. */
+static pb_status_t tracker_restore_state(void *ctx, const char *saved_version, const uint8_t *data, size_t size)
+{
+    session_tracker_t *tracker = ctx;
+    char text[32];
+    unsigned sessions = 0;
+    char extra = 0;
+    if (tracker == NULL || size >= sizeof text) {
+        return PB_ERR_INVALID_ARGUMENT;
+    }
+    memcpy(text, data, size);
+    text[size] = '\0';
+    if (sscanf(text, "sessions %u%c", &sessions, &extra) != 1) {
+        return PB_ERR_INVALID_ARGUMENT;
+    }
+    tracker->sessions = sessions;
+    log_msg(TRACKER_ID, PB_LOG_INFO, "restored %u earlier session(s), saved by version %s", sessions, saved_version);
+    return PB_OK;
+}
+
+static const pb_saved_state_t tracker_saved_state_vtable = {
+    .struct_size = sizeof(pb_saved_state_t),
+    .save_state = tracker_save_state,
+    .release_state = NULL,
+    .restore_state = tracker_restore_state,
 };
 
 /* ------------------------------------------------------------------------ */
@@ -334,6 +384,7 @@ static bool pair_register_plugins(const pb_registrar_t *registrar)
         .launch = &tracker_launch_vtable,
         .app_state = &tracker_app_state_vtable,
         .termination = &tracker_termination_vtable,
+        .saved_state = &tracker_saved_state_vtable,
     };
     pb_plugin_t guard = {
         .struct_size = sizeof(pb_plugin_t),

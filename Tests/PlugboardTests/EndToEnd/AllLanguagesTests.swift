@@ -39,7 +39,7 @@ import Testing
             "protected data locked -> available (change 2)",
         ],
         "com.example.session-tracker": [
-            "session started, state inactive",
+            "session 1 started, state inactive",
             "state inactive -> inactive (transition 1)",
             "state inactive -> background (transition 2)",
             "state background -> foreground (transition 3)",
