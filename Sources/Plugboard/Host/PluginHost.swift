@@ -52,6 +52,9 @@ public final class PluginHost {
     let calls = CallRecord()
     /// The notifications plugins and the embedding API post, and their observers.
     let notifications = NotificationBus()
+    /// Where ``restoreState(from:)`` took the states from: a restarted worker's plugins get theirs
+    /// back from it (see ``restoreState(from:only:)``).
+    var stateStore: SavedStateStore?
     /// The observers' order for the registry generation it was made for (see ``deliverNotifications()``).
     var cachedObserverRanks: (generation: Int, ranks: [String: ObserverRank])?
     /// The plugins' functions as any thread reaches them (calls, and plugins' `invoke`).

@@ -10,13 +10,22 @@ extension PluginHost {
     /// Gives each plugin the state `store` holds for its id. Call before ``willFinishLaunching(options:)``.
     /// A missing file means no state, quietly; an unusable one (unreadable, corrupt, truncated,
     /// foreign) means no state and a warning naming the file and the cause; a plugin whose
-    /// `restore_state` is NULL is not asked.
+    /// `restore_state` is NULL is not asked. The host keeps `store`: the plugins of a worker restarted
+    /// later in the run (`restarts`) get their saved state back from it before their next event.
     public func restoreState(from store: SavedStateStore) -> SavedStateReport {
+        stateStore = store
+        return restoreState(from: store, only: nil)
+    }
+
+    /// Restores the plugins `only` names (nil: every plugin of the concern) from `store`.
+    func restoreState(from store: SavedStateStore, only: Set<PluginID>?) -> SavedStateReport {
         let roster = prepared.savedState
-        if !roster.denied.isEmpty { logDenials("restore_state", .savedState, roster.denied) }
+        let denied = only.map { only in roster.denied.filter(only.contains) } ?? roster.denied
+        if !denied.isEmpty { logDenials("restore_state", .savedState, denied) }
         var entries: [SavedStateReport.Entry] = []
         for index in 0..<roster.count {
             let id = roster.ids[index]
+            if let only, !only.contains(id) { continue }
             let file: SavedStateFile
             switch store.load(id) {
             case .none: continue

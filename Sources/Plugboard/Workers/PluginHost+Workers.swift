@@ -84,5 +84,22 @@ extension PluginHost {
             : "could not restart the worker of \(library) (\(attempt)): " + (report.failure?.description ?? "no plugin registered")
         logHandler(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: report.status == .loaded ? .warning : .error,
                                    message: message))
+        if report.status == .loaded, let store = stateStore {
+            restoreRestarted(Set(report.plugins.map(\.descriptor.id)), from: store)
+        }
+    }
+
+    /// Gives the plugins of a restarted worker their saved state back (a plugin of the saved-state
+    /// concern restarts without its memory otherwise, and would save that empty memory over the
+    /// state of the previous run at will-terminate); each outcome is one log line.
+    private func restoreRestarted(_ plugins: Set<PluginID>, from store: SavedStateStore) {
+        for entry in restoreState(from: store, only: plugins).entries {
+            let what = switch entry.outcome {
+            case .restored: "restored its saved state (\(entry.bytes ?? 0) bytes) after the restart"
+            default: "restarted without its saved state: " + (entry.warning ?? entry.outcome.rawValue)
+            }
+            logHandler(PluginLogRecord(source: HostIdentity.name, plugin: entry.plugin.rawValue,
+                                       level: entry.outcome == .restored ? .info : .warning, message: what))
+        }
     }
 }

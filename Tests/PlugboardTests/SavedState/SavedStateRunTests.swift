@@ -253,6 +253,21 @@ import Testing
         #expect(try Self.shownState(workspace, Self.counter) == "count 2", "the other library saved as usual")
     }
 
+    @Test func aRestartedWorkersPluginGetsItsSavedStateBack() throws {
+        let workspace = try Self.workspace("restarted-worker", counterVersion: nil)
+        defer { workspace.remove() }
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["SAVED_STATE", "HOSTILE_STATE=\"first\""])
+        _ = try Self.run(workspace, "process")
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins,
+                                   ["SAVED_STATE", "HOSTILE_STATE=\"second\"", "SEGV_AT=AT_OPEN_URL"])
+        let result = try Self.run(workspace, "process", urls: 1, ["--restart", "1"])
+        #expect(result.status == 5, "\(result.output)")
+        let logs = Self.logs(result, of: Self.hostile)
+        #expect(logs.filter { $0 == "restored: first" }.count == 2, "at launch and after the restart: \(logs)")
+        #expect(logs.contains("restored its saved state (5 bytes) after the restart"), "\(logs)")
+        #expect(try Self.shownState(workspace, Self.hostile) == "second", "the restarted plugin saved at will-terminate")
+    }
+
     @Test func aCrashInRestoreIsThatPluginsFailureAlone() throws {
         let workspace = try Self.workspace("crashed-restore")
         defer { workspace.remove() }
