@@ -58,6 +58,8 @@
  *           to NULL, and posts it), OBSERVE_SPIN_AT (the same with an observer that
  *           loops forever), POST_LOOP_AT (observes "com.example.loop" with an observer
  *           that posts it again, and posts it: a loop only the depth limit ends),
+ *           THREAD_POST_LOOP_AT (the same, but the observer posts from a thread it
+ *           starts and joins: a post during a delivery from another thread),
  *           STRAY_POST_THREAD_AT (starts a thread that posts "com.example.stray" every
  *           10 ms and never stops: it posts after deinit), BAD_BUS_CALLS_AT (calls the
  *           bus wrongly: a malformed name, a payload that is not an object, a NULL and
@@ -245,6 +247,19 @@ static void post_again(void *ctx, const char *name, const char *payload, const c
 }
 #endif
 
+#ifdef THREAD_POST_LOOP_AT
+static void *post_loop_once(void *name) {
+    host->notifications->post(host, HOSTILE_ID, (const char *)name, "{}");
+    return NULL;
+}
+
+static void post_again_from_a_thread(void *ctx, const char *name, const char *payload, const char *sender) {
+    (void)ctx; (void)payload; (void)sender;
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, post_loop_once, (void *)name) == 0) pthread_join(thread, NULL);
+}
+#endif
+
 #ifdef STRAY_POST_THREAD_AT
 static void *post_every_10_ms(void *unused) {
     (void)unused;
@@ -287,6 +302,13 @@ static void misbehave(int place) {
     if (place == POST_LOOP_AT) {
         uint64_t token = 0;
         host->notifications->observe(host, HOSTILE_ID, "com.example.loop", post_again, NULL, &token);
+        host->notifications->post(host, HOSTILE_ID, "com.example.loop", "{}");
+    }
+#endif
+#ifdef THREAD_POST_LOOP_AT
+    if (place == THREAD_POST_LOOP_AT) {
+        uint64_t token = 0;
+        host->notifications->observe(host, HOSTILE_ID, "com.example.loop", post_again_from_a_thread, NULL, &token);
         host->notifications->post(host, HOSTILE_ID, "com.example.loop", "{}");
     }
 #endif

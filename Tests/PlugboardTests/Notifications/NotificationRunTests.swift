@@ -121,6 +121,20 @@ import Testing
     }
 
     @Test(arguments: isolations)
+    func anObserverPostingThroughAThreadOfItsOwnIsStoppedAtTheDepthLimitToo(isolation: String) throws {
+        let workspace = try Workspace("bus-thread-loop-\(isolation)")
+        defer { workspace.remove() }
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["THREAD_POST_LOOP_AT=AT_OPEN_URL"])
+        let result = try Self.run(workspace, isolation, ["--open-url", "myapp://x"])
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("    notification com.example.loop  com.example.hostile → com.example.hostile") }.count == 16,
+                "\(result.output)")
+        #expect(result.output.contains("    notification com.example.loop  from com.example.hostile: DROPPED, posted 17 deep"),
+                "\(result.output)")
+    }
+
+    @Test(arguments: isolations)
     func everyWrongCallIsRefusedWithItsStatusAndAWarningThatNamesTheCause(isolation: String) throws {
         let workspace = try Workspace("bus-errors-\(isolation)")
         defer { workspace.remove() }

@@ -28,8 +28,9 @@ struct pb_host;
  * returned, never inside it. A notification nobody observes is counted in
  * the host's report, not an error.
  *
- * Depth. A notification posted from an observer callback is one level deeper
- * than the one being delivered; one posted elsewhere is at depth 1. A
+ * Depth. A notification posted while an observer callback runs (from the
+ * callback, or meanwhile from any thread or worker) is one level deeper than
+ * the one being delivered; one posted at another time is at depth 1. A
  * notification deeper than PB_NOTIFICATION_DEPTH_MAX is dropped, counted and
  * reported naming its poster, so observers posting to each other cannot loop
  * forever.
