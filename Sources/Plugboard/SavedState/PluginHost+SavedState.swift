@@ -45,7 +45,8 @@ extension PluginHost {
     /// Asks each plugin for its state and writes it to `store`, atomically, with the plugin's
     /// version and a checksum. Call after ``willTerminate()``. A plugin that saves nothing, breaks
     /// the rules (NULL data with a size, a state over 16 MiB), crashes or hangs keeps its previous
-    /// file, with a warning; a plugin whose worker failed earlier is not asked (its file stays).
+    /// file, with a warning; a plugin whose worker failed earlier is not asked (its file stays),
+    /// also when the worker was restarted since.
     public func saveState(to store: SavedStateStore) -> SavedStateReport {
         let roster = prepared.savedState
         var versions: [PluginID: String] = [:]
@@ -53,6 +54,11 @@ extension PluginHost {
         var entries: [SavedStateReport.Entry] = []
         for index in 0..<roster.count {
             let id = roster.ids[index]
+            if let library = restartedLibrary(roster, index) {
+                entries.append(.init(plugin: id, outcome: .kept, bytes: nil, warning:
+                    "the worker of \(library) failed during the run and started over without its state; the previous state is kept"))
+                continue
+            }
             let answer = callSavedState(roster, index, "save_state", remote: .saveState) { table, ctx in
                 SavedStateCall.save(table, ctx: ctx)
             } swift: { plugin in
@@ -85,6 +91,15 @@ extension PluginHost {
             }
         }
         return SavedStateReport(operation: .save, entries: entries)
+    }
+
+    /// The library of participant `index` when it runs in a worker restarted after a failure
+    /// during this host's life (`--restart`): its plugins started over, so their state now would
+    /// replace a saved one with a fresh one. nil for any other participant.
+    private func restartedLibrary(_ roster: Roster<any SavedStatePlugin, pb_saved_state_t>, _ index: Int) -> String? {
+        guard case .worker(let plugin) = roster.participants[index] else { return nil }
+        let library = plugin.connection.takeUnretainedValue().library
+        return loaded.restarts(of: library) > 0 ? library : nil
     }
 
     /// `CLOCK_REALTIME` now, in nanoseconds since 1970: when a state is saved.

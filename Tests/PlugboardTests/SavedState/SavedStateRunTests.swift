@@ -253,6 +253,23 @@ import Testing
         #expect(try Self.shownState(workspace, Self.counter) == "count 2", "the other library saved as usual")
     }
 
+    @Test func aPluginWhoseWorkerWasRestartedAfterACrashKeepsItsLastSavedState() throws {
+        let workspace = try Self.workspace("restarted-worker")
+        defer { workspace.remove() }
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["SAVED_STATE", "HOSTILE_STATE=\"first\""])
+        _ = try Self.run(workspace, "process", urls: 1)
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins,
+                                   ["SAVED_STATE", "HOSTILE_STATE=\"second\"", "SEGV_AT=AT_RESTORE_STATE"])
+        let result = try Self.run(workspace, "process", urls: 1, ["--restart", "1"])
+        #expect(result.status == 5, "\(result.output)")
+        #expect(result.output.contains("restarted the worker of"), "\(result.output)")
+        let hostile = try Self.entries(result, "save").filter { $0.string("plugin") == Self.hostile }
+        #expect(hostile.first?.string("outcome") == "kept", "\(result.output)")
+        #expect(hostile.first?.string("warning")?.contains("failed during the run and started over without its state") == true)
+        #expect(try Self.shownState(workspace, Self.hostile) == "first", "the restarted plugin's fresh state replaced the saved one")
+        #expect(try Self.shownState(workspace, Self.counter) == "count 2", "the other library saved as usual")
+    }
+
     @Test func aCrashInRestoreIsThatPluginsFailureAlone() throws {
         let workspace = try Self.workspace("crashed-restore")
         defer { workspace.remove() }

@@ -30,7 +30,8 @@ PB_BEGIN_DECLS
  * `save_state` that fails (a status other than PB_OK, `data` NULL with a size,
  * a size over PB_SAVED_STATE_MAX_SIZE) or crashes or times out in a worker
  * keeps the previous file unchanged, with a warning; so does a plugin whose
- * worker crashed earlier in the run (it is not asked). Files are written
+ * worker crashed earlier in the run (it is not asked, also when its worker
+ * was restarted: it started over without its state). Files are written
  * atomically (a new file renamed over the old): a file is the old state or the
  * new one, never a part.
  *
