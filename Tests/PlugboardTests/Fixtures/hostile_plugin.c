@@ -66,7 +66,9 @@
  *           an unknown plugin id, a NULL callback, a NULL token pointer, an unknown
  *           token; logs "bus CALL: STATUS" for each), FORGE_POST_AT (writes a worker-protocol
  *           `post` frame for the name "no dots" on fd 3, the worker's channel, past the
- *           worker's own checks: the host must check it again).
+ *           worker's own checks: the host must check it again), FORGE_SENDER_AT
+ *           (writes a valid `post` frame of "com.example.forged" on behalf of
+ *           "com.example.victim", a plugin of another library, on fd 3).
  * Threads:  COMPLETE_FROM_THREAD_MS=N (the plugin takes part in remote notifications and
  *           answers each from a thread of its own, N ms after the callback, logging
  *           "completing from a thread" first: an answer after the deadline when N is
@@ -449,6 +451,18 @@ static void misbehave(int place) {
                                              19, 0, 0, 0, 'c', 'o', 'm', '.', 'e', 'x', 'a', 'm', 'p', 'l', 'e', '.',
                                              'h', 'o', 's', 't', 'i', 'l', 'e',
                                              7, 0, 0, 0, 'n', 'o', ' ', 'd', 'o', 't', 's',
+                                             2, 0, 0, 0, '{', '}', 1, 0, 0, 0};
+        if (write(3, post, sizeof post) != (ssize_t)sizeof post) { /* the test sees the host's view */ }
+    }
+#endif
+#ifdef FORGE_SENDER_AT
+    if (place == FORGE_SENDER_AT) {
+        /* Length 63; kind 0x8F, request id 0; plugin id "com.example.victim", name "com.example.forged", payload "{}", depth 1. */
+        static const unsigned char post[] = {63, 0, 0, 0, 0x8F, 0, 0, 0, 0, 0, 0, 0, 0,
+                                             18, 0, 0, 0, 'c', 'o', 'm', '.', 'e', 'x', 'a', 'm', 'p', 'l', 'e', '.',
+                                             'v', 'i', 'c', 't', 'i', 'm',
+                                             18, 0, 0, 0, 'c', 'o', 'm', '.', 'e', 'x', 'a', 'm', 'p', 'l', 'e', '.',
+                                             'f', 'o', 'r', 'g', 'e', 'd',
                                              2, 0, 0, 0, '{', '}', 1, 0, 0, 0};
         if (write(3, post, sizeof post) != (ssize_t)sizeof post) { /* the test sees the host's view */ }
     }

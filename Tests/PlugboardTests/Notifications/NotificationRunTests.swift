@@ -226,6 +226,21 @@ extension NotificationWorkerFaultTests {
         #expect(!result.output.contains("notification no dots"), "\(result.output)")
         #expect(CLI.eventNames(result.output).last == "will-terminate", "\(result.output)")
     }
+
+    /// Plugin code that writes a valid `post` frame on behalf of another library's plugin: the
+    /// host ends the worker instead of delivering a notification with a forged sender.
+    @Test func aPostOnBehalfOfAnotherLibrarysPluginEndsTheWorker() throws {
+        let workspace = try Workspace("bus-forged-sender")
+        defer { workspace.remove() }
+        let library = try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["FORGE_SENDER_AT=AT_OPEN_URL"])
+        try NotificationRunTests.busPlugin("victim.so", in: workspace, ["BUS_ID=\"com.example.victim\"",
+                                                                        "BUS_OBSERVE=\"com.example.forged\""])
+        let result = try NotificationRunTests.run(workspace, "process", ["--open-url", "myapp://x"])
+        #expect(result.status == 5, "\(result.output)\n\(result.errorOutput)")
+        #expect(result.output.contains("com.example.hostile lost its worker in open_url (\(library)): it sent a post on behalf of "
+                                       + "'com.example.victim', which is not one of its plugins the host registered"), "\(result.output)")
+        #expect(!result.output.contains("notification com.example.forged"), "\(result.output)")
+    }
 }
 
 /// The bus examples: network-monitor posts the network status on app-state changes; url-history observes and logs it.
