@@ -53,7 +53,7 @@ struct RunCommand: ParsableCommand {
 
             With --json, every load report, log message, printed line, event report and input \
             error is one JSON object per line, with a "type" of load, policy, log, output, event, \
-            state, note, input-error or exit.
+            post, state, note, input-error or exit.
 
             Saved state: each plugin of the saved-state concern gets back, before \
             will-finish-launching, the state it gave after the previous run's will-terminate (one \

@@ -84,7 +84,10 @@ struct pb_notifications {
      *                            malformed `name`, a payload that is not a
      *                            JSON object or is too large;
      *   PB_ERR_WRONG_STATE       before the library's first event, or after
-     *                            its `deinit`.
+     *                            its `deinit`;
+     *   PB_ERR_DENIED            the host's policy denies this library `post`
+     *                            (the first denial is logged, not every retry;
+     *                            in a worker: PB_OK, and the host drops it).
      */
     pb_status_t (*post)(const struct pb_host *host, const char *plugin_id, const char *name,
                         const char *payload_json);
@@ -99,7 +102,10 @@ struct pb_notifications {
      *   PB_ERR_INVALID_ARGUMENT  a NULL or unknown `plugin_id`, a NULL or
      *                            malformed `name`, a NULL `callback` or `token`;
      *   PB_ERR_WRONG_STATE       before the library's first event, or after
-     *                            its `deinit`.
+     *                            its `deinit`;
+     *   PB_ERR_DENIED            the host's policy denies this library `observe`
+     *                            (the first denial is logged, not every retry;
+     *                            in a worker: PB_OK, and the host drops it).
      */
     pb_status_t (*observe)(const struct pb_host *host, const char *plugin_id, const char *name,
                            pb_notification_fn callback, void *ctx, uint64_t *token);
