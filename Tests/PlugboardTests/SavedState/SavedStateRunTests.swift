@@ -176,6 +176,23 @@ import Testing
         #expect(Self.logs(result, of: Self.counter) == ["count 1"])
     }
 
+    @Test func resetStateThatCannotRemoveAStateRunsNothing() throws {
+        let workspace = try Self.workspace("reset-fails")
+        defer { workspace.remove() }
+        _ = try Self.run(workspace, "none", urls: 3)
+        // A folder named like a state file, not empty: it sorts before the counter's file and cannot be removed.
+        let folder = workspace.root.file("container/Library/Plugboard State/a.state")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/inside"))
+        let result = try Self.run(workspace, "none", urls: 1, ["--reset-state"])
+        #expect(result.status == 1, "\(result.output)\n\(result.errorOutput)")
+        let notes = (CLI.jsonLines(result.output) ?? []).filter { $0.string("type") == "note" }.compactMap { $0.string("message") }
+        #expect(notes.contains { $0.contains("--reset-state: cannot remove the saved states:") && $0.contains("a.state") },
+                "\(result.output)")
+        #expect(Self.logs(result, of: Self.counter).isEmpty, "nothing ran: \(result.output)")
+        #expect(try Self.shownState(workspace, Self.counter) == "count 3", "the state is as it was")
+    }
+
     @Test func stateListsShowsAndRemovesTheFiles() throws {
         let workspace = try Self.workspace("commands")
         defer { workspace.remove() }
