@@ -81,18 +81,25 @@ import Testing
         #expect(shown.string("version") == "2.0" && shown.string("encoding") == "utf-8" && shown.int("stateBytes") == 7)
     }
 
+    /// Runs `id`, a counting plugin (one count per `url` opened), twice: two counts, then one more
+    /// after the state saved by `version` was restored.
+    static func expectCounterKeepsItsCount(_ workspace: Workspace, _ isolation: String, id: String, url: String = "myapp://x",
+                                           version: String = "1.0") throws {
+        let open = ["--open-url", url]
+        let first = try run(workspace, isolation, open + open)
+        #expect(first.status == 0 && logs(first, of: id) == ["count 1", "count 2"], "\(first.output)\n\(first.errorOutput)")
+        let second = try run(workspace, isolation, open)
+        #expect(logs(second, of: id) == ["restored count 2 (saved by \(version))", "count 3"], "\(second.output)")
+        #expect(try shownState(workspace, id) == "count 3")
+    }
+
     @Test(arguments: isolations)
     func aCPlusPlusPluginKeepsItsStateThroughTheHeaderSDK(isolation: String) throws {
         let workspace = try Self.workspace("cpp", counterVersion: nil)
         defer { workspace.remove() }
         try PluginCompiler.compile(TestPaths.fixtures + "/saved_state_cpp_plugin.cpp", to: workspace.plugins + "/cpp.so",
                                    cplusplus: true)
-        let id = "com.example.cpp-counter"
-        let first = try Self.run(workspace, isolation, urls: 2)
-        #expect(first.status == 0 && Self.logs(first, of: id) == ["count 1", "count 2"], "\(first.output)\n\(first.errorOutput)")
-        let second = try Self.run(workspace, isolation, urls: 1)
-        #expect(Self.logs(second, of: id) == ["restored count 2 (saved by 1.0)", "count 3"], "\(second.output)")
-        #expect(try Self.shownState(workspace, id) == "count 3")
+        try Self.expectCounterKeepsItsCount(workspace, isolation, id: "com.example.cpp-counter")
     }
 
     @Test(arguments: isolations)
@@ -100,12 +107,7 @@ import Testing
         let workspace = try Self.workspace("rust", counterVersion: nil)
         defer { workspace.remove() }
         try Cargo.buildPlugin("Tests/PlugboardTests/Fixtures/rust-state", in: workspace.root, into: workspace.plugins)
-        let id = "com.example.rust-state"
-        let first = try Self.run(workspace, isolation, urls: 2)
-        #expect(first.status == 0 && Self.logs(first, of: id) == ["count 1", "count 2"], "\(first.output)\n\(first.errorOutput)")
-        let second = try Self.run(workspace, isolation, urls: 1)
-        #expect(Self.logs(second, of: id) == ["restored count 2 (saved by 1.0)", "count 3"], "\(second.output)")
-        #expect(try Self.shownState(workspace, id) == "count 3")
+        try Self.expectCounterKeepsItsCount(workspace, isolation, id: "com.example.rust-state")
     }
 
     @Test(arguments: isolations)
@@ -113,13 +115,8 @@ import Testing
         let workspace = try Self.workspace("swift", counterVersion: nil)
         defer { workspace.remove() }
         try SwiftPackageLibraries.copy(SwiftPackageLibraries.probe, into: workspace.plugins)
-        let id = "com.example.swift-sdk-probe"
-        let count = ["--open-url", "probe://count"]
-        let first = try Self.run(workspace, isolation, count + count)
-        #expect(first.status == 0 && Self.logs(first, of: id) == ["count 1", "count 2"], "\(first.output)\n\(first.errorOutput)")
-        let second = try Self.run(workspace, isolation, count)
-        #expect(Self.logs(second, of: id) == ["restored count 2 (saved by 0)", "count 3"], "\(second.output)")
-        #expect(try Self.shownState(workspace, id) == "count 3")
+        try Self.expectCounterKeepsItsCount(workspace, isolation, id: "com.example.swift-sdk-probe", url: "probe://count",
+                                            version: "0")
     }
 
     @Test(arguments: isolations, ["flipped", "truncated", "foreign", "text", "huge"])
