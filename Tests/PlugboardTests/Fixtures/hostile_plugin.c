@@ -57,7 +57,8 @@
  *           OBSERVE_SEGV_AT (observes "com.example.boom" with an observer that writes
  *           to NULL, and posts it), OBSERVE_SPIN_AT (the same with an observer that
  *           loops forever), POST_LOOP_AT (observes "com.example.loop" with an observer
- *           that posts it again, and posts it: a loop only the depth limit ends),
+ *           that posts it again, and posts it: a loop only the depth limit ends;
+ *           with OBSERVER_SLEEP_MS=N the observer sleeps N ms first),
  *           THREAD_POST_LOOP_AT (the same, but the observer posts from a thread it
  *           starts and joins: a post during a delivery from another thread),
  *           STRAY_POST_THREAD_AT (starts a thread that posts "com.example.stray" every
@@ -245,6 +246,10 @@ static void observe_badly(void *ctx, const char *name, const char *payload, cons
 #ifdef POST_LOOP_AT
 static void post_again(void *ctx, const char *name, const char *payload, const char *sender) {
     (void)ctx; (void)payload; (void)sender;
+#ifdef OBSERVER_SLEEP_MS
+    const struct timespec pause = {OBSERVER_SLEEP_MS / 1000, (OBSERVER_SLEEP_MS % 1000) * 1000000L};
+    nanosleep(&pause, NULL);
+#endif
     host->notifications->post(host, HOSTILE_ID, name, "{}");
 }
 #endif

@@ -120,6 +120,19 @@ import Testing
         #expect(events.contains { $0["cat"] as? String == "notification" && $0["name"] as? String == "notification dropped" })
     }
 
+    /// Sixteen deliveries of 250 ms each to one plugin take longer than the 2 s call timeout
+    /// together, but each returns well within it: no warning.
+    @Test func manyQuickDeliveriesToOnePluginAreNotTakenForAHang() throws {
+        let workspace = try Workspace("bus-quick-deliveries")
+        defer { workspace.remove() }
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["POST_LOOP_AT=AT_OPEN_URL", "OBSERVER_SLEEP_MS=250"])
+        let result = try Self.run(workspace, "none", ["--open-url", "myapp://x", "--call-timeout", "2"])
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        #expect(result.output.split(separator: "\n").filter { $0.hasPrefix("    notification com.example.loop  ") }.count == 17,
+                "\(result.output)")
+        #expect(!result.output.contains("did not return from notification observer"), "\(result.output)")
+    }
+
     @Test(arguments: isolations)
     func anObserverPostingThroughAThreadOfItsOwnIsStoppedAtTheDepthLimitToo(isolation: String) throws {
         let workspace = try Workspace("bus-thread-loop-\(isolation)")
