@@ -43,10 +43,16 @@ extension PlugboardHost {
     public func observe(_ name: String, as plugin: PluginID,
                         _ handler: @escaping @Sendable (BusNotification) -> Void) throws(BusError) -> BusObservation {
         let bus = try notifications("observe \(name)")
-        // Kept for the life of the process: the host may be delivering to it as it is stopped.
-        let context = Unmanaged.passRetained(ObserverBox(handler)).toOpaque()
+        // Kept for the life of the process once observing: the host may be delivering to it as it is stopped.
+        let box = Unmanaged.passRetained(ObserverBox(handler))
         var token: UInt64 = 0
-        try check(bus.observe?(pointer.table, plugin.rawValue, name, ObserverBox.trampoline, context, &token), "observe \(name)")
+        do {
+            try check(bus.observe?(pointer.table, plugin.rawValue, name, ObserverBox.trampoline, box.toOpaque(), &token),
+                      "observe \(name)")
+        } catch {
+            box.release() // refused: the host never kept it
+            throw error
+        }
         return BusObservation(token: token)
     }
 
