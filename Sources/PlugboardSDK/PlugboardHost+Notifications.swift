@@ -56,7 +56,8 @@ extension PlugboardHost {
         return BusObservation(token: token)
     }
 
-    /// Ends `observation`: its handler is not called again. Thread-safe, also from the handler itself.
+    /// Ends `observation`: called on the host's dispatch thread (from a callback or the handler itself), its
+    /// handler is not called again; from another thread, a call already under way may still run. Thread-safe.
     public func stopObserving(_ observation: BusObservation) throws(BusError) {
         let bus = try notifications("stop observing")
         try check(bus.stop_observing?(pointer.table, observation.token), "stop observing \(observation.token)")

@@ -111,9 +111,12 @@ struct pb_notifications {
                            pb_notification_fn callback, void *ctx, uint64_t *token);
 
     /**
-     * Ends the observation `token` that this library's `observe` returned: its
-     * callback is not called again, also when a notification it was about to
-     * receive is being delivered. [thread-safe]
+     * Ends the observation `token` that this library's `observe` returned.
+     * Called on the dispatch thread (from any observer or lifecycle callback),
+     * the callback is not called again, also when a notification it was about
+     * to receive is being delivered. Called from another thread, a call
+     * already under way may still run (or start) as this returns: free the
+     * observer's `ctx` on the dispatch thread. [thread-safe]
      *
      * Returns PB_OK, or:
      *   PB_ERR_NOT_FOUND    no such observation of this library (never made,
