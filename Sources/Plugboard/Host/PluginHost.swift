@@ -155,13 +155,14 @@ public final class PluginHost {
     /// Lets go of every loaded library; the last host using one runs its `deinit`.
     /// Send ``willTerminate()`` first. No plugin is called afterwards.
     public func shutdown() {
-        notifications.removeAll()
         registry.removeAll()
         let (libraries, workers) = loaded.removeAll()
         for library in libraries {
             LibraryTable.shared.release(library, owner: ObjectIdentifier(self), calls: libraryCalls)
         }
         for worker in workers { worker.close(timeout: workerGrace) }
+        // After every deinit: what a library observed or posted in its deinit must not outlive it.
+        notifications.removeAll()
         // What the libraries' deinit sent from their workers' threads, under confinement.
         confinement?.drain()
     }

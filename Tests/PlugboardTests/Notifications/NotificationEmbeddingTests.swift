@@ -40,6 +40,19 @@ import Testing
         #expect(throws: NotificationRefusal.self) { try host.observe("news") { _ in } }
     }
 
+    @Test(arguments: isolations)
+    func nothingALibraryObservesOrPostsInItsDeinitOutlivesShutdown(isolation: PluginIsolation) throws {
+        let workspace = try Workspace("bus-deinit")
+        defer { workspace.remove() }
+        let library = try PluginCompiler.hostile("deinit.so", in: workspace.plugins, ["POST_LOOP_AT=AT_DEINIT"])
+        let host = PluginHost(callTimeout: .seconds(30), isolation: isolation, logHandler: { _ in })
+        #expect(host.loadLibrary(at: library).status == .loaded)
+        host.willFinishLaunching()
+        host.shutdown()
+        let report = host.deliverNotifications()
+        #expect(report.isEmpty, "an observer of an unloaded library, or its post, was left: \(report)")
+    }
+
     @Test func aThreadPostingAfterDeinitIsIgnoredAndCounted() throws {
         let workspace = try Workspace("bus-after-deinit")
         defer { workspace.remove() }
