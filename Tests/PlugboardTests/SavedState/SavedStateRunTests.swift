@@ -190,6 +190,24 @@ import Testing
         #expect(try Self.shownState(workspace, Self.counter) == "count 3", "the state is as it was")
     }
 
+    @Test(arguments: isolations)
+    func aPluginThePolicyDeniesSavedStateIsNeverAskedAndSaidSo(isolation: String) throws {
+        let workspace = try Self.workspace("denied-\(isolation)")
+        defer { workspace.remove() }
+        _ = try Self.run(workspace, isolation, urls: 2)
+        let policy = workspace.root.file("policy.json")
+        try Data(#"{"plugins": {"com.example.counter": {"deny": ["saved-state"]}}}"#.utf8).write(to: URL(fileURLWithPath: policy))
+        let result = try Self.run(workspace, isolation, urls: 1, ["--policy", policy])
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        for operation in ["restore", "save"] {
+            let entries = try Self.entries(result, operation)
+            #expect(entries.map { $0.string("outcome") } == ["denied"], "\(operation): \(result.output)")
+            #expect(entries.first?.string("warning")?.contains("denies com.example.counter saved-state") == true)
+        }
+        #expect(Self.logs(result, of: Self.counter) == ["count 1"], "not restored: \(result.output)")
+        #expect(try Self.shownState(workspace, Self.counter) == "count 2", "not saved over")
+    }
+
     @Test func stateListsShowsAndRemovesTheFiles() throws {
         let workspace = try Self.workspace("commands")
         defer { workspace.remove() }
