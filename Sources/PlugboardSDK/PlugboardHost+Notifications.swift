@@ -43,14 +43,21 @@ extension PlugboardHost {
     public func observe(_ name: String, as plugin: PluginID,
                         _ handler: @escaping @Sendable (BusNotification) -> Void) throws(BusError) -> BusObservation {
         let bus = try notifications("observe \(name)")
-        // Kept for the life of the process: the host may be delivering to it as it is stopped.
-        let context = Unmanaged.passRetained(ObserverBox(handler)).toOpaque()
+        // Kept for the life of the process once observing: the host may be delivering to it as it is stopped.
+        let box = Unmanaged.passRetained(ObserverBox(handler))
         var token: UInt64 = 0
-        try check(bus.observe?(pointer.table, plugin.rawValue, name, ObserverBox.trampoline, context, &token), "observe \(name)")
+        do {
+            try check(bus.observe?(pointer.table, plugin.rawValue, name, ObserverBox.trampoline, box.toOpaque(), &token),
+                      "observe \(name)")
+        } catch {
+            box.release() // refused: the host never kept it
+            throw error
+        }
         return BusObservation(token: token)
     }
 
-    /// Ends `observation`: its handler is not called again. Thread-safe, also from the handler itself.
+    /// Ends `observation`: called on the host's dispatch thread (from a callback or the handler itself), its
+    /// handler is not called again; from another thread, a call already under way may still run. Thread-safe.
     public func stopObserving(_ observation: BusObservation) throws(BusError) {
         let bus = try notifications("stop observing")
         try check(bus.stop_observing?(pointer.table, observation.token), "stop observing \(observation.token)")

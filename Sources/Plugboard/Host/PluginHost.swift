@@ -163,13 +163,14 @@ public final class PluginHost {
     /// empty when every library ended well, and when called again.
     @discardableResult
     public func shutdown() -> [String] {
-        notifications.removeAll()
         registry.removeAll()
         let (libraries, workers) = loaded.removeAll()
         for library in libraries {
             LibraryTable.shared.release(library, owner: ObjectIdentifier(self), calls: libraryCalls)
         }
         let failures = workers.compactMap { $0.close(timeout: workerGrace) }
+        // After every deinit: what a library observed or posted in its deinit must not outlive it.
+        notifications.removeAll()
         // What the libraries' deinit sent from their workers' threads, under confinement.
         confinement?.drain()
         return failures

@@ -62,7 +62,8 @@ final class NotificationBus: Sendable {
         var queue: [(notification: PluginNotification, depth: Int)] = []
         var dropped: [PostedNotification] = []
         var nextToken: UInt64 = 1
-        /// The thread calling an observer now and that notification's depth.
+        /// The thread calling an observer now and that notification's depth: in a worker, set
+        /// during ``deliver(_:to:depth:call:)``; in the host, during the whole ``drain(rank:deliver:)``.
         var delivering: (thread: pthread_t, depth: Int)?
     }
 
@@ -79,18 +80,19 @@ final class NotificationBus: Sendable {
     /// Whether anything was posted since the last drain.
     var hasPending: Bool { pending.load(ordering: .acquiring) > 0 }
 
-    /// Queues `name` with `payload` from `sender`. Its depth is `depth` when given (a worker
-    /// knows it), else one more than the notification being delivered when the calling thread
-    /// is delivering one, else 1. A notification deeper than ``depthLimit`` is dropped and counted.
-    /// In a worker (``relay(to:)``), the notification goes to the host with its depth instead.
+    /// Queues `name` with `payload` from `sender`. Its depth is 1, or `depth` when given (a worker
+    /// knows it), and at least one more than the notification being delivered while ``drain(rank:deliver:)``
+    /// runs, whichever thread or worker posts: an observer that posts through a thread of its own
+    /// (or a worker that sends a forged depth) cannot loop past the limit. A notification deeper
+    /// than ``depthLimit`` is dropped and counted. In a worker (``relay(to:)``), the notification
+    /// goes to the host with its depth instead.
     func post(_ name: String, payload: String, sender: String, depth: Int? = nil) {
         if let relay = relay.withLock({ $0 }) {
             relay.post(sender, name, payload, depth ?? currentDepth + 1)
             return
         }
         state.withLock { state in
-            let inside = state.delivering.flatMap { pthread_equal($0.thread, pthread_self()) != 0 ? $0.depth + 1 : nil }
-            let depth = depth ?? inside ?? 1
+            let depth = max(depth ?? 1, (state.delivering?.depth ?? 0) + 1)
             if depth <= Self.depthLimit {
                 state.queue.append((PluginNotification(name: name, payload: payload, sender: sender), depth))
             } else {
@@ -213,7 +215,6 @@ final class NotificationBus: Sendable {
                 continue
             }
             state.withLock { $0.delivering = (pthread_self(), depth) }
-            defer { state.withLock { $0.delivering = nil } }
             for observer in observers {
                 if removals.load(ordering: .acquiring) != ended,
                    !state.withLock({ $0.observers.contains { $0.token == observer.token } }) { continue }
@@ -224,6 +225,7 @@ final class NotificationBus: Sendable {
             }
         }
         report.dropped = state.withLock { state in
+            state.delivering = nil
             defer { state.dropped = [] }
             pending.subtract(state.dropped.count, ordering: .relaxed)
             return state.dropped

@@ -51,8 +51,6 @@ extension PluginHost {
         let timed = timing == .perCall
         let confinement = confinement
         let tracer = tracer
-        record.begin(Self.observerCallback)
-        defer { record.leave() }
         return notifications.drain { receiver in
             receiver == NotificationBus.hostSender ? Int.max : ranks[receiver]?.rank
         } deliver: { observer, notification, depth in
@@ -60,12 +58,15 @@ extension PluginHost {
             var failure: String?
             switch observer.callback {
             case .native(let callback, let ctx):
+                // A run of its own for each call: the watchdog and the fault handler name one call by
+                // (run, plugin), and nothing else is blamed on the plugin once it returned.
+                record.begin(Self.observerCallback)
                 if let label = ranks[observer.receiver]?.label { record.enter(label) }
                 Self.call(callback, ctx, notification)
+                record.leave()
             case .swift(let callback):
                 callback(notification)
             case .remote(let connection, let token):
-                record.leave()
                 failure = deliver(notification, depth: depth, to: connection, token: token, receiver: observer.receiver)
             }
             let nanoseconds = timed ? MonotonicClock.now() &- start : nil

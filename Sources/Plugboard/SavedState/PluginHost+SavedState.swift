@@ -50,13 +50,14 @@ extension PluginHost {
                 entries.append(.init(plugin: id, outcome: .refused, bytes: nil, warning: "\(reason); it starts without state"))
             }
         }
-        return SavedStateReport(operation: .restore, entries: entries)
+        return SavedStateReport(operation: .restore, entries: entries + deniedEntries(roster))
     }
 
     /// Asks each plugin for its state and writes it to `store`, atomically, with the plugin's
     /// version and a checksum. Call after ``willTerminate()``. A plugin that saves nothing, breaks
     /// the rules (NULL data with a size, a state over 16 MiB), crashes or hangs keeps its previous
-    /// file, with a warning; a plugin whose worker failed earlier is not asked (its file stays).
+    /// file, with a warning; a plugin whose worker failed earlier is not asked (its file stays);
+    /// one whose worker was restarted got its state back then (``restoreState(from:)``) and is asked.
     public func saveState(to store: SavedStateStore) -> SavedStateReport {
         let roster = prepared.savedState
         if !roster.denied.isEmpty { logDenials("save_state", .savedState, roster.denied) }
@@ -96,7 +97,15 @@ extension PluginHost {
                                      warning: "cannot write the state file '\(store.path(of: id))': \(error); the previous state is kept"))
             }
         }
-        return SavedStateReport(operation: .save, entries: entries)
+        return SavedStateReport(operation: .save, entries: entries + deniedEntries(roster))
+    }
+
+    /// An entry for each plugin the policy denies saved state: never asked, its file left as it is.
+    private func deniedEntries(_ roster: Roster<any SavedStatePlugin, pb_saved_state_t>) -> [SavedStateReport.Entry] {
+        roster.denied.map { id in
+            .init(plugin: id, outcome: .denied, bytes: nil,
+                  warning: "the policy '\(accessPolicy?.source ?? "")' denies \(id) saved-state; its state file is left as it is")
+        }
     }
 
     /// `CLOCK_REALTIME` now, in nanoseconds since 1970: when a state is saved.

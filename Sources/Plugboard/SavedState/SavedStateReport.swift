@@ -1,4 +1,5 @@
-/// What restoring or saving the plugins' states did, plugin by plugin, in dispatch order.
+/// What restoring or saving the plugins' states did, plugin by plugin, in dispatch order (the plugins
+/// the policy denies saved state last).
 public struct SavedStateReport: Sendable, Encodable {
     /// Which way the states went.
     public enum Operation: String, Sendable, Encodable {
@@ -20,6 +21,8 @@ public struct SavedStateReport: Sendable, Encodable {
         case saved
         /// Nothing was written: the previous file, if any, is kept (a warning says why).
         case kept
+        /// The host's policy denies the plugin saved state: not asked, its file left as it is.
+        case denied
     }
 
     /// One plugin's line of the report.

@@ -88,6 +88,7 @@ extension PluginHost {
             }
         }
         guard report.plugins.isEmpty else {
+            connection.admit(report.plugins.map(\.descriptor.id))
             if let accessPolicy { connection.gate.apply(accessPolicy, library: path, plugins: report.plugins.map(\.descriptor.id)) }
             loaded.keep(connection)
             return report

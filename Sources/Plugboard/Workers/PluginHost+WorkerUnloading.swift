@@ -18,7 +18,10 @@ extension PluginHost {
         }
         registry.removeAll(from: .library(path: path))
         let milliseconds = UInt32(clamping: linger.nanoseconds / 1_000_000)
-        switch connection.request(.unload(lingerMilliseconds: milliseconds), timeout: callTimeout.map { $0 + linger }) {
+        let answer = connection.request(.unload(lingerMilliseconds: milliseconds), timeout: callTimeout.map { $0 + linger })
+        // Its observers end with it (those its deinit made too: their frames came before the answer).
+        notifications.removeObservers(of: ObjectIdentifier(connection))
+        switch answer {
         case .success(.unloaded(let census)): return .success(census)
         case .success(let other): return .failure(connection.abandon("it answered the unload with \(other.kind)"))
         case .failure(let ending): return .failure(ending)

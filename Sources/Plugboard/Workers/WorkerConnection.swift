@@ -33,6 +33,9 @@ final class WorkerConnection: @unchecked Sendable {
     private let invoker: FunctionInvoker?
     /// Takes the worker's posts and observations; nil takes none.
     private let bus: NotificationBus?
+    /// The ids of the worker's plugins the host registered: the only senders and receivers its
+    /// posts and observations may name (plugin code can write a frame naming another library's plugin).
+    private let admitted = Mutex<Set<String>>([])
     private let state = Mutex(State())
     private let replied = DispatchSemaphore(value: 0)
 
@@ -286,6 +289,19 @@ final class WorkerConnection: @unchecked Sendable {
         return first
     }
 
+    /// Makes `plugins` the worker's plugins the host registered (after its load).
+    func admit(_ plugins: [PluginID]) {
+        admitted.withLock { $0 = Set(plugins.map(\.rawValue)) }
+    }
+
+    /// Whether `plugin`, named by the worker's `call`, is one of its registered plugins; if not,
+    /// ends the worker (the frame was forged) and returns false.
+    private func isAdmitted(_ plugin: String, _ call: String) -> Bool {
+        guard !admitted.withLock({ $0.contains(plugin) }) else { return true }
+        end(.lost("it sent a \(call) on behalf of '\(plugin)', which is not one of its plugins the host registered"))
+        return false
+    }
+
     /// Reads the worker's messages until the channel ends, and returns after ``end(_:)``: replies wake
     /// the waiting request; log lines, completions, posts and observations are taken at once, on this thread.
     private func readMessages() {
@@ -334,6 +350,7 @@ final class WorkerConnection: @unchecked Sendable {
                     end(.lost("it sent a post the bus refuses: \(error)"))
                     return
                 }
+                guard isAdmitted(plugin, "post") else { return }
                 // A post is not answered (the worker said PB_OK): a denied one is dropped, the gate logs the first.
                 guard gate.refusal(.post) == nil else { continue }
                 // Queued before the reader takes the answer of the call the post was made in: never reordered after it.
@@ -345,6 +362,7 @@ final class WorkerConnection: @unchecked Sendable {
                     end(.lost("it sent an observe the bus refuses: \(error)"))
                     return
                 }
+                guard isAdmitted(plugin, "observe") else { return }
                 // Not answered either: a denied observation is never made (no delivery reaches it).
                 guard gate.refusal(.observe) == nil else { continue }
                 _ = bus?.observe(name, receiver: plugin, owner: ObjectIdentifier(self), .remote(self, token: token))

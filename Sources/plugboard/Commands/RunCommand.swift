@@ -53,14 +53,15 @@ struct RunCommand: ParsableCommand {
 
             With --json, every load report, log message, printed line, event report and input \
             error is one JSON object per line, with a "type" of load, policy, log, output, event, \
-            state, note, input-error or exit.
+            post, state, note, input-error or exit.
 
             Saved state: each plugin of the saved-state concern gets back, before \
             will-finish-launching, the state it gave after the previous run's will-terminate (one \
             file per plugin id in the container's Library/Plugboard State, with the plugin's version \
             and a checksum). A corrupt, truncated or foreign file means no state and a warning. \
-            --reset-state removes every state file before loading. `plugboard state` lists, shows \
-            and removes them.
+            --reset-state removes every state file before loading (one that cannot be removed ends \
+            run with exit code 1 before anything is loaded). `plugboard state` lists, shows and \
+            removes them.
 
             --trace-file FILE writes the run as Chrome trace-event JSON (Perfetto, \
             chrome://tracing): a span per library load, per event and per plugin call, an \

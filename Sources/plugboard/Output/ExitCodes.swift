@@ -4,7 +4,8 @@ import ArgumentParser
 enum ExitCodes {
     /// Everything asked for was done.
     static let success = ExitCode(0)
-    /// A runtime failure: `list`/`inspect` found a library that failed, an input could not be read,
+    /// A runtime failure: `list`/`inspect` found a library that failed, an input could not be read
+    /// (or `run --reset-state` could not remove a state),
     /// `new` could not write the project, or `call` could not call the function or take its result.
     static let failure = ExitCode(1)
     /// `run`: a plugin vetoed the launch.
@@ -28,7 +29,7 @@ enum ExitCodes {
     /// The text appended to each command's help.
     static let helpText = """
         Exit codes: 0 success; 1 a library failed to load (list, inspect), an input \
-        could not be read, the project could not be written (new), or the function could not be \
+        could not be read, a state could not be removed (run --reset-state), the project could not be written (new), or the function could not be \
         called or its result taken (call); 2 launch vetoed (run); 3 plugins were asked for but none \
         loaded (run); 4 plugins were asked for and a library or directory among them \
         failed to load, the others ran to the end (run); 5 a plugin's worker crashed, \

@@ -17,7 +17,7 @@ struct RunSession {
     /// Runs load → launch → URLs → events → terminate and returns the exit code (before
     /// ``exitCode(_:failuresAtShutdown:)`` counts the workers that failed).
     func perform(_ command: RunCommand, signals: SignalWatcher?) -> ExitCode {
-        if command.resetState { resetState() }
+        if command.resetState, !resetState() { return ExitCodes.failure }
         let searchPath = command.search.searchPath
         let loadStart = MonotonicClock.now()
         let reports = host.loadPlugins(from: searchPath, trust: command.trust.policy)
@@ -130,14 +130,17 @@ struct RunSession {
         show(host.saveState(to: states))
     }
 
-    /// Removes every saved state before loading (`--reset-state`) and says so.
-    private func resetState() {
+    /// Removes every saved state before loading (`--reset-state`) and says so; false (said too)
+    /// when one cannot be removed: the run does not start with a state it was asked to drop.
+    private func resetState() -> Bool {
         let folder = states.facade.container.path(of: .library) + "/" + SavedStateStore.folder
         do {
             let removed = try states.removeAll()
             note("--reset-state: removed \(removed.count) state file(s) from '\(folder)'")
+            return true
         } catch {
-            note("--reset-state: cannot remove the saved states: \(error)")
+            note("--reset-state: cannot remove the saved states: \(error); nothing was run")
+            return false
         }
     }
 

@@ -72,7 +72,7 @@ enum CLI {
     }
 
     /// The documented `type`s of `run --json` lines (README and `run --help`).
-    static let documentedLineTypes: Set<String> = ["load", "policy", "log", "output", "event", "state", "note", "input-error", "exit"]
+    static let documentedLineTypes: Set<String> = ["load", "policy", "log", "output", "event", "post", "state", "note", "input-error", "exit"]
 }
 
 extension [String: Any] {

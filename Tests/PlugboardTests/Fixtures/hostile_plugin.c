@@ -57,7 +57,10 @@
  *           OBSERVE_SEGV_AT (observes "com.example.boom" with an observer that writes
  *           to NULL, and posts it), OBSERVE_SPIN_AT (the same with an observer that
  *           loops forever), POST_LOOP_AT (observes "com.example.loop" with an observer
- *           that posts it again, and posts it: a loop only the depth limit ends),
+ *           that posts it again, and posts it: a loop only the depth limit ends;
+ *           with OBSERVER_SLEEP_MS=N the observer sleeps N ms first),
+ *           THREAD_POST_LOOP_AT (the same, but the observer posts from a thread it
+ *           starts and joins: a post during a delivery from another thread),
  *           STRAY_POST_THREAD_AT (starts a thread that posts "com.example.stray" every
  *           10 ms and never stops: it posts after deinit), BAD_BUS_CALLS_AT (calls the
  *           bus wrongly: a malformed name, a payload that is not an object, a NULL and
@@ -67,7 +70,9 @@
  *           worker's own checks: the host must check it again), LOUD_POSTS_AT (observes
  *           "com.example.loud", its observer logging "received NAME PAYLOAD from SENDER",
  *           then posts it 100 times, as a plugin retrying a denied post would, and logs
- *           "loud posts: observe STATUS post STATUS", the observe's and the last post's).
+ *           "loud posts: observe STATUS post STATUS", the observe's and the last post's),
+ *           FORGE_SENDER_AT (writes a valid `post` frame of "com.example.forged" on
+ *           behalf of "com.example.victim", a plugin of another library, on fd 3).
  * Threads:  COMPLETE_FROM_THREAD_MS=N (the plugin takes part in remote notifications and
  *           answers each from a thread of its own, N ms after the callback, logging
  *           "completing from a thread" first: an answer after the deadline when N is
@@ -244,7 +249,24 @@ static void observe_badly(void *ctx, const char *name, const char *payload, cons
 #ifdef POST_LOOP_AT
 static void post_again(void *ctx, const char *name, const char *payload, const char *sender) {
     (void)ctx; (void)payload; (void)sender;
+#ifdef OBSERVER_SLEEP_MS
+    const struct timespec pause = {OBSERVER_SLEEP_MS / 1000, (OBSERVER_SLEEP_MS % 1000) * 1000000L};
+    nanosleep(&pause, NULL);
+#endif
     host->notifications->post(host, HOSTILE_ID, name, "{}");
+}
+#endif
+
+#ifdef THREAD_POST_LOOP_AT
+static void *post_loop_once(void *name) {
+    host->notifications->post(host, HOSTILE_ID, (const char *)name, "{}");
+    return NULL;
+}
+
+static void post_again_from_a_thread(void *ctx, const char *name, const char *payload, const char *sender) {
+    (void)ctx; (void)payload; (void)sender;
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, post_loop_once, (void *)name) == 0) pthread_join(thread, NULL);
 }
 #endif
 
@@ -299,6 +321,13 @@ static void misbehave(int place) {
     if (place == POST_LOOP_AT) {
         uint64_t token = 0;
         host->notifications->observe(host, HOSTILE_ID, "com.example.loop", post_again, NULL, &token);
+        host->notifications->post(host, HOSTILE_ID, "com.example.loop", "{}");
+    }
+#endif
+#ifdef THREAD_POST_LOOP_AT
+    if (place == THREAD_POST_LOOP_AT) {
+        uint64_t token = 0;
+        host->notifications->observe(host, HOSTILE_ID, "com.example.loop", post_again_from_a_thread, NULL, &token);
         host->notifications->post(host, HOSTILE_ID, "com.example.loop", "{}");
     }
 #endif
@@ -454,6 +483,18 @@ static void misbehave(int place) {
                                              19, 0, 0, 0, 'c', 'o', 'm', '.', 'e', 'x', 'a', 'm', 'p', 'l', 'e', '.',
                                              'h', 'o', 's', 't', 'i', 'l', 'e',
                                              7, 0, 0, 0, 'n', 'o', ' ', 'd', 'o', 't', 's',
+                                             2, 0, 0, 0, '{', '}', 1, 0, 0, 0};
+        if (write(3, post, sizeof post) != (ssize_t)sizeof post) { /* the test sees the host's view */ }
+    }
+#endif
+#ifdef FORGE_SENDER_AT
+    if (place == FORGE_SENDER_AT) {
+        /* Length 63; kind 0x8F, request id 0; plugin id "com.example.victim", name "com.example.forged", payload "{}", depth 1. */
+        static const unsigned char post[] = {63, 0, 0, 0, 0x8F, 0, 0, 0, 0, 0, 0, 0, 0,
+                                             18, 0, 0, 0, 'c', 'o', 'm', '.', 'e', 'x', 'a', 'm', 'p', 'l', 'e', '.',
+                                             'v', 'i', 'c', 't', 'i', 'm',
+                                             18, 0, 0, 0, 'c', 'o', 'm', '.', 'e', 'x', 'a', 'm', 'p', 'l', 'e', '.',
+                                             'f', 'o', 'r', 'g', 'e', 'd',
                                              2, 0, 0, 0, '{', '}', 1, 0, 0, 0};
         if (write(3, post, sizeof post) != (ssize_t)sizeof post) { /* the test sees the host's view */ }
     }

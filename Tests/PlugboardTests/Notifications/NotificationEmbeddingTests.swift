@@ -40,6 +40,36 @@ import Testing
         #expect(throws: NotificationRefusal.self) { try host.observe("news") { _ in } }
     }
 
+    @Test(arguments: isolations)
+    func nothingALibraryObservesOrPostsInItsDeinitOutlivesShutdown(isolation: PluginIsolation) throws {
+        let workspace = try Workspace("bus-deinit")
+        defer { workspace.remove() }
+        let library = try PluginCompiler.hostile("deinit.so", in: workspace.plugins, ["POST_LOOP_AT=AT_DEINIT"])
+        let host = PluginHost(callTimeout: .seconds(30), isolation: isolation, logHandler: { _ in })
+        #expect(host.loadLibrary(at: library).status == .loaded)
+        host.willFinishLaunching()
+        host.shutdown()
+        let report = host.deliverNotifications()
+        #expect(report.isEmpty, "an observer of an unloaded library, or its post, was left: \(report)")
+    }
+
+    @Test func aLibraryUnloadedInItsWorkerObservesNothingOnceLoadedAgain() throws {
+        let workspace = try Workspace("bus-unload-in-worker")
+        defer { workspace.remove() }
+        let library = try NotificationRunTests.busPlugin("listener.so", in: workspace, ["BUS_ID=\"com.example.listener\"",
+                                                                                        "BUS_OBSERVE=\"com.example.news\""])
+        let host = PluginHost(callTimeout: .seconds(30), isolation: .workers(worker: Self.worker), logHandler: { _ in })
+        defer { host.shutdown() }
+        #expect(host.loadLibrary(at: library).status == .loaded)
+        host.willFinishLaunching()
+        #expect((try? host.unloadInWorker(library, linger: .zero).get()) != nil)
+        #expect(host.loadAgainInWorker(library).status == .loaded)
+        // Loaded again, the library has not observed yet (it does so in will-finish-launching).
+        try host.post("com.example.news")
+        let report = host.deliverNotifications()
+        #expect(report.deliveries.isEmpty && report.unobserved.map(\.name) == ["com.example.news"], "\(report)")
+    }
+
     @Test func aThreadPostingAfterDeinitIsIgnoredAndCounted() throws {
         let workspace = try Workspace("bus-after-deinit")
         defer { workspace.remove() }

@@ -120,6 +120,33 @@ import Testing
         #expect(events.contains { $0["cat"] as? String == "notification" && $0["name"] as? String == "notification dropped" })
     }
 
+    /// Sixteen deliveries of 250 ms each to one plugin take longer than the 2 s call timeout
+    /// together, but each returns well within it: no warning.
+    @Test func manyQuickDeliveriesToOnePluginAreNotTakenForAHang() throws {
+        let workspace = try Workspace("bus-quick-deliveries")
+        defer { workspace.remove() }
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["POST_LOOP_AT=AT_OPEN_URL", "OBSERVER_SLEEP_MS=250"])
+        let result = try Self.run(workspace, "none", ["--open-url", "myapp://x", "--call-timeout", "2"])
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        #expect(result.output.split(separator: "\n").filter { $0.hasPrefix("    notification com.example.loop  ") }.count == 17,
+                "\(result.output)")
+        #expect(!result.output.contains("did not return from notification observer"), "\(result.output)")
+    }
+
+    @Test(arguments: isolations)
+    func anObserverPostingThroughAThreadOfItsOwnIsStoppedAtTheDepthLimitToo(isolation: String) throws {
+        let workspace = try Workspace("bus-thread-loop-\(isolation)")
+        defer { workspace.remove() }
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["THREAD_POST_LOOP_AT=AT_OPEN_URL"])
+        let result = try Self.run(workspace, isolation, ["--open-url", "myapp://x"])
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("    notification com.example.loop  com.example.hostile → com.example.hostile") }.count == 16,
+                "\(result.output)")
+        #expect(result.output.contains("    notification com.example.loop  from com.example.hostile: DROPPED, posted 17 deep"),
+                "\(result.output)")
+    }
+
     @Test(arguments: isolations)
     func everyWrongCallIsRefusedWithItsStatusAndAWarningThatNamesTheCause(isolation: String) throws {
         let workspace = try Workspace("bus-errors-\(isolation)")
@@ -211,6 +238,21 @@ extension NotificationWorkerFaultTests {
                                        + "post: the notification name 'no dots' is not valid"), "\(result.output)")
         #expect(!result.output.contains("notification no dots"), "\(result.output)")
         #expect(CLI.eventNames(result.output).last == "will-terminate", "\(result.output)")
+    }
+
+    /// Plugin code that writes a valid `post` frame on behalf of another library's plugin: the
+    /// host ends the worker instead of delivering a notification with a forged sender.
+    @Test func aPostOnBehalfOfAnotherLibrarysPluginEndsTheWorker() throws {
+        let workspace = try Workspace("bus-forged-sender")
+        defer { workspace.remove() }
+        let library = try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["FORGE_SENDER_AT=AT_OPEN_URL"])
+        try NotificationRunTests.busPlugin("victim.so", in: workspace, ["BUS_ID=\"com.example.victim\"",
+                                                                        "BUS_OBSERVE=\"com.example.forged\""])
+        let result = try NotificationRunTests.run(workspace, "process", ["--open-url", "myapp://x"])
+        #expect(result.status == 5, "\(result.output)\n\(result.errorOutput)")
+        #expect(result.output.contains("com.example.hostile lost its worker in open_url (\(library)): it sent a post on behalf of "
+                                       + "'com.example.victim', which is not one of its plugins the host registered"), "\(result.output)")
+        #expect(!result.output.contains("notification com.example.forged"), "\(result.output)")
     }
 }
 

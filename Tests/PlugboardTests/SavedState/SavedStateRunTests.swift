@@ -81,18 +81,25 @@ import Testing
         #expect(shown.string("version") == "2.0" && shown.string("encoding") == "utf-8" && shown.int("stateBytes") == 7)
     }
 
+    /// Runs `id`, a counting plugin (one count per `url` opened), twice: two counts, then one more
+    /// after the state saved by `version` was restored.
+    static func expectCounterKeepsItsCount(_ workspace: Workspace, _ isolation: String, id: String, url: String = "myapp://x",
+                                           version: String = "1.0") throws {
+        let open = ["--open-url", url]
+        let first = try run(workspace, isolation, open + open)
+        #expect(first.status == 0 && logs(first, of: id) == ["count 1", "count 2"], "\(first.output)\n\(first.errorOutput)")
+        let second = try run(workspace, isolation, open)
+        #expect(logs(second, of: id) == ["restored count 2 (saved by \(version))", "count 3"], "\(second.output)")
+        #expect(try shownState(workspace, id) == "count 3")
+    }
+
     @Test(arguments: isolations)
     func aCPlusPlusPluginKeepsItsStateThroughTheHeaderSDK(isolation: String) throws {
         let workspace = try Self.workspace("cpp", counterVersion: nil)
         defer { workspace.remove() }
         try PluginCompiler.compile(TestPaths.fixtures + "/saved_state_cpp_plugin.cpp", to: workspace.plugins + "/cpp.so",
                                    cplusplus: true)
-        let id = "com.example.cpp-counter"
-        let first = try Self.run(workspace, isolation, urls: 2)
-        #expect(first.status == 0 && Self.logs(first, of: id) == ["count 1", "count 2"], "\(first.output)\n\(first.errorOutput)")
-        let second = try Self.run(workspace, isolation, urls: 1)
-        #expect(Self.logs(second, of: id) == ["restored count 2 (saved by 1.0)", "count 3"], "\(second.output)")
-        #expect(try Self.shownState(workspace, id) == "count 3")
+        try Self.expectCounterKeepsItsCount(workspace, isolation, id: "com.example.cpp-counter")
     }
 
     @Test(arguments: isolations)
@@ -100,12 +107,7 @@ import Testing
         let workspace = try Self.workspace("rust", counterVersion: nil)
         defer { workspace.remove() }
         try Cargo.buildPlugin("Tests/PlugboardTests/Fixtures/rust-state", in: workspace.root, into: workspace.plugins)
-        let id = "com.example.rust-state"
-        let first = try Self.run(workspace, isolation, urls: 2)
-        #expect(first.status == 0 && Self.logs(first, of: id) == ["count 1", "count 2"], "\(first.output)\n\(first.errorOutput)")
-        let second = try Self.run(workspace, isolation, urls: 1)
-        #expect(Self.logs(second, of: id) == ["restored count 2 (saved by 1.0)", "count 3"], "\(second.output)")
-        #expect(try Self.shownState(workspace, id) == "count 3")
+        try Self.expectCounterKeepsItsCount(workspace, isolation, id: "com.example.rust-state")
     }
 
     @Test(arguments: isolations)
@@ -113,13 +115,8 @@ import Testing
         let workspace = try Self.workspace("swift", counterVersion: nil)
         defer { workspace.remove() }
         try SwiftPackageLibraries.copy(SwiftPackageLibraries.probe, into: workspace.plugins)
-        let id = "com.example.swift-sdk-probe"
-        let count = ["--open-url", "probe://count"]
-        let first = try Self.run(workspace, isolation, count + count)
-        #expect(first.status == 0 && Self.logs(first, of: id) == ["count 1", "count 2"], "\(first.output)\n\(first.errorOutput)")
-        let second = try Self.run(workspace, isolation, count)
-        #expect(Self.logs(second, of: id) == ["restored count 2 (saved by 0)", "count 3"], "\(second.output)")
-        #expect(try Self.shownState(workspace, id) == "count 3")
+        try Self.expectCounterKeepsItsCount(workspace, isolation, id: "com.example.swift-sdk-probe", url: "probe://count",
+                                            version: "0")
     }
 
     @Test(arguments: isolations, ["flipped", "truncated", "foreign", "text", "huge"])
@@ -174,6 +171,41 @@ import Testing
         let notes = (CLI.jsonLines(result.output) ?? []).filter { $0.string("type") == "note" }.compactMap { $0.string("message") }
         #expect(notes.contains { $0.contains("--reset-state: removed 1 state file(s)") }, "\(result.output)")
         #expect(Self.logs(result, of: Self.counter) == ["count 1"])
+    }
+
+    @Test func resetStateThatCannotRemoveAStateRunsNothing() throws {
+        let workspace = try Self.workspace("reset-fails")
+        defer { workspace.remove() }
+        _ = try Self.run(workspace, "none", urls: 3)
+        // A folder named like a state file, not empty: it sorts before the counter's file and cannot be removed.
+        let folder = workspace.root.file("container/Library/Plugboard State/a.state")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/inside"))
+        let result = try Self.run(workspace, "none", urls: 1, ["--reset-state"])
+        #expect(result.status == 1, "\(result.output)\n\(result.errorOutput)")
+        let notes = (CLI.jsonLines(result.output) ?? []).filter { $0.string("type") == "note" }.compactMap { $0.string("message") }
+        #expect(notes.contains { $0.contains("--reset-state: cannot remove the saved states:") && $0.contains("a.state") },
+                "\(result.output)")
+        #expect(Self.logs(result, of: Self.counter).isEmpty, "nothing ran: \(result.output)")
+        #expect(try Self.shownState(workspace, Self.counter) == "count 3", "the state is as it was")
+    }
+
+    @Test(arguments: isolations)
+    func aPluginThePolicyDeniesSavedStateIsNeverAskedAndSaidSo(isolation: String) throws {
+        let workspace = try Self.workspace("denied-\(isolation)")
+        defer { workspace.remove() }
+        _ = try Self.run(workspace, isolation, urls: 2)
+        let policy = workspace.root.file("policy.json")
+        try Data(#"{"plugins": {"com.example.counter": {"deny": ["saved-state"]}}}"#.utf8).write(to: URL(fileURLWithPath: policy))
+        let result = try Self.run(workspace, isolation, urls: 1, ["--policy", policy])
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        for operation in ["restore", "save"] {
+            let entries = try Self.entries(result, operation)
+            #expect(entries.map { $0.string("outcome") } == ["denied"], "\(operation): \(result.output)")
+            #expect(entries.first?.string("warning")?.contains("denies com.example.counter saved-state") == true)
+        }
+        #expect(Self.logs(result, of: Self.counter) == ["count 1"], "not restored: \(result.output)")
+        #expect(try Self.shownState(workspace, Self.counter) == "count 2", "not saved over")
     }
 
     @Test func stateListsShowsAndRemovesTheFiles() throws {
@@ -266,6 +298,23 @@ import Testing
         #expect(logs.filter { $0 == "restored: first" }.count == 2, "at launch and after the restart: \(logs)")
         #expect(logs.contains("restored its saved state (5 bytes) after the restart"), "\(logs)")
         #expect(try Self.shownState(workspace, Self.hostile) == "second", "the restarted plugin saved at will-terminate")
+    }
+
+    @Test func aWorkerThatCrashesInRestoreAgainAfterItsRestartKeepsItsLastSavedState() throws {
+        let workspace = try Self.workspace("restart-restore-crash")
+        defer { workspace.remove() }
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["SAVED_STATE", "HOSTILE_STATE=\"first\""])
+        _ = try Self.run(workspace, "process", urls: 1)
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins,
+                                   ["SAVED_STATE", "HOSTILE_STATE=\"second\"", "SEGV_AT=AT_RESTORE_STATE"])
+        let result = try Self.run(workspace, "process", urls: 1, ["--restart", "1"])
+        #expect(result.status == 5, "\(result.output)")
+        #expect(result.output.contains("restarted the worker of"), "\(result.output)")
+        // Restored again in the restarted worker, it crashed again: no restart left, withdrawn, not asked.
+        #expect(Self.logs(result, of: Self.hostile).contains { $0.hasPrefix("restarted without its saved state:") }, "\(result.output)")
+        #expect(try Self.entries(result, "save").allSatisfy { $0.string("plugin") != Self.hostile }, "\(result.output)")
+        #expect(try Self.shownState(workspace, Self.hostile) == "first", "a fresh state never replaces the saved one")
+        #expect(try Self.shownState(workspace, Self.counter) == "count 2", "the other library saved as usual")
     }
 
     @Test func aCrashInRestoreIsThatPluginsFailureAlone() throws {

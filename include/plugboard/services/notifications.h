@@ -28,8 +28,9 @@ struct pb_host;
  * returned, never inside it. A notification nobody observes is counted in
  * the host's report, not an error.
  *
- * Depth. A notification posted from an observer callback is one level deeper
- * than the one being delivered; one posted elsewhere is at depth 1. A
+ * Depth. A notification posted while an observer callback runs (from the
+ * callback, or meanwhile from any thread or worker) is one level deeper than
+ * the one being delivered; one posted at another time is at depth 1. A
  * notification deeper than PB_NOTIFICATION_DEPTH_MAX is dropped, counted and
  * reported naming its poster, so observers posting to each other cannot loop
  * forever.
@@ -83,7 +84,10 @@ struct pb_notifications {
      *                            malformed `name`, a payload that is not a
      *                            JSON object or is too large;
      *   PB_ERR_WRONG_STATE       before the library's first event, or after
-     *                            its `deinit`.
+     *                            its `deinit`;
+     *   PB_ERR_DENIED            the host's policy denies this library `post`
+     *                            (the first denial is logged, not every retry;
+     *                            in a worker: PB_OK, and the host drops it).
      */
     pb_status_t (*post)(const struct pb_host *host, const char *plugin_id, const char *name,
                         const char *payload_json);
@@ -98,15 +102,21 @@ struct pb_notifications {
      *   PB_ERR_INVALID_ARGUMENT  a NULL or unknown `plugin_id`, a NULL or
      *                            malformed `name`, a NULL `callback` or `token`;
      *   PB_ERR_WRONG_STATE       before the library's first event, or after
-     *                            its `deinit`.
+     *                            its `deinit`;
+     *   PB_ERR_DENIED            the host's policy denies this library `observe`
+     *                            (the first denial is logged, not every retry;
+     *                            in a worker: PB_OK, and the host drops it).
      */
     pb_status_t (*observe)(const struct pb_host *host, const char *plugin_id, const char *name,
                            pb_notification_fn callback, void *ctx, uint64_t *token);
 
     /**
-     * Ends the observation `token` that this library's `observe` returned: its
-     * callback is not called again, also when a notification it was about to
-     * receive is being delivered. [thread-safe]
+     * Ends the observation `token` that this library's `observe` returned.
+     * Called on the dispatch thread (from any observer or lifecycle callback),
+     * the callback is not called again, also when a notification it was about
+     * to receive is being delivered. Called from another thread, a call
+     * already under way may still run (or start) as this returns: free the
+     * observer's `ctx` on the dispatch thread. [thread-safe]
      *
      * Returns PB_OK, or:
      *   PB_ERR_NOT_FOUND    no such observation of this library (never made,

@@ -75,7 +75,8 @@ impl Host {
         check(status, &call).map(|()| Observation(token))
     }
 
-    /// Ends `observation`: its handler is not called again. Any thread, also from the handler.
+    /// Ends `observation`: called on the host's dispatch thread (from a callback or the handler itself), its
+    /// handler is not called again; from another thread, a call already under way may still run. Any thread.
     pub fn stop_observing(&self, observation: Observation) -> Result<(), BusError> {
         let call = format!("stop observing {}", observation.0);
         let (bus, _) = self.bus(&call)?;
