@@ -50,7 +50,7 @@ extension PluginHost {
                 entries.append(.init(plugin: id, outcome: .refused, bytes: nil, warning: "\(reason); it starts without state"))
             }
         }
-        return SavedStateReport(operation: .restore, entries: entries + deniedEntries(roster))
+        return SavedStateReport(operation: .restore, entries: entries + deniedEntries(denied))
     }
 
     /// Asks each plugin for its state and writes it to `store`, atomically, with the plugin's
@@ -97,12 +97,12 @@ extension PluginHost {
                                      warning: "cannot write the state file '\(store.path(of: id))': \(error); the previous state is kept"))
             }
         }
-        return SavedStateReport(operation: .save, entries: entries + deniedEntries(roster))
+        return SavedStateReport(operation: .save, entries: entries + deniedEntries(roster.denied))
     }
 
     /// An entry for each plugin the policy denies saved state: never asked, its file left as it is.
-    private func deniedEntries(_ roster: Roster<any SavedStatePlugin, pb_saved_state_t>) -> [SavedStateReport.Entry] {
-        roster.denied.map { id in
+    private func deniedEntries(_ denied: [PluginID]) -> [SavedStateReport.Entry] {
+        denied.map { id in
             .init(plugin: id, outcome: .denied, bytes: nil,
                   warning: "the policy '\(accessPolicy?.source ?? "")' denies \(id) saved-state; its state file is left as it is")
         }

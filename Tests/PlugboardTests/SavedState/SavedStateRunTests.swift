@@ -204,7 +204,11 @@ import Testing
             #expect(entries.map { $0.string("outcome") } == ["denied"], "\(operation): \(result.output)")
             #expect(entries.first?.string("warning")?.contains("denies com.example.counter saved-state") == true)
         }
-        #expect(Self.logs(result, of: Self.counter) == ["count 1"], "not restored: \(result.output)")
+        #expect(Self.logs(result, of: Self.counter) == [
+            "restore_state not delivered: the policy '\(policy)' denies \(Self.counter) saved-state",
+            "count 1",
+            "save_state not delivered: the policy '\(policy)' denies \(Self.counter) saved-state",
+        ], "not restored: \(result.output)")
         #expect(try Self.shownState(workspace, Self.counter) == "count 2", "not saved over")
     }
 
