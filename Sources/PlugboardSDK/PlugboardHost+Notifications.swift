@@ -1,16 +1,6 @@
 import CPlugboard
 import PlugboardPluginAPI
 
-/// One notification of the host's bus, as an observer receives it.
-public struct BusNotification: Sendable, Equatable {
-    /// The reverse-DNS name, e.g. `com.example.network.status`.
-    public let name: String
-    /// The payload: the text of one JSON object.
-    public let payload: String
-    /// Who posted it: a plugin id, or "plugboard" for the host or an events script.
-    public let sender: String
-}
-
 /// An observation ``PlugboardHost/observe(_:as:_:)`` made; end it with ``PlugboardHost/stopObserving(_:)``.
 public struct BusObservation: Sendable, Hashable {
     /// The host's token.
@@ -41,7 +31,7 @@ extension PlugboardHost {
     /// Calls `handler` for every notification named `name`, on behalf of `plugin` (whose priority orders
     /// it among the observers), until ``stopObserving(_:)``. Thread-safe.
     public func observe(_ name: String, as plugin: PluginID,
-                        _ handler: @escaping @Sendable (BusNotification) -> Void) throws(BusError) -> BusObservation {
+                        _ handler: @escaping @Sendable (PluginNotification) -> Void) throws(BusError) -> BusObservation {
         let bus = try notifications("observe \(name)")
         // Kept for the life of the process once observing: the host may be delivering to it as it is stopped.
         let box = Unmanaged.passRetained(ObserverBox(handler))
@@ -84,9 +74,9 @@ extension PlugboardHost {
 
 /// A handler as the C observer's `ctx`.
 private final class ObserverBox: Sendable {
-    let handler: @Sendable (BusNotification) -> Void
+    let handler: @Sendable (PluginNotification) -> Void
 
-    init(_ handler: @escaping @Sendable (BusNotification) -> Void) {
+    init(_ handler: @escaping @Sendable (PluginNotification) -> Void) {
         self.handler = handler
     }
 
@@ -94,7 +84,7 @@ private final class ObserverBox: Sendable {
     static let trampoline: pb_notification_fn = { ctx, name, payload, sender in
         guard let ctx else { return }
         let box = Unmanaged<ObserverBox>.fromOpaque(ctx).takeUnretainedValue()
-        box.handler(BusNotification(name: name.map { String(cString: $0) } ?? "", payload: payload.map { String(cString: $0) } ?? "{}",
+        box.handler(PluginNotification(name: name.map { String(cString: $0) } ?? "", payload: payload.map { String(cString: $0) } ?? "{}",
                                     sender: sender.map { String(cString: $0) } ?? ""))
     }
 }

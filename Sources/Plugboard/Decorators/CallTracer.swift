@@ -23,7 +23,7 @@ struct CallTracer: Sendable {
         guard !calls.isEmpty else { return }
         let callback = "\(report.event.callbackName)(\(Self.arguments(of: event())))"
         for call in calls {
-            line(call.plugin.rawValue, callback, Self.answer(call.answer), call.nanoseconds)
+            line(call.plugin.rawValue, callback, call.answer.description, call.nanoseconds)
         }
     }
 
@@ -92,16 +92,6 @@ struct CallTracer: Sendable {
 
     private static let hexDigits = Array("0123456789abcdef").map(String.init)
 
-    private static func answer(_ answer: PluginAnswer) -> String {
-        switch answer {
-        case .returned: "returned"
-        case .bool(let value): String(value)
-        case .fetch(let result): result.rawValue
-        case .timedOut: "timed out"
-        case .notTakingPart: "not taking part"
-        case .failed: "failed"
-        }
-    }
 
     /// "850 ns", "12 µs": whole units, enough for a log line.
     private static func duration(_ nanoseconds: UInt64) -> String {

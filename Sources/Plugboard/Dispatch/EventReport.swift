@@ -157,7 +157,7 @@ public struct PluginCall: Sendable, Encodable {
 }
 
 /// What one plugin answered.
-public enum PluginAnswer: Sendable, Equatable, Encodable {
+public enum PluginAnswer: Sendable, Equatable, Encodable, CustomStringConvertible {
     /// A broadcast call returned.
     case returned
     /// A Bool answer.
@@ -180,6 +180,19 @@ public enum PluginAnswer: Sendable, Equatable, Encodable {
         case .timedOut: try container.encode("timed-out")
         case .notTakingPart: try container.encode("not-taking-part")
         case .failed: try container.encode("failed")
+        }
+    }
+
+    /// In words, as reports and trace lines show it: "returned", "true", "new-data", "timed out",
+    /// "not taking part", "failed".
+    public var description: String {
+        switch self {
+        case .returned: "returned"
+        case .bool(let value): String(value)
+        case .fetch(let result): result.rawValue
+        case .timedOut: "timed out"
+        case .notTakingPart: "not taking part"
+        case .failed: "failed"
         }
     }
 }

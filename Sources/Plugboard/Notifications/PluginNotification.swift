@@ -1,16 +1,6 @@
 import CPlugboard
 import Foundation
 
-/// One notification of the bus as an observer receives it.
-public struct PluginNotification: Sendable, Equatable {
-    /// The reverse-DNS name, e.g. `com.example.network.status`.
-    public let name: String
-    /// The payload: the text of one JSON object.
-    public let payload: String
-    /// Who posted it: a plugin id, or ``NotificationBus/hostSender`` for the host or an events script.
-    public let sender: String
-}
-
 /// An observation made with ``PluginHost/observe(_:_:)``, to end with ``PluginHost/stopObserving(_:)``.
 public struct NotificationToken: Sendable, Hashable {
     /// The bus's number for the observation; never 0.

@@ -116,14 +116,8 @@ enum HumanFormat {
         "  [\(record.plugin ?? record.source)] \(record.level.rawValue): \(record.message)"
     }
 
+    /// A call's answer in words; a failure in capitals, to stand out in the report.
     private static func answer(_ answer: PluginAnswer) -> String {
-        switch answer {
-        case .returned: "returned"
-        case .bool(let value): String(value)
-        case .fetch(let result): result.rawValue
-        case .timedOut: "timed out"
-        case .notTakingPart: "not taking part"
-        case .failed: "FAILED"
-        }
+        answer == .failed ? "FAILED" : answer.description
     }
 }
