@@ -24,7 +24,10 @@ enum NotificationService {
             try NotificationRefusal.check(name: text, call: "post")
             let payloadText = payload.map { String(cString: $0) } ?? "{}"
             try NotificationRefusal.check(payload: payloadText, name: text)
-            bus.post(text, payload: payloadText, sender: plugin)
+            guard bus.post(text, payload: payloadText, sender: plugin) else {
+                throw NotificationRefusal(PB_ERR_UNAVAILABLE, "post \(text): \(NotificationBus.queueLimit) notifications wait for "
+                                          + "delivery already (posted faster than they are delivered)")
+            }
         }
     }
 
@@ -39,7 +42,11 @@ enum NotificationService {
             try NotificationRefusal.check(name: text, call: "observe")
             guard let callback else { throw NotificationRefusal(PB_ERR_INVALID_ARGUMENT, "observe \(text): the callback is NULL") }
             guard let token else { throw NotificationRefusal(PB_ERR_INVALID_ARGUMENT, "observe \(text): the token pointer is NULL") }
-            token.pointee = bus.observe(text, receiver: plugin, owner: ObjectIdentifier(context), .native(callback, ctx: ctx))
+            guard let made = bus.observe(text, receiver: plugin, owner: ObjectIdentifier(context), .native(callback, ctx: ctx)) else {
+                throw NotificationRefusal(PB_ERR_UNAVAILABLE, "observe \(text): \(context.lifetime.libraryPath) holds "
+                                          + "\(NotificationBus.observationLimit) observations already, the most one library may")
+            }
+            token.pointee = made
         }
     }
 

@@ -33,6 +33,10 @@ final class NotificationBus: Sendable {
     static let hostSender = "plugboard"
     /// The deepest notification delivered (`PB_NOTIFICATION_DEPTH_MAX`).
     static let depthLimit = Int(PB_NOTIFICATION_DEPTH_MAX)
+    /// The most notifications waiting for delivery (`PB_NOTIFICATION_QUEUE_MAX`).
+    static let queueLimit = Int(PB_NOTIFICATION_QUEUE_MAX)
+    /// The most observations one owner holds (`PB_NOTIFICATION_OBSERVERS_MAX`); the embedding API has no limit.
+    static let observationLimit = Int(PB_NOTIFICATION_OBSERVERS_MAX)
 
     /// How an observer is called.
     enum Callback: @unchecked Sendable {
@@ -85,20 +89,24 @@ final class NotificationBus: Sendable {
     /// runs, whichever thread or worker posts: an observer that posts through a thread of its own
     /// (or a worker that sends a forged depth) cannot loop past the limit. A notification deeper
     /// than ``depthLimit`` is dropped and counted. In a worker (``relay(to:)``), the notification
-    /// goes to the host with its depth instead.
-    func post(_ name: String, payload: String, sender: String, depth: Int? = nil) {
+    /// goes to the host with its depth instead. False, and nothing queued, when ``queueLimit``
+    /// notifications wait already (a thread posting between deliveries without end).
+    @discardableResult
+    func post(_ name: String, payload: String, sender: String, depth: Int? = nil) -> Bool {
         if let relay = relay.withLock({ $0 }) {
             relay.post(sender, name, payload, depth ?? currentDepth + 1)
-            return
+            return true
         }
-        state.withLock { state in
+        return state.withLock { state in
             let depth = max(depth ?? 1, (state.delivering?.depth ?? 0) + 1)
             if depth <= Self.depthLimit {
+                guard state.queue.count < Self.queueLimit else { return false }
                 state.queue.append((PluginNotification(name: name, payload: payload, sender: sender), depth))
             } else {
                 state.dropped.append(PostedNotification(name: name, sender: sender, depth: depth))
             }
             pending.add(1, ordering: .releasing)
+            return true
         }
     }
 
@@ -109,15 +117,18 @@ final class NotificationBus: Sendable {
         }
     }
 
-    /// Adds an observer of `name` for `receiver`, which `owner` may end; returns its token (never 0).
-    /// In a worker, the host is told of it too.
-    func observe(_ name: String, receiver: String, owner: ObjectIdentifier?, _ callback: Callback) -> UInt64 {
-        let token = state.withLock { state in
+    /// Adds an observer of `name` for `receiver`, which `owner` may end; returns its token (never 0),
+    /// or nil when `owner` holds ``observationLimit`` observations already. In a worker, the host is
+    /// told of it too.
+    func observe(_ name: String, receiver: String, owner: ObjectIdentifier?, _ callback: Callback) -> UInt64? {
+        let token = state.withLock { state -> UInt64? in
+            if let owner, state.observers.count(where: { $0.owner == owner }) >= Self.observationLimit { return nil }
             defer { state.nextToken += 1 }
             state.observers.append(Observer(token: state.nextToken, name: name, receiver: receiver, owner: owner,
                                             callback: callback))
             return state.nextToken
         }
+        guard let token else { return nil }
         relay.withLock { $0 }?.observed(token, receiver, name)
         return token
     }

@@ -16,7 +16,9 @@ extension PluginHost {
     public func post(_ name: String, payload: String = "{}") throws(NotificationRefusal) {
         try NotificationRefusal.check(name: name, call: "post")
         try NotificationRefusal.check(payload: payload, name: name)
-        notifications.post(name, payload: payload, sender: NotificationBus.hostSender)
+        guard notifications.post(name, payload: payload, sender: NotificationBus.hostSender) else {
+            throw NotificationRefusal(PB_ERR_UNAVAILABLE, "post \(name): \(NotificationBus.queueLimit) notifications wait for delivery already")
+        }
     }
 
     /// Calls `observer` on the dispatch thread for every notification named `name`, after
@@ -25,8 +27,11 @@ extension PluginHost {
     public func observe(_ name: String,
                         _ observer: @escaping @Sendable (PluginNotification) -> Void) throws(NotificationRefusal) -> NotificationToken {
         try NotificationRefusal.check(name: name, call: "observe")
-        return NotificationToken(value: notifications.observe(name, receiver: NotificationBus.hostSender, owner: nil,
-                                                              .swift(observer)))
+        // The embedding API has no observation limit: nil cannot come back for it.
+        guard let token = notifications.observe(name, receiver: NotificationBus.hostSender, owner: nil, .swift(observer)) else {
+            throw NotificationRefusal(PB_ERR_UNAVAILABLE, "observe \(name): the bus refused the observation")
+        }
+        return NotificationToken(value: token)
     }
 
     /// Ends an observation ``observe(_:_:)`` made; nothing happens for one already ended.

@@ -354,6 +354,7 @@ final class WorkerConnection: @unchecked Sendable {
                 // A post is not answered (the worker said PB_OK): a denied one is dropped, the gate logs the first.
                 guard gate.refusal(.post) == nil else { continue }
                 // Queued before the reader takes the answer of the call the post was made in: never reordered after it.
+                // A full queue drops it: the worker's plugin was answered PB_OK already (see notifications.h).
                 bus?.post(name, payload: payload, sender: plugin, depth: Int(depth))
             case .observe(let token, let plugin, let name):
                 do throws(NotificationRefusal) {
@@ -365,6 +366,8 @@ final class WorkerConnection: @unchecked Sendable {
                 guard isAdmitted(plugin, "observe") else { return }
                 // Not answered either: a denied observation is never made (no delivery reaches it).
                 guard gate.refusal(.observe) == nil else { continue }
+                // Past the limit (the worker's own bus refuses that first; only a forged frame gets here)
+                // the observation is not made.
                 _ = bus?.observe(name, receiver: plugin, owner: ObjectIdentifier(self), .remote(self, token: token))
             case .stopObserving(let token):
                 bus?.stopRemoteObserving(token, owner: ObjectIdentifier(self))

@@ -77,16 +77,16 @@ import Testing
         #expect(report.unobserved.map(\.name) == ["com.x.y", "com.x.nobody"])
     }
 
-    @Test func anObservationEndedDuringADrainIsNotCalledAgainAndOnlyItsOwnerMayEndIt() {
+    @Test func anObservationEndedDuringADrainIsNotCalledAgainAndOnlyItsOwnerMayEndIt() throws {
         let bus = NotificationBus()
         let received = Received()
         let owner = ObjectIdentifier(Received.self)
         let tokens = Mutex<[UInt64]>([])
-        let first = bus.observe("com.x.y", receiver: "com.a", owner: owner, .swift { _ in
+        let first = try #require(bus.observe("com.x.y", receiver: "com.a", owner: owner, .swift { _ in
             received.add("first")
             for token in tokens.withLock({ $0 }) { _ = bus.stopObserving(token, owner: owner) }
-        })
-        let second = bus.observe("com.x.y", receiver: "com.a", owner: owner, .swift { _ in received.add("second") })
+        }))
+        let second = try #require(bus.observe("com.x.y", receiver: "com.a", owner: owner, .swift { _ in received.add("second") }))
         tokens.withLock { $0 = [first, second] }
         #expect(!bus.stopObserving(first, owner: nil), "another owner cannot end it")
         bus.post("com.x.y", payload: "{}", sender: "com.c")
@@ -94,5 +94,32 @@ import Testing
         _ = Self.drain(bus, ranks: ["com.a"])
         #expect(received.all == ["first"])
         #expect(first != 0 && second == first + 1)
+    }
+
+    @Test func anOwnerHoldsAtMostTheObservationLimitAndMayObserveAgainAfterStopping() throws {
+        let bus = NotificationBus()
+        let owner = ObjectIdentifier(Received.self)
+        var tokens: [UInt64] = []
+        for _ in 0..<NotificationBus.observationLimit {
+            tokens.append(try #require(bus.observe("com.x.y", receiver: "com.a", owner: owner, .swift { _ in })))
+        }
+        #expect(bus.observe("com.x.y", receiver: "com.a", owner: owner, .swift { _ in }) == nil, "one past the limit")
+        #expect(bus.observe("com.x.y", receiver: "com.b", owner: ObjectIdentifier(NotificationBus.self), .swift { _ in }) != nil,
+                "another owner has its own limit")
+        #expect(bus.observe("com.x.y", receiver: NotificationBus.hostSender, owner: nil, .swift { _ in }) != nil,
+                "the embedding API has none")
+        #expect(bus.stopObserving(tokens[0], owner: owner))
+        #expect(bus.observe("com.x.y", receiver: "com.a", owner: owner, .swift { _ in }) != nil, "room again after a stop")
+    }
+
+    @Test func aPostPastTheQueueLimitIsRefusedUntilTheQueueIsDelivered() {
+        let bus = NotificationBus()
+        for index in 0..<NotificationBus.queueLimit {
+            #expect(bus.post("com.x.y", payload: "{}", sender: "com.c"), "post \(index)")
+        }
+        #expect(!bus.post("com.x.y", payload: "{}", sender: "com.c"), "one past the limit")
+        let report = Self.drain(bus, ranks: [])
+        #expect(report.unobserved.count == NotificationBus.queueLimit, "the refused one was never queued")
+        #expect(bus.post("com.x.y", payload: "{}", sender: "com.c"), "room again after the drain")
     }
 }

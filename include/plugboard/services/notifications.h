@@ -52,6 +52,11 @@ struct pb_host;
 #define PB_NOTIFICATION_PAYLOAD_MAX 65536
 /** The deepest notification delivered: one posted from an observer, posted from an observer, ... 16 times. */
 #define PB_NOTIFICATION_DEPTH_MAX 16
+/** The most notifications waiting for delivery at once (posted between two
+ *  deliveries faster than they are delivered): a post past it is refused. */
+#define PB_NOTIFICATION_QUEUE_MAX 4096
+/** The most observations one library holds at once: an `observe` past it is refused. */
+#define PB_NOTIFICATION_OBSERVERS_MAX 1024
 
 /**
  * An observer: called once for each notification named as it asked, on the
@@ -87,7 +92,10 @@ struct pb_notifications {
      *                            its `deinit`;
      *   PB_ERR_DENIED            the host's policy denies this library `post`
      *                            (the first denial is logged, not every retry;
-     *                            in a worker: PB_OK, and the host drops it).
+     *                            in a worker: PB_OK, and the host drops it);
+     *   PB_ERR_UNAVAILABLE       PB_NOTIFICATION_QUEUE_MAX notifications wait
+     *                            for delivery already (in a worker: PB_OK, and
+     *                            the host drops it).
      */
     pb_status_t (*post)(const struct pb_host *host, const char *plugin_id, const char *name,
                         const char *payload_json);
@@ -105,7 +113,9 @@ struct pb_notifications {
      *                            its `deinit`;
      *   PB_ERR_DENIED            the host's policy denies this library `observe`
      *                            (the first denial is logged, not every retry;
-     *                            in a worker: PB_OK, and the host drops it).
+     *                            in a worker: PB_OK, and the host drops it);
+     *   PB_ERR_UNAVAILABLE       the library holds PB_NOTIFICATION_OBSERVERS_MAX
+     *                            observations already (stop some first).
      */
     pb_status_t (*observe)(const struct pb_host *host, const char *plugin_id, const char *name,
                            pb_notification_fn callback, void *ctx, uint64_t *token);

@@ -148,6 +148,10 @@ pub const PB_NOTIFICATION_NAME_MAX: u32 = 255;
 pub const PB_NOTIFICATION_PAYLOAD_MAX: u32 = 65536;
 /// The deepest notification delivered (posted from observers, nested) (since 1.3).
 pub const PB_NOTIFICATION_DEPTH_MAX: u32 = 16;
+/// The most notifications waiting for delivery at once; a post past it is refused.
+pub const PB_NOTIFICATION_QUEUE_MAX: u32 = 4096;
+/// The most observations one library holds at once; an observe past it is refused.
+pub const PB_NOTIFICATION_OBSERVERS_MAX: u32 = 1024;
 
 /// An observer: `(ctx, name, payload_json, sender_id)`, on the dispatch thread; the strings
 /// are host-owned and valid during the call only (since 1.3).
