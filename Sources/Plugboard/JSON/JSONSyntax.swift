@@ -350,9 +350,10 @@ private struct Scanner {
         return (0x21..<0x7F).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(hex(byte))"
     }
 
-    private func hex(_ value: some BinaryInteger) -> String {
+    /// `value` in upper-case hex, two digits for a byte and four for a `\u` unit.
+    private func hex(_ value: some FixedWidthInteger) -> String {
         let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, (value is UInt8 ? 2 : 4) - digits.count)) + digits
+        return String(repeating: "0", count: max(0, (value.bitWidth == 8 ? 2 : 4) - digits.count)) + digits
     }
 
     /// The error `reason` at `offset` (the current position unless given), with its line and column.
