@@ -51,8 +51,9 @@ public struct AccessPolicy: Sendable {
         denials(of: plugin).contains(right)
     }
 
-    /// The policy in the JSON file at `path`; a file that cannot be read, is not JSON, or has a
-    /// key, a name or a plugin id the format does not know is an error naming the file, where and why.
+    /// The policy in the JSON file at `path`; a file that cannot be read, is not strict JSON
+    /// (``JSONSyntax``: no trailing commas, no key twice in one object), or has a key, a name
+    /// or a plugin id the format does not know is an error naming the file, where and why.
     public init(contentsOf path: String) throws(AccessPolicyError) {
         let data: Data
         do {
@@ -66,12 +67,13 @@ public struct AccessPolicy: Sendable {
 
     /// The policy in `json`, the text of the file `source` names.
     public init(json: Data, source: String) throws(AccessPolicyError) {
-        let document: Any
         do {
-            document = try JSONSerialization.jsonObject(with: json)
+            try JSONSyntax.check(json, refusingDuplicateKeys: true)
         } catch {
-            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-            throw AccessPolicyError(file: source, at: nil, cause: "is not valid JSON" + (detail.map { ": " + Self.locating($0, in: json) } ?? ""))
+            throw AccessPolicyError(file: source, at: error.keyPath, cause: "is not valid JSON: \(error)")
+        }
+        guard let document = try? JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed]) else {
+            throw AccessPolicyError(file: source, at: nil, cause: "holds a value this host cannot read")
         }
         guard let top = document as? [String: Any] else {
             throw AccessPolicyError(file: source, at: nil, cause: "must hold a JSON object with \"default\" and \"plugins\"")
@@ -131,15 +133,6 @@ public struct AccessPolicy: Sendable {
         return rule
     }
 
-    /// The parser's `message` with its "character N" (a UTF-8 offset) given as a line and column too.
-    private static func locating(_ message: String, in json: Data) -> String {
-        guard let match = message.firstMatch(of: /character (\d+)/), let offset = Int(match.output.1) else { return message }
-        let before = json.prefix(offset)
-        let line = before.count { $0 == UInt8(ascii: "\n") } + 1
-        let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
-        return message.replacingCharacters(in: match.range, with: "line \(line), column \(column)")
-    }
-
     /// A JSON value as the policy file spells it, for messages.
     private static func show(_ value: Any) -> String {
         if let text = value as? String { return String(reflecting: text) }
@@ -152,7 +145,7 @@ public struct AccessPolicy: Sendable {
 }
 
 /// A policy that cannot be used: the file, where in it (a key path such as
-/// `plugins.com.example.x.deny[1]`, or the parser's line and column), and why.
+/// `plugins.com.example.x.deny[1]`, and for a syntax error the line and column), and why.
 public struct AccessPolicyError: Error, Sendable, CustomStringConvertible {
     /// The policy file.
     public let file: String

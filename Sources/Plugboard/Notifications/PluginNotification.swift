@@ -36,8 +36,10 @@ public struct NotificationRefusal: Error, Sendable, Equatable, CustomStringConve
             throw NotificationRefusal(PB_ERR_INVALID_ARGUMENT,
                                       "post \(name): the payload is \(size) bytes; at most \(PB_NOTIFICATION_PAYLOAD_MAX) are allowed")
         }
-        guard (try? JSONSerialization.jsonObject(with: Data(payload.utf8))) is [String: Any] else {
-            throw NotificationRefusal(PB_ERR_INVALID_ARGUMENT, "post \(name): the payload is not a JSON object: \(payload.prefix(80))")
+        do {
+            try JSONSyntax.check(payload, top: .object)
+        } catch {
+            throw NotificationRefusal(PB_ERR_INVALID_ARGUMENT, "post \(name): the payload is not a JSON object: \(payload.prefix(80)) (\(error))")
         }
     }
 }

@@ -99,8 +99,9 @@ public enum ScriptLine: Sendable, Equatable {
     /// The `event` value of a post line.
     static let postEvent = "post"
 
-    /// Parses one line; the error says what is wrong with it.
+    /// Parses one line, strict JSON (``JSONSyntax``: no key twice, no trailing comma); the error says what is wrong with it.
     public init(jsonLine line: String) throws(ScriptError) {
+        do { try JSONSyntax.check(line, refusingDuplicateKeys: true) } catch { throw ScriptError("the line is not valid JSON: \(error)") }
         guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
               object["event"] as? String == Self.postEvent else {
             self = .event(try ScriptedEvent(jsonLine: line))

@@ -120,9 +120,10 @@ struct RunCommand: ParsableCommand {
                 throw ValidationError("cannot read the events file '\(eventsPath)': \(error)")
             }
         }
-        let parsed = try? JSONSerialization.jsonObject(with: Data(launchOptions.utf8))
-        if !(parsed is [String: Any]) {
-            throw ValidationError("--launch-options must be a JSON object, got '\(launchOptions)'")
+        do {
+            try JSONSyntax.check(launchOptions, top: .object, refusingDuplicateKeys: true)
+        } catch {
+            throw ValidationError("--launch-options must be a JSON object, got '\(launchOptions)': \(error)")
         }
     }
 

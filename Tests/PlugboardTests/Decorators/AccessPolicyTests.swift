@@ -50,6 +50,20 @@ import Testing
         #expect(syntax.hasPrefix("the policy file 'policy.json' is not valid JSON: ") && syntax.contains("line 2, column 14"), "\(syntax)")
     }
 
+    @Test func aDuplicateKeyIsRefusedWithItsPathAndLineNotResolvedLastWins() {
+        #expect(error(#"{"default": {"deny": ["files"]}, "default": {"deny": []}}"#)
+                == "the policy file 'policy.json': default is not valid JSON: line 1, column 34: the key \"default\" appears twice in one object")
+        #expect(error("{\"plugins\": {\"com.example.x\": {\"deny\": [\"files\"],\n  \"deny\": []}}}")
+                == "the policy file 'policy.json': plugins.com.example.x.deny is not valid JSON: line 2, column 3: the key \"deny\" appears twice in one object")
+    }
+
+    @Test func aTrailingCommaIsRefusedWithItsLineAndColumn() {
+        #expect(error("{\"default\": {\"deny\": [\"files\",]}}")
+                == "the policy file 'policy.json' is not valid JSON: line 1, column 31: a trailing comma before ']'")
+        #expect(error("{\"default\": {\"deny\": []},\n}")
+                == "the policy file 'policy.json' is not valid JSON: line 2, column 1: a trailing comma before '}'")
+    }
+
     @Test func aMissingFileIsNamed() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

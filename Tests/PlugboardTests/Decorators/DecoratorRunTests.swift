@@ -198,11 +198,11 @@ import Testing
         defer { workspace.remove() }
         try workspace.root.write("unknown.json", #"{"plugins": {"com.example.x": {"deny": ["files", "fils"]}}}"#)
         try workspace.root.write("syntax.json", "{\"default\": {\"deny\": [\"files\"]},\n  \"plugins\": x }")
-        try workspace.root.write("key.json", #"{"default": {"deny": []}, "extra": 1}"#)
+        try workspace.root.write("duplicate.json", #"{"default": {"deny": ["files"]}, "default": {"deny": []}}"#)
         let cases: [(String, String)] = [
             ("unknown.json", "plugins.com.example.x.deny[1] names \"fils\", which is not a concern or a service"),
             ("syntax.json", "is not valid JSON: "),
-            ("key.json", "extra is not a policy key"),
+            ("duplicate.json", "default is not valid JSON: line 1, column 34: the key \"default\" appears twice in one object"),
             ("absent.json", "cannot be read"),
         ]
         for (command, (file, cause)) in zip(["run", "list", "run", "inspect"], cases) {

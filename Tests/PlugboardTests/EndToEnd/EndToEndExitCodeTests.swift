@@ -18,6 +18,8 @@ import Testing
         UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--launch-options", "[1]"],
                   words: ["--launch-options must be a JSON object", "[1]"]),
         UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--launch-options", "{"], words: ["--launch-options"]),
+        UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--launch-options", #"{"k":1,"k":2}"#],
+                  words: ["--launch-options must be a JSON object", "line 1, column 8: the key \"k\" appears twice in one object"]),
         UsageCase(arguments: ["run", "--plugin-dir", ""], words: ["--plugin-dir needs a directory path"]),
         UsageCase(arguments: ["list", "--bogus"], words: ["Unknown option", "--bogus"]),
         UsageCase(arguments: ["inspect"], words: ["Missing expected argument"]),

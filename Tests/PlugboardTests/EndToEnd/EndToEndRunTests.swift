@@ -94,6 +94,7 @@ import Testing
         #"{"event":"memory-warning","loud":true}"#,
         #"{"event":"open-url"}"#,
         #"{"event":"did-finish-launching"}"#,
+        #"{"event":"memory-warning","event":"will-terminate"}"#,
         #"{"event":"did-become-active"}"#,
     ]
     /// Line number and key words of each input error.
@@ -103,6 +104,7 @@ import Testing
         (5, ["unknown field", "loud", "memory-warning"]),
         (6, ["open-url", "needs", "url"]),
         (7, ["did-finish-launching", "cannot be scripted"]),
+        (8, ["not valid JSON", "line 1, column 27: the key \"event\" appears twice in one object"]),
     ]
 
     @Test func malformedLinesAreReportedWithTheirNumberAndSkipped() throws {

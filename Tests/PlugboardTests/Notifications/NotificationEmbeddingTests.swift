@@ -37,6 +37,9 @@ import Testing
         #expect(host.didReceiveMemoryWarning().notifications.deliveries.map(\.receiver) == ["com.example.listener"],
                 "an event delivers what was posted before it")
         #expect(throws: NotificationRefusal.self) { try host.post("com.example.news", payload: "[]") }
+        let trailingComma = #expect(throws: NotificationRefusal.self) { try host.post("com.example.news", payload: #"{"k":1,}"#) }
+        #expect(trailingComma?.description
+                == #"post com.example.news: the payload is not a JSON object: {"k":1,} (line 1, column 8: a trailing comma before '}')"#)
         #expect(throws: NotificationRefusal.self) { try host.observe("news") { _ in } }
     }
 

@@ -16,7 +16,9 @@ struct pb_host;
  * Names are reverse-DNS like plugin ids ("com.example.network.status"): at
  * least two dot-separated labels of ASCII letters, digits, '-' and '_', at most
  * PB_NOTIFICATION_NAME_MAX bytes. A payload is the text of one JSON object
- * (NULL means "{}"), UTF-8, at most PB_NOTIFICATION_PAYLOAD_MAX bytes.
+ * (NULL means "{}"), UTF-8, at most PB_NOTIFICATION_PAYLOAD_MAX bytes, in
+ * strict RFC 8259 syntax: no trailing comma, no lone escaped surrogate,
+ * arrays and objects nested at most 512 deep.
  *
  * Delivery. `post` only queues the notification and returns. The host delivers
  * the queue on its dispatch thread (the thread of the lifecycle callbacks):
