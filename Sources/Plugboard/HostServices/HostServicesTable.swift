@@ -21,6 +21,8 @@ final class HostServicesTable: Sendable {
         let invocations = InvocationRouter()
         /// The services the host's policy denies the library.
         let gate: ServiceGate
+        /// How many of the library's refused bus calls are still logged.
+        let refusalLog = RefusalLogBudget()
 
         init(lifetime: LibraryLifetime, router: LogRouter, files: FilesAccess?, gate: ServiceGate) {
             self.lifetime = lifetime

@@ -3,7 +3,7 @@ import CPlugboard
 /// `pb_host_t.notifications`: the bus's C entry points. One table serves every
 /// library (the `host` argument says whose call it is), allocated once and never freed.
 /// A refused call returns its status and is logged as a warning naming the plugin,
-/// the call and the cause.
+/// the call and the cause (the first ``RefusalLogBudget/limit`` of each library).
 enum NotificationService {
     /// The table every `pb_host_t` of this process points to.
     nonisolated(unsafe) static let table: UnsafePointer<pb_notifications_t> = {
@@ -89,8 +89,10 @@ enum NotificationService {
             try body(context, bus, plugin ?? "")
             return PB_OK
         } catch {
-            context.router.deliver(PluginLogRecord(source: library, plugin: plugin, level: .warning,
-                                                   message: error.description + "; refused"))
+            if let note = context.refusalLog.spend() {
+                context.router.deliver(PluginLogRecord(source: library, plugin: plugin, level: .warning,
+                                                       message: error.description + "; refused" + note))
+            }
             return error.status
         }
     }

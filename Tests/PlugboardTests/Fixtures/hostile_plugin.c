@@ -65,7 +65,8 @@
  *           10 ms and never stops: it posts after deinit), BAD_BUS_CALLS_AT (calls the
  *           bus wrongly: a malformed name, a payload that is not an object, a NULL and
  *           an unknown plugin id, a NULL callback, a NULL token pointer, an unknown
- *           token; logs "bus CALL: STATUS" for each), FORGE_POST_AT (writes a worker-protocol
+ *           token; logs "bus CALL: STATUS" for each; with BAD_BUS_REPEAT=N, then posts the
+ *           malformed name N times more and logs "bad posts repeated"), FORGE_POST_AT (writes a worker-protocol
  *           `post` frame for the name "no dots" on fd 3, the worker's channel, past the
  *           worker's own checks: the host must check it again), LOUD_POSTS_AT (observes
  *           "com.example.loud", its observer logging "received NAME PAYLOAD from SENDER",
@@ -348,6 +349,10 @@ static void misbehave(int place) {
         report_bus("observe NULL callback", bus->observe(host, HOSTILE_ID, "com.example.x", NULL, NULL, &token));
         report_bus("observe NULL token", bus->observe(host, HOSTILE_ID, "com.example.x", nothing_observed, NULL, NULL));
         report_bus("stop unknown token", bus->stop_observing(host, 424242));
+#ifdef BAD_BUS_REPEAT
+        for (int turn = 0; turn < BAD_BUS_REPEAT; turn++) bus->post(host, HOSTILE_ID, "no dots here", "{}");
+        say("bad posts repeated");
+#endif
     }
 #endif
 #ifdef LOUD_POSTS_AT

@@ -169,6 +169,20 @@ import Testing
     }
 
     @Test(arguments: isolations)
+    func aPluginLoopingOnARefusedCallGetsSixteenWarningsNotAFlood(isolation: String) throws {
+        let workspace = try Workspace("bus-refusal-budget-\(isolation)")
+        defer { workspace.remove() }
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["BAD_BUS_CALLS_AT=AT_OPEN_URL", "BAD_BUS_REPEAT=1000"])
+        let result = try Self.run(workspace, isolation, ["--open-url", "myapp://x"])
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        #expect(CLI.pluginLogs(result.output).contains("com.example.hostile: bad posts repeated"), "\(result.output)")
+        let refusals = result.output.split(separator: "\n").filter { $0.contains("; refused") }
+        #expect(refusals.count == 16, "7 wrong calls, then 9 of the 1000 repeats: \(result.output)")
+        #expect(refusals.last?.contains("later refused notification calls of this library are not logged") == true,
+                "\(refusals.last ?? "")")
+    }
+
+    @Test(arguments: isolations)
     func aCppPluginPostsAndObservesThroughThePluginHelper(isolation: String) throws {
         let workspace = try Workspace("bus-cpp-\(isolation)")
         defer { workspace.remove() }

@@ -43,7 +43,8 @@ struct pb_host;
  * its `deinit`, and when its worker crashes, exits or hangs.
  *
  * Refused calls return a PB_ERR_* code, and the host logs a warning that
- * names the plugin, the call and the cause.
+ * names the plugin, the call and the cause (the first 16 refusals of a
+ * library; the 16th says that later ones are not logged).
  *
  * Every function is [thread-safe]; every callback runs on the dispatch thread.
  */
