@@ -178,6 +178,11 @@ final class NotificationBus: Sendable {
         state.withLock { $0.delivering = nil }
     }
 
+    /// The names `receivers` observe now, sorted, each once.
+    func names(observedBy receivers: Set<String>) -> [String] {
+        Set(state.withLock { $0.observers }.filter { receivers.contains($0.receiver) }.map(\.name)).sorted()
+    }
+
     /// Ends every observation `owner` made (a library that ended, a worker that failed).
     func removeObservers(of owner: ObjectIdentifier) {
         state.withLock { state in

@@ -5,7 +5,7 @@ import PlugboardWorkerProtocol
 extension ValidationCheck {
     /// Every check.
     public static let all: [ValidationCheck] = [loads, exports, pluginIDs, functions, loadTime, secondLoad, edgeInputs, remoteNotification,
-                                                serviceThreads, quietStdout]
+                                                serviceThreads, quietStdout, savedState, notifications]
 
     /// Load time above this is worth a warning.
     static let slowLoad = 100.0
@@ -229,7 +229,7 @@ extension ValidationCheck {
     }
 
     /// Runs `body` on the library loaded in a new worker, or skips the check when it does not load.
-    private static func loadedOrSkipped(_ subject: ValidationSubject,
+    static func loadedOrSkipped(_ subject: ValidationSubject,
                                         _ body: (ValidationSubject.Loaded) -> (CheckResult.Status, String))
         -> (CheckResult.Status, String) {
         let loaded = subject.load()

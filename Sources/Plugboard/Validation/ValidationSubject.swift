@@ -27,6 +27,7 @@ struct ValidationSubject: Sendable {
         private final class Seen: Sendable {
             let output = Mutex<[PluginOutputLine]>([])
             let hostWarnings = Mutex<[PluginLogRecord]>([])
+            let refusedPosts = Mutex<[PluginLogRecord]>([])
         }
 
         fileprivate init(_ subject: ValidationSubject) {
@@ -37,8 +38,12 @@ struct ValidationSubject: Sendable {
             host = PluginHost(fileFacade: scratch?.facade, callTimeout: subject.callTimeout,
                               isolation: .workers(worker: subject.worker),
                               logHandler: { record in
-                                  guard record.source == HostIdentity.name, record.level >= .warning else { return }
-                                  seen.hostWarnings.withLock { $0.append(record) }
+                                  guard record.level >= .warning else { return }
+                                  if record.source == HostIdentity.name {
+                                      seen.hostWarnings.withLock { $0.append(record) }
+                                  } else if record.message.hasPrefix("post"), record.message.hasSuffix("; refused") {
+                                      seen.refusedPosts.withLock { $0.append(record) }
+                                  }
                               },
                               outputHandler: { line in seen.output.withLock { $0.append(line) } })
             let clock = ContinuousClock()
@@ -55,6 +60,10 @@ struct ValidationSubject: Sendable {
 
         /// The lines plugin code wrote to standard output so far.
         var standardOutput: [String] { seen.output.withLock { $0.filter { $0.stream == .stdout }.map(\.text) } }
+        /// The posts the bus refused so far, as the host logged them (`post NAME: cause; refused`).
+        var refusedPosts: [PluginLogRecord] { seen.refusedPosts.withLock { $0 } }
+        /// The saved-state store of the scratch container; nil when none could be made.
+        var stateStore: SavedStateStore? { scratch.map { SavedStateStore(facade: $0.facade) } }
         /// The warnings and errors the host logged so far (a worker that failed in `deinit`,
         /// a completion answered twice, say).
         var hostWarnings: [PluginLogRecord] { seen.hostWarnings.withLock { $0 } }

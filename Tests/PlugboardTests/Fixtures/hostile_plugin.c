@@ -52,7 +52,9 @@
  *           NULL_STATE_AT (AT_SAVE_STATE only: save_state returns PB_OK with
  *           NULL data and a size of 100), HUGE_STATE_AT (AT_SAVE_STATE only:
  *           save_state returns PB_OK with a size of PB_SAVED_STATE_MAX_SIZE + 1
- *           over a 1-byte buffer: the host must refuse it without reading).
+ *           over a 1-byte buffer: the host must refuse it without reading),
+ *           TRUSTING_RESTORE_AT (AT_RESTORE_STATE only: restore_state aborts when
+ *           the state is not the text it saves, as a plugin asserting its own format would).
  *           Notification bus (at an event's place: the bus serves from the first event on):
  *           OBSERVE_SEGV_AT (observes "com.example.boom" with an observer that writes
  *           to NULL, and posts it), OBSERVE_SPIN_AT (the same with an observer that
@@ -73,7 +75,10 @@
  *           then posts it 100 times, as a plugin retrying a denied post would, and logs
  *           "loud posts: observe STATUS post STATUS", the observe's and the last post's),
  *           FORGE_SENDER_AT (writes a valid `post` frame of "com.example.forged" on
- *           behalf of "com.example.victim", a plugin of another library, on fd 3).
+ *           behalf of "com.example.victim", a plugin of another library, on fd 3),
+ *           OBSERVE_FRAGILE_AT (observes "com.example.fragile" with an observer that
+ *           aborts on a payload of more than 4096 bytes, as one copying it into a
+ *           fixed buffer would; posts nothing).
  * Threads:  COMPLETE_FROM_THREAD_MS=N (the plugin takes part in remote notifications and
  *           answers each from a thread of its own, N ms after the callback, logging
  *           "completing from a thread" first: an answer after the deadline when N is
@@ -305,8 +310,23 @@ static void report_bus(const char *call, pb_status_t status) {
 }
 #endif
 
+#ifdef OBSERVE_FRAGILE_AT
+static void observe_fragile(void *ctx, const char *name, const char *payload, const char *sender) {
+    (void)ctx; (void)name; (void)sender;
+    char copy[4096];
+    if (strlen(payload) >= sizeof copy) abort();
+    strcpy(copy, payload);
+}
+#endif
+
 static void misbehave(int place) {
     (void)place;
+#ifdef OBSERVE_FRAGILE_AT
+    if (place == OBSERVE_FRAGILE_AT) {
+        uint64_t token = 0;
+        host->notifications->observe(host, HOSTILE_ID, "com.example.fragile", observe_fragile, NULL, &token);
+    }
+#endif
 #if defined(OBSERVE_SEGV_AT) || defined(OBSERVE_SPIN_AT)
 #ifdef OBSERVE_SEGV_AT
     if (place == OBSERVE_SEGV_AT) {
@@ -626,6 +646,9 @@ static pb_status_t save_state(void *ctx, pb_bytes_t *out) {
 static pb_status_t restore_state(void *ctx, const char *saved_version, const uint8_t *data, size_t size) {
     (void)ctx; (void)saved_version;
     misbehave(AT_RESTORE_STATE);
+#if defined(TRUSTING_RESTORE_AT) && TRUSTING_RESTORE_AT == AT_RESTORE_STATE
+    if (size != strlen(HOSTILE_STATE) || memcmp(data, HOSTILE_STATE, size) != 0) abort();
+#endif
     char line[256] = "restored: ";
     size_t used = strlen(line);
     size_t room = sizeof line - used - 1;

@@ -20,14 +20,14 @@ import Testing
         return byLibrary
     }
 
-    /// Validates `libraries` and expects each to run all 10 checks, none failed or crashed.
+    /// Validates `libraries` and expects each to run all 12 checks, none failed or crashed.
     private func expectEveryCheckPasses(_ libraries: [String]) throws {
         let result = try CLI.run(["validate", "--json"] + libraries)
         #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
         let found = try results(result)
         #expect(found.count == libraries.count)
         for (library, checks) in found {
-            #expect(checks.count == 10, "\(library)")
+            #expect(checks.count == 12, "\(library)")
             for (name, check) in checks {
                 #expect(["pass", "warn", "skipped"].contains(check.string("status")), "\(library) \(name): \(check)")
             }
@@ -102,6 +102,25 @@ import Testing
              "open_url with a URL that is not UTF-8: com.example.hostile crashed with SIGABRT in open_url"),
             ("thread-after-deinit.so", hostile("STRAY_THREAD_AT=AT_INIT"), "service-threads", "fail",
              "after deinit returned (each ignored): deinit must stop every thread that calls the host"),
+            ("saves-null-data.so", hostile("SAVED_STATE", "NULL_STATE_AT=AT_SAVE_STATE"), "saved-state", "fail",
+             "the first save: com.example.hostile: save_state returned NULL data with a size of 100"),
+            ("hangs-in-save-state.so", hostile("SAVED_STATE", "SPIN_AT=AT_SAVE_STATE"), "saved-state", "fail",
+             "the first save: com.example.hostile did not return from save_state"),
+            ("saves-too-much.so", hostile("SAVED_STATE", "HUGE_STATE_AT=AT_SAVE_STATE"), "saved-state", "fail",
+             "the first save: com.example.hostile: save_state returned 16777217 bytes, over the limit"),
+            ("trusts-its-saved-state.so", hostile("SAVED_STATE", "TRUSTING_RESTORE_AT=AT_RESTORE_STATE"), "saved-state",
+             "crashed", "restoring an empty state: com.example.hostile crashed with SIGABRT in restore_state"),
+            ("fragile-observer.so", hostile("OBSERVE_FRAGILE_AT=AT_WILL_FINISH"), "notifications", "crashed",
+             "com.example.fragile with a 60 KiB object: com.example.hostile crashed with SIGABRT in notification observer"),
+            ("bad-posts.so", hostile("BAD_BUS_CALLS_AT=AT_WILL_FINISH"), "notifications", "fail",
+             "com.example.hostile: post: the notification name 'no dots here' is not valid"),
+            // Not defects: a plugin that saves and restores its state, one that observes a name.
+            ("remembers.so", hostile("SAVED_STATE"), "saved-state", "pass",
+             "1 plugin(s) saved, restored their state and saved again"),
+            ("observes.so", { name in
+                try PluginCompiler.compile(TestPaths.fixtures + "/bus_plugin.c", to: work.plugins + "/" + name,
+                                           flags: ["-DBUS_OBSERVE=\"com.example.news\""]) },
+             "notifications", "pass", "1 observed name(s) survived 4 edge payloads each"),
             // Not a defect: a thread that logs until deinit joins it.
             ("thread-joined-in-deinit.so", hostile("THREAD_LOGS_AT=AT_INIT"), "service-threads", "pass",
              "from 1 other thread(s) answered; none after deinit"),
@@ -118,6 +137,8 @@ import Testing
         }
         #expect(found["sound.so"]?["service-threads"]?.string("reason") == "no service call from another thread; none after deinit")
         #expect(found["sound.so"]?["second-load"]?.string("reason") == "init, register_plugins and deinit ran twice in one process")
+        #expect(found["sound.so"]?["saved-state"]?.string("reason") == "no plugin takes part in saved state")
+        #expect(found["sound.so"]?["notifications"]?.string("reason") == "no plugin observes or posts during launch")
         // The joined thread's first log and files call come before init returns: at least 2 calls, files served.
         let joined = found["thread-joined-in-deinit.so"]?["service-threads"]?.string("reason") ?? ""
         #expect(Int(joined.prefix { $0.isNumber }).map { $0 >= 2 } == true, "\(joined)")
@@ -157,6 +178,6 @@ import Testing
         #expect(list.status == 0)
         let names = list.output.split(separator: "\n").map { String($0.prefix { $0 != " " }) }
         #expect(names == ["loads", "exports", "plugin-ids", "functions", "load-time", "second-load", "edge-inputs", "remote-notification",
-                          "service-threads", "quiet-stdout"], "\(list.output)")
+                          "service-threads", "quiet-stdout", "saved-state", "notifications"], "\(list.output)")
     }
 }
