@@ -95,8 +95,7 @@ extension PluginHost {
         }
         connection.close(timeout: workerGrace)
         report.status = .failed
-        report.failure = LoadFailure(.register, "no plugin of the library could be registered: "
-            + report.refused.map(\.failure.message).joined(separator: "; "))
+        report.failure = Self.nothingRegistered(report.refused)
         return report
     }
 
