@@ -20,7 +20,7 @@ enum CallResultFormat {
         case .float(let number): number.isFinite ? String(number) : text(Double(number))
         case .double(let number): text(number)
         case .string(let text): text
-        case .bytes(let bytes): hex(bytes)
+        case .bytes(let bytes): Hexadecimal.lowercase(bytes)
         case .pointer(let address): "0x" + String(address, radix: 16)
         }
     }
@@ -28,18 +28,6 @@ enum CallResultFormat {
     /// `nan`, `inf`, `-inf`, else the number's shortest exact text.
     private static func text(_ number: Double) -> String {
         number.isNaN ? "nan" : number.isInfinite ? (number < 0 ? "-inf" : "inf") : String(number)
-    }
-
-    /// Bytes as lowercase hexadecimal digits, two per byte.
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0xf)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// The `--json` document of a call.

@@ -50,7 +50,7 @@ struct StateShowCommand: ParsableCommand {
         let description = Description(
             plugin: id.rawValue, file: store.path(of: id), version: file.pluginVersion, savedAt: StateSession.savedAt(file),
             stateBytes: file.state.count, encoding: text == nil ? "hex" : "utf-8",
-            state: text ?? file.state.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined())
+            state: text ?? Hexadecimal.lowercase(file.state))
         if output.json {
             print(JSONOutput.encode(description, pretty: true))
             return
@@ -69,7 +69,7 @@ struct StateShowCommand: ParsableCommand {
     static func hexDump(_ bytes: [UInt8]) -> [String] {
         stride(from: 0, to: bytes.count, by: 16).map { offset in
             let row = bytes[offset..<min(offset + 16, bytes.count)]
-            let hex = row.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(separator: " ")
+            let hex = row.map { Hexadecimal.lowercase(CollectionOfOne($0)) }.joined(separator: " ")
             let ascii = String(decoding: row.map { (0x20..<0x7F).contains($0) ? $0 : UInt8(ascii: ".") }, as: UTF8.self)
             let address = String(offset, radix: 16)
             return String(repeating: "0", count: max(0, 8 - address.count)) + address + "  "
