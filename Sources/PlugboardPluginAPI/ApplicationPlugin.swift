@@ -14,16 +14,6 @@ public protocol ApplicationPlugin {
 extension ApplicationPlugin {
     /// The concern protocols this plugin conforms to.
     public var concerns: Set<PluginConcern> {
-        var result = Set<PluginConcern>()
-        if self is any LaunchPlugin { result.insert(.launch) }
-        if self is any OpenURLPlugin { result.insert(.openURL) }
-        if self is any UserActivityPlugin { result.insert(.userActivity) }
-        if self is any RemoteNotificationPlugin { result.insert(.remoteNotifications) }
-        if self is any MemoryWarningPlugin { result.insert(.memory) }
-        if self is any ProtectedDataPlugin { result.insert(.protectedData) }
-        if self is any AppStatePlugin { result.insert(.appState) }
-        if self is any TerminationPlugin { result.insert(.termination) }
-        if self is any SavedStatePlugin { result.insert(.savedState) }
-        return result
+        Set(PluginConcern.allCases.filter { $0.isAdopted(by: self) })
     }
 }

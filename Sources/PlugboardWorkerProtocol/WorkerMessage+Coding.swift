@@ -70,9 +70,9 @@ extension WorkerMessage {
         case .load(let path, let allowInsecure):
             encoder.append(string: path)
             encoder.append(allowInsecure)
-        case .call(let plugin, let event):
+        case .call(let plugin, let request):
             encoder.append(plugin)
-            event.encode(into: &encoder)
+            request.encode(into: &encoder)
         case .serviceReply(let status, let payload, let message):
             encoder.append(status)
             encoder.append(bytes: payload)
@@ -154,7 +154,7 @@ extension WorkerMessage {
         case .load:
             return .load(path: try decoder.readString("load.path"), allowInsecure: try decoder.readBool("load.allow-insecure"))
         case .call:
-            return .call(plugin: try decoder.readUInt32("call.plugin"), event: try WorkerEvent.decode(from: &decoder))
+            return .call(plugin: try decoder.readUInt32("call.plugin"), request: try CallRequest.decode(from: &decoder))
         case .serviceReply:
             return .serviceReply(
                 status: try decoder.readInt32("service-reply.status"),

@@ -12,8 +12,8 @@ public enum WorkerMessage: Sendable, Equatable {
     case hello(protocolVersion: WorkerProtocolVersion, hostABIMajor: UInt32, hostABIMinor: UInt32)
     /// Request: load the library at `path` as the host would in process.
     case load(path: String, allowInsecure: Bool)
-    /// Request: call `plugin` (the worker's plugin number) for `event`.
-    case call(plugin: UInt32, event: WorkerEvent)
+    /// Request: call `plugin` (the worker's plugin number) with `request`.
+    case call(plugin: UInt32, request: CallRequest)
     /// Reply to `files`: a PB_OK or PB_ERR_* status, the result bytes, and the error text.
     case serviceReply(status: Int32, payload: [UInt8], message: String)
     /// Request: call every library's `deinit`, answer `bye`, exit.

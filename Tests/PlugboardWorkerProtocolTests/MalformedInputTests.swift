@@ -97,7 +97,7 @@ import Testing
         #expect(decodeError(frame(header(0x86, requestID: 5) + [UInt8](repeating: 0, count: 16)))
             == .malformed(field: "request-id", cause: .unexpectedRequestID(5)))
         #expect(throws: WorkerProtocolError.malformed(field: "request-id", cause: .missingRequestID)) {
-            try WorkerMessage.call(plugin: 0, event: .willTerminate).encodedFrame(requestID: 0)
+            try WorkerMessage.call(plugin: 0, request: .event(.willTerminate)).encodedFrame(requestID: 0)
         }
         #expect(throws: WorkerProtocolError.malformed(field: "request-id", cause: .unexpectedRequestID(9))) {
             try WorkerMessage.log(pluginID: nil, level: 2, message: "x").encodedFrame(requestID: 9)

@@ -1,3 +1,4 @@
+import PlugboardPluginAPI
 import PlugboardWorkerProtocol
 import Testing
 
@@ -5,7 +6,12 @@ import Testing
     @Test func samplesCoverEveryKindEventAnswerAndOperation() {
         let messages = Samples.messages.map(\.message)
         #expect(Set(messages.map(\.kind)) == Set(WorkerMessage.Kind.allCases))
-        #expect(Set(Samples.events.map(\.code)) == Set(EventCode.allCases))
+        let kinds = Samples.events.compactMap { request -> LifecycleEvent.Kind? in
+            if case .event(let event) = request { event.kind } else { nil }
+        }
+        #expect(Set(kinds) == Set(LifecycleEvent.Kind.allCases))
+        #expect(Samples.events.contains(.saveState))
+        #expect(Samples.events.contains { if case .restoreState = $0 { true } else { false } })
         #expect(Set(Samples.answers.map(\.kind)) == Set(CallAnswer.Kind.allCases))
         let operations = messages.compactMap { message -> FilesOperation? in
             if case .files(let operation, _, _, _, _) = message { operation } else { nil }
@@ -100,7 +106,7 @@ import Testing
         // open-url with the url bytes 0x61 0xFF and empty options: accepted as they are.
         let call: [UInt8] = [0x18, 0, 0, 0, 0x03, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x03, 2, 0, 0, 0, 0x61, 0xFF, 0, 0, 0, 0]
         #expect(try WorkerMessage.decode(frame: call)
-            == ReceivedMessage(.call(plugin: 0, event: .openURL(url: [0x61, 0xFF], optionsJSON: [])), requestID: 1))
+            == ReceivedMessage(.call(plugin: 0, request: .event(.openURL(url: EventText(bytes: [0x61, 0xFF]), options: ""))), requestID: 1))
         // The same bytes as a load path: malformed.
         let load: [UInt8] = [0x10, 0, 0, 0, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0x61, 0xFF, 0]
         #expect(throws: WorkerProtocolError.malformed(field: "load.path", cause: .invalidUTF8)) {
@@ -119,7 +125,7 @@ import Testing
             0x06, 0x00, 0x00, 0x00, 0x61, 0x3A, 0x2F, 0x2F, 0x78, 0x2F,  // url "a://x/"
             0x02, 0x00, 0x00, 0x00, 0x7B, 0x7D,              // options "{}"
         ]
-        let expected = ReceivedMessage(.call(plugin: 2, event: .openURL(url: Array("a://x/".utf8), optionsJSON: Array("{}".utf8))), requestID: 7)
+        let expected = ReceivedMessage(.call(plugin: 2, request: .event(.openURL(url: "a://x/", options: "{}"))), requestID: 7)
         #expect(try WorkerMessage.decode(frame: frame) == expected)
         #expect(try expected.message.encodedFrame(requestID: 7) == frame)
         let answer: [UInt8] = [0x0B, 0x00, 0x00, 0x00, 0x83, 0x07, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x01]

@@ -12,27 +12,27 @@ enum Samples {
     /// text arguments of `call` carry them unchanged since 1.2.
     static let notUTF8: [UInt8] = [0x61, 0x80, 0xC3, 0x00, 0xED, 0xA0, 0x80, 0xFF]
 
-    static let events: [WorkerEvent] = [
-        .willFinishLaunching(optionsJSON: Array("{}".utf8)),
-        .didFinishLaunching(optionsJSON: Array(#"{"name":"\#(nonASCII)"}"#.utf8)),
-        .openURL(url: Array("myapp://item/42?q=\(nonASCII)".utf8), optionsJSON: []),
-        .openURL(url: notUTF8, optionsJSON: notUTF8),
-        .continueUserActivity(activityType: [], userInfoJSON: Array(longText.utf8)),
-        .continueUserActivity(activityType: notUTF8, userInfoJSON: notUTF8),
-        .remoteNotification(userInfoJSON: Array(#"{"aps":{}}"#.utf8), deadlineMilliseconds: .max),
-        .remoteNotification(userInfoJSON: [], deadlineMilliseconds: 0),
-        .registerToken(token: []),
-        .registerToken(token: mebibyte),
-        .registerFailed(error: Array(nonASCII.utf8)),
-        .registerFailed(error: notUTF8),
-        .memoryWarning,
-        .protectedDataWillBecomeUnavailable,
-        .protectedDataDidBecomeAvailable,
-        .didBecomeActive,
-        .willResignActive,
-        .didEnterBackground,
-        .willEnterForeground,
-        .willTerminate,
+    static let events: [CallRequest] = [
+        .event(.willFinishLaunching(options: "{}")),
+        .event(.didFinishLaunching(options: EventText(#"{"name":"\#(nonASCII)"}"#))),
+        .event(.openURL(url: EventText("myapp://item/42?q=\(nonASCII)"), options: "")),
+        .event(.openURL(url: EventText(bytes: notUTF8), options: EventText(bytes: notUTF8))),
+        .event(.continueUserActivity(type: "", userInfo: EventText(longText))),
+        .event(.continueUserActivity(type: EventText(bytes: notUTF8), userInfo: EventText(bytes: notUTF8))),
+        .event(.remoteNotification(userInfo: #"{"aps":{}}"#, deadline: .milliseconds(UInt32.max))),
+        .event(.remoteNotification(userInfo: "", deadline: .zero)),
+        .event(.registerToken([])),
+        .event(.registerToken(mebibyte)),
+        .event(.registerFailed(error: EventText(nonASCII))),
+        .event(.registerFailed(error: EventText(bytes: notUTF8))),
+        .event(.memoryWarning),
+        .event(.protectedDataWillBecomeUnavailable),
+        .event(.protectedDataDidBecomeAvailable),
+        .event(.didBecomeActive),
+        .event(.willResignActive),
+        .event(.didEnterBackground),
+        .event(.willEnterForeground),
+        .event(.willTerminate),
         .saveState,
         .restoreState(savedVersion: Array("1.0.\(nonASCII)".utf8), state: mebibyte),
         .restoreState(savedVersion: notUTF8, state: []),
@@ -92,7 +92,7 @@ enum Samples {
             .post(pluginID: "com.example.network", name: "com.example.network.status", payload: nonASCII, depth: 1),
         ]
         messages += functionValues.map { .functionResult(.value($0)) }
-        messages += events.enumerated().map { .call(plugin: $0.offset == 0 ? .max : UInt32($0.offset), event: $0.element) }
+        messages += events.enumerated().map { .call(plugin: $0.offset == 0 ? .max : UInt32($0.offset), request: $0.element) }
         messages += answers.map { .answer($0) }
         messages += FilesOperation.allCases.map {
             .files(operation: $0, path: nonASCII, secondPath: "Documents/b", data: [0, 255], flags: 0)

@@ -1,5 +1,3 @@
-import PlugboardWorkerProtocol
-
 /// ``PluginDecorator/tracing(_:)``: one debug log line per call to a traced plugin,
 /// with the callback, its arguments, the answer and the duration, attributed to the plugin:
 /// `trace: open_url(url: "myapp://item/42", options: "{}") → true in 2 µs`; for its
@@ -17,8 +15,8 @@ struct CallTracer: Sendable {
     /// The longest argument value shown whole, in bytes; a longer one is cut and its size given.
     static let longestValue = 120
 
-    /// Logs each call of `report` made to a traced plugin; `event` gives the arguments (made only if one is traced).
-    func record(_ report: EventReport, event: () -> WorkerEvent) {
+    /// Logs each call of `report` made to a traced plugin; `event` gives the arguments (asked only if one is traced).
+    func record(_ report: EventReport, event: () -> LifecycleEvent) {
         let calls = report.calls.filter { plugins.contains($0.plugin) }
         guard !calls.isEmpty else { return }
         let callback = "\(report.event.callbackName)(\(Self.arguments(of: event())))"
@@ -70,18 +68,18 @@ struct CallTracer: Sendable {
         return value.description
     }
 
-    /// The event's arguments, `name: value`, each quoted and escaped, long ones cut.
-    static func arguments(of event: WorkerEvent) -> String {
-        let named: [(String, [UInt8])] = switch event {
-        case .willFinishLaunching(let options), .didFinishLaunching(let options): [("options", options)]
-        case .openURL(let url, let options): [("url", url), ("options", options)]
-        case .continueUserActivity(let type, let userInfo): [("type", type), ("userInfo", userInfo)]
-        case .remoteNotification(let userInfo, _): [("userInfo", userInfo)]
-        case .registerToken(let token): [("token", Array(token.map { hexDigits[Int($0 >> 4)] + hexDigits[Int($0 & 15)] }.joined().utf8))]
-        case .registerFailed(let error): [("error", error)]
-        default: []
-        }
-        return named.map { "\($0.0): \(quoted($0.1))" }.joined(separator: ", ")
+    /// The event's arguments as its C slot gets them, `name: value`, each quoted and escaped, long
+    /// ones cut; a token as hex digits.
+    static func arguments(of event: LifecycleEvent) -> String {
+        zip(event.kind.parameters, event.arguments).compactMap { parameter, argument in
+            let shown: [UInt8]
+            switch argument {
+            case .text(let text): shown = text.bytes
+            case .bytes(let bytes): shown = Array(Hexadecimal.lowercase(bytes).utf8)
+            case .duration: return nil
+            }
+            return "\(parameter.name): \(quoted(shown))"
+        }.joined(separator: ", ")
     }
 
     /// `bytes` as a Swift string literal (control characters and quotes escaped), cut past ``longestValue`` bytes.
@@ -89,9 +87,6 @@ struct CallTracer: Sendable {
         let shown = String(decoding: bytes.prefix(longestValue), as: UTF8.self)
         return String(reflecting: shown) + (bytes.count > longestValue ? "… (\(bytes.count) bytes)" : "")
     }
-
-    private static let hexDigits = Array("0123456789abcdef").map(String.init)
-
 
     /// "850 ns", "12 µs": whole units, enough for a log line.
     private static func duration(_ nanoseconds: UInt64) -> String {

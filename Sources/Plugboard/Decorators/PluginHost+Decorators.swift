@@ -1,5 +1,3 @@
-import PlugboardWorkerProtocol
-
 /// The decorators' part in each event (``PluginDecorator``), outermost first:
 /// authorization names the plugins it kept out before the calls; after them, thread
 /// confinement delivers what plugin threads sent, then tracing logs each call.
@@ -16,10 +14,10 @@ extension PluginHost {
         }
     }
 
-    /// Delivers what plugin threads sent during the event, then traces `report`'s calls (`event` gives
-    /// their arguments): a trace line follows everything its call did.
-    func afterEvent(_ report: EventReport, _ event: () -> WorkerEvent) {
+    /// Delivers what plugin threads sent during the event, then traces `report`'s calls with
+    /// `event`'s arguments: a trace line follows everything its call did.
+    func afterEvent(_ report: EventReport, _ event: LifecycleEvent) {
         confinement?.drain()
-        tracer?.record(report, event: event)
+        tracer?.record(report) { event }
     }
 }

@@ -2,7 +2,7 @@
 /// duration, and who decided. The report is the host's trace of "who did what".
 public struct EventReport: Sendable, Encodable {
     /// The event.
-    public let event: LifecycleEvent
+    public let event: LifecycleEvent.Kind
     /// The reduced answer.
     public let answer: EventAnswer
     /// The calls made, in call order.
@@ -37,14 +37,14 @@ public struct EventReport: Sendable, Encodable {
     let trace: CallTrace
 
     /// A report whose calls were recorded one by one.
-    init(event: LifecycleEvent, answer: EventAnswer, calls: [PluginCall], decidedBy: [PluginID], notes: [String],
+    init(event: LifecycleEvent.Kind, answer: EventAnswer, calls: [PluginCall], decidedBy: [PluginID], notes: [String],
          failures: [PluginFailure] = [], denied: [PluginID] = [], nanoseconds: UInt64) {
         self.init(event: event, answer: answer, trace: .recorded(calls), decidedBy: decidedBy, notes: notes,
                   failures: failures, denied: denied, nanoseconds: nanoseconds)
     }
 
     /// A report whose calls follow from `trace` and `decidedBy`.
-    init(event: LifecycleEvent, answer: EventAnswer, trace: CallTrace, decidedBy: [PluginID], notes: [String] = [],
+    init(event: LifecycleEvent.Kind, answer: EventAnswer, trace: CallTrace, decidedBy: [PluginID], notes: [String] = [],
          failures: [PluginFailure] = [], denied: [PluginID] = [], nanoseconds: UInt64) {
         self.failures = failures
         self.denied = denied

@@ -1,45 +1,48 @@
 import PlugboardWorkerProtocol
 
-/// The synchronous policies, shared by every event that uses them.
-///
-/// An event hands ``dispatch(_:_:native:swift:remote:)`` its roster and three
-/// ways of calling a participant: `native` calls a C plugin's vtable slot
-/// directly (the event converts its arguments to C once, not per plugin),
-/// `swift` calls a Swift plugin through its protocol, `remote` gives the event
-/// as a worker's `call` carries it (made only when a worker takes part). The
-/// event's ``LifecycleEvent/policy`` picks the loop. The order is the roster's,
-/// whatever the mix of participants. With ``CallTiming/perCall`` the clock is
-/// read once per plugin (the end of one call is the start of the next); with
-/// ``CallTiming/perEvent``, at the start and the end of the event only.
+/// Dispatching one event: its ``LifecycleEvent/Kind/policy`` picks the loop over its concern's
+/// roster, and each participant is called through the event's own calls (a C slot, a Swift
+/// method or a worker's `call`), whatever the mix of participants. The event's arguments are
+/// converted to C once, not per plugin. With ``CallTiming/perCall`` the clock is read once per
+/// plugin (the end of one call is the start of the next); with ``CallTiming/perEvent``, at the
+/// start and the end of the event only.
 extension PluginHost {
-    /// Calls `roster`'s participants as `event`'s policy says and reduces their
-    /// answers. For broadcasts, the calls' answers are ignored. A participant
-    /// whose worker fails counts as if it had not answered (no veto, not
-    /// handled) and is reported in the report's ``EventReport/failures``.
+    /// Dispatches `event` to the plugins of its concern as its policy says, reduces their
+    /// answers and reports them; then delivers the notifications posted meanwhile. For
+    /// broadcasts, the calls' answers are ignored. A participant whose worker fails counts as
+    /// if it had not answered (no veto, not handled) and is reported in the report's
+    /// ``EventReport/failures``. A remote notification waits for its deadline at most.
+    @discardableResult
+    public func dispatch(_ event: LifecycleEvent) -> EventReport {
+        if case .remoteNotification(let userInfo, let deadline) = event {
+            return didReceiveRemoteNotification(userInfo: userInfo.string, deadline: deadline)
+        }
+        return event.withCArguments { arguments in dispatch(event, arguments) }
+    }
+
     @inline(__always)
-    func dispatch<Conformance, Table>(_ event: LifecycleEvent, _ roster: Roster<Conformance, Table>,
-                                      native: (Table, UnsafeMutableRawPointer?) -> Bool,
-                                      swift: (Conformance) -> Bool,
-                                      remote: () -> WorkerEvent) -> EventReport {
-        if !roster.denied.isEmpty { logDenials(event.callbackName, event.concern, roster.denied) }
-        let reversed = event.policy == .broadcastReverse
+    private func dispatch(_ event: LifecycleEvent, _ arguments: CEventArguments) -> EventReport {
+        let kind = event.kind
+        let roster = prepared.roster(kind.concern)
+        if !roster.denied.isEmpty { logDenials(kind.callbackName, kind.concern, roster.denied) }
+        let reversed = kind.policy == .broadcastReverse
         var decidedBy: [PluginID] = []
         var failures: [PluginFailure] = []
         let answers: CallAnswers
         let run: DispatchRun
-        switch event.policy {
+        switch kind.policy {
         case .callAllAnd:
             answers = .trueUnlessDecided
-            run = callInOrder(event, roster, reversed: false) { index, participant in
-                if !call(participant, index, roster, event, unanswered: true, native, swift, remote, &failures) {
+            run = callInOrder(kind, roster, reversed: false) { index, participant in
+                if !call(participant, index, roster, event, arguments, unanswered: true, &failures) {
                     decidedBy.append(roster.ids[index])
                 }
                 return true
             }
         case .firstTrueWins:
             answers = .falseUnlessDecided
-            run = callInOrder(event, roster, reversed: false) { index, participant in
-                guard call(participant, index, roster, event, unanswered: false, native, swift, remote, &failures) else {
+            run = callInOrder(kind, roster, reversed: false) { index, participant in
+                guard call(participant, index, roster, event, arguments, unanswered: false, &failures) else {
                     return true
                 }
                 decidedBy = [roster.ids[index]]
@@ -47,8 +50,8 @@ extension PluginHost {
             }
         case .broadcast, .broadcastReverse, .callAllStrongestFetch:
             answers = .returned
-            run = callInOrder(event, roster, reversed: reversed) { index, participant in
-                _ = call(participant, index, roster, event, unanswered: true, native, swift, remote, &failures)
+            run = callInOrder(kind, roster, reversed: reversed) { index, participant in
+                _ = call(participant, index, roster, event, arguments, unanswered: true, &failures)
                 return true
             }
         }
@@ -57,29 +60,28 @@ extension PluginHost {
         case .trueUnlessDecided: .bool(decidedBy.isEmpty)
         case .falseUnlessDecided: .bool(!decidedBy.isEmpty)
         }
-        var report = EventReport(event: event, answer: answer, trace: run.trace(roster, reversed: reversed, answers: answers),
+        var report = EventReport(event: kind, answer: answer, trace: run.trace(roster, reversed: reversed, answers: answers),
                                  decidedBy: decidedBy, failures: failures, denied: roster.denied, nanoseconds: run.nanoseconds)
-        if isDecorated { afterEvent(report, remote) }
+        if isDecorated { afterEvent(report, event) }
         report.notifications = deliverNotifications()
         return report
     }
 
     /// One call of one participant: the one place that switches on how a participant is reached.
-    /// `unanswered` is what a participant whose worker failed counts as.
+    /// `unanswered` is what a participant that does not take part in the event (a NULL slot),
+    /// or whose worker failed, counts as.
     @inline(__always)
-    private func call<Conformance, Table>(_ participant: Participant<Table>, _ index: Int,
-                                          _ roster: Roster<Conformance, Table>, _ event: LifecycleEvent,
-                                          unanswered: Bool,
-                                          _ native: (Table, UnsafeMutableRawPointer?) -> Bool,
-                                          _ swift: (Conformance) -> Bool, _ remote: () -> WorkerEvent,
-                                          _ failures: inout [PluginFailure]) -> Bool {
+    private func call(_ participant: Participant, _ index: Int, _ roster: Roster, _ event: LifecycleEvent,
+                      _ arguments: CEventArguments, unanswered: Bool, _ failures: inout [PluginFailure]) -> Bool {
         switch participant {
-        case .native(let table, let ctx, _):
-            return native(table, ctx)
+        case .native(let definition, _):
+            return definition._withUnsafeGuaranteedRef {
+                event.callSlot($0.vtables, ctx: $0.ctx, arguments, completion: { nil })
+            } ?? unanswered
         case .swift(let conformance):
-            return swift(roster.conformances[conformance])
+            return event.callSwift(roster.conformances[conformance], completion: { nil }) ?? unanswered
         case .worker(let plugin):
-            switch callWorker(plugin, remote(), callback: event.callbackName, id: roster.ids[index]) {
+            switch callWorker(plugin, .event(event), id: roster.ids[index]) {
             case .success(.bool(let answer)): return answer
             case .success(.returned), .success(.pending): return true
             case .success(.notTakingPart), .success(.state), .success(.refused): return unanswered
@@ -94,9 +96,9 @@ extension PluginHost {
     /// returns true, timing them as ``timing`` says and recording each call in
     /// ``calls`` for fault and timeout messages.
     @inline(__always)
-    func callInOrder<Conformance, Table>(
-        _ event: LifecycleEvent, _ roster: Roster<Conformance, Table>, reversed: Bool,
-        _ call: (_ index: Int, _ participant: Participant<Table>) -> Bool
+    func callInOrder(
+        _ event: LifecycleEvent.Kind, _ roster: Roster, reversed: Bool,
+        _ call: (_ index: Int, _ participant: Participant) -> Bool
     ) -> DispatchRun {
         let count = roster.count
         var made = 0
@@ -150,7 +152,7 @@ struct DispatchRun {
     let nanoseconds: UInt64
 
     /// The report's trace of this run over `roster`.
-    func trace<Conformance, Table>(_ roster: Roster<Conformance, Table>, reversed: Bool, answers: CallAnswers) -> CallTrace {
+    func trace(_ roster: Roster, reversed: Bool, answers: CallAnswers) -> CallTrace {
         .compact(ids: roster.ids, made: made, reversed: reversed, answers: answers, durations: durations)
     }
 }

@@ -32,11 +32,12 @@ extension PluginHost {
     private func dispatchRemoteNotification(
         userInfo: String, deadline: Duration, completion: @escaping @Sendable (EventReport) -> Void
     ) -> FetchAggregation {
-        let participants = prepared.remoteNotifications
-        if !participants.denied.isEmpty { logDenials(LifecycleEvent.remoteNotification.callbackName, .remoteNotifications, participants.denied) }
+        let event = LifecycleEvent.remoteNotification(userInfo: EventText(userInfo), deadline: deadline)
+        let kind = event.kind
+        let participants = prepared.roster(kind.concern)
+        if !participants.denied.isEmpty { logDenials(kind.callbackName, kind.concern, participants.denied) }
         let log = logHandler
         let tracer = tracer
-        let event = WorkerEvent.remoteNotification(userInfoJSON: Array(userInfo.utf8), deadlineMilliseconds: 0)
         let aggregation = FetchAggregation(ids: participants.ids, denied: participants.denied, onFinish: { report in
             tracer?.record(report) { event }
             completion(report)
@@ -44,28 +45,28 @@ extension PluginHost {
             log(PluginLogRecord(source: HostIdentity.name, plugin: id.rawValue, level: .warning, message: message))
         }
         let confinement = confinement
-        _ = userInfo.withCString { userInfo8 in
-            let length = userInfo.utf8.count
-            return callInOrder(.remoteNotification, participants, reversed: false) { index, participant in
+        _ = event.withCArguments { arguments in
+            callInOrder(kind, participants, reversed: false) { index, participant in
                 let completion = confinement.map { aggregation.completion(for: index).confined(to: $0) }
                     ?? aggregation.completion(for: index)
                 switch participant {
-                case .native(let table, let ctx, let library):
-                    guard let slot = table.did_receive_remote_notification else {
-                        completion.abstain()
-                        return true
+                case .native(let definition, let library):
+                    let called = definition._withUnsafeGuaranteedRef {
+                        event.callSlot($0.vtables, ctx: $0.ctx, arguments) {
+                            library.takeUnretainedValue().completions.handle(for: completion)
+                        }
                     }
-                    slot(ctx, userInfo8, length, library.takeUnretainedValue().completions.handle(for: completion))
-                case .swift(let index):
-                    participants.conformances[index].didReceiveRemoteNotification(userInfo: userInfo, completion: completion)
+                    if called == nil { completion.abstain() }
+                case .swift(let conformance):
+                    if event.callSwift(participants.conformances[conformance], completion: { completion }) == nil {
+                        completion.abstain()
+                    }
                 case .worker(let plugin):
                     let connection = plugin.connection.takeUnretainedValue()
                     let request = connection.nextRequestID
                     connection.expectCompletion(of: request, from: plugin.index, id: participants.ids[index], completion)
                     aggregation.whenFinished { connection.forgetCompletion(of: request) }
-                    let milliseconds = UInt32(clamping: deadline.nanoseconds / 1_000_000)
-                    switch callWorker(plugin, .remoteNotification(userInfoJSON: Array(userInfo.utf8), deadlineMilliseconds: milliseconds),
-                                      callback: LifecycleEvent.remoteNotification.callbackName, id: participants.ids[index]) {
+                    switch callWorker(plugin, .event(event), id: participants.ids[index]) {
                     case .success(.pending): break
                     case .success: completion.abstain()
                     case .failure(let failure):

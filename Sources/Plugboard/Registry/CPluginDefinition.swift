@@ -2,38 +2,40 @@ import CPlugboard
 
 /// A plugin as a C library added it: the copied descriptor and the vtables
 /// read to the plugin's `struct_size` (missing slots zero, which reads as NULL).
-struct CPluginDefinition: @unchecked Sendable {
+/// A class, so that dispatch reaches the vtables without copying them.
+final class CPluginDefinition: @unchecked Sendable {
     let descriptor: PluginDescriptor
     let ctx: UnsafeMutableRawPointer?
-    let launch: pb_launch_t?
-    let openURL: pb_open_url_t?
-    let userActivity: pb_user_activity_t?
-    let remoteNotifications: pb_remote_notifications_t?
-    let memory: pb_memory_t?
-    let protectedData: pb_protected_data_t?
-    let appState: pb_app_state_t?
-    let termination: pb_termination_t?
-    /// Saved state (since ABI 1.3; NULL for an older plugin, whose struct ends before the slot).
-    let savedState: pb_saved_state_t?
+    /// The concern vtables (saved state since ABI 1.3: nil for an older plugin, whose struct ends before the slot).
+    let vtables: PluginVtables
     /// The functions it declared (since ABI 1.2), checked and prepared, and those refused.
     let functions: PluginFunctions
     /// The `struct_size` the plugin declared for its descriptor and each vtable, by C name
     /// (each name once; a list, so that a library's sizes go into one dictionary).
     let declaredSizes: [(name: String, size: Int)]
 
+    init(descriptor: PluginDescriptor, ctx: UnsafeMutableRawPointer?, vtables: PluginVtables, functions: PluginFunctions,
+         declaredSizes: [(name: String, size: Int)]) {
+        self.descriptor = descriptor
+        self.ctx = ctx
+        self.vtables = vtables
+        self.functions = functions
+        self.declaredSizes = declaredSizes
+    }
+
     /// The concerns whose vtable is present, in declaration order.
     var concerns: [PluginConcern] {
         var present: [PluginConcern] = []
         present.reserveCapacity(9)
-        if launch != nil { present.append(.launch) }
-        if openURL != nil { present.append(.openURL) }
-        if userActivity != nil { present.append(.userActivity) }
-        if remoteNotifications != nil { present.append(.remoteNotifications) }
-        if memory != nil { present.append(.memory) }
-        if protectedData != nil { present.append(.protectedData) }
-        if appState != nil { present.append(.appState) }
-        if termination != nil { present.append(.termination) }
-        if savedState != nil { present.append(.savedState) }
+        if vtables.launch != nil { present.append(.launch) }
+        if vtables.openURL != nil { present.append(.openURL) }
+        if vtables.userActivity != nil { present.append(.userActivity) }
+        if vtables.remoteNotifications != nil { present.append(.remoteNotifications) }
+        if vtables.memory != nil { present.append(.memory) }
+        if vtables.protectedData != nil { present.append(.protectedData) }
+        if vtables.appState != nil { present.append(.appState) }
+        if vtables.termination != nil { present.append(.termination) }
+        if vtables.savedState != nil { present.append(.savedState) }
         return present
     }
 
@@ -68,15 +70,16 @@ struct CPluginDefinition: @unchecked Sendable {
                     version: plugin.version.map { String(cString: $0) } ?? "0",
                     priority: plugin.priority),
                 ctx: plugin.ctx,
-                launch: try vtable(plugin.launch),
-                openURL: try vtable(plugin.open_url),
-                userActivity: try vtable(plugin.user_activity),
-                remoteNotifications: try vtable(plugin.remote_notifications),
-                memory: try vtable(plugin.memory),
-                protectedData: try vtable(plugin.protected_data),
-                appState: try vtable(plugin.app_state),
-                termination: try vtable(plugin.termination),
-                savedState: try vtable(plugin.saved_state),
+                vtables: PluginVtables(
+                    launch: try vtable(plugin.launch),
+                    openURL: try vtable(plugin.open_url),
+                    userActivity: try vtable(plugin.user_activity),
+                    remoteNotifications: try vtable(plugin.remote_notifications),
+                    memory: try vtable(plugin.memory),
+                    protectedData: try vtable(plugin.protected_data),
+                    appState: try vtable(plugin.app_state),
+                    termination: try vtable(plugin.termination),
+                    savedState: try vtable(plugin.saved_state)),
                 functions: functions,
                 declaredSizes: sizes))
         } catch {

@@ -1,15 +1,16 @@
 /// One participant of a concern as the dispatcher reaches it. Every policy
-/// loop takes participants and switches on how each is reached; no event is
+/// loop takes participants and switches on how each is reached; each event
+/// calls a participant through ``LifecycleEvent``'s own calls, so no event is
 /// written once per kind of plugin.
 ///
-/// A plain value (no reference, no existential), so the dispatch loop copies
+/// A plain value (no retain, no existential), so the dispatch loop copies
 /// it for free; a Swift conformance stays in its roster's ``Roster/conformances``.
-enum Participant<Table> {
-    /// A C plugin in this process: its vtable for the concern (read to the
-    /// plugin's `struct_size`, missing slots NULL), its `ctx`, and the library
-    /// that owns its completion handles. Called straight through the slots:
-    /// no existential, no retain, arguments converted to C once per event.
-    case native(Table, ctx: UnsafeMutableRawPointer?, library: Unmanaged<LoadedLibrary>)
+enum Participant {
+    /// A C plugin in this process: its definition (the vtables, read to the
+    /// plugin's `struct_size`, missing slots NULL, and its `ctx`; kept alive by its
+    /// roster) and the library that owns its completion handles. Called straight
+    /// through the slots: no existential, no retain, arguments converted to C once per event.
+    case native(Unmanaged<CPluginDefinition>, library: Unmanaged<LoadedLibrary>)
     /// A Swift conformance in this process, called through its protocol: the
     /// index of the conformance in the roster's ``Roster/conformances``.
     case swift(conformance: Int)

@@ -39,15 +39,8 @@ final class PluginRegistry {
     /// roster and listed in the roster's ``Roster/denied``. Set before any plugin is added.
     var policy: AccessPolicy?
 
-    private(set) var launch = Roster<any LaunchPlugin, pb_launch_t>()
-    private(set) var openURL = Roster<any OpenURLPlugin, pb_open_url_t>()
-    private(set) var userActivity = Roster<any UserActivityPlugin, pb_user_activity_t>()
-    private(set) var remoteNotifications = Roster<any RemoteNotificationPlugin, pb_remote_notifications_t>()
-    private(set) var memory = Roster<any MemoryWarningPlugin, pb_memory_t>()
-    private(set) var protectedData = Roster<any ProtectedDataPlugin, pb_protected_data_t>()
-    private(set) var appState = Roster<any AppStatePlugin, pb_app_state_t>()
-    private(set) var termination = Roster<any TerminationPlugin, pb_termination_t>()
-    private(set) var savedState = Roster<any SavedStatePlugin, pb_saved_state_t>()
+    /// Each concern's roster, by ``PluginConcern/allCases`` index.
+    private var rosters = PluginConcern.allCases.map { _ in Roster() }
 
     /// Adds a Swift plugin, refusing an id that is already registered and naming both sources.
     func add(_ plugin: any ApplicationPlugin, source: PluginSource) throws(LoadFailure) {
@@ -135,22 +128,20 @@ final class PluginRegistry {
         guard !isOrdered else { return }
         isOrdered = true
         entries.sort { PluginDescriptor.dispatchOrder($0.descriptor, $1.descriptor) }
-        launch = roster(.launch, \.launch)
-        openURL = roster(.openURL, \.openURL)
-        userActivity = roster(.userActivity, \.userActivity)
-        remoteNotifications = roster(.remoteNotifications, \.remoteNotifications)
-        memory = roster(.memory, \.memory)
-        protectedData = roster(.protectedData, \.protectedData)
-        appState = roster(.appState, \.appState)
-        termination = roster(.termination, \.termination)
-        savedState = roster(.savedState, \.savedState)
+        rosters = PluginConcern.allCases.map(makeRoster)
     }
 
-    private func roster<Conformance, Table>(_ concern: PluginConcern,
-                                            _ table: KeyPath<CPluginDefinition, Table?>) -> Roster<Conformance, Table> {
+    /// The participants of `concern`, in dispatch order.
+    @inline(__always)
+    func roster(_ concern: PluginConcern) -> Roster {
+        rosters[concern.index]
+    }
+
+    private func makeRoster(_ concern: PluginConcern) -> Roster {
         var ids: [PluginID] = []
-        var participants: [Participant<Table>] = []
-        var conformances: [Conformance] = []
+        var participants: [Participant] = []
+        var definitions: [CPluginDefinition] = []
+        var conformances: [any ApplicationPlugin] = []
         var labels: [UnsafePointer<pbf_label_t>] = []
         var denied: [PluginID] = []
         for entry in entries where entry.concerns.contains(concern) {
@@ -160,19 +151,20 @@ final class PluginRegistry {
             }
             switch entry.implementation {
             case .native(let definition, let library):
-                guard let vtable = definition[keyPath: table] else { continue }
-                participants.append(.native(vtable, ctx: definition.ctx, library: .passUnretained(library)))
+                participants.append(.native(.passUnretained(definition), library: .passUnretained(library)))
+                definitions.append(definition)
             case .swift(let plugin):
-                guard let conformance = plugin as? Conformance else { continue }
+                guard concern.isAdopted(by: plugin) else { continue }
                 participants.append(.swift(conformance: conformances.count))
-                conformances.append(conformance)
+                conformances.append(plugin)
             case .remote(let remote):
                 participants.append(.worker(remote))
             }
             ids.append(entry.descriptor.id)
             labels.append(entry.label)
         }
-        return Roster(ids: ids, participants: participants, conformances: conformances, labels: labels, denied: denied)
+        return Roster(ids: ids, participants: participants, definitions: definitions, conformances: conformances,
+                      labels: labels, denied: denied)
     }
 }
 
@@ -180,22 +172,25 @@ final class PluginRegistry {
 ///
 /// A final class, so that an event takes it with one retain; reports keep
 /// ``ids`` and refer to the participants by index.
-final class Roster<Conformance, Table> {
+final class Roster {
     /// The participants' ids, in dispatch order.
     let ids: [PluginID]
     /// How the dispatcher reaches each participant, same order.
-    let participants: [Participant<Table>]
-    /// The Swift participants' conformances, by ``Participant/swift(conformance:)`` index.
-    let conformances: [Conformance]
+    let participants: [Participant]
+    /// The C definitions the ``Participant/native(_:library:)`` participants refer to, kept alive.
+    private let definitions: [CPluginDefinition]
+    /// The Swift participants, by ``Participant/swift(conformance:)`` index.
+    let conformances: [any ApplicationPlugin]
     /// Who runs in each participant's calls, same order (for fault and timeout messages).
     let labels: [UnsafePointer<pbf_label_t>]
     /// The plugins taking part in the concern that the host's policy denies it, in dispatch order: never called.
     let denied: [PluginID]
 
-    init(ids: [PluginID] = [], participants: [Participant<Table>] = [], conformances: [Conformance] = [],
-         labels: [UnsafePointer<pbf_label_t>] = [], denied: [PluginID] = []) {
+    init(ids: [PluginID] = [], participants: [Participant] = [], definitions: [CPluginDefinition] = [],
+         conformances: [any ApplicationPlugin] = [], labels: [UnsafePointer<pbf_label_t>] = [], denied: [PluginID] = []) {
         self.ids = ids
         self.participants = participants
+        self.definitions = definitions
         self.conformances = conformances
         self.labels = labels
         self.denied = denied

@@ -19,7 +19,7 @@ extension PluginHost {
 
     /// Restores the plugins `only` names (nil: every plugin of the concern) from `store`.
     func restoreState(from store: SavedStateStore, only: Set<PluginID>?) -> SavedStateReport {
-        let roster = prepared.savedState
+        let roster = prepared.roster(.savedState)
         let denied = only.map { only in roster.denied.filter(only.contains) } ?? roster.denied
         if !denied.isEmpty { logDenials("restore_state", .savedState, denied) }
         var entries: [SavedStateReport.Entry] = []
@@ -37,7 +37,7 @@ extension PluginHost {
             let version = Array(file.pluginVersion.utf8)
             let answer = callSavedState(roster, index, "restore_state",
                                         arguments: "saved_version: \(CallTracer.quoted(version)), bytes: \(file.state.count)",
-                                        remote: .restoreState(savedVersion: version, state: file.state)) { table, ctx in
+                                        request: .restoreState(savedVersion: version, state: file.state)) { table, ctx in
                 SavedStateCall.restore(table, ctx: ctx, savedVersion: version, state: file.state)
             } swift: { plugin in
                 plugin.restoreState(file.state, savedVersion: file.pluginVersion) ? .restored : .refused("restoreState returned false")
@@ -59,14 +59,14 @@ extension PluginHost {
     /// file, with a warning; a plugin whose worker failed earlier is not asked (its file stays);
     /// one whose worker was restarted got its state back then (``restoreState(from:)``) and is asked.
     public func saveState(to store: SavedStateStore) -> SavedStateReport {
-        let roster = prepared.savedState
+        let roster = prepared.roster(.savedState)
         if !roster.denied.isEmpty { logDenials("save_state", .savedState, roster.denied) }
         var versions: [PluginID: String] = [:]
         for entry in registry.entries { versions[entry.descriptor.id] = entry.descriptor.version }
         var entries: [SavedStateReport.Entry] = []
         for index in 0..<roster.count {
             let id = roster.ids[index]
-            let answer = callSavedState(roster, index, "save_state", arguments: "", remote: .saveState) { table, ctx in
+            let answer = callSavedState(roster, index, "save_state", arguments: "", request: .saveState) { table, ctx in
                 SavedStateCall.save(table, ctx: ctx)
             } swift: { plugin in
                 plugin.saveState().map(SavedStateCall.Answer.state) ?? .refused("saveState returned nil")
@@ -119,14 +119,14 @@ extension PluginHost {
     /// ``PluginDecorator/threadConfinement`` what plugin threads sent meanwhile is delivered
     /// after the call, then ``PluginDecorator/tracing(_:)`` logs it with `arguments` (as the
     /// trace shows them) when the plugin is traced. nil: its slot is NULL.
-    private func callSavedState(_ roster: Roster<any SavedStatePlugin, pb_saved_state_t>, _ index: Int,
-                                _ callback: StaticString, arguments: @autoclosure () -> String, remote: WorkerEvent,
+    private func callSavedState(_ roster: Roster, _ index: Int,
+                                _ callback: StaticString, arguments: @autoclosure () -> String, request: CallRequest,
                                 native: (pb_saved_state_t, UnsafeMutableRawPointer?) -> SavedStateCall.Answer?,
                                 swift: (any SavedStatePlugin) -> SavedStateCall.Answer) -> SavedStateCall.Answer? {
         let id = roster.ids[index]
         let traced = tracer.map { $0.plugins.contains(id) } ?? false
         let start = traced ? MonotonicClock.now() : 0
-        let answer = reachSavedState(roster, index, callback, remote: remote, native: native, swift: swift)
+        let answer = reachSavedState(roster, index, callback, request: request, native: native, swift: swift)
         let nanoseconds = traced ? MonotonicClock.now() &- start : 0
         confinement?.drain()
         if let tracer, traced, let answer {
@@ -138,8 +138,8 @@ extension PluginHost {
     /// Calls participant `index` of the saved-state roster: the one place that switches on how
     /// it is reached. nil: its slot is NULL. A worker that fails, or that speaks a protocol
     /// older than 1.4, answers `refused` with the sentence.
-    private func reachSavedState(_ roster: Roster<any SavedStatePlugin, pb_saved_state_t>, _ index: Int,
-                                 _ callback: StaticString, remote: WorkerEvent,
+    private func reachSavedState(_ roster: Roster, _ index: Int,
+                                 _ callback: StaticString, request: CallRequest,
                                  native: (pb_saved_state_t, UnsafeMutableRawPointer?) -> SavedStateCall.Answer?,
                                  swift: (any SavedStatePlugin) -> SavedStateCall.Answer) -> SavedStateCall.Answer? {
         let record = calls
@@ -147,16 +147,17 @@ extension PluginHost {
         defer { record.leave() }
         record.enter(roster.labels[index])
         switch roster.participants[index] {
-        case .native(let table, let ctx, _):
-            return native(table, ctx)
+        case .native(let definition, _):
+            let definition = definition.takeUnretainedValue()
+            return definition.vtables.savedState.flatMap { native($0, definition.ctx) }
         case .swift(let conformance):
-            return swift(roster.conformances[conformance])
+            return (roster.conformances[conformance] as? any SavedStatePlugin).map(swift)
         case .worker(let plugin):
-            let needed = remote.code.introducedInMinor
+            let needed = request.introducedInMinor
             if let version = plugin.connection.takeUnretainedValue().peerVersion, version.minor < needed {
                 return .refused("its worker speaks protocol \(version), and saved state needs 1.\(needed)")
             }
-            switch callWorker(plugin, remote, callback: callback, id: roster.ids[index]) {
+            switch callWorker(plugin, request, id: roster.ids[index]) {
             case .success(.state(let bytes)): return .state(bytes)
             case .success(.returned): return .restored
             case .success(.refused(let reason)): return .refused(reason)

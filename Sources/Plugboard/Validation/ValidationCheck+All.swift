@@ -115,9 +115,8 @@ extension ValidationCheck {
             let nested = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
             let longURL = "https://example.com/" + String(repeating: "a", count: 1 << 20)
             // A stray continuation byte, a truncated sequence, an encoded surrogate, a byte never in UTF-8.
-            let notUTF8: [UInt8] = [0x80, 0xC3, 0x28, 0xED, 0xA0, 0x80, 0xFF]
-            let url = Array("https://example.com/".utf8)
-            let options = Array("{}".utf8)
+            let notUTF8 = EventText(bytes: [0x80, 0xC3, 0x28, 0xED, 0xA0, 0x80, 0xFF])
+            let url = EventText(bytes: Array("https://example.com/".utf8) + notUTF8.bytes)
             let inputs: [(String, () -> [PluginFailure])] = [
                 ("will_finish_launching with empty options", { host.willFinishLaunching(options: "").failures }),
                 ("did_finish_launching with deeply nested options", { host.didFinishLaunching(options: nested).failures }),
@@ -126,14 +125,13 @@ extension ValidationCheck {
                 ("open_url with invalid JSON options", { host.open(url: "https://example.com", options: "{").failures }),
                 ("open_url with deeply nested options", { host.open(url: "https://example.com", options: nested).failures }),
                 ("open_url with a URL that is not UTF-8", {
-                    host.callEveryWorkerPlugin(.openURL(url: url + notUTF8, optionsJSON: options), as: .openURL) }),
+                    host.callEveryWorkerPlugin(.openURL(url: url, options: "{}")) }),
                 ("open_url with options that are not UTF-8", {
-                    host.callEveryWorkerPlugin(.openURL(url: url, optionsJSON: notUTF8), as: .openURL) }),
+                    host.callEveryWorkerPlugin(.openURL(url: "https://example.com/", options: notUTF8)) }),
                 ("continue_user_activity with an empty type and invalid JSON", {
                     host.continueUserActivity(type: "", userInfo: "not json").failures }),
                 ("continue_user_activity with a type and user info that are not UTF-8", {
-                    host.callEveryWorkerPlugin(.continueUserActivity(activityType: notUTF8, userInfoJSON: notUTF8),
-                                               as: .continueUserActivity) }),
+                    host.callEveryWorkerPlugin(.continueUserActivity(type: notUTF8, userInfo: notUTF8)) }),
                 ("did_register_for_remote_notifications with a zero-length token", {
                     host.didRegisterForRemoteNotifications(deviceToken: []).failures }),
             ]

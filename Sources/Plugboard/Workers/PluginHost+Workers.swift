@@ -2,14 +2,14 @@ import PlugboardWorkerProtocol
 
 /// Calling plugins in workers, and what the host does when a worker fails.
 extension PluginHost {
-    /// Calls `plugin` in its worker with `call` (the C slot `callback`), waiting at most the call
-    /// timeout. When the worker fails, its plugins take no further part: the failure is
-    /// logged once, as one line naming the plugin, the callback and the library.
-    func callWorker(_ plugin: RemotePlugin, _ call: WorkerEvent, callback: StaticString,
-                    id: PluginID) -> Result<CallAnswer, PluginFailure> {
+    /// Calls `plugin` in its worker with `request`, waiting at most the call timeout. When the
+    /// worker fails, its plugins take no further part: the failure is logged once, as one line
+    /// naming the plugin, the callback and the library.
+    func callWorker(_ plugin: RemotePlugin, _ request: CallRequest, id: PluginID) -> Result<CallAnswer, PluginFailure> {
         calls.leave()
+        let callback = request.callbackName
         let connection = plugin.connection.takeUnretainedValue()
-        let outcome = connection.request(.call(plugin: plugin.index, event: call), timeout: callTimeout,
+        let outcome = connection.request(.call(plugin: plugin.index, request: request), timeout: callTimeout,
                                          interrupted: interruption)
         switch outcome {
         case .success(.answer(let answer)):
@@ -22,14 +22,14 @@ extension PluginHost {
         }
     }
 
-    /// Calls every plugin in a worker with `call` exactly as given, in dispatch order and
-    /// without a policy: text arguments that need not be UTF-8, which the String event API
-    /// cannot carry (the validator's edge inputs). A plugin whose slot is NULL answers that
-    /// it takes no part. Returns the failures (a crash, an exit, a hang), handled as for any call.
-    func callEveryWorkerPlugin(_ call: WorkerEvent, as event: LifecycleEvent) -> [PluginFailure] {
+    /// Calls every plugin in a worker with `event` exactly as given, in dispatch order and
+    /// without a policy (the validator's edge inputs: text that need not be UTF-8). A plugin
+    /// whose slot is NULL answers that it takes no part. Returns the failures (a crash, an
+    /// exit, a hang), handled as for any call.
+    func callEveryWorkerPlugin(_ event: LifecycleEvent) -> [PluginFailure] {
         prepared.entries.compactMap { entry in
             guard case .remote(let plugin) = entry.implementation,
-                  case .failure(let failure) = callWorker(plugin, call, callback: event.callbackName, id: entry.descriptor.id) else {
+                  case .failure(let failure) = callWorker(plugin, .event(event), id: entry.descriptor.id) else {
                 return nil
             }
             return failure

@@ -117,13 +117,13 @@ final class WorkerSession {
             functionCalls.number(plugins.map(\.definition.descriptor.id))
             let json = (try? JSONEncoder().encode(report)).map(Array.init) ?? []
             try channel.send(.loaded(reportJSON: json), requestID: id)
-        case .call(let plugin, let event):
+        case .call(let plugin, let request):
             guard Int(plugin) < plugins.count else {
                 throw .malformed(field: "call.plugin", cause: .invalidValue(UInt64(plugin)))
             }
             let (definition, library) = plugins[Int(plugin)]
             let gate = CompletionGate(channel: channel)
-            let answer = WorkerCall.invoke(definition, library: library, event: event, plugin: plugin,
+            let answer = WorkerCall.invoke(definition, library: library, request: request, plugin: plugin,
                                            notification: id, gate: gate)
             try gate.answer(answer, requestID: id)
         case .shutdown:

@@ -128,8 +128,7 @@ enum CallArguments {
                 throw ArgumentProblem("cannot read the file \(quoted(path)): \(error)")
             }
         }
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0, let bytes = hexBytes(digits) else {
+        guard let bytes = Hexadecimal.bytes(text) else {
             throw ArgumentProblem("\(quoted(text)) is not bytes (an even number of hexadecimal digits such as 00ff, or @FILE)")
         }
         return bytes
@@ -146,25 +145,6 @@ enum CallArguments {
             if count == 0 { return bytes }
             bytes += chunk[..<count]
         }
-    }
-
-    /// Pairs of hexadecimal digits as bytes; nil at the first byte that is not a digit.
-    private static func hexBytes(_ digits: [UInt8]) -> [UInt8]? {
-        func nibble(_ digit: UInt8) -> UInt8? {
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-            default: nil
-            }
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return bytes
     }
 
     /// `text` in double quotes (the report's escaping shows control characters).

@@ -58,7 +58,7 @@ enum HumanFormat {
 
     /// An event's answer, who decided, and each call.
     static func event(_ report: EventReport, detail: String?) -> [String] {
-        let title = report.event.rawValue + (detail.map { " \($0)" } ?? "")
+        let title = report.event.name + (detail.map { " \($0)" } ?? "")
         var summary: String
         switch (report.event.policy, report.answer) {
         case (.callAllAnd, .bool(let ok)):

@@ -106,7 +106,7 @@ struct RunSession {
                     switch try ScriptLine(jsonLine: text) {
                     case .event(let event):
                         if event == .willTerminate { return .finished }
-                        play(detail(event)) { host.deliver(event) }
+                        play(detail(event)) { host.dispatch(event) }
                     case .post(let name, let payload):
                         post(name, payload: payload)
                     }
@@ -213,12 +213,10 @@ struct RunSession {
         let message: String
     }
 
-    private func detail(_ event: ScriptedEvent) -> String? {
-        switch event {
-        case .openURL(let url, _): url
-        case .continueUserActivity(let type, _): type
-        case .registerFailed(let error): error
-        default: nil
-        }
+    /// What the report shows beside an event's name: its first text argument (a URL, an
+    /// activity type, an error), when its first parameter is text.
+    private func detail(_ event: LifecycleEvent) -> String? {
+        guard event.kind.parameters.first?.form == .text, case .text(let text)? = event.arguments.first else { return nil }
+        return text.string
     }
 }

@@ -29,7 +29,7 @@ struct PluginTimeline {
     var totalMicroseconds: Double { loadMicroseconds + launchMicroseconds }
 
     /// The launch events, by trace name.
-    static let launchEvents: Set<String> = [LifecycleEvent.willFinishLaunching.rawValue, LifecycleEvent.didFinishLaunching.rawValue]
+    static let launchEvents: Set<String> = [LifecycleEvent.Kind.willFinishLaunching.name, LifecycleEvent.Kind.didFinishLaunching.name]
 
     /// Every plugin of `trace` (loaded from a library or called at launch), in the order the trace first names it.
     static func all(in trace: ChromeTrace) -> [PluginTimeline] {

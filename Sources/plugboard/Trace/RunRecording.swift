@@ -42,7 +42,7 @@ final class RunRecording {
     /// end to end from `start` (calls run one after another) and clipped to the event,
     /// and an instant for each plugin whose worker failed during it.
     func recordEvent(_ report: EventReport, detail: String?, start: UInt64, end: UInt64) {
-        let event = report.event.rawValue
+        let event = report.event.name
         var args = ["event": event]
         if let detail { args["detail"] = detail }
         span(event, .event, lane: "events", from: start, nanoseconds: end - start, args: args)

@@ -125,7 +125,7 @@ import Testing
         ]
         for (name, send) in events {
             let report = send()
-            #expect(report.event.rawValue == name)
+            #expect(report.event.name == name)
             #expect(report.calls.map(\.answer) == [.returned, .returned])
         }
         #expect(log.all == events.flatMap { ["com.x.high \($0.0)", "com.x.low \($0.0)"] })

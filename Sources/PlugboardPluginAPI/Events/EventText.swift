@@ -1,0 +1,83 @@
+/// A text argument of a ``LifecycleEvent`` (a URL, JSON object text, an activity type, an error):
+/// UTF-8 as the C ABI promises, kept as the `String` it came as, or as bytes when it came from
+/// the worker channel or from the validator, which also sends bytes that are not UTF-8 to see
+/// that a plugin survives them.
+public struct EventText: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    @usableFromInline
+    enum Storage: Sendable, Hashable {
+        case string(String)
+        case bytes([UInt8])
+    }
+
+    @usableFromInline
+    let storage: Storage
+
+    /// The text of `string`.
+    @inlinable
+    public init(_ string: String) {
+        storage = .string(string)
+    }
+
+    /// `bytes` as they are, UTF-8 or not.
+    public init(bytes: [UInt8]) {
+        storage = .bytes(bytes)
+    }
+
+    /// A literal text.
+    public init(stringLiteral value: String) {
+        storage = .string(value)
+    }
+
+    /// The text as a `String` (bytes that are not UTF-8 are repaired with U+FFFD).
+    public var string: String {
+        switch storage {
+        case .string(let string): string
+        case .bytes(let bytes): String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    /// The bytes as they are.
+    public var bytes: [UInt8] {
+        switch storage {
+        case .string(let string): Array(string.utf8)
+        case .bytes(let bytes): bytes
+        }
+    }
+
+    /// The text itself.
+    public var description: String { string }
+
+    /// Runs `body` with the text as a C callback takes it: the bytes NUL-terminated, and their
+    /// count without the NUL; valid during `body` only. A `String` is passed without a copy.
+    @inlinable
+    public func withCText<Result>(_ body: (UnsafePointer<CChar>, Int) throws -> Result) rethrows -> Result {
+        switch storage {
+        case .string(let string):
+            try string.withCString { try body($0, string.utf8.count) }
+        case .bytes(let bytes):
+            try Self.withCText(bytes, body)
+        }
+    }
+
+    @usableFromInline
+    static func withCText<Result>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>, Int) throws -> Result) rethrows -> Result {
+        let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+        defer { copy.deallocate() }
+        UnsafeMutableRawBufferPointer(start: copy, count: bytes.count).copyBytes(from: bytes)
+        copy[bytes.count] = 0
+        return try body(copy, bytes.count)
+    }
+
+    /// Equal when the bytes are.
+    public static func == (lhs: EventText, rhs: EventText) -> Bool {
+        switch (lhs.storage, rhs.storage) {
+        case (.string(let left), .string(let right)): left.utf8.elementsEqual(right.utf8)
+        default: lhs.bytes == rhs.bytes
+        }
+    }
+
+    /// Hashes the bytes.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(bytes)
+    }
+}

@@ -1,0 +1,191 @@
+import CPlugboard
+
+/// A C plugin's concern vtables as the host read them: each nil when the plugin does not take
+/// part in the concern, and each read to the plugin's `struct_size` (missing slots NULL).
+@usableFromInline
+package struct PluginVtables: @unchecked Sendable {
+    @usableFromInline package var launch: pb_launch_t?
+    @usableFromInline package var openURL: pb_open_url_t?
+    @usableFromInline package var userActivity: pb_user_activity_t?
+    @usableFromInline package var remoteNotifications: pb_remote_notifications_t?
+    @usableFromInline package var memory: pb_memory_t?
+    @usableFromInline package var protectedData: pb_protected_data_t?
+    @usableFromInline package var appState: pb_app_state_t?
+    @usableFromInline package var termination: pb_termination_t?
+    /// Saved state (since ABI 1.3).
+    @usableFromInline package var savedState: pb_saved_state_t?
+
+    package init(launch: pb_launch_t?, openURL: pb_open_url_t?, userActivity: pb_user_activity_t?,
+                 remoteNotifications: pb_remote_notifications_t?, memory: pb_memory_t?, protectedData: pb_protected_data_t?,
+                 appState: pb_app_state_t?, termination: pb_termination_t?, savedState: pb_saved_state_t?) {
+        self.launch = launch
+        self.openURL = openURL
+        self.userActivity = userActivity
+        self.remoteNotifications = remoteNotifications
+        self.memory = memory
+        self.protectedData = protectedData
+        self.appState = appState
+        self.termination = termination
+        self.savedState = savedState
+    }
+}
+
+/// An event's arguments as its C slot takes them, converted once per event: up to two texts
+/// (NUL-terminated, with their byte counts) and a byte buffer; valid during one dispatch.
+@usableFromInline
+package struct CEventArguments {
+    @usableFromInline var first: UnsafePointer<CChar>?
+    @usableFromInline var firstCount = 0
+    @usableFromInline var second: UnsafePointer<CChar>?
+    @usableFromInline var secondCount = 0
+    @usableFromInline var bytes: UnsafeBufferPointer<UInt8>?
+
+    @inlinable init() {}
+}
+
+/// How each event reaches a plugin: its C slot (the in-process host and the worker call this,
+/// with the same arguments) and its Swift protocol method.
+extension LifecycleEvent {
+    /// Runs `body` with the event's arguments converted to C, once for all the plugins it calls.
+    @inlinable
+    package func withCArguments<Result>(_ body: (CEventArguments) throws -> Result) rethrows -> Result {
+        var arguments = CEventArguments()
+        switch self {
+        case .willFinishLaunching(let text), .didFinishLaunching(let text), .registerFailed(let text),
+             .remoteNotification(let text, _):
+            return try text.withCText { text, count in
+                arguments.first = text
+                arguments.firstCount = count
+                return try body(arguments)
+            }
+        case .openURL(let first, let second), .continueUserActivity(let first, let second):
+            return try first.withCText { first, firstCount in
+                try second.withCText { second, secondCount in
+                    arguments.first = first
+                    arguments.firstCount = firstCount
+                    arguments.second = second
+                    arguments.secondCount = secondCount
+                    return try body(arguments)
+                }
+            }
+        case .registerToken(let token):
+            return try token.withUnsafeBufferPointer { token in
+                arguments.bytes = token
+                return try body(arguments)
+            }
+        case .memoryWarning, .protectedDataWillBecomeUnavailable, .protectedDataDidBecomeAvailable, .didBecomeActive,
+             .willResignActive, .didEnterBackground, .willEnterForeground, .willTerminate:
+            return try body(arguments)
+        }
+    }
+
+    /// Calls the event's C slot of the plugin with `vtables` and `ctx`, with `c` from
+    /// ``withCArguments(_:)`` of this event: the slot's answer (true for one that answers nothing,
+    /// and for a remote notification, whose answer comes through `completion`), or nil when
+    /// the slot is NULL. `completion` is asked only for a remote notification (nil: the slot
+    /// is not called).
+    @inlinable
+    package func callSlot(_ vtables: borrowing PluginVtables, ctx: UnsafeMutableRawPointer?, _ c: CEventArguments,
+                          completion: () -> UnsafePointer<pb_fetch_completion_t>?) -> Bool? {
+        switch self {
+        case .willFinishLaunching:
+            guard let slot = vtables.launch?.will_finish_launching else { return nil }
+            return slot(ctx, c.first, c.firstCount)
+        case .didFinishLaunching:
+            guard let slot = vtables.launch?.did_finish_launching else { return nil }
+            return slot(ctx, c.first, c.firstCount)
+        case .openURL:
+            guard let slot = vtables.openURL?.open_url else { return nil }
+            return slot(ctx, c.first, c.firstCount, c.second, c.secondCount)
+        case .continueUserActivity:
+            guard let slot = vtables.userActivity?.continue_user_activity else { return nil }
+            return slot(ctx, c.first, c.firstCount, c.second, c.secondCount)
+        case .remoteNotification:
+            guard let slot = vtables.remoteNotifications?.did_receive_remote_notification,
+                  let completion = completion() else { return nil }
+            slot(ctx, c.first, c.firstCount, completion)
+        case .registerToken:
+            guard let slot = vtables.remoteNotifications?.did_register else { return nil }
+            slot(ctx, c.bytes?.baseAddress, c.bytes?.count ?? 0)
+        case .registerFailed:
+            guard let slot = vtables.remoteNotifications?.did_fail_to_register else { return nil }
+            slot(ctx, c.first, c.firstCount)
+        case .memoryWarning:
+            guard let slot = vtables.memory?.did_receive_memory_warning else { return nil }
+            slot(ctx)
+        case .protectedDataWillBecomeUnavailable:
+            guard let slot = vtables.protectedData?.will_become_unavailable else { return nil }
+            slot(ctx)
+        case .protectedDataDidBecomeAvailable:
+            guard let slot = vtables.protectedData?.did_become_available else { return nil }
+            slot(ctx)
+        case .didBecomeActive:
+            guard let slot = vtables.appState?.did_become_active else { return nil }
+            slot(ctx)
+        case .willResignActive:
+            guard let slot = vtables.appState?.will_resign_active else { return nil }
+            slot(ctx)
+        case .didEnterBackground:
+            guard let slot = vtables.appState?.did_enter_background else { return nil }
+            slot(ctx)
+        case .willEnterForeground:
+            guard let slot = vtables.appState?.will_enter_foreground else { return nil }
+            slot(ctx)
+        case .willTerminate:
+            guard let slot = vtables.termination?.will_terminate else { return nil }
+            slot(ctx)
+        }
+        return true
+    }
+
+    /// Calls the event's method of a Swift plugin: its answer (true for one that answers
+    /// nothing, and for a remote notification, whose answer comes through `completion`), or
+    /// nil when the plugin does not conform to the event's concern protocol (or, for a remote
+    /// notification, `completion` gives none).
+    package func callSwift(_ plugin: any ApplicationPlugin, completion: () -> FetchCompletion?) -> Bool? {
+        switch self {
+        case .willFinishLaunching(let options):
+            return (plugin as? any LaunchPlugin)?.willFinishLaunching(options: options.string)
+        case .didFinishLaunching(let options):
+            return (plugin as? any LaunchPlugin)?.didFinishLaunching(options: options.string)
+        case .openURL(let url, let options):
+            return (plugin as? any OpenURLPlugin)?.open(url: url.string, options: options.string)
+        case .continueUserActivity(let type, let userInfo):
+            return (plugin as? any UserActivityPlugin)?.continueUserActivity(type: type.string, userInfo: userInfo.string)
+        case .remoteNotification(let userInfo, _):
+            guard let plugin = plugin as? any RemoteNotificationPlugin, let completion = completion() else { return nil }
+            plugin.didReceiveRemoteNotification(userInfo: userInfo.string, completion: completion)
+        case .registerToken(let token):
+            guard let plugin = plugin as? any RemoteNotificationPlugin else { return nil }
+            plugin.didRegisterForRemoteNotifications(deviceToken: token)
+        case .registerFailed(let error):
+            guard let plugin = plugin as? any RemoteNotificationPlugin else { return nil }
+            plugin.didFailToRegisterForRemoteNotifications(error: error.string)
+        case .memoryWarning:
+            guard let plugin = plugin as? any MemoryWarningPlugin else { return nil }
+            plugin.didReceiveMemoryWarning()
+        case .protectedDataWillBecomeUnavailable:
+            guard let plugin = plugin as? any ProtectedDataPlugin else { return nil }
+            plugin.protectedDataWillBecomeUnavailable()
+        case .protectedDataDidBecomeAvailable:
+            guard let plugin = plugin as? any ProtectedDataPlugin else { return nil }
+            plugin.protectedDataDidBecomeAvailable()
+        case .didBecomeActive:
+            guard let plugin = plugin as? any AppStatePlugin else { return nil }
+            plugin.didBecomeActive()
+        case .willResignActive:
+            guard let plugin = plugin as? any AppStatePlugin else { return nil }
+            plugin.willResignActive()
+        case .didEnterBackground:
+            guard let plugin = plugin as? any AppStatePlugin else { return nil }
+            plugin.didEnterBackground()
+        case .willEnterForeground:
+            guard let plugin = plugin as? any AppStatePlugin else { return nil }
+            plugin.willEnterForeground()
+        case .willTerminate:
+            guard let plugin = plugin as? any TerminationPlugin else { return nil }
+            plugin.willTerminate()
+        }
+        return true
+    }
+}

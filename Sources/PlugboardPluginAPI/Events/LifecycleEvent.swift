@@ -1,0 +1,247 @@
+/// One application lifecycle event with its arguments: what the embedding API dispatches
+/// (``Kind`` names it in reports), what an events-script line parses into, what the worker
+/// protocol's `call` carries and what the tracer prints.
+///
+/// Adding an event: a case here, its row in ``Kind``'s table, its arms in ``arguments``,
+/// ``init(kind:arguments:)`` and the two calls (`LifecycleEvent+Calls.swift`); then its C slot
+/// in the concern's header and the SDKs. The host's dispatch, worker, script, wire and tracer
+/// take it from here.
+public enum LifecycleEvent: Sendable, Equatable {
+    /// The application is about to finish launching; launch options as JSON object text.
+    case willFinishLaunching(options: EventText)
+    /// The application finished launching; launch options as JSON object text.
+    case didFinishLaunching(options: EventText)
+    /// The application is asked to open a URL; options as JSON object text.
+    case openURL(url: EventText, options: EventText)
+    /// The application is asked to continue a user activity (a reverse-DNS type) with its user info as JSON object text.
+    case continueUserActivity(type: EventText, userInfo: EventText)
+    /// A remote notification arrived (user info as JSON object text); the host waits `deadline` at most for the answers.
+    case remoteNotification(userInfo: EventText, deadline: Duration)
+    /// The device registered for remote notifications, with its token's opaque bytes.
+    case registerToken([UInt8])
+    /// Registering for remote notifications failed, with why as text.
+    case registerFailed(error: EventText)
+    /// The system is short of memory.
+    case memoryWarning
+    /// Protected files are about to lock.
+    case protectedDataWillBecomeUnavailable
+    /// Protected files are readable again.
+    case protectedDataDidBecomeAvailable
+    /// The application became active.
+    case didBecomeActive
+    /// The application is about to become inactive.
+    case willResignActive
+    /// The application moved to the background.
+    case didEnterBackground
+    /// The application is about to return to the foreground.
+    case willEnterForeground
+    /// The application is about to terminate.
+    case willTerminate
+
+    /// Which event this is.
+    @inlinable
+    public var kind: Kind {
+        switch self {
+        case .willFinishLaunching: .willFinishLaunching
+        case .didFinishLaunching: .didFinishLaunching
+        case .openURL: .openURL
+        case .continueUserActivity: .continueUserActivity
+        case .remoteNotification: .remoteNotification
+        case .registerToken: .registerToken
+        case .registerFailed: .registerFailed
+        case .memoryWarning: .memoryWarning
+        case .protectedDataWillBecomeUnavailable: .protectedDataWillBecomeUnavailable
+        case .protectedDataDidBecomeAvailable: .protectedDataDidBecomeAvailable
+        case .didBecomeActive: .didBecomeActive
+        case .willResignActive: .willResignActive
+        case .didEnterBackground: .didEnterBackground
+        case .willEnterForeground: .willEnterForeground
+        case .willTerminate: .willTerminate
+        }
+    }
+
+    /// The arguments, one per parameter of the kind, in its order.
+    public var arguments: [EventArgument] {
+        switch self {
+        case .willFinishLaunching(let options), .didFinishLaunching(let options): [.text(options)]
+        case .openURL(let url, let options): [.text(url), .text(options)]
+        case .continueUserActivity(let type, let userInfo): [.text(type), .text(userInfo)]
+        case .remoteNotification(let userInfo, let deadline): [.text(userInfo), .duration(deadline)]
+        case .registerToken(let token): [.bytes(token)]
+        case .registerFailed(let error): [.text(error)]
+        case .memoryWarning, .protectedDataWillBecomeUnavailable, .protectedDataDidBecomeAvailable, .didBecomeActive,
+            .willResignActive, .didEnterBackground, .willEnterForeground, .willTerminate: []
+        }
+    }
+
+    /// The event `kind` with `arguments`, one per parameter in its order and of its form;
+    /// nil when they do not fit the parameters.
+    public init?(kind: Kind, arguments: [EventArgument]) {
+        func text(_ index: Int) -> EventText? {
+            guard index < arguments.count, case .text(let text) = arguments[index] else { return nil }
+            return text
+        }
+        guard arguments.count == kind.parameters.count else { return nil }
+        switch kind {
+        case .willFinishLaunching, .didFinishLaunching:
+            guard let options = text(0) else { return nil }
+            self = kind == .willFinishLaunching ? .willFinishLaunching(options: options) : .didFinishLaunching(options: options)
+        case .openURL:
+            guard let url = text(0), let options = text(1) else { return nil }
+            self = .openURL(url: url, options: options)
+        case .continueUserActivity:
+            guard let type = text(0), let userInfo = text(1) else { return nil }
+            self = .continueUserActivity(type: type, userInfo: userInfo)
+        case .remoteNotification:
+            guard let userInfo = text(0), case .duration(let deadline) = arguments[1] else { return nil }
+            self = .remoteNotification(userInfo: userInfo, deadline: deadline)
+        case .registerToken:
+            guard case .bytes(let token) = arguments[0] else { return nil }
+            self = .registerToken(token)
+        case .registerFailed:
+            guard let error = text(0) else { return nil }
+            self = .registerFailed(error: error)
+        case .memoryWarning: self = .memoryWarning
+        case .protectedDataWillBecomeUnavailable: self = .protectedDataWillBecomeUnavailable
+        case .protectedDataDidBecomeAvailable: self = .protectedDataDidBecomeAvailable
+        case .didBecomeActive: self = .didBecomeActive
+        case .willResignActive: self = .willResignActive
+        case .didEnterBackground: self = .didEnterBackground
+        case .willEnterForeground: self = .willEnterForeground
+        case .willTerminate: self = .willTerminate
+        }
+    }
+}
+
+/// One argument of a ``LifecycleEvent``, of its parameter's ``EventParameter/Form``.
+public enum EventArgument: Sendable, Equatable {
+    /// Text or JSON object text.
+    case text(EventText)
+    /// Opaque bytes.
+    case bytes([UInt8])
+    /// A time span (whole milliseconds on the wire).
+    case duration(Duration)
+}
+
+/// One parameter of an event kind: its name in events scripts and traces, its field on the
+/// worker wire, and its form.
+public struct EventParameter: Sendable {
+    /// What an argument of the parameter is.
+    public enum Form: Sendable {
+        /// Text, a JSON string in a script.
+        case text
+        /// JSON object text, an object in a script ("{}" when absent).
+        case jsonObject
+        /// Opaque bytes, hex digits in a script.
+        case bytes
+        /// A deadline in whole milliseconds in a script (0 to one hour); not an argument of the C slot.
+        case milliseconds
+    }
+
+    /// The field of an events-script line and the argument's name in a trace.
+    public let name: String
+    /// The field's name in the worker protocol's `call`, as a malformed frame's error names it (`call.url`).
+    public let wireField: StaticString
+    /// What an argument of it is.
+    public let form: Form
+
+    static let options = EventParameter(name: "options", wireField: "call.options", form: .jsonObject)
+    static let userInfo = EventParameter(name: "userInfo", wireField: "call.user-info", form: .jsonObject)
+}
+
+extension LifecycleEvent {
+    /// Every lifecycle event by name, with what the host does for it (``Kind``'s one table).
+    public enum Kind: UInt8, Sendable, CaseIterable, Codable {
+        case willFinishLaunching = 1, didFinishLaunching, openURL, continueUserActivity, remoteNotification,
+             registerToken, registerFailed, memoryWarning, protectedDataWillBecomeUnavailable,
+             protectedDataDidBecomeAvailable, didBecomeActive, willResignActive, didEnterBackground,
+             willEnterForeground, willTerminate
+
+        /// One row of the table.
+        @usableFromInline
+        struct Row: Sendable {
+            let name: String
+            @usableFromInline let callback: StaticString
+            @usableFromInline let concern: PluginConcern
+            @usableFromInline let policy: DispatchPolicy
+            let parameters: [EventParameter]
+        }
+
+        /// Per event, in the cases' order: its name in reports and scripts, its C slot, its concern,
+        /// its policy and its parameters. The raw value is the event's number on the worker wire
+        /// (never changed; a new event takes the next number in a new protocol minor).
+        @usableFromInline
+        static let table: [Row] = [
+            Row(name: "will-finish-launching", callback: "will_finish_launching", concern: .launch, policy: .callAllAnd,
+                parameters: [.options]),
+            Row(name: "did-finish-launching", callback: "did_finish_launching", concern: .launch, policy: .callAllAnd,
+                parameters: [.options]),
+            Row(name: "open-url", callback: "open_url", concern: .openURL, policy: .firstTrueWins,
+                parameters: [EventParameter(name: "url", wireField: "call.url", form: .text), .options]),
+            Row(name: "continue-user-activity", callback: "continue_user_activity", concern: .userActivity,
+                policy: .firstTrueWins,
+                parameters: [EventParameter(name: "type", wireField: "call.activity-type", form: .text), .userInfo]),
+            Row(name: "remote-notification", callback: "did_receive_remote_notification", concern: .remoteNotifications,
+                policy: .callAllStrongestFetch,
+                parameters: [.userInfo, EventParameter(name: "deadlineMs", wireField: "call.deadline-ms", form: .milliseconds)]),
+            Row(name: "register-token", callback: "did_register", concern: .remoteNotifications, policy: .broadcast,
+                parameters: [EventParameter(name: "token", wireField: "call.token", form: .bytes)]),
+            Row(name: "register-failed", callback: "did_fail_to_register", concern: .remoteNotifications, policy: .broadcast,
+                parameters: [EventParameter(name: "error", wireField: "call.error", form: .text)]),
+            Row(name: "memory-warning", callback: "did_receive_memory_warning", concern: .memory, policy: .broadcast,
+                parameters: []),
+            Row(name: "protected-data-will-become-unavailable", callback: "will_become_unavailable", concern: .protectedData,
+                policy: .broadcast, parameters: []),
+            Row(name: "protected-data-did-become-available", callback: "did_become_available", concern: .protectedData,
+                policy: .broadcast, parameters: []),
+            Row(name: "did-become-active", callback: "did_become_active", concern: .appState, policy: .broadcast, parameters: []),
+            Row(name: "will-resign-active", callback: "will_resign_active", concern: .appState, policy: .broadcast, parameters: []),
+            Row(name: "did-enter-background", callback: "did_enter_background", concern: .appState, policy: .broadcast,
+                parameters: []),
+            Row(name: "will-enter-foreground", callback: "will_enter_foreground", concern: .appState, policy: .broadcast,
+                parameters: []),
+            Row(name: "will-terminate", callback: "will_terminate", concern: .termination, policy: .broadcastReverse,
+                parameters: []),
+        ]
+
+        @inlinable
+        var row: Row { Self.table[Int(rawValue) &- 1] }
+
+        /// The name in reports, traces and events scripts (`open-url`).
+        public var name: String { row.name }
+        /// The C slot it calls, as traces, fault and timeout messages name it (`open_url`).
+        @inlinable
+        public var callbackName: StaticString { row.callback }
+        /// The concern whose plugins receive it.
+        @inlinable
+        public var concern: PluginConcern { row.concern }
+        /// How the host calls plugins for it and reduces their answers.
+        @inlinable
+        public var policy: DispatchPolicy { row.policy }
+        /// Its parameters, in order.
+        public var parameters: [EventParameter] { row.parameters }
+        /// Whether an events script may contain it: the host sends the launch events itself.
+        public var isScriptable: Bool { concern != .launch }
+
+        /// The event named `name` (`open-url`), if there is one.
+        public init?(name: String) {
+            guard let index = Self.table.firstIndex(where: { $0.name == name }) else { return nil }
+            self.init(rawValue: UInt8(index + 1))
+        }
+
+        /// Decodes the name.
+        public init(from decoder: any Decoder) throws {
+            let name = try decoder.singleValueContainer().decode(String.self)
+            guard let kind = Kind(name: name) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown event '\(name)'"))
+            }
+            self = kind
+        }
+
+        /// Encodes the name.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(name)
+        }
+    }
+}
