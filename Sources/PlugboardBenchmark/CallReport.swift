@@ -1,4 +1,4 @@
-/// The goals of the call benchmark (issue 9, item 6).
+/// The goals of the call benchmark.
 enum CallGoals {
     /// Our engine in process may cost at most this many times raw libffi …
     static let libffiRatio = 1.2

@@ -1,7 +1,7 @@
 import Glibc
 import Plugboard
 
-/// The cost of each decorator (issue 10, item 3), as ratios against the undecorated host in
+/// The cost of each decorator, as ratios against the undecorated host in
 /// the same run: dispatch to 10 generated C plugins (ns per plugin per `willFinishLaunching`)
 /// through hosts that differ only in their decorators, measured interleaved; and the cost of
 /// one log line under thread confinement, from the dispatch thread and from a plugin thread,

@@ -171,9 +171,9 @@ enum Report {
     /// The BENCHMARKS.md results sections: the in-process host's, then the plugin workers'.
     static func markdown(_ results: BenchmarkResults) -> String {
         let host = results.workersOnly || results.callsOnly ? [] : [hostMarkdown(results)]
-        let workers = results.workers.map { ["## Plugin workers (issue 7)", WorkerReport.markdown($0, of: results)] } ?? []
+        let workers = results.workers.map { ["## Plugin workers", WorkerReport.markdown($0, of: results)] } ?? []
         let calls = results.calls.map { [
-            "## Plugin function calls (issue 9)",
+            "## Plugin function calls",
             "Reproduce: `\(command(results))`. " + machineSentence(results.machine) + " " + runSentence(results),
             CallReport.markdown($0),
         ] } ?? []

@@ -84,7 +84,7 @@ enum WorkerReport {
         return lines + verdicts(workers).map { "  " + $0 }
     }
 
-    /// The results part of the BENCHMARKS.md section "Plugin workers (issue 7)".
+    /// The results part of the BENCHMARKS.md section "Plugin workers".
     static func markdown(_ workers: WorkerResults, of results: BenchmarkResults) -> String {
         var lines = [
             "### Results of one run",
