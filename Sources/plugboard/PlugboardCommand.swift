@@ -1,4 +1,5 @@
 import ArgumentParser
+import Plugboard
 
 /// The `plugboard` command: load plugins, run them, look into them.
 @main
@@ -7,6 +8,6 @@ struct PlugboardCommand: ParsableCommand {
         commandName: "plugboard",
         abstract: "Load drop-in .so plugins and run the application lifecycle through them.",
         discussion: ExitCodes.helpText,
-        version: "0.1.0",
+        version: HostIdentity.version,
         subcommands: [RunCommand.self, CallCommand.self, ListCommand.self, InspectCommand.self, FilesCommand.self, StateCommand.self, ValidateCommand.self, NewCommand.self, BlameCommand.self])
 }

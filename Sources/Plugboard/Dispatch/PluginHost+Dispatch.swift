@@ -12,7 +12,9 @@ extension PluginHost {
     /// broadcasts, the calls' answers are ignored. A participant whose worker fails counts as
     /// if it had not answered (no veto, not handled) and is reported in the report's
     /// ``EventReport/failures``. A remote notification waits for its deadline at most.
-    @discardableResult
+    /// Always inlined, so that each typed method (``willTerminate()``…) is this loop for its
+    /// one event, with the event's calls reduced to its slot.
+    @discardableResult @inline(__always)
     public func dispatch(_ event: LifecycleEvent) -> EventReport {
         if case .remoteNotification(let userInfo, let deadline) = event {
             return didReceiveRemoteNotification(userInfo: userInfo.string, deadline: deadline)
@@ -74,10 +76,8 @@ extension PluginHost {
     private func call(_ participant: Participant, _ index: Int, _ roster: Roster, _ event: LifecycleEvent,
                       _ arguments: CEventArguments, unanswered: Bool, _ failures: inout [PluginFailure]) -> Bool {
         switch participant {
-        case .native(let definition, _):
-            return definition._withUnsafeGuaranteedRef {
-                event.callSlot($0.vtables, ctx: $0.ctx, arguments, completion: { nil })
-            } ?? unanswered
+        case .native(let vtables, let ctx, _):
+            return event.callSlot(vtables, ctx: ctx, arguments, completion: { nil }) ?? unanswered
         case .swift(let conformance):
             return event.callSwift(roster.conformances[conformance], completion: { nil }) ?? unanswered
         case .worker(let plugin):

@@ -50,11 +50,9 @@ extension PluginHost {
                 let completion = confinement.map { aggregation.completion(for: index).confined(to: $0) }
                     ?? aggregation.completion(for: index)
                 switch participant {
-                case .native(let definition, let library):
-                    let called = definition._withUnsafeGuaranteedRef {
-                        event.callSlot($0.vtables, ctx: $0.ctx, arguments) {
-                            library.takeUnretainedValue().completions.handle(for: completion)
-                        }
+                case .native(let vtables, let ctx, let library):
+                    let called = event.callSlot(vtables, ctx: ctx, arguments) {
+                        library.takeUnretainedValue().completions.handle(for: completion)
                     }
                     if called == nil { completion.abstain() }
                 case .swift(let conformance):

@@ -2,26 +2,17 @@ import CPlugboard
 
 /// A plugin as a C library added it: the copied descriptor and the vtables
 /// read to the plugin's `struct_size` (missing slots zero, which reads as NULL).
-/// A class, so that dispatch reaches the vtables without copying them.
-final class CPluginDefinition: @unchecked Sendable {
+struct CPluginDefinition: @unchecked Sendable {
     let descriptor: PluginDescriptor
     let ctx: UnsafeMutableRawPointer?
-    /// The concern vtables (saved state since ABI 1.3: nil for an older plugin, whose struct ends before the slot).
+    /// The concern vtables (saved state since ABI 1.3: nil for an older plugin, whose struct
+    /// ends before the slot).
     let vtables: PluginVtables
     /// The functions it declared (since ABI 1.2), checked and prepared, and those refused.
     let functions: PluginFunctions
     /// The `struct_size` the plugin declared for its descriptor and each vtable, by C name
     /// (each name once; a list, so that a library's sizes go into one dictionary).
     let declaredSizes: [(name: String, size: Int)]
-
-    init(descriptor: PluginDescriptor, ctx: UnsafeMutableRawPointer?, vtables: PluginVtables, functions: PluginFunctions,
-         declaredSizes: [(name: String, size: Int)]) {
-        self.descriptor = descriptor
-        self.ctx = ctx
-        self.vtables = vtables
-        self.functions = functions
-        self.declaredSizes = declaredSizes
-    }
 
     /// The concerns whose vtable is present, in declaration order.
     var concerns: [PluginConcern] {

@@ -140,7 +140,11 @@ final class PluginRegistry {
     private func makeRoster(_ concern: PluginConcern) -> Roster {
         var ids: [PluginID] = []
         var participants: [Participant] = []
-        var definitions: [CPluginDefinition] = []
+        // The C plugins' vtables side by side, in the roster's memory: the loop walks them in order.
+        let vtables = UnsafeMutableBufferPointer<PluginVtables>.allocate(capacity: entries.count { entry in
+            if case .native = entry.implementation { entry.concerns.contains(concern) } else { false }
+        })
+        var placed = 0
         var conformances: [any ApplicationPlugin] = []
         var labels: [UnsafePointer<pbf_label_t>] = []
         var denied: [PluginID] = []
@@ -151,8 +155,10 @@ final class PluginRegistry {
             }
             switch entry.implementation {
             case .native(let definition, let library):
-                participants.append(.native(.passUnretained(definition), library: .passUnretained(library)))
-                definitions.append(definition)
+                guard let place = vtables.baseAddress.map({ $0 + placed }) else { continue }
+                place.initialize(to: definition.vtables)
+                placed += 1
+                participants.append(.native(UnsafePointer(place), ctx: definition.ctx, library: .passUnretained(library)))
             case .swift(let plugin):
                 guard concern.isAdopted(by: plugin) else { continue }
                 participants.append(.swift(conformance: conformances.count))
@@ -163,7 +169,8 @@ final class PluginRegistry {
             ids.append(entry.descriptor.id)
             labels.append(entry.label)
         }
-        return Roster(ids: ids, participants: participants, definitions: definitions, conformances: conformances,
+        return Roster(ids: ids, participants: participants, vtables: UnsafeMutableBufferPointer(rebasing: vtables[..<placed]),
+                      conformances: conformances,
                       labels: labels, denied: denied)
     }
 }
@@ -177,8 +184,8 @@ final class Roster {
     let ids: [PluginID]
     /// How the dispatcher reaches each participant, same order.
     let participants: [Participant]
-    /// The C definitions the ``Participant/native(_:library:)`` participants refer to, kept alive.
-    private let definitions: [CPluginDefinition]
+    /// The vtables the ``Participant/native(_:ctx:library:)`` participants point to, owned by the roster.
+    private let vtables: UnsafeMutableBufferPointer<PluginVtables>
     /// The Swift participants, by ``Participant/swift(conformance:)`` index.
     let conformances: [any ApplicationPlugin]
     /// Who runs in each participant's calls, same order (for fault and timeout messages).
@@ -186,14 +193,19 @@ final class Roster {
     /// The plugins taking part in the concern that the host's policy denies it, in dispatch order: never called.
     let denied: [PluginID]
 
-    init(ids: [PluginID] = [], participants: [Participant] = [], definitions: [CPluginDefinition] = [],
+    init(ids: [PluginID] = [], participants: [Participant] = [], vtables: UnsafeMutableBufferPointer<PluginVtables> = .init(start: nil, count: 0),
          conformances: [any ApplicationPlugin] = [], labels: [UnsafePointer<pbf_label_t>] = [], denied: [PluginID] = []) {
         self.ids = ids
         self.participants = participants
-        self.definitions = definitions
+        self.vtables = vtables
         self.conformances = conformances
         self.labels = labels
         self.denied = denied
+    }
+
+    deinit {
+        _ = vtables.deinitialize()
+        vtables.deallocate()
     }
 
     /// The number of participants.

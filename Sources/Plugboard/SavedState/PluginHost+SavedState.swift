@@ -147,9 +147,8 @@ extension PluginHost {
         defer { record.leave() }
         record.enter(roster.labels[index])
         switch roster.participants[index] {
-        case .native(let definition, _):
-            let definition = definition.takeUnretainedValue()
-            return definition.vtables.savedState.flatMap { native($0, definition.ctx) }
+        case .native(let vtables, let ctx, _):
+            return vtables.pointee.savedState.flatMap { native($0, ctx) }
         case .swift(let conformance):
             return (roster.conformances[conformance] as? any SavedStatePlugin).map(swift)
         case .worker(let plugin):

@@ -44,6 +44,23 @@ public enum ScriptLine: Sendable, Equatable {
         self = .post(name: name, payload: payload)
     }
 
+    /// One line per scriptable event with every field of its parameters, as `run --help` lists
+    /// them: `{"event":"open-url","url":"…","options":{}}`.
+    public static var templates: [String] {
+        LifecycleEvent.Kind.allCases.filter(\.isScriptable).map { kind in
+            let fields = kind.parameters.map { parameter in
+                let value = switch parameter.form {
+                case .text: #""…""#
+                case .jsonObject: "{}"
+                case .bytes: #""hex digits""#
+                case .milliseconds: "5000"
+                }
+                return #","\#(parameter.name)":\#(value)"#
+            }
+            return #"{"event":"\#(kind.name)""# + fields.joined() + "}"
+        }
+    }
+
     /// The deadline of a notification line without `deadlineMs`.
     public static let defaultNotificationDeadline = Duration.seconds(5)
 

@@ -22,7 +22,9 @@ enum WorkerCall {
                     },
                     abstention: {}))
             }
-            let answer = event.withCArguments { event.callSlot(definition.vtables, ctx: ctx, $0, completion: completion) }
+            let answer = withUnsafePointer(to: definition.vtables) { vtables in
+                event.withCArguments { event.callSlot(vtables, ctx: ctx, $0, completion: completion) }
+            }
             guard let answer else { return .notTakingPart }
             return switch event.kind.policy {
             case .callAllAnd, .firstTrueWins: .bool(answer)

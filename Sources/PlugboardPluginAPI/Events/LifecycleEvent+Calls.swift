@@ -47,7 +47,7 @@ package struct CEventArguments {
 /// with the same arguments) and its Swift protocol method.
 extension LifecycleEvent {
     /// Runs `body` with the event's arguments converted to C, once for all the plugins it calls.
-    @inlinable
+    @inlinable @inline(__always)
     package func withCArguments<Result>(_ body: (CEventArguments) throws -> Result) rethrows -> Result {
         var arguments = CEventArguments()
         switch self {
@@ -79,60 +79,62 @@ extension LifecycleEvent {
         }
     }
 
-    /// Calls the event's C slot of the plugin with `vtables` and `ctx`, with `c` from
+    /// Calls the event's C slot of the plugin whose vtables `vtables` points to, with its `ctx`, with `c` from
     /// ``withCArguments(_:)`` of this event: the slot's answer (true for one that answers nothing,
     /// and for a remote notification, whose answer comes through `completion`), or nil when
     /// the slot is NULL. `completion` is asked only for a remote notification (nil: the slot
     /// is not called).
-    @inlinable
-    package func callSlot(_ vtables: borrowing PluginVtables, ctx: UnsafeMutableRawPointer?, _ c: CEventArguments,
+    /// Always inlined: an event known where it is dispatched (``PluginHost``'s typed methods)
+    /// reduces to its one slot's call, with no switch left in the loop.
+    @inlinable @inline(__always)
+    package func callSlot(_ vtables: UnsafePointer<PluginVtables>, ctx: UnsafeMutableRawPointer?, _ c: CEventArguments,
                           completion: () -> UnsafePointer<pb_fetch_completion_t>?) -> Bool? {
         switch self {
         case .willFinishLaunching:
-            guard let slot = vtables.launch?.will_finish_launching else { return nil }
+            guard let slot = vtables.pointee.launch?.will_finish_launching else { return nil }
             return slot(ctx, c.first, c.firstCount)
         case .didFinishLaunching:
-            guard let slot = vtables.launch?.did_finish_launching else { return nil }
+            guard let slot = vtables.pointee.launch?.did_finish_launching else { return nil }
             return slot(ctx, c.first, c.firstCount)
         case .openURL:
-            guard let slot = vtables.openURL?.open_url else { return nil }
+            guard let slot = vtables.pointee.openURL?.open_url else { return nil }
             return slot(ctx, c.first, c.firstCount, c.second, c.secondCount)
         case .continueUserActivity:
-            guard let slot = vtables.userActivity?.continue_user_activity else { return nil }
+            guard let slot = vtables.pointee.userActivity?.continue_user_activity else { return nil }
             return slot(ctx, c.first, c.firstCount, c.second, c.secondCount)
         case .remoteNotification:
-            guard let slot = vtables.remoteNotifications?.did_receive_remote_notification,
+            guard let slot = vtables.pointee.remoteNotifications?.did_receive_remote_notification,
                   let completion = completion() else { return nil }
             slot(ctx, c.first, c.firstCount, completion)
         case .registerToken:
-            guard let slot = vtables.remoteNotifications?.did_register else { return nil }
+            guard let slot = vtables.pointee.remoteNotifications?.did_register else { return nil }
             slot(ctx, c.bytes?.baseAddress, c.bytes?.count ?? 0)
         case .registerFailed:
-            guard let slot = vtables.remoteNotifications?.did_fail_to_register else { return nil }
+            guard let slot = vtables.pointee.remoteNotifications?.did_fail_to_register else { return nil }
             slot(ctx, c.first, c.firstCount)
         case .memoryWarning:
-            guard let slot = vtables.memory?.did_receive_memory_warning else { return nil }
+            guard let slot = vtables.pointee.memory?.did_receive_memory_warning else { return nil }
             slot(ctx)
         case .protectedDataWillBecomeUnavailable:
-            guard let slot = vtables.protectedData?.will_become_unavailable else { return nil }
+            guard let slot = vtables.pointee.protectedData?.will_become_unavailable else { return nil }
             slot(ctx)
         case .protectedDataDidBecomeAvailable:
-            guard let slot = vtables.protectedData?.did_become_available else { return nil }
+            guard let slot = vtables.pointee.protectedData?.did_become_available else { return nil }
             slot(ctx)
         case .didBecomeActive:
-            guard let slot = vtables.appState?.did_become_active else { return nil }
+            guard let slot = vtables.pointee.appState?.did_become_active else { return nil }
             slot(ctx)
         case .willResignActive:
-            guard let slot = vtables.appState?.will_resign_active else { return nil }
+            guard let slot = vtables.pointee.appState?.will_resign_active else { return nil }
             slot(ctx)
         case .didEnterBackground:
-            guard let slot = vtables.appState?.did_enter_background else { return nil }
+            guard let slot = vtables.pointee.appState?.did_enter_background else { return nil }
             slot(ctx)
         case .willEnterForeground:
-            guard let slot = vtables.appState?.will_enter_foreground else { return nil }
+            guard let slot = vtables.pointee.appState?.will_enter_foreground else { return nil }
             slot(ctx)
         case .willTerminate:
-            guard let slot = vtables.termination?.will_terminate else { return nil }
+            guard let slot = vtables.pointee.termination?.will_terminate else { return nil }
             slot(ctx)
         }
         return true

@@ -204,22 +204,23 @@ extension LifecycleEvent {
                 parameters: []),
         ]
 
+        /// Its row's index in ``table``.
         @inlinable
-        var row: Row { Self.table[Int(rawValue) &- 1] }
+        var row: Int { Int(rawValue) &- 1 }
 
         /// The name in reports, traces and events scripts (`open-url`).
-        public var name: String { row.name }
+        public var name: String { Self.table[row].name }
         /// The C slot it calls, as traces, fault and timeout messages name it (`open_url`).
         @inlinable
-        public var callbackName: StaticString { row.callback }
+        public var callbackName: StaticString { Self.table[row].callback }
         /// The concern whose plugins receive it.
         @inlinable
-        public var concern: PluginConcern { row.concern }
+        public var concern: PluginConcern { Self.table[row].concern }
         /// How the host calls plugins for it and reduces their answers.
         @inlinable
-        public var policy: DispatchPolicy { row.policy }
+        public var policy: DispatchPolicy { Self.table[row].policy }
         /// Its parameters, in order.
-        public var parameters: [EventParameter] { row.parameters }
+        public var parameters: [EventParameter] { Self.table[row].parameters }
         /// Whether an events script may contain it: the host sends the launch events itself.
         public var isScriptable: Bool { concern != .launch }
 

@@ -28,16 +28,10 @@ struct RunCommand: ParsableCommand {
             control characters (\\n, \\x1b). Relative paths are taken from the starting directory \
             before any plugin runs.
 
-            Events are JSON objects, one per line, for example:
-              {"event":"open-url","url":"myapp://item/42","options":{}}
-              {"event":"continue-user-activity","type":"com.example.view","userInfo":{}}
-              {"event":"remote-notification","userInfo":{"aps":{}},"deadlineMs":5000}
-              {"event":"register-token","token":"a1b2c3"}    (hex bytes)
-              {"event":"register-failed","error":"no network"}
-              {"event":"memory-warning"}   and likewise:
-              protected-data-will-become-unavailable, protected-data-did-become-available,
-              did-become-active, will-resign-active, did-enter-background,
-              will-enter-foreground, will-terminate (ends the script).
+            Events are JSON objects, one per line, each field a parameter of the event \
+            ("…" text, {} a JSON object, "hex digits" bytes, deadlineMs milliseconds, 5000 when \
+            absent; an absent object is {}); will-terminate ends the script:
+            \(ScriptLine.templates.map { "  " + $0 }.joined(separator: "\n"))
               {"event":"post","name":"com.example.network.status","payload":{"online":true}}
                 (posts a notification on the bus as "plugboard" and delivers it at once)
             A malformed line is reported with its line number and skipped.
