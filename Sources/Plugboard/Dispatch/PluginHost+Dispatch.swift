@@ -76,8 +76,8 @@ extension PluginHost {
     private func call(_ participant: Participant, _ index: Int, _ roster: Roster, _ event: LifecycleEvent,
                       _ arguments: CEventArguments, unanswered: Bool, _ failures: inout [PluginFailure]) -> Bool {
         switch participant {
-        case .native(let vtables, let ctx, _):
-            return event.callSlot(vtables, ctx: ctx, arguments, completion: { nil }) ?? unanswered
+        case .native(let table, let ctx, _):
+            return event.callSlot(table, ctx: ctx, arguments, completion: { nil }) ?? unanswered
         case .swift(let conformance):
             return event.callSwift(roster.conformances[conformance], completion: { nil }) ?? unanswered
         case .worker(let plugin):

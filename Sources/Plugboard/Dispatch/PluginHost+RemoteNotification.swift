@@ -50,8 +50,8 @@ extension PluginHost {
                 let completion = confinement.map { aggregation.completion(for: index).confined(to: $0) }
                     ?? aggregation.completion(for: index)
                 switch participant {
-                case .native(let vtables, let ctx, let library):
-                    let called = event.callSlot(vtables, ctx: ctx, arguments) {
+                case .native(let table, let ctx, let library):
+                    let called = event.callSlot(table, ctx: ctx, arguments) {
                         library.takeUnretainedValue().completions.handle(for: completion)
                     }
                     if called == nil { completion.abstain() }

@@ -6,11 +6,11 @@
 /// A plain value (no retain, no existential), so the dispatch loop copies
 /// it for free; a Swift conformance stays in its roster's ``Roster/conformances``.
 enum Participant {
-    /// A C plugin in this process: its vtables (read to the plugin's `struct_size`, missing
-    /// slots NULL; owned by its ``CPluginDefinition``, which its roster keeps alive), its
-    /// `ctx`, and the library that owns its completion handles. Called straight through the
-    /// slots: no existential, no retain, arguments converted to C once per event.
-    case native(UnsafePointer<PluginVtables>, ctx: UnsafeMutableRawPointer?, library: Unmanaged<LoadedLibrary>)
+    /// A C plugin in this process: its vtable of the concern (read to the plugin's
+    /// `struct_size`, missing slots NULL), its `ctx`, and the library that owns its completion
+    /// handles. Called straight through the slots: no existential, no retain, arguments
+    /// converted to C once per event.
+    case native(ConcernTable, ctx: UnsafeMutableRawPointer?, library: Unmanaged<LoadedLibrary>)
     /// A Swift conformance in this process, called through its protocol: the
     /// index of the conformance in the roster's ``Roster/conformances``.
     case swift(conformance: Int)

@@ -140,11 +140,6 @@ final class PluginRegistry {
     private func makeRoster(_ concern: PluginConcern) -> Roster {
         var ids: [PluginID] = []
         var participants: [Participant] = []
-        // The C plugins' vtables side by side, in the roster's memory: the loop walks them in order.
-        let vtables = UnsafeMutableBufferPointer<PluginVtables>.allocate(capacity: entries.count { entry in
-            if case .native = entry.implementation { entry.concerns.contains(concern) } else { false }
-        })
-        var placed = 0
         var conformances: [any ApplicationPlugin] = []
         var labels: [UnsafePointer<pbf_label_t>] = []
         var denied: [PluginID] = []
@@ -155,10 +150,8 @@ final class PluginRegistry {
             }
             switch entry.implementation {
             case .native(let definition, let library):
-                guard let place = vtables.baseAddress.map({ $0 + placed }) else { continue }
-                place.initialize(to: definition.vtables)
-                placed += 1
-                participants.append(.native(UnsafePointer(place), ctx: definition.ctx, library: .passUnretained(library)))
+                guard let table = definition.vtables.table(concern) else { continue }
+                participants.append(.native(table, ctx: definition.ctx, library: .passUnretained(library)))
             case .swift(let plugin):
                 guard concern.isAdopted(by: plugin) else { continue }
                 participants.append(.swift(conformance: conformances.count))
@@ -169,8 +162,7 @@ final class PluginRegistry {
             ids.append(entry.descriptor.id)
             labels.append(entry.label)
         }
-        return Roster(ids: ids, participants: participants, vtables: UnsafeMutableBufferPointer(rebasing: vtables[..<placed]),
-                      conformances: conformances,
+        return Roster(ids: ids, participants: participants, conformances: conformances,
                       labels: labels, denied: denied)
     }
 }
@@ -184,8 +176,6 @@ final class Roster {
     let ids: [PluginID]
     /// How the dispatcher reaches each participant, same order.
     let participants: [Participant]
-    /// The vtables the ``Participant/native(_:ctx:library:)`` participants point to, owned by the roster.
-    private let vtables: UnsafeMutableBufferPointer<PluginVtables>
     /// The Swift participants, by ``Participant/swift(conformance:)`` index.
     let conformances: [any ApplicationPlugin]
     /// Who runs in each participant's calls, same order (for fault and timeout messages).
@@ -193,19 +183,12 @@ final class Roster {
     /// The plugins taking part in the concern that the host's policy denies it, in dispatch order: never called.
     let denied: [PluginID]
 
-    init(ids: [PluginID] = [], participants: [Participant] = [], vtables: UnsafeMutableBufferPointer<PluginVtables> = .init(start: nil, count: 0),
-         conformances: [any ApplicationPlugin] = [], labels: [UnsafePointer<pbf_label_t>] = [], denied: [PluginID] = []) {
+    init(ids: [PluginID] = [], participants: [Participant] = [], conformances: [any ApplicationPlugin] = [], labels: [UnsafePointer<pbf_label_t>] = [], denied: [PluginID] = []) {
         self.ids = ids
         self.participants = participants
-        self.vtables = vtables
         self.conformances = conformances
         self.labels = labels
         self.denied = denied
-    }
-
-    deinit {
-        _ = vtables.deinitialize()
-        vtables.deallocate()
     }
 
     /// The number of participants.

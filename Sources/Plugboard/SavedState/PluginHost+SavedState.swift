@@ -147,8 +147,9 @@ extension PluginHost {
         defer { record.leave() }
         record.enter(roster.labels[index])
         switch roster.participants[index] {
-        case .native(let vtables, let ctx, _):
-            return vtables.pointee.savedState.flatMap { native($0, ctx) }
+        case .native(let table, let ctx, _):
+            guard case .savedState(let table) = table else { return nil }
+            return native(table, ctx)
         case .swift(let conformance):
             return (roster.conformances[conformance] as? any SavedStatePlugin).map(swift)
         case .worker(let plugin):

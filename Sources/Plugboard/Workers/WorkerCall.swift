@@ -22,10 +22,9 @@ enum WorkerCall {
                     },
                     abstention: {}))
             }
-            let answer = withUnsafePointer(to: definition.vtables) { vtables in
-                event.withCArguments { event.callSlot(vtables, ctx: ctx, $0, completion: completion) }
-            }
-            guard let answer else { return .notTakingPart }
+            guard let table = definition.vtables.table(event.kind.concern),
+                  let answer = event.withCArguments({ event.callSlot(table, ctx: ctx, $0, completion: completion) })
+            else { return .notTakingPart }
             return switch event.kind.policy {
             case .callAllAnd, .firstTrueWins: .bool(answer)
             case .callAllStrongestFetch: .pending

@@ -30,6 +30,38 @@ package struct PluginVtables: @unchecked Sendable {
     }
 }
 
+/// One concern's C vtable of one plugin, as the host read it: what an in-process participant
+/// carries inline, so that the dispatch loop reads its slot without another load.
+@usableFromInline
+package enum ConcernTable: @unchecked Sendable {
+    case launch(pb_launch_t)
+    case openURL(pb_open_url_t)
+    case userActivity(pb_user_activity_t)
+    case remoteNotifications(pb_remote_notifications_t)
+    case memory(pb_memory_t)
+    case protectedData(pb_protected_data_t)
+    case appState(pb_app_state_t)
+    case termination(pb_termination_t)
+    case savedState(pb_saved_state_t)
+}
+
+extension PluginVtables {
+    /// The vtable of `concern`, nil when the plugin does not take part in it.
+    package func table(_ concern: PluginConcern) -> ConcernTable? {
+        switch concern {
+        case .launch: launch.map(ConcernTable.launch)
+        case .openURL: openURL.map(ConcernTable.openURL)
+        case .userActivity: userActivity.map(ConcernTable.userActivity)
+        case .remoteNotifications: remoteNotifications.map(ConcernTable.remoteNotifications)
+        case .memory: memory.map(ConcernTable.memory)
+        case .protectedData: protectedData.map(ConcernTable.protectedData)
+        case .appState: appState.map(ConcernTable.appState)
+        case .termination: termination.map(ConcernTable.termination)
+        case .savedState: savedState.map(ConcernTable.savedState)
+        }
+    }
+}
+
 /// An event's arguments as its C slot takes them, converted once per event: up to two texts
 /// (NUL-terminated, with their byte counts) and a byte buffer; valid during one dispatch.
 @usableFromInline
@@ -79,62 +111,62 @@ extension LifecycleEvent {
         }
     }
 
-    /// Calls the event's C slot of the plugin whose vtables `vtables` points to, with its `ctx`, with `c` from
-    /// ``withCArguments(_:)`` of this event: the slot's answer (true for one that answers nothing,
-    /// and for a remote notification, whose answer comes through `completion`), or nil when
-    /// the slot is NULL. `completion` is asked only for a remote notification (nil: the slot
-    /// is not called).
+    /// Calls the event's C slot in `table` (the plugin's vtable of the event's concern) with the
+    /// plugin's `ctx` and `c` from ``withCArguments(_:)`` of this event: the slot's answer (true
+    /// for one that answers nothing, and for a remote notification, whose answer comes through
+    /// `completion`), or nil when the slot is NULL or `table` is another concern's.
+    /// `completion` is asked only for a remote notification (nil: the slot is not called).
     /// Always inlined: an event known where it is dispatched (``PluginHost``'s typed methods)
     /// reduces to its one slot's call, with no switch left in the loop.
     @inlinable @inline(__always)
-    package func callSlot(_ vtables: UnsafePointer<PluginVtables>, ctx: UnsafeMutableRawPointer?, _ c: CEventArguments,
+    package func callSlot(_ table: ConcernTable, ctx: UnsafeMutableRawPointer?, _ c: CEventArguments,
                           completion: () -> UnsafePointer<pb_fetch_completion_t>?) -> Bool? {
         switch self {
         case .willFinishLaunching:
-            guard let slot = vtables.pointee.launch?.will_finish_launching else { return nil }
+            guard case .launch(let table) = table, let slot = table.will_finish_launching else { return nil }
             return slot(ctx, c.first, c.firstCount)
         case .didFinishLaunching:
-            guard let slot = vtables.pointee.launch?.did_finish_launching else { return nil }
+            guard case .launch(let table) = table, let slot = table.did_finish_launching else { return nil }
             return slot(ctx, c.first, c.firstCount)
         case .openURL:
-            guard let slot = vtables.pointee.openURL?.open_url else { return nil }
+            guard case .openURL(let table) = table, let slot = table.open_url else { return nil }
             return slot(ctx, c.first, c.firstCount, c.second, c.secondCount)
         case .continueUserActivity:
-            guard let slot = vtables.pointee.userActivity?.continue_user_activity else { return nil }
+            guard case .userActivity(let table) = table, let slot = table.continue_user_activity else { return nil }
             return slot(ctx, c.first, c.firstCount, c.second, c.secondCount)
         case .remoteNotification:
-            guard let slot = vtables.pointee.remoteNotifications?.did_receive_remote_notification,
+            guard case .remoteNotifications(let table) = table, let slot = table.did_receive_remote_notification,
                   let completion = completion() else { return nil }
             slot(ctx, c.first, c.firstCount, completion)
         case .registerToken:
-            guard let slot = vtables.pointee.remoteNotifications?.did_register else { return nil }
+            guard case .remoteNotifications(let table) = table, let slot = table.did_register else { return nil }
             slot(ctx, c.bytes?.baseAddress, c.bytes?.count ?? 0)
         case .registerFailed:
-            guard let slot = vtables.pointee.remoteNotifications?.did_fail_to_register else { return nil }
+            guard case .remoteNotifications(let table) = table, let slot = table.did_fail_to_register else { return nil }
             slot(ctx, c.first, c.firstCount)
         case .memoryWarning:
-            guard let slot = vtables.pointee.memory?.did_receive_memory_warning else { return nil }
+            guard case .memory(let table) = table, let slot = table.did_receive_memory_warning else { return nil }
             slot(ctx)
         case .protectedDataWillBecomeUnavailable:
-            guard let slot = vtables.pointee.protectedData?.will_become_unavailable else { return nil }
+            guard case .protectedData(let table) = table, let slot = table.will_become_unavailable else { return nil }
             slot(ctx)
         case .protectedDataDidBecomeAvailable:
-            guard let slot = vtables.pointee.protectedData?.did_become_available else { return nil }
+            guard case .protectedData(let table) = table, let slot = table.did_become_available else { return nil }
             slot(ctx)
         case .didBecomeActive:
-            guard let slot = vtables.pointee.appState?.did_become_active else { return nil }
+            guard case .appState(let table) = table, let slot = table.did_become_active else { return nil }
             slot(ctx)
         case .willResignActive:
-            guard let slot = vtables.pointee.appState?.will_resign_active else { return nil }
+            guard case .appState(let table) = table, let slot = table.will_resign_active else { return nil }
             slot(ctx)
         case .didEnterBackground:
-            guard let slot = vtables.pointee.appState?.did_enter_background else { return nil }
+            guard case .appState(let table) = table, let slot = table.did_enter_background else { return nil }
             slot(ctx)
         case .willEnterForeground:
-            guard let slot = vtables.pointee.appState?.will_enter_foreground else { return nil }
+            guard case .appState(let table) = table, let slot = table.will_enter_foreground else { return nil }
             slot(ctx)
         case .willTerminate:
-            guard let slot = vtables.pointee.termination?.will_terminate else { return nil }
+            guard case .termination(let table) = table, let slot = table.will_terminate else { return nil }
             slot(ctx)
         }
         return true
