@@ -99,8 +99,8 @@ extension WorkerMessage {
             encoder.append(notification)
             encoder.append(plugin)
             encoder.append(result)
-        case .stage(let name):
-            encoder.append(string: name)
+        case .stage(let function):
+            encoder.append(string: function.rawValue)
         case .unload(let linger):
             encoder.append(linger)
         case .unloaded(let census):
@@ -196,7 +196,11 @@ extension WorkerMessage {
         case .bye:
             return .bye
         case .stage:
-            return .stage(name: try decoder.readString("stage.name"))
+            let name = try decoder.readString("stage.name")
+            guard let function = LibraryFunction(rawValue: name) else {
+                throw .malformed(field: "stage.name", cause: .unknownName(name))
+            }
+            return .stage(function)
         case .unload:
             return .unload(lingerMilliseconds: try decoder.readUInt32("unload.linger-ms"))
         case .unloaded:

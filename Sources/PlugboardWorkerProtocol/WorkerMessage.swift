@@ -53,7 +53,7 @@ public enum WorkerMessage: Sendable, Equatable {
     /// Notification (since 1.1): the worker is about to call the library's `name`
     /// (`plugboard_entry`, `init`, `register_plugins` or `deinit`), so a host that
     /// loses the worker now can name the stage.
-    case stage(name: String)
+    case stage(LibraryFunction)
     /// Reply to `unload` (since 1.2): how the unloaded libraries used the host services,
     /// calls made after `deinit` (until the reply) included.
     case unloaded(ServiceCensus)

@@ -30,6 +30,8 @@ public enum WorkerProtocolError: Error, Sendable, Equatable, CustomStringConvert
         /// A number outside the field's set: an unknown event code, answer kind or
         /// files operation, a bool other than 0 or 1.
         case invalidValue(UInt64)
+        /// A name outside the field's set (a `stage` naming no library function).
+        case unknownName(String)
         /// A request or reply came with request id 0.
         case missingRequestID
         /// A message that takes no reply came with a request id other than 0.
@@ -69,6 +71,8 @@ extension WorkerProtocolError.Malformation: CustomStringConvertible {
             "unknown message kind \(kind)"
         case .invalidValue(let value):
             "\(value) is not one of the field's values"
+        case .unknownName(let name):
+            "\"\(name)\" is not one of the field's names"
         case .missingRequestID:
             "request id 0 on a message that must carry one"
         case .unexpectedRequestID(let id):

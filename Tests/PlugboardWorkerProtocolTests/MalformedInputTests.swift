@@ -80,6 +80,8 @@ import Testing
     @Test func valuesOutsideAFieldsSetAreRefused() {
         #expect(decodeError(frame(header(0x02) + string([]) + [2]))
             == .malformed(field: "load.allow-insecure", cause: .invalidValue(2)))
+        #expect(decodeError(frame(header(0x88, requestID: 0) + string(Array("main".utf8))))
+            == .malformed(field: "stage.name", cause: .unknownName("main")))
         #expect(decodeError(frame(header(0x03) + [0, 0, 0, 0, 18]))
             == .malformed(field: "call.event", cause: .invalidValue(18)))
         #expect(decodeError(frame(header(0x03) + [0, 0, 0, 0, 0]))

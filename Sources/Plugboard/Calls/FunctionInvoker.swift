@@ -33,11 +33,11 @@ final class FunctionInvoker: Sendable {
         /// In this process: a `pointer` passes to a function here.
         case here
         /// In another process (a worker's plugin): no `pointer` passes.
-        case elsewhere
+        case worker
     }
 
     private let targets = Mutex<[PluginID: Target]>([:])
-    private let relay = Mutex<RemoteInvoke?>(nil)
+    private let relay = Mutex<HostInvokeProxy?>(nil)
     private let dispatchRecord: CallRecord
     private let callTimeout: Duration?
     private let log: PluginHost.LogHandler
@@ -69,15 +69,15 @@ final class FunctionInvoker: Sendable {
         let place: Target.Place = switch entry.implementation {
         case .native(let definition, _): .here(definition.functions, label: entry.label)
         case .swift: .here(.none, label: entry.label)
-        case .remote(let remote):
-            .worker(remote.connection.takeUnretainedValue(), plugin: remote.index, declarations: entry.functions)
+        case .worker(let plugin):
+            .worker(plugin.connection.takeUnretainedValue(), plugin: plugin.index, declarations: entry.functions)
         }
         return Target(place: place, refused: entry.refusedFunctions)
     }
 
-    /// In a worker: plugin ids this worker does not hold are invoked through `remote`, in the host.
-    func relay(to remote: RemoteInvoke) {
-        relay.withLock { $0 = remote }
+    /// In a worker: plugin ids this worker does not hold are invoked through `proxy`, in the host.
+    func relay(to proxy: HostInvokeProxy) {
+        relay.withLock { $0 = proxy }
     }
 
     /// The address of function number `index` (in declaration order) of plugin `id`, held in this process.
@@ -129,10 +129,9 @@ final class FunctionInvoker: Sendable {
             guard let index = declarations.firstIndex(where: { $0.name == address.function }) else {
                 return .failure(.unknownFunction(address))
             }
-            let needed = WorkerMessage.Kind.functionCall.introducedInMinor
-            if let version = connection.peerVersion, version.minor < needed {
-                return .failure(.refusedFunction(address, reason: "its worker speaks worker protocol \(version), "
-                    + "and function calls need 1.\(needed)"))
+            if let refusal = connection.refusal(needing: WorkerMessage.Kind.functionCall.introducedInMinor,
+                                                for: "a function call") {
+                return .failure(.refusedFunction(address, reason: refusal))
             }
             guard let signature = try? FunctionSignature(parsing: declarations[index].signature) else {
                 return .failure(.refusedFunction(address, reason: "its worker sent the signature "

@@ -1,4 +1,5 @@
 import CFaultReporter
+import PlugboardWorkerProtocol
 
 /// How the host calls a library's own functions (`plugboard_entry`, `init`,
 /// `register_plugins`, `deinit`): each call recorded in the host's
@@ -7,13 +8,13 @@ import CFaultReporter
 struct LibraryCallSite {
     /// The host's record.
     let record: CallRecord
-    /// Told the name of each stage before it runs.
-    let announce: (@Sendable (StaticString) -> Void)?
+    /// Told each library function before it runs.
+    let announce: (@Sendable (LibraryFunction) -> Void)?
 
-    /// Runs `body`, one call of `label`'s code named `callback`.
-    func around<Result>(_ callback: StaticString, _ label: UnsafePointer<pbf_label_t>, _ body: () -> Result) -> Result {
-        announce?(callback)
-        record.begin(callback)
+    /// Runs `body`, one call of `label`'s library function `function`.
+    func around<Result>(_ function: LibraryFunction, _ label: UnsafePointer<pbf_label_t>, _ body: () -> Result) -> Result {
+        announce?(function)
+        record.begin(function.callbackName)
         record.enter(label)
         defer { record.leave() }
         return body()

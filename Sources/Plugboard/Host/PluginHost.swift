@@ -1,3 +1,4 @@
+import PlugboardWorkerProtocol
 import PlugboardFiles
 
 /// The host: composes built-in Swift plugins and loaded C plugins behind one
@@ -60,15 +61,15 @@ public final class PluginHost {
     /// The plugins' functions as any thread reaches them (calls, and plugins' `invoke`).
     let functionInvoker: FunctionInvoker
     /// The host's files service as a worker reaches it (a worker's host sets it).
-    var remoteFiles: RemoteFiles?
+    var filesProxy: HostFilesProxy?
     /// The files service a library loaded now gets: the host's through the worker's
     /// channel, or the facade here; none without a container.
     var filesAccess: FilesAccess? {
-        remoteFiles.map(FilesAccess.remote) ?? fileFacade.map { .local(FilesService(facade: $0)) }
+        filesProxy.map { FilesAccess(.worker($0)) } ?? fileFacade.map { FilesAccess(.here(FilesService(facade: $0))) }
     }
 
     /// Told each stage of a library's own functions before it runs (a worker's host sets it).
-    var stageAnnouncer: (@Sendable (StaticString) -> Void)?
+    var stageAnnouncer: (@Sendable (LibraryFunction) -> Void)?
     /// How the library's own functions are called: recorded, and announced.
     var libraryCalls: LibraryCallSite { LibraryCallSite(record: calls, announce: stageAnnouncer) }
     /// Reports calls that do not return within the call timeout; nil without one.

@@ -39,7 +39,6 @@ final class HostServicesTable: Sendable {
     /// The table of the library whose lifetime is `lifetime`; its denied services are `gate`'s.
     init(lifetime: LibraryLifetime, router: LogRouter, files: FilesAccess?, gate: ServiceGate) {
         context = Context(lifetime: lifetime, router: router, files: files, gate: gate)
-        let filesTable = files?.makeTable()
         table = .allocate(capacity: 1)
         table.initialize(to: pb_host_t(
             struct_size: UInt32(MemoryLayout<pb_host_t>.size),
@@ -50,7 +49,7 @@ final class HostServicesTable: Sendable {
             // Retained for good: the table outlives this object (see above).
             host_data: Unmanaged.passRetained(context).toOpaque(),
             log: Self.log,
-            files: filesTable.map { UnsafePointer($0) },
+            files: files == nil ? nil : FilesTable.shared,
             invoke: InvokeService.invoke,
             release_value: InvokeService.releaseValue,
             notifications: NotificationService.table))

@@ -80,7 +80,7 @@ final class LoadedLibrary: @unchecked Sendable {
         } catch {
             throw LoadFailure(.entry, "no `\(PB_ENTRY_SYMBOL)` symbol: this is not a Plugboard plugin", systemError: error.text)
         }
-        guard let record = calls.around("plugboard_entry", label, entryFunction) else {
+        guard let record = calls.around(.entry, label, entryFunction) else {
             throw LoadFailure(.entry, "`\(PB_ENTRY_SYMBOL)` returned NULL: the library refused to provide its entry record")
         }
         return UnsafeRawPointer(record)
@@ -104,15 +104,15 @@ final class LoadedLibrary: @unchecked Sendable {
         let lifetime = LibraryLifetime(libraryPath: path, router: router)
         let services = HostServicesTable(lifetime: lifetime, router: router, files: files, gate: gate)
         _ = router.takeLastError()
-        if let initialize = entry.`init`, !calls.around("init", label, { initialize(services.table) }) {
+        if let initialize = entry.`init`, !calls.around(.`init`, label, { initialize(services.table) }) {
             lifetime.end(.initFailed)
             throw LoadFailure(.`init`, "init returned false" + explanation(router))
         }
         let session = RegistrationSession(host: UnsafePointer(services.table))
-        let succeeded = calls.around("register_plugins", label) { register(session.registrar) }
+        let succeeded = calls.around(.registerPlugins, label) { register(session.registrar) }
         let registered = session.close()
         guard succeeded else {
-            if let deinitialize = entry.deinit { calls.around("deinit", label, deinitialize) }
+            if let deinitialize = entry.deinit { calls.around(.`deinit`, label, deinitialize) }
             lifetime.end(.deinitialized)
             throw LoadFailure(.register, "register_plugins returned false" + explanation(router) + refused(registered.refusals))
         }
@@ -131,7 +131,7 @@ final class LoadedLibrary: @unchecked Sendable {
     /// Calls the library's `deinit` (recorded in `calls`); afterwards every call it makes
     /// into the host is ignored and reported.
     func finalize(calls: LibraryCallSite) {
-        if let deinitialize = entry.deinit { calls.around("deinit", label, deinitialize) }
+        if let deinitialize = entry.deinit { calls.around(.`deinit`, label, deinitialize) }
         lifetime.end(.deinitialized)
     }
 

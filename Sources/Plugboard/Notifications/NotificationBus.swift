@@ -45,7 +45,7 @@ final class NotificationBus: Sendable {
         /// A closure of the host's embedding API.
         case swift(@Sendable (PluginNotification) -> Void)
         /// An observer in a worker, which the host asks to call it (`deliver`) by the worker's `token`.
-        case remote(WorkerConnection, token: UInt64)
+        case worker(WorkerConnection, token: UInt64)
     }
 
     /// One observation.
@@ -149,11 +149,11 @@ final class NotificationBus: Sendable {
     }
 
     /// Ends the observer a worker announced as `token` (its own number), if `owner` (the worker's connection) made it.
-    func stopRemoteObserving(_ token: UInt64, owner: ObjectIdentifier) {
+    func stopWorkerObserving(_ token: UInt64, owner: ObjectIdentifier) {
         state.withLock { state in
             state.observers.removeAll { observer in
-                guard observer.owner == owner, case .remote(_, let remote) = observer.callback else { return false }
-                return remote == token
+                guard observer.owner == owner, case .worker(_, let workerToken) = observer.callback else { return false }
+                return workerToken == token
             }
             removals.add(1, ordering: .releasing)
         }

@@ -71,7 +71,7 @@ extension PluginHost {
                 record.leave()
             case .swift(let callback):
                 callback(notification)
-            case .remote(let connection, let token):
+            case .worker(let connection, let token):
                 failure = deliver(notification, depth: depth, to: connection, token: token, receiver: observer.receiver)
             }
             let nanoseconds = timed ? MonotonicClock.now() &- start : nil

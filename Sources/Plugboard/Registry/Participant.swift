@@ -15,11 +15,11 @@ enum Participant {
     /// index of the conformance in the roster's ``Roster/conformances``.
     case swift(conformance: Int)
     /// A C plugin in a worker process, called through the worker's channel.
-    case worker(RemotePlugin)
+    case worker(WorkerPlugin)
 }
 
 /// A plugin a worker process loaded: its connection and its number in that worker.
-struct RemotePlugin {
+struct WorkerPlugin {
     /// The worker (kept alive by the host's library list).
     let connection: Unmanaged<WorkerConnection>
     /// The plugin's number in the worker (the protocol's `call.plugin`).
@@ -34,5 +34,5 @@ enum PluginImplementation {
     /// A Swift plugin registered in code.
     case swift(any ApplicationPlugin)
     /// A plugin a worker process loaded, with the concerns its load report named.
-    case remote(RemotePlugin)
+    case worker(WorkerPlugin)
 }

@@ -56,8 +56,8 @@ final class PluginRegistry {
     }
 
     /// Adds a plugin a worker loaded, as its load report describes it.
-    func add(_ remote: RemotePlugin, _ summary: PluginSummary) throws(LoadFailure) {
-        try add(.remote(remote), descriptor: summary.descriptor, concerns: Set(summary.concerns), source: summary.source,
+    func add(_ plugin: WorkerPlugin, _ summary: PluginSummary) throws(LoadFailure) {
+        try add(.worker(plugin), descriptor: summary.descriptor, concerns: Set(summary.concerns), source: summary.source,
                 functions: summary.functions, refusedFunctions: summary.refusedFunctions)
     }
 
@@ -156,8 +156,8 @@ final class PluginRegistry {
                 guard concern.isAdopted(by: plugin) else { continue }
                 participants.append(.swift(conformance: conformances.count))
                 conformances.append(plugin)
-            case .remote(let remote):
-                participants.append(.worker(remote))
+            case .worker(let plugin):
+                participants.append(.worker(plugin))
             }
             ids.append(entry.descriptor.id)
             labels.append(entry.label)

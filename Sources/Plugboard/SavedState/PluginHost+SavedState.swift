@@ -153,10 +153,6 @@ extension PluginHost {
         case .swift(let conformance):
             return (roster.conformances[conformance] as? any SavedStatePlugin).map(swift)
         case .worker(let plugin):
-            let needed = request.introducedInMinor
-            if let version = plugin.connection.takeUnretainedValue().peerVersion, version.minor < needed {
-                return .refused("its worker speaks protocol \(version), and saved state needs 1.\(needed)")
-            }
             switch callWorker(plugin, request, id: roster.ids[index]) {
             case .success(.state(let bytes)): return .state(bytes)
             case .success(.returned): return .restored

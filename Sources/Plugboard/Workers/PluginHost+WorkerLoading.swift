@@ -9,7 +9,7 @@ extension PluginHost {
 
     /// Starts a worker for `path` (whose identity the host checked), has it load
     /// the library under `trust` (its report carries the trust warning), and
-    /// registers its plugins as remote participants.
+    /// registers its plugins as worker participants.
     func loadInWorker(_ path: String, worker: String, trust: PluginTrust) -> LoadReport {
         let connection: WorkerConnection
         if let prestarted = loaded.takePrestarted(for: path) {
@@ -45,7 +45,7 @@ extension PluginHost {
     }
 
     /// Has the worker of `connection`, past its handshake, load the library at `path`, and
-    /// registers its plugins as remote participants; the host keeps the worker while one is registered.
+    /// registers its plugins as worker participants; the host keeps the worker while one is registered.
     func load(_ path: String, in connection: WorkerConnection) -> LoadReport {
         // Until the library has registered its plugins, the policy's default rule is its rule.
         if let accessPolicy { connection.gate.apply(accessPolicy, library: path, plugins: nil) }
@@ -63,14 +63,14 @@ extension PluginHost {
         case .failure(let ending):
             connection.close(timeout: .zero)
             loaded.noteLost(whileLoading: path, ending)
-            let stage = connection.stage ?? "dlopen"
+            let stage = connection.stage
             let failedAt: LoadStage = switch stage {
-            case "plugboard_entry": .entry
-            case "init": .`init`
-            case "register_plugins": .register
-            default: .open
+            case .entry: .entry
+            case .`init`: .`init`
+            case .registerPlugins: .register
+            case .`deinit`, nil: .open
             }
-            return .failed(path, LoadFailure(failedAt, ending.sentence(who: path, callback: stage, library: path)))
+            return .failed(path, LoadFailure(failedAt, ending.sentence(who: path, callback: stage?.rawValue ?? "dlopen", library: path)))
         }
         guard report.status == .loaded else {
             connection.close(timeout: workerGrace)
@@ -79,9 +79,9 @@ extension PluginHost {
         let summaries = report.plugins
         report.plugins = []
         for (index, summary) in summaries.enumerated() {
-            let remote = RemotePlugin(connection: .passUnretained(connection), index: UInt32(index))
+            let plugin = WorkerPlugin(connection: .passUnretained(connection), index: UInt32(index))
             do throws(LoadFailure) {
-                try claim(summary.descriptor.id, path: path) { () throws(LoadFailure) in try registry.add(remote, summary) }
+                try claim(summary.descriptor.id, path: path) { () throws(LoadFailure) in try registry.add(plugin, summary) }
                 report.plugins.append(summary)
             } catch {
                 report.refused.append(PluginRefusal(id: summary.descriptor.id.rawValue, failure: error))

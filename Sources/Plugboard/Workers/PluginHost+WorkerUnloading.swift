@@ -12,9 +12,8 @@ extension PluginHost {
         guard let connection = loaded.workers(loadedFrom: path).last, connection.ending == nil else {
             return .failure(.lost("no worker of this host holds the library"))
         }
-        let needed = WorkerMessage.Kind.unload.introducedInMinor
-        if let version = connection.peerVersion, version.minor < needed {
-            return .failure(connection.abandon("it speaks worker protocol \(version), and unload needs 1.\(needed)"))
+        if let refusal = connection.refusal(needing: WorkerMessage.Kind.unload.introducedInMinor, for: "unload") {
+            return .failure(connection.abandon(refusal))
         }
         registry.removeAll(from: .library(path: path))
         let milliseconds = UInt32(clamping: linger.nanoseconds / 1_000_000)

@@ -2,13 +2,17 @@ import PlugboardWorkerProtocol
 
 /// Calling plugins in workers, and what the host does when a worker fails.
 extension PluginHost {
-    /// Calls `plugin` in its worker with `request`, waiting at most the call timeout. When the
-    /// worker fails, its plugins take no further part: the failure is logged once, as one line
-    /// naming the plugin, the callback and the library.
-    func callWorker(_ plugin: RemotePlugin, _ request: CallRequest, id: PluginID) -> Result<CallAnswer, PluginFailure> {
+    /// Calls `plugin` in its worker with `request`, waiting at most the call timeout; a worker
+    /// that speaks a protocol older than the request needs answers `refused`. When the worker
+    /// fails, its plugins take no further part: the failure is logged once, as one line naming
+    /// the plugin, the callback and the library.
+    func callWorker(_ plugin: WorkerPlugin, _ request: CallRequest, id: PluginID) -> Result<CallAnswer, PluginFailure> {
         calls.leave()
         let callback = request.callbackName
         let connection = plugin.connection.takeUnretainedValue()
+        if let refusal = connection.refusal(needing: request.introducedInMinor, for: callback.description) {
+            return .success(.refused(refusal))
+        }
         let outcome = connection.request(.call(plugin: plugin.index, request: request), timeout: callTimeout,
                                          interrupted: interruption)
         switch outcome {
@@ -28,7 +32,7 @@ extension PluginHost {
     /// exit, a hang), handled as for any call.
     func callEveryWorkerPlugin(_ event: LifecycleEvent) -> [PluginFailure] {
         prepared.entries.compactMap { entry in
-            guard case .remote(let plugin) = entry.implementation,
+            guard case .worker(let plugin) = entry.implementation,
                   case .failure(let failure) = callWorker(plugin, .event(event), id: entry.descriptor.id) else {
                 return nil
             }

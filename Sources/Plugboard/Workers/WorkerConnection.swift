@@ -57,7 +57,7 @@ final class WorkerConnection: @unchecked Sendable {
         /// Ids of `function-call`s: a range of their own (high bit set), so calls from other
         /// threads never take an id that ``nextRequestID`` announced for the dispatch thread.
         var nextFunctionCall: UInt64 = 1 << 63
-        var stage: String?
+        var stage: LibraryFunction?
         var peerVersion: WorkerProtocolVersion?
     }
 
@@ -90,7 +90,7 @@ final class WorkerConnection: @unchecked Sendable {
         self.log = log
         let gate = ServiceGate(log: log)
         self.gate = gate
-        files = facade.map { WorkerFilesServer(library: library, facade: $0, gate: gate) }
+        files = facade.map { WorkerFilesServer(facade: $0, gate: gate) }
         self.invoker = invoker
         self.bus = bus
         for (descriptor, stream) in [(process.output, PluginOutputLine.Stream.stdout), (process.errorOutput, .stderr)] {
@@ -129,12 +129,20 @@ final class WorkerConnection: @unchecked Sendable {
     }
 
     /// The last library function the worker said it was about to call (`init`, …), if any.
-    var stage: String? { state.withLock { $0.stage } }
+    var stage: LibraryFunction? { state.withLock { $0.stage } }
 
     /// The protocol version the worker answered the handshake with; nil before it.
     var peerVersion: WorkerProtocolVersion? {
         get { state.withLock { $0.peerVersion } }
         set { state.withLock { $0.peerVersion = newValue } }
+    }
+
+    /// Why the worker cannot take what `purpose` needs, introduced in protocol minor `minor`
+    /// (of major 1): it speaks an older minor; nil when it can. The one version gate of the host's
+    /// requests (a call's request, a function call, an unload).
+    func refusal(needing minor: UInt16, for purpose: String) -> String? {
+        guard let version = peerVersion, version.minor < minor else { return nil }
+        return "its worker speaks worker protocol \(version), and \(purpose) needs 1.\(minor)"
     }
 
     /// How the worker failed during a call, once the host reported it (``markReported()``); nil for a
@@ -326,8 +334,8 @@ final class WorkerConnection: @unchecked Sendable {
                     end(endingAfterLostChannel(error))
                     return
                 }
-            case .stage(let name):
-                state.withLock { $0.stage = name }
+            case .stage(let function):
+                state.withLock { $0.stage = function }
             case .functionResult(let result):
                 let waiting = state.withLock { state -> DispatchSemaphore? in
                     guard let waiting = state.functionCalls[received.requestID] else { return nil }
@@ -368,9 +376,9 @@ final class WorkerConnection: @unchecked Sendable {
                 guard gate.refusal(.observe) == nil else { continue }
                 // Past the limit (the worker's own bus refuses that first; only a forged frame gets here)
                 // the observation is not made.
-                _ = bus?.observe(name, receiver: plugin, owner: ObjectIdentifier(self), .remote(self, token: token))
+                _ = bus?.observe(name, receiver: plugin, owner: ObjectIdentifier(self), .worker(self, token: token))
             case .stopObserving(let token):
-                bus?.stopRemoteObserving(token, owner: ObjectIdentifier(self))
+                bus?.stopWorkerObserving(token, owner: ObjectIdentifier(self))
             case .completion(let notification, let plugin, let result):
                 let (completion, id) = state.withLock { ($0.notifications[notification], $0.completingPlugins[plugin]) }
                 let answer = FetchResult(abiValue: result)
@@ -413,7 +421,7 @@ final class WorkerConnection: @unchecked Sendable {
                                   requestID: requestID)
                 return
             }
-            let outcome = invoker?.invoke(function, arguments, depth: depth, caller: .elsewhere)
+            let outcome = invoker?.invoke(function, arguments, depth: depth, caller: .worker)
                 ?? .failure(InvokeFailure(status: PB_ERR_UNAVAILABLE, message: "invoke \(function): this host serves no invocations"))
             let reply: InvokeResult = switch outcome {
             case .success(let value): .value(value)

@@ -35,8 +35,8 @@ public enum WorkerServer {
         FaultReporter.install()
         let channel = WorkerChannel(descriptor: FileDescriptor(rawValue: channelDescriptor))
         let requests = WorkerRequests(channel: channel)
-        let files = environment[filesVariable] == nil ? nil : RemoteFiles(requests: requests)
-        let session = WorkerSession(channel: channel, files: files, invoke: RemoteInvoke(requests: requests))
+        let files = environment[filesVariable] == nil ? nil : HostFilesProxy(requests: requests)
+        let session = WorkerSession(channel: channel, files: files, invoke: HostInvokeProxy(requests: requests))
         // The reader thread takes replies to plugins' `files` and `invoke` requests (a plugin waits
         // for them inside a callback, while the main thread is busy in it) and queues the rest. A
         // `function-call` goes to the main thread when it is idle, else to a thread of its own:
@@ -88,13 +88,13 @@ final class WorkerSession {
     /// Runs `function-call`s, on this thread or another.
     let functionCalls: WorkerFunctionCalls
 
-    init(channel: WorkerChannel, files: RemoteFiles?, invoke: RemoteInvoke) {
+    init(channel: WorkerChannel, files: HostFilesProxy?, invoke: HostInvokeProxy) {
         self.channel = channel
         host = PluginHost { record in
             try? channel.send(.log(pluginID: record.plugin, level: record.level.abiValue, message: record.message))
         }
-        host.stageAnnouncer = { stage in try? channel.send(.stage(name: stage.description)) }
-        host.remoteFiles = files
+        host.stageAnnouncer = { function in try? channel.send(.stage(function)) }
+        host.filesProxy = files
         host.functionInvoker.relay(to: invoke)
         host.relayNotifications(over: channel)
         functionCalls = WorkerFunctionCalls(channel: channel, invoker: host.functionInvoker)

@@ -24,7 +24,7 @@ import PlugboardFiles
             router.attach(owner) { logs.append(source: $0.source, plugin: $0.plugin, level: $0.level.rawValue, message: $0.message) }
             lifetime = LibraryLifetime(libraryPath: "/plugins/libx.so", router: router)
             services = HostServicesTable(lifetime: lifetime, router: router,
-                                         files: .local(FilesService(facade: FileFacade(container: try Container(rootPath: container.path)))),
+                                         files: FilesAccess(.here(FilesService(facade: FileFacade(container: try Container(rootPath: container.path))))),
                                          gate: ServiceGate { _ in })
         }
 

@@ -5,7 +5,7 @@ import PlugboardWorkerProtocol
 /// `invoke` request to the host, which runs the function in its process or forwards it
 /// to the function's worker, and answers with `invokeReply`. The target is in another
 /// process, so a `pointer` argument is refused here, before anything is sent. Thread-safe.
-final class RemoteInvoke: Sendable {
+final class HostInvokeProxy: Sendable {
     private let requests: WorkerRequests
 
     init(requests: WorkerRequests) {

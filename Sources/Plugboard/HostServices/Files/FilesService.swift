@@ -1,0 +1,144 @@
+import CPlugboard
+import Foundation
+import PlugboardFiles
+import PlugboardWorkerProtocol
+
+/// One files-service call as a plugin makes it: the operation and its arguments, container
+/// paths as text (the `files` request of the worker protocol carries the same).
+struct FilesRequest: Sendable {
+    let operation: FilesOperation
+    let path: String
+    var secondPath = ""
+    var data: [UInt8] = []
+    var flags: UInt32 = 0
+}
+
+/// What a files-service call came to: a `PB_OK` or `PB_ERR_*` status, the result bytes (a file's
+/// bytes, a listing's JSON, a new path, an attributes record, an exists byte) and, on failure,
+/// the sentence for `last_error`.
+struct FilesOutcome: Sendable {
+    let status: pb_status_t
+    var payload: [UInt8] = []
+    var message = ""
+}
+
+/// The files service: the file facade for plugins, through the path adapter (container paths as
+/// text ↔ facade locations). One request in, one outcome out; the in-process C table
+/// (``FilesTable``) adapts it, and a worker's forwarded requests call it directly.
+final class FilesService: Sendable {
+    let facade: FileFacade
+
+    init(facade: FileFacade) {
+        self.facade = facade
+    }
+
+    /// Runs `request` unless `gate` denies the files service; every failure becomes a status and a sentence.
+    func perform(_ request: FilesRequest, gate: ServiceGate) -> FilesOutcome {
+        if let refusal = gate.refusal(.files) { return FilesOutcome(status: PB_ERR_DENIED, message: refusal) }
+        do {
+            return FilesOutcome(status: PB_OK, payload: try run(request))
+        } catch let error as FileFacadeError {
+            return FilesOutcome(status: Self.status(for: error.reason), message: error.description)
+        } catch {
+            return FilesOutcome(status: PB_ERR_IO, message: String(describing: error))
+        }
+    }
+
+    private func run(_ request: FilesRequest) throws -> [UInt8] {
+        let overwrite = request.flags & PB_FILES_OVERWRITE != 0
+        let createFolders = request.flags & PB_FILES_CREATE_FOLDERS != 0
+        switch request.operation {
+        case .write:
+            let target = try PathAdapter.location(forContainerPath: request.path)
+            try facade.writeBytes(request.data, to: target.name, in: target.directory, overwrite: overwrite,
+                                  createIntermediateDirectories: createFolders)
+        case .read:
+            let target = try PathAdapter.location(forContainerPath: request.path)
+            return try facade.readBytes(target.name, in: target.directory)
+        case .remove:
+            let target = try PathAdapter.location(forContainerPath: request.path)
+            try facade.delete(target.name, in: target.directory)
+        case .rename:
+            let target = try PathAdapter.location(forContainerPath: request.path)
+            try facade.rename(target.name, in: target.directory, to: request.secondPath, overwrite: overwrite)
+        case .move, .copy:
+            let source = try PathAdapter.location(forContainerPath: request.path)
+            let destination = try PathAdapter.location(forContainerPath: request.secondPath)
+            if request.operation == .move {
+                try facade.move(source.name, from: source.directory, to: destination.name, in: destination.directory,
+                                overwrite: overwrite, createIntermediateDirectories: createFolders)
+            } else {
+                try facade.copy(source.name, from: source.directory, to: destination.name, in: destination.directory,
+                                overwrite: overwrite, createIntermediateDirectories: createFolders)
+            }
+        case .changeExtension:
+            let target = try PathAdapter.location(forContainerPath: request.path)
+            let newName = try facade.changeExtension(of: target.name, in: target.directory, to: request.secondPath,
+                                                     overwrite: overwrite)
+            return Array(try PathAdapter.containerPath(for: FileLocation(directory: target.directory, name: newName)).utf8)
+        case .list:
+            let entries: [DirectoryEntry]
+            if let directory = AppDirectory.allCases.first(where: { $0.relativePath == request.path }) {
+                entries = try facade.listContents(of: directory)
+            } else {
+                let target = try PathAdapter.location(forContainerPath: request.path)
+                entries = try facade.listContents(of: target.directory, folder: target.name)
+            }
+            let objects = entries.map { ["name": $0.name, "kind": Self.kindName($0.kind)] }
+            return Array(try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]))
+        case .attributes:
+            let target = try PathAdapter.location(forContainerPath: request.path)
+            let found = try facade.attributes(of: target.name, in: target.directory)
+            return FilesRecord(pb_file_attributes_t(
+                struct_size: UInt32(MemoryLayout<pb_file_attributes_t>.size),
+                kind: Self.kinds[found.kind] ?? PB_FILE_KIND_OTHER,
+                size: found.size,
+                permissions: UInt32(found.permissions.rawValue),
+                owner_id: found.ownerID,
+                modified_ns: Self.nanoseconds(found.modificationDate),
+                created_ns: found.creationDate.map(Self.nanoseconds) ?? 0)).bytes
+        case .exists:
+            let target = try PathAdapter.location(forContainerPath: request.path)
+            return [try facade.exists(target.name, in: target.directory) ? 1 : 0]
+        }
+        return []
+    }
+
+    /// The most bytes one `write` takes, 1 GiB: the host copies them before the
+    /// atomic write, so a size no buffer has is refused rather than allocated.
+    static let maximumWriteBytes = 1 << 30
+
+    /// Why `write` refuses `size` bytes for `path`, or nil when it takes them. A C `size_t`
+    /// above PTRDIFF_MAX (SIZE_MAX, say) arrives as a negative `Int`.
+    static func sizeRefusal(path: String, size: Int) -> String? {
+        guard size < 0 || size > maximumWriteBytes else { return nil }
+        return "write '\(path)': size is \(UInt(bitPattern: size)) bytes; the limit is \(maximumWriteBytes) (1 GiB)"
+    }
+
+    private static func status(for reason: FileFacadeError.Reason) -> pb_status_t {
+        switch reason {
+        case .invalidName, .escapesContainer, .symbolicLink, .outsideAppDirectories, .notAFileURL: PB_ERR_INVALID_PATH
+        case .notFound: PB_ERR_NOT_FOUND
+        case .destinationExists: PB_ERR_EXISTS
+        case .permissionDenied: PB_ERR_PERMISSION
+        case .notADirectory, .isADirectory, .notARegularFile, .directoryNotEmpty, .notUTF8Text: PB_ERR_INVALID_ARGUMENT
+        case .noHomeDirectory, .systemError: PB_ERR_IO
+        }
+    }
+
+    private static func kindName(_ kind: FileKind) -> String {
+        switch kind {
+        case .file: "file"
+        case .directory: "directory"
+        case .symbolicLink: "symbolic-link"
+        case .other: "other"
+        }
+    }
+
+    private static let kinds: [FileKind: pb_file_kind_t] = [.file: PB_FILE_KIND_FILE, .directory: PB_FILE_KIND_DIRECTORY,
+                                                            .symbolicLink: PB_FILE_KIND_SYMBOLIC_LINK, .other: PB_FILE_KIND_OTHER]
+
+    private static func nanoseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1e9).rounded())
+    }
+}
