@@ -90,7 +90,10 @@ let package = Package(
         .executableTarget(name: "plugboard-worker", dependencies: ["Plugboard"]),
         // Benchmarks: measured as ratios against a hand-written C baseline; see BENCHMARKS.md.
         .target(name: "CBenchmarkBaseline", dependencies: ["CPlugboard", "CFFI"]),
-        .executableTarget(name: "PlugboardBenchmark", dependencies: ["Plugboard", "CBenchmarkBaseline", "PlugboardChildProcess", "PlugboardFiles"]),
+        .executableTarget(
+            name: "PlugboardBenchmark",
+            dependencies: ["Plugboard", "CBenchmarkBaseline", "PlugboardChildProcess", "PlugboardFiles",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "PlugboardFilesBenchmark", dependencies: ["PlugboardFiles"]),
         .target(name: "PlugboardBenchmarkSwiftPlugin", dependencies: ["PlugboardSDK"]),
         .testTarget(
