@@ -9,12 +9,6 @@ let package = Package(
         .library(name: "PlugboardSDK", targets: ["PlugboardSDK"]),
         // The Swift example plugin: a drop-in `.so` (libSwiftExamplePlugin.so).
         .library(name: "SwiftExamplePlugin", type: .dynamic, targets: ["SwiftExamplePlugin"]),
-        // A test fixture of the Swift SDK tests (libSwiftSDKProbePlugin.so); not for use.
-        .library(name: "SwiftSDKProbePlugin", type: .dynamic, targets: ["SwiftSDKProbePlugin"]),
-        // A test plugin declaring Swift functions of every type (SwiftFunctionTests).
-        .library(name: "SwiftFunctionsPlugin", type: .dynamic, targets: ["SwiftFunctionsPlugin"]),
-        // A test plugin invoking another plugin's function at launch (SwiftFunctionTests).
-        .library(name: "SwiftInvokePlugin", type: .dynamic, targets: ["SwiftInvokePlugin"]),
         .executable(name: "plugboard", targets: ["plugboard"]),
         .executable(name: "plugboard-worker", targets: ["plugboard-worker"]),
         .executable(name: "plugboard-benchmark", targets: ["PlugboardBenchmark"]),
@@ -65,10 +59,6 @@ let package = Package(
             dependencies: ["CPlugboard", "CFFI", "PlugboardPluginAPI", .product(name: "Logging", package: "swift-log")]),
         // The Swift example plugin (plugins/swift-example), built as a drop-in .so.
         .target(name: "SwiftExamplePlugin", dependencies: ["PlugboardSDK"], path: "plugins/swift-example"),
-        // The Swift SDK tests' probe plugin, built as a drop-in .so.
-        .target(name: "SwiftSDKProbePlugin", dependencies: ["PlugboardSDK"], path: "Tests/PlugboardTests/Fixtures/swift-sdk-probe"),
-        .target(name: "SwiftFunctionsPlugin", dependencies: ["PlugboardSDK"], path: "Tests/PlugboardTests/Fixtures/swift-functions"),
-        .target(name: "SwiftInvokePlugin", dependencies: ["PlugboardSDK"], path: "Tests/PlugboardTests/Fixtures/swift-invoke"),
         // The host library: loader, registry, dispatcher, host services, built-in plugins, workers.
         .target(
             name: "Plugboard",
@@ -90,7 +80,10 @@ let package = Package(
         .executableTarget(name: "plugboard-worker", dependencies: ["Plugboard"]),
         // Benchmarks: measured as ratios against a hand-written C baseline; see BENCHMARKS.md.
         .target(name: "CBenchmarkBaseline", dependencies: ["CPlugboard", "CFFI"]),
-        .executableTarget(name: "PlugboardBenchmark", dependencies: ["Plugboard", "CBenchmarkBaseline", "PlugboardChildProcess", "PlugboardFiles"]),
+        .executableTarget(
+            name: "PlugboardBenchmark",
+            dependencies: ["Plugboard", "CBenchmarkBaseline", "PlugboardChildProcess", "PlugboardFiles",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "PlugboardFilesBenchmark", dependencies: ["PlugboardFiles"]),
         .target(name: "PlugboardBenchmarkSwiftPlugin", dependencies: ["PlugboardSDK"]),
         .testTarget(

@@ -1,148 +1,141 @@
+import ArgumentParser
 import Plugboard
 
-/// The command line of `plugboard-benchmark`.
-struct BenchmarkOptions {
-    /// Fewer iterations and plugins: a smoke run.
+/// The options of `plugboard-benchmark`.
+struct BenchmarkOptions: ParsableArguments {
+    @Flag(help: "Fewer iterations and plugins (a smoke run, not for BENCHMARKS.md).")
     var quick = false
-    /// Print the BENCHMARKS.md section instead of the plain table.
+
+    @Flag(help: "Print the BENCHMARKS.md results sections instead of the table.")
     var markdown = false
-    /// Run only the plugin-worker part (dispatch in workers, the channel floor, start-up, list).
+
+    @Flag(help: "Only the plugin-worker part.")
     var workersOnly = false
-    /// Run only the plugin-function call part (ours in process, direct C, raw libffi, ctypes).
-    var callsOnly = false
-    /// The `plugboard` CLI to time; default: next to this executable.
-    var cli: String?
-    /// The ABI headers; default: `include/` of the package this file was built from.
-    var include: String?
-    /// Internal: run one load in this process and print its time (used for fresh-process numbers).
-    var childLoad: (side: LoadSide, directory: String)?
-    /// Only run both dispatchers for a fixed number of events (for a profiler such as callgrind).
-    var profile: (plugins: Int, events: UInt64)?
-    /// The host's timing for `--profile-dispatch`.
-    var profileTiming = CallTiming.perCall
-    /// Whether `--profile-dispatch` reads each report's `calls`.
-    var profileReadsCalls = false
-    /// Only make this many calls through our engine, then through raw libffi (for a profiler such as callgrind).
-    var profileCalls: UInt64?
-    /// Only the language rows: the same plugin in C, C++, Rust and Swift, dispatched to in process.
+
+    @Flag(help: """
+        Only the language rows: one plugin written in C, C++ (plugin.hpp), Rust (rust-sdk) and Swift \
+        (PlugboardSDK), N plugins in one library each (N = 1, 10, 100; built with cc, c++, cargo and \
+        swift build), dispatched to in process; prints the BENCHMARKS.md rows.
+        """)
     var languages = false
-    /// Only the decorator rows: each decorator's cost per call, against the undecorated host.
+
+    @Flag(help: """
+        Only the decorator rows: dispatch to 10 C plugins through hosts with no decorator, each one \
+        alone and all three (ratios to none), and a log line from the dispatch thread and from a \
+        plugin thread, confined or not.
+        """)
     var decorators = false
-    /// Only the saved-state rows: save and restore of 100 plugins × 1 KiB against plain system calls.
+
+    @Flag(help: """
+        Only the saved-state rows: PluginHost.saveState and restoreState for 100 plugins with 1 KiB \
+        each, against writing (temporary file, fsync, rename, fsync of the folder) and reading the \
+        same 100 files with plain system calls.
+        """)
     var state = false
-    /// Only the notification bus rows: post → delivery to 1, 10, 100 observers, in process and in a worker.
+
+    @Flag(help: "Only the plugin-function call part.")
+    var callsOnly = false
+
+    @Flag(help: """
+        Only the notification bus rows: ns per post → delivery to 1, 10, 100 observers in process \
+        (against a C loop calling the same callbacks) and in one worker (against the channel \
+        floor's round trips); prints them.
+        """)
     var bus = false
-    /// Print the usage and stop.
-    var help = false
 
-    /// The usage text.
-    static let usage = """
-        usage: plugboard-benchmark [--quick] [--markdown] [--workers-only | --calls-only] [--plugboard PATH] [--include DIR]
-               plugboard-benchmark --languages [--quick]
-               plugboard-benchmark --decorators [--quick]
-               plugboard-benchmark --state [--quick]
-               plugboard-benchmark --bus [--quick] [--plugboard PATH]
+    /// The `plugboard` CLI to time; default: next to this executable.
+    @Option(name: .customLong("plugboard"),
+            help: ArgumentHelp("The plugboard CLI to time (default: next to this executable).", valueName: "PATH"))
+    var cli: String?
 
-        Measures Plugboard's dispatch cost against a hand-written C loop over the
-        same vtables (1, 10, 100 plugins), and the cost of loading 200 and 1,000
-        plugin libraries, in this process and in fresh processes. Then plugin
-        workers: dispatch in workers against in process and against a raw C round
-        trip over a socketpair (1, 10, 100 plugins); `plugboard run` start-up and
-        resident memory over 10, 100 and 1,000 libraries with --isolation none and
-        process; `plugboard list` over 1,000 libraries. Then plugin functions: ns per
-        call of double (int32, double, string) through our engine in process, a
-        direct C function pointer, raw libffi and Python's ctypes. Plugins are generated,
-        compiled with $CC (default cc) and cached under $TMPDIR.
+    /// The ABI headers; default: `include/` of the package this file was built from.
+    @Option(help: ArgumentHelp("The Plugboard C headers (default: the package's include/).", valueName: "DIR"))
+    var include: String?
 
-          --quick           fewer iterations and plugins (a smoke run, not for BENCHMARKS.md)
-          --markdown        print the BENCHMARKS.md results sections instead of the table
-          --workers-only    only the plugin-worker part
-          --languages       only the language rows: one plugin written in C, C++ (plugin.hpp), Rust
-                            (rust-sdk) and Swift (PlugboardSDK), N plugins in one library each
-                            (N = 1, 10, 100; built with cc, c++, cargo and swift build), dispatched
-                            to in process; prints the BENCHMARKS.md rows
-          --decorators      only the decorator rows: dispatch to 10 C plugins through hosts with no
-                            decorator, each one alone and all three (ratios to none), and a log
-                            line from the dispatch thread and from a plugin thread, confined or not
-          --state           only the saved-state rows: PluginHost.saveState and restoreState for 100
-                            plugins with 1 KiB each, against writing (temporary file, fsync, rename,
-                            fsync of the folder) and reading the same 100 files with plain system calls
-          --calls-only      only the plugin-function call part
-          --bus             only the notification bus rows: ns per post → delivery to 1, 10, 100
-                            observers in process (against a C loop calling the same callbacks) and
-                            in one worker (against the channel floor's round trips); prints them
-          --plugboard PATH  the plugboard CLI to time (default: next to this executable)
-          --include DIR     the Plugboard C headers (default: the package's include/)
-          --profile-dispatch PLUGINS EVENTS
-                            only send EVENTS willFinishLaunching and EVENTS memory warnings
-                            to PLUGINS loaded plugins, ours then the C loop (for callgrind)
-          --timing per-call|per-event
-                            the host's timing for --profile-dispatch (default per-call)
-          --read-calls      with --profile-dispatch: read each report's `calls` (built when read)
-          --profile-calls CALLS
-                            only call weigh(3, 2.5, "abc") CALLS times through our engine
-                            (CallBenchmark.timeEngine), then through raw libffi (pbb_call_ffi),
-                            for callgrind
-          --help            this text
-        """
+    /// `--profile-dispatch PLUGINS EVENTS` as given; ``profile()`` reads it.
+    @Option(name: .customLong("profile-dispatch"), parsing: .upToNextOption,
+            help: ArgumentHelp("""
+                Only send EVENTS willFinishLaunching and EVENTS memory warnings to PLUGINS loaded \
+                plugins, ours then the C loop (for callgrind).
+                """, valueName: "PLUGINS EVENTS"))
+    var profileDispatch: [String] = []
 
-    /// Parses `arguments` (without the program name).
-    static func parse(_ arguments: [String]) throws -> BenchmarkOptions {
-        var options = BenchmarkOptions()
-        var rest = arguments[...]
-        /// The argument after `flag`.
-        func value(for flag: String) throws -> String {
-            guard let value = rest.popFirst(), !value.isEmpty else {
-                throw BenchmarkError("\(flag) needs a value\n\n\(usage)")
-            }
-            return value
+    /// `--timing` as given; ``profileTiming()`` reads it.
+    @Option(name: .customLong("timing"),
+            help: ArgumentHelp("The host's timing for --profile-dispatch.", valueName: "per-call|per-event"))
+    var timing = "per-call"
+
+    /// Whether `--profile-dispatch` reads each report's `calls`.
+    @Flag(name: .customLong("read-calls"),
+          help: "With --profile-dispatch: read each report's `calls` (built when read).")
+    var profileReadsCalls = false
+
+    /// `--profile-calls CALLS` as given; ``profileCalls()`` reads it.
+    @Option(name: .customLong("profile-calls"),
+            help: ArgumentHelp("""
+                Only call weigh(3, 2.5, "abc") CALLS times through our engine \
+                (CallBenchmark.timeEngine), then through raw libffi (pbb_call_ffi), for callgrind.
+                """, valueName: "CALLS"))
+    var profileCallsText: String?
+
+    /// Internal, `--child-load host|c DIR`: run one load in this process and print its time
+    /// (used for fresh-process numbers); ``childLoad()`` reads it.
+    @Option(name: .customLong("child-load"), parsing: .upToNextOption, help: .hidden)
+    var childLoadArguments: [String] = []
+
+    /// Only run both dispatchers for this many plugins and events (for a profiler such as callgrind); nil without
+    /// `--profile-dispatch`.
+    func profile() throws -> (plugins: Int, events: UInt64)? {
+        if profileDispatch.isEmpty { return nil }
+        guard profileDispatch.count == 2, let plugins = Int(profileDispatch[0]), (1...10_000).contains(plugins),
+              let events = UInt64(profileDispatch[1]), events > 0 else {
+            throw ValidationError("--profile-dispatch takes a plugin count (1…10000) and an event count (> 0)")
         }
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--quick": options.quick = true
-            case "--markdown": options.markdown = true
-            case "--workers-only": options.workersOnly = true
-            case "--languages": options.languages = true
-            case "--decorators": options.decorators = true
-            case "--state": options.state = true
-            case "--bus": options.bus = true
-            case "--calls-only": options.callsOnly = true
-            case "--help", "-h": options.help = true
-            case "--plugboard": options.cli = try value(for: argument)
-            case "--include": options.include = try value(for: argument)
-            case "--profile-dispatch":
-                let pluginsText = try value(for: argument), eventsText = try value(for: argument)
-                guard let plugins = Int(pluginsText), plugins > 0, plugins <= 10_000,
-                      let events = UInt64(eventsText), events > 0 else {
-                    throw BenchmarkError("--profile-dispatch takes a plugin count (1…10000) and an event count (> 0)")
-                }
-                options.profile = (plugins, events)
-            case "--read-calls": options.profileReadsCalls = true
-            case "--profile-calls":
-                guard let calls = UInt64(try value(for: argument)), calls > 0 else {
-                    throw BenchmarkError("--profile-calls takes a call count (> 0)")
-                }
-                options.profileCalls = calls
-            case "--timing":
-                switch try value(for: argument) {
-                case "per-call": options.profileTiming = .perCall
-                case "per-event": options.profileTiming = .perEvent
-                case let other: throw BenchmarkError("--timing takes per-call or per-event, not \(String(reflecting: other))")
-                }
-            case "--child-load":
-                let sideText = try value(for: argument)
-                guard let side = LoadSide(rawValue: sideText) else {
-                    throw BenchmarkError("--child-load takes host or c, not \(String(reflecting: sideText))")
-                }
-                options.childLoad = (side, try value(for: argument))
-            default:
-                throw BenchmarkError("unknown argument \(String(reflecting: argument))\n\n\(usage)")
-            }
+        return (plugins, events)
+    }
+
+    /// The host's timing for `--profile-dispatch`.
+    func profileTiming() throws -> CallTiming {
+        switch timing {
+        case "per-call": return .perCall
+        case "per-event": return .perEvent
+        case let other: throw ValidationError("--timing takes per-call or per-event, not \(String(reflecting: other))")
         }
-        if options.workersOnly && options.callsOnly {
-            throw BenchmarkError("--workers-only and --calls-only exclude each other")
+    }
+
+    /// Only make this many calls through our engine, then through raw libffi (for a profiler such as callgrind);
+    /// nil without `--profile-calls`.
+    func profileCalls() throws -> UInt64? {
+        guard let profileCallsText else { return nil }
+        guard let calls = UInt64(profileCallsText), calls > 0 else {
+            throw ValidationError("--profile-calls takes a call count (> 0)")
         }
-        return options
+        return calls
+    }
+
+    /// The loader and directory of a `--child-load` process; nil without `--child-load`.
+    func childLoad() throws -> (side: LoadSide, directory: String)? {
+        guard let sideText = childLoadArguments.first else { return nil }
+        guard let side = LoadSide(rawValue: sideText) else {
+            throw ValidationError("--child-load takes host or c, not \(String(reflecting: sideText))")
+        }
+        guard childLoadArguments.count == 2, !childLoadArguments[1].isEmpty else {
+            throw ValidationError("--child-load takes host or c and a directory")
+        }
+        return (side, childLoadArguments[1])
+    }
+
+    /// Checks what the types of the options do not: the values above, no empty paths, no two exclusive parts.
+    func validate() throws {
+        _ = try profile()
+        _ = try profileTiming()
+        _ = try profileCalls()
+        _ = try childLoad()
+        if cli?.isEmpty == true { throw ValidationError("--plugboard needs a value") }
+        if include?.isEmpty == true { throw ValidationError("--include needs a value") }
+        if workersOnly && callsOnly {
+            throw ValidationError("--workers-only and --calls-only exclude each other")
+        }
     }
 }
 

@@ -1,3 +1,4 @@
+import ArgumentParser
 import CBenchmarkBaseline
 import Foundation
 import Glibc
@@ -5,7 +6,32 @@ import Plugboard
 
 /// The benchmark driver: parses the command line, prepares the plugins, runs
 /// the load and dispatch benchmarks and prints the report.
-enum BenchmarkCommand {
+struct BenchmarkCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plugboard-benchmark",
+        abstract: "Measures Plugboard against hand-written C over the same plugins.",
+        usage: """
+            plugboard-benchmark [--quick] [--markdown] [--workers-only | --calls-only] [--plugboard PATH] [--include DIR]
+            plugboard-benchmark --languages [--quick]
+            plugboard-benchmark --decorators [--quick]
+            plugboard-benchmark --state [--quick]
+            plugboard-benchmark --bus [--quick] [--plugboard PATH]
+            plugboard-benchmark --profile-dispatch PLUGINS EVENTS [--timing per-call|per-event] [--read-calls]
+            plugboard-benchmark --profile-calls CALLS
+            """,
+        discussion: """
+            Measures Plugboard's dispatch cost against a hand-written C loop over the \
+            same vtables (1, 10, 100 plugins), and the cost of loading 200 and 1,000 \
+            plugin libraries, in this process and in fresh processes. Then plugin \
+            workers: dispatch in workers against in process and against a raw C round \
+            trip over a socketpair (1, 10, 100 plugins); `plugboard run` start-up and \
+            resident memory over 10, 100 and 1,000 libraries with --isolation none and \
+            process; `plugboard list` over 1,000 libraries. Then plugin functions: ns per \
+            call of double (int32, double, string) through our engine in process, a \
+            direct C function pointer, raw libffi and Python's ctypes. Plugins are generated, \
+            compiled with $CC (default cc) and cached under $TMPDIR.
+            """)
+
     /// The package root, found from this source file: three levels up
     /// (Sources/PlugboardBenchmark/main.swift).
     static let packageRoot = URL(fileURLWithPath: #filePath)
@@ -14,62 +40,55 @@ enum BenchmarkCommand {
     /// The package's `include/`.
     static var packageInclude: String { packageRoot + "/include" }
 
-    /// Runs the command and returns the exit status.
-    static func main(_ arguments: [String]) -> Int32 {
-        let options: BenchmarkOptions
-        do {
-            options = try BenchmarkOptions.parse(arguments)
-        } catch {
-            Progress.say("plugboard-benchmark: \(error)")
-            return 64
-        }
-        if options.help {
-            print(BenchmarkOptions.usage)
-            return 0
-        }
-        if let child = options.childLoad {
-            return LoadBenchmark.childMain(side: child.side, directory: child.directory)
+    /// The command line.
+    @OptionGroup var options: BenchmarkOptions
+
+    /// Runs the part the options ask for; a failure is reported as `plugboard-benchmark: …` with status 1.
+    func run() throws {
+        if let child = try options.childLoad() {
+            let status = LoadBenchmark.childMain(side: child.side, directory: child.directory)
+            if status != 0 { throw ExitCode(status) }
+            return
         }
         do {
-            if options.languages {
-                try runLanguages(options)
-                return 0
-            }
-            if options.decorators {
-                let settings = options.quick ? BenchmarkSettings.quick : BenchmarkSettings.full
-                try DecoratorsBenchmark(targetNanoseconds: settings.targetNanoseconds, repetitions: settings.repetitions)
-                    .run(factory: PluginFactory(includeDirectory: options.include ?? packageInclude))
-                return 0
-            }
-            if options.state {
-                try StateBenchmark.run(quick: options.quick)
-                return 0
-            }
-            if options.bus {
-                try runBus(options)
-                return 0
-            }
-            if let profile = options.profile {
-                try runProfile(options, plugins: profile.plugins, events: profile.events)
-                return 0
-            }
-            if let calls = options.profileCalls {
-                let factory = try PluginFactory(includeDirectory: options.include ?? packageInclude)
-                let perCall = try CallBenchmark.profile(calls: calls, directory: factory.cacheDirectory + "/calls", factory: factory)
-                print("\(calls) calls of weigh, ns per call: ours \(Format.fixed(perCall.ours, 1)), raw libffi \(Format.fixed(perCall.libffi, 1))")
-                return 0
-            }
-            let results = try run(options)
-            print(options.markdown ? Report.markdown(results) : Report.table(results))
-            return 0
+            try Self.runSelected(options)
         } catch {
             Progress.say("plugboard-benchmark: \(error)")
-            return 1
+            throw ExitCode.failure
         }
     }
 
+    /// Runs the part `options` ask for and prints its report.
+    static func runSelected(_ options: BenchmarkOptions) throws {
+        if options.languages {
+            return try runLanguages(options)
+        }
+        if options.decorators {
+            let settings = options.quick ? BenchmarkSettings.quick : BenchmarkSettings.full
+            return try DecoratorsBenchmark(targetNanoseconds: settings.targetNanoseconds, repetitions: settings.repetitions)
+                .run(factory: PluginFactory(includeDirectory: options.include ?? packageInclude))
+        }
+        if options.state {
+            return try StateBenchmark.run(quick: options.quick)
+        }
+        if options.bus {
+            return try runBus(options)
+        }
+        if let profile = try options.profile() {
+            return try runProfile(options, plugins: profile.plugins, events: profile.events)
+        }
+        if let calls = try options.profileCalls() {
+            let factory = try PluginFactory(includeDirectory: options.include ?? packageInclude)
+            let perCall = try CallBenchmark.profile(calls: calls, directory: factory.cacheDirectory + "/calls", factory: factory)
+            print("\(calls) calls of weigh, ns per call: ours \(Format.fixed(perCall.ours, 1)), raw libffi \(Format.fixed(perCall.libffi, 1))")
+            return
+        }
+        let results = try runAll(options)
+        print(options.markdown ? Report.markdown(results) : Report.table(results))
+    }
+
     /// Prepares the plugins and runs both benchmarks.
-    static func run(_ options: BenchmarkOptions) throws -> BenchmarkResults {
+    static func runAll(_ options: BenchmarkOptions) throws -> BenchmarkResults {
         let started = Clock.now()
         let loadAtStart = MachineInfo.loadAverage()
         let settings = options.quick ? BenchmarkSettings.quick : BenchmarkSettings.full
@@ -149,7 +168,8 @@ enum BenchmarkCommand {
         let factory = try PluginFactory(includeDirectory: options.include ?? packageInclude)
         let set = PluginSet(purpose: "dispatch", count: plugins)
         _ = try factory.prepare([set], jobs: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-        let host = PluginHost(timing: options.profileTiming)
+        let timing = try options.profileTiming()
+        let host = PluginHost(timing: timing)
         defer { host.shutdown() }
         let reports = host.loadPlugins(from: PluginSearchPath(explicit: [factory.directory(of: set)]))
         try LoadBenchmark.check(reports, plugins: host.plugins.count, count: plugins, directory: factory.directory(of: set))
@@ -164,7 +184,7 @@ enum BenchmarkCommand {
         let memory = DispatchBenchmark.timeMemoryWarning(host, events, readingCalls: options.profileReadsCalls)
         let cLaunch = pbb_set_will_finish_launching(baseline, events, nil)
         let cMemory = pbb_set_memory_warning(baseline, events)
-        print("\(events) events to \(plugins) plugins (\(options.profileTiming)\(options.profileReadsCalls ? ", reading calls" : "")), ns per plugin per event: willFinishLaunching ours \(per(launch)), "
+        print("\(events) events to \(plugins) plugins (\(timing)\(options.profileReadsCalls ? ", reading calls" : "")), ns per plugin per event: willFinishLaunching ours \(per(launch)), "
             + "C \(per(cLaunch)); didReceiveMemoryWarning ours \(per(memory)), C \(per(cMemory))")
     }
 
@@ -244,4 +264,4 @@ enum BenchmarkCommand {
     }
 }
 
-exit(BenchmarkCommand.main(Array(CommandLine.arguments.dropFirst())))
+BenchmarkCommand.main()

@@ -2,7 +2,7 @@ import Testing
 @testable import Plugboard
 
 /// The same plugin functions written with each SDK's declarations (Fixtures/functions_cpp_plugin.cpp,
-/// Fixtures/rust-functions, Fixtures/swift-functions), loaded in process, and what each must show:
+/// Fixtures/rust-functions, Fixtures/SwiftPlugins/swift-functions), loaded in process, and what each must show:
 /// signatures derived from the native types, every kind of value both ways through
 /// `PluginHost.call`, and a failure logged and answered with the result type's fail value.
 struct SDKFunctionsPlugin {

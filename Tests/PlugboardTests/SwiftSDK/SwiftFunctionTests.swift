@@ -1,8 +1,8 @@
 import Testing
 @testable import Plugboard
 
-/// Functions declared with PlugboardSDK's `PluginFunction` (Fixtures/swift-functions, the
-/// test-only `.dynamic` product SwiftFunctionsPlugin): signatures derived from the closures'
+/// Functions declared with PlugboardSDK's `PluginFunction` (Fixtures/SwiftPlugins/swift-functions,
+/// libSwiftFunctionsPlugin.so): signatures derived from the closures'
 /// Swift types, every kind of value through `PluginHost.call` in process (through the SDK's
 /// libffi closures), and the fail value and log line of a function that throws.
 @Suite struct SwiftFunctionTests {
@@ -53,7 +53,7 @@ import Testing
         #expect(called.status == 0 && called.output == "true\n", "\(called.output)\(called.errorOutput)")
     }
 
-    /// `PlugboardHost.invoke` (Fixtures/swift-invoke) calls plugins/unit-converter's convert at
+    /// `PlugboardHost.invoke` (Fixtures/SwiftPlugins/swift-invoke) calls plugins/unit-converter's convert at
     /// launch, and an unknown function throws an `InvokeError` with the host's status and sentence.
     @Test(arguments: ["none", "process"])
     func invokeCallsAnotherPluginsFunction(isolation: String) throws {

@@ -1,20 +1,28 @@
 import Foundation
 
-/// The Swift plugin libraries SwiftPM builds as `.dynamic` products of this package, next to the
-/// test binary (like `TestPaths.plugboard`): built once by `swift build --build-tests`, copied by
-/// each test that loads one.
+/// The Swift plugin libraries the tests load, each copied by the test that loads it. The example is a
+/// `.dynamic` product of this package, next to the test binary (like `TestPaths.plugboard`): built by
+/// `swift build --build-tests`. The fixtures are products of the fixture package Fixtures/SwiftPlugins
+/// (``SwiftPluginFixtures``), built by the first test that needs one.
 enum SwiftPackageLibraries {
     /// plugins/swift-example.
     static let example = "libSwiftExamplePlugin.so"
-    /// Tests/PlugboardTests/Fixtures/swift-sdk-probe.
+    /// Tests/PlugboardTests/Fixtures/SwiftPlugins/swift-sdk-probe.
     static let probe = "libSwiftSDKProbePlugin.so"
-    /// Tests/PlugboardTests/Fixtures/swift-functions.
+    /// Tests/PlugboardTests/Fixtures/SwiftPlugins/swift-functions.
     static let functions = "libSwiftFunctionsPlugin.so"
-    /// Tests/PlugboardTests/Fixtures/swift-invoke.
+    /// Tests/PlugboardTests/Fixtures/SwiftPlugins/swift-invoke.
     static let invoke = "libSwiftInvokePlugin.so"
 
-    /// The path of the built library `name`, found from the test binary's folder upwards.
+    /// The libraries of the fixture package.
+    private static let fixtures: Set = [probe, functions, invoke]
+
+    /// The path of the built library `name`: a fixture in the fixture package's products, else found
+    /// from the test binary's folder upwards.
     static func built(_ name: String) throws -> String {
+        if fixtures.contains(name) {
+            return try SwiftPluginFixtures.products() + "/" + name
+        }
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
         while directory.path != "/" {

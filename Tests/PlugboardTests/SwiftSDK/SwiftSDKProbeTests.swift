@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// The Swift SDK beyond the example, through the probe plugin (Fixtures/swift-sdk-probe, built by
-/// SwiftPM as libSwiftSDKProbePlugin.so) and the real `plugboard` binary, in both isolation modes.
+/// The Swift SDK beyond the example, through the probe plugin (Fixtures/SwiftPlugins/swift-sdk-probe,
+/// libSwiftSDKProbePlugin.so) and the real `plugboard` binary, in both isolation modes.
 @Suite struct SwiftSDKProbeTests {
     static let isolations = ["process", "none"]
     static let pluginID = "com.example.swift-sdk-probe"

@@ -1,44 +1,11 @@
 import Glibc
 import SystemPackage
 
-/// Creating, reading, and rearranging files, as one concern a caller can
-/// depend on (and a test can fake) without the rest of the facade.
+/// Creating, reading, and rearranging files.
 ///
 /// Every operation that could replace something takes `overwrite`; when it
 /// is false an existing destination is refused with `.destinationExists`.
-public protocol FileManipulating: Sendable {
-    /// Atomically writes `bytes` to `name`.
-    func writeBytes(
-        _ bytes: [UInt8], to name: String, in directory: AppDirectory, overwrite: Bool,
-        createIntermediateDirectories: Bool) throws(FileFacadeError)
-    /// Atomically writes `text` as UTF-8 to `name`.
-    func writeText(
-        _ text: String, to name: String, in directory: AppDirectory, overwrite: Bool,
-        createIntermediateDirectories: Bool) throws(FileFacadeError)
-    /// The contents of the regular file `name`.
-    func readBytes(_ name: String, in directory: AppDirectory) throws(FileFacadeError) -> [UInt8]
-    /// The contents of the regular file `name`, which must be valid UTF-8.
-    func readText(_ name: String, in directory: AppDirectory) throws(FileFacadeError) -> String
-    /// Removes a file, a symbolic link (not its target) or an empty directory.
-    func delete(_ name: String, in directory: AppDirectory) throws(FileFacadeError)
-    /// Gives `name` a new last component `newName` in the same folder.
-    func rename(_ name: String, in directory: AppDirectory, to newName: String, overwrite: Bool)
-        throws(FileFacadeError)
-    /// Moves `name` to `newName` in another (or the same) directory, atomically.
-    func move(
-        _ name: String, from source: AppDirectory, to newName: String, in destination: AppDirectory,
-        overwrite: Bool, createIntermediateDirectories: Bool) throws(FileFacadeError)
-    /// Copies the regular file `name` to `newName`, atomically, keeping its permissions.
-    func copy(
-        _ name: String, from source: AppDirectory, to newName: String, in destination: AppDirectory,
-        overwrite: Bool, createIntermediateDirectories: Bool) throws(FileFacadeError)
-    /// Renames `name` to carry `newExtension` (empty removes it) and returns the new name.
-    func changeExtension(
-        of name: String, in directory: AppDirectory, to newExtension: String, overwrite: Bool
-    ) throws(FileFacadeError) -> String
-}
-
-extension FileFacade: FileManipulating {
+extension FileFacade {
     /// Atomically writes `bytes` to `name`: readers see the old file or the
     /// new one, never a part. Missing folders are created only when
     /// `createIntermediateDirectories` is true.

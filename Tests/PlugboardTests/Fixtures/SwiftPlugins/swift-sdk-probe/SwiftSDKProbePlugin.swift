@@ -1,5 +1,5 @@
-// A test fixture for the Swift SDK (SwiftPM builds it as libSwiftSDKProbePlugin.so, a product of the
-// package): what the example does not show, driven by the test through its inputs.
+// A test fixture for the Swift SDK (libSwiftSDKProbePlugin.so, a product of the fixture package
+// ../Package.swift): what the example does not show, driven by the test through its inputs.
 //
 // - The factory throws when the environment has SWIFT_SDK_PROBE_FACTORY=throw (workers inherit it).
 // - A remote notification whose userInfo has "answer": "now" is answered no-data before the callback

@@ -4,19 +4,12 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Turning a (directory, name) pair into a full path, as one concern, for
-/// callers that must hand a path to code outside the facade.
+/// Turning a (directory, name) pair into a full path, for callers that must
+/// hand a path to code outside the facade.
 ///
 /// The result is only a spelling: code that opens it by path follows
 /// symbolic links and does not get the facade's confinement.
-public protocol DirectoryNaming: Sendable {
-    /// The absolute file URL of `name` in `directory`.
-    func url(for name: String, in directory: AppDirectory) throws(FileFacadeError) -> URL
-    /// The absolute path of `name` in `directory`.
-    func path(for name: String, in directory: AppDirectory) throws(FileFacadeError) -> String
-}
-
-extension FileFacade: DirectoryNaming {
+extension FileFacade {
     /// The absolute file URL of `name` in `directory`; `name` is validated
     /// like every other name, so the URL stays inside the container.
     public func url(for name: String, in directory: AppDirectory) throws(FileFacadeError) -> URL {

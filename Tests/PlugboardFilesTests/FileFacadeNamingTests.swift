@@ -3,7 +3,7 @@ import Testing
 
 @testable import PlugboardFiles
 
-@Suite struct DirectoryNamingTests {
+@Suite struct FileFacadeNamingTests {
     @Test func fullPathsAndURLsOfValidNames() throws {
         let facade = FileFacade(container: try Container(rootPath: "/srv/app"))
         #expect(try facade.path(for: "notes/a b.txt", in: .inbox) == "/srv/app/Documents/Inbox/notes/a b.txt")

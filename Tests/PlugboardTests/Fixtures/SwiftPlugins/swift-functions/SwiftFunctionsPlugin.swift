@@ -1,6 +1,6 @@
 // A Swift plugin offering functions of every type PluginFunction maps, and functions that throw
-// or return what cannot cross, for the fail values (SwiftFunctionTests). Built by SwiftPM as the
-// test-only `.dynamic` product SwiftFunctionsPlugin.
+// or return what cannot cross, for the fail values (SwiftFunctionTests). A `.dynamic` product of
+// the fixture package (../Package.swift).
 import PlugboardSDK
 import Synchronization
 

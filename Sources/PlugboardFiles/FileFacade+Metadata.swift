@@ -6,15 +6,8 @@ import Foundation
 import Glibc
 import SystemPackage
 
-/// Describing what is there, as one concern: listings and attributes.
-public protocol FileMetadataReading: Sendable {
-    /// The entries of `directory`, or of the folder `folder` inside it, sorted by name.
-    func listContents(of directory: AppDirectory, folder: String?) throws(FileFacadeError) -> [DirectoryEntry]
-    /// Size, kind, permissions, owner and dates of the entry `name` itself.
-    func attributes(of name: String, in directory: AppDirectory) throws(FileFacadeError) -> FileAttributes
-}
-
-extension FileFacade: FileMetadataReading {
+/// Describing what is there: listings and attributes.
+extension FileFacade {
     /// The entries of `directory` (or of its subfolder `folder`), sorted by
     /// the bytes of their names, as `ls` does in the C locale. Each entry's
     /// kind is that of the entry itself; symbolic links are not followed.

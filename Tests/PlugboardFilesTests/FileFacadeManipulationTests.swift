@@ -4,7 +4,7 @@ import Testing
 
 @testable import PlugboardFiles
 
-@Suite struct FileManipulatingTests {
+@Suite struct FileFacadeManipulationTests {
     /// No operation, successful or not, may leave a temporary file behind.
     private func expectNoTemporaryFiles(_ sandbox: Sandbox, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let leftovers = try FileManager.default.subpathsOfDirectory(atPath: sandbox.container.rootPath)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import PlugboardFiles
 
-@Suite struct FileMetadataReadingTests {
+@Suite struct FileFacadeMetadataTests {
     @Test func listsSortedEntriesWithKinds() throws {
         try Sandbox.with { sandbox in
             let facade = sandbox.facade

@@ -1,21 +1,12 @@
 import Glibc
 import SystemPackage
 
-/// Questions about a name that do not change anything, as one concern.
+/// Questions about a name that do not change anything.
 ///
 /// They answer `false` only for the plain "no" (absent, or access denied);
 /// an invalid name, a symbolic link on the way, or an unexpected system
 /// failure is thrown, so a `false` never hides another reason.
-public protocol FileStatusChecking: Sendable {
-    /// Whether an entry (of any kind, a symbolic link included) exists at `name`.
-    func exists(_ name: String, in directory: AppDirectory) throws(FileFacadeError) -> Bool
-    /// Whether the existing entry `name` may be read by this process.
-    func isReadable(_ name: String, in directory: AppDirectory) throws(FileFacadeError) -> Bool
-    /// Whether the existing entry `name` may be written by this process.
-    func isWritable(_ name: String, in directory: AppDirectory) throws(FileFacadeError) -> Bool
-}
-
-extension FileFacade: FileStatusChecking {
+extension FileFacade {
     /// Whether an entry exists at `name`; `false` when it or one of its
     /// folders is absent. A final symbolic link counts as an entry.
     public func exists(_ name: String, in directory: AppDirectory) throws(FileFacadeError) -> Bool {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import PlugboardFiles
 
-@Suite struct FileStatusCheckingTests {
+@Suite struct FileFacadeStatusTests {
     @Test func existsAnswersFalseOnlyForAbsence() throws {
         try Sandbox.with { sandbox in
             let facade = sandbox.facade

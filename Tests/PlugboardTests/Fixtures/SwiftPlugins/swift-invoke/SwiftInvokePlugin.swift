@@ -1,6 +1,6 @@
 // A Swift plugin that calls plugins/unit-converter's convert at launch with PlugboardHost.invoke,
-// and a function that does not exist, and logs both answers (SwiftFunctionTests). Built by SwiftPM
-// as the test-only `.dynamic` product SwiftInvokePlugin.
+// and a function that does not exist, and logs both answers (SwiftFunctionTests). A `.dynamic`
+// product of the fixture package (../Package.swift).
 import PlugboardSDK
 
 @c(plugboard_entry)
