@@ -125,13 +125,13 @@ struct RunCommand: ParsableCommand {
         let console = Console.takeStandardOutput()
         let json = output.json
         let log: PluginHost.LogHandler = { record in
-            json ? console.jsonLine(Tagged(type: "log", record)) : console.line(HumanFormat.log(record))
+            json ? console.jsonLine(RunLine.log(record)) : console.line(HumanFormat.log(record))
         }
         let facade = FileFacade(container: try container.container())
         FaultReporter.install()
         let host = PluginHost(fileFacade: facade, callTimeout: callTimeout.timeout, isolation: try isolation.isolation(),
                               restarts: restart.restarts, decorators: try decorators.decorators(), logHandler: log) { line in
-            json ? console.jsonLine(Tagged(type: "output", line)) : console.line(HumanFormat.output(line))
+            json ? console.jsonLine(RunLine.output(line)) : console.line(HumanFormat.output(line))
         }
         try host.register(FilesPlugin(facade: facade, log: log))
         host.scanCache = try cache.open()
@@ -152,23 +152,4 @@ struct RunCommand: ParsableCommand {
         session.finish(code)
         if code != ExitCodes.success { throw code }
     }
-}
-
-/// One JSON line of `run --json`: a type tag and its payload's fields.
-struct Tagged<Payload: Encodable>: Encodable {
-    let type: String
-    let payload: Payload
-
-    init(type: String, _ payload: Payload) {
-        self.type = type
-        self.payload = payload
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        try payload.encode(to: encoder)
-        var container = encoder.container(keyedBy: TypeKey.self)
-        try container.encode(type, forKey: .type)
-    }
-
-    private enum TypeKey: String, CodingKey { case type }
 }

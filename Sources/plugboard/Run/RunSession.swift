@@ -24,9 +24,9 @@ struct RunSession {
         recording?.recordLoading(reports, start: loadStart) { host.workerEnding(of: $0) != nil }
         let denials = PolicyDenials(host.accessPolicy, plugins: host.plugins)
         for report in reports {
-            json ? console.jsonLine(Tagged(type: "load", report)) : HumanFormat.load(report, denials: denials).forEach(console.line)
+            json ? console.jsonLine(RunLine.load(report)) : HumanFormat.load(report, denials: denials).forEach(console.line)
         }
-        if json, let denials { console.jsonLine(Tagged(type: "policy", denials)) }
+        if json, let denials { console.jsonLine(RunLine.policy(denials)) }
         let loadedIDs = Set(host.plugins.map(\.descriptor.id.rawValue))
         for id in command.decorators.traced where id != "all" && !loadedIDs.contains(id) {
             note("--trace-plugin \(id): no plugin loaded has this id; nothing is traced for it")
@@ -77,7 +77,7 @@ struct RunSession {
 
     /// The last line: the exit code and why.
     func finish(_ code: ExitCode) {
-        if json { console.jsonLine(Tagged(type: "exit", ["code": Int(code.rawValue)])) }
+        if json { console.jsonLine(RunLine.exit(code: Int(code.rawValue))) }
     }
 
     private enum EventsOutcome {
@@ -147,7 +147,7 @@ struct RunSession {
     /// Prints what restoring or saving the states did: a `state` object with `--json`.
     private func show(_ report: SavedStateReport) {
         guard !report.entries.isEmpty else { return }
-        json ? console.jsonLine(Tagged(type: "state", report)) : HumanFormat.savedState(report).forEach(console.line)
+        json ? console.jsonLine(RunLine.state(report)) : HumanFormat.savedState(report).forEach(console.line)
     }
 
     /// What a second signal prints as it ends the process at once: a note, and with
@@ -155,8 +155,8 @@ struct RunSession {
     func farewell(after signal: Int32) -> String {
         let message = "received \(Self.name(of: signal)) again: exiting at once, without waiting for the plugins"
         guard json else { return "plugboard: \(message)\n" }
-        return JSONOutput.encode(Tagged(type: "note", ["message": message]), pretty: false) + "\n"
-            + JSONOutput.encode(Tagged(type: "exit", ["code": Int(128 + signal)]), pretty: false) + "\n"
+        return JSONOutput.encode(RunLine.note(message), pretty: false) + "\n"
+            + JSONOutput.encode(RunLine.exit(code: Int(128 + signal)), pretty: false) + "\n"
     }
 
     private static func name(of signal: Int32) -> String {
@@ -169,7 +169,7 @@ struct RunSession {
         let start = MonotonicClock.now()
         let report = deliver()
         recording?.recordEvent(report, detail: detail, start: start, end: MonotonicClock.now())
-        json ? console.jsonLine(Tagged(type: "event", report)) : HumanFormat.event(report, detail: detail).forEach(console.line)
+        json ? console.jsonLine(RunLine.event(report)) : HumanFormat.event(report, detail: detail).forEach(console.line)
         return report
     }
 
@@ -184,33 +184,21 @@ struct RunSession {
         }
         let report = host.deliverNotifications()
         recording?.recordPost(name, report, start: start, end: MonotonicClock.now())
-        json ? console.jsonLine(Tagged(type: "post", PostReport(name: name, payload: payload, notifications: report)))
+        json ? console.jsonLine(RunLine.post(name: name, payload: payload, notifications: report))
             : HumanFormat.post(name, report).forEach(console.line)
-    }
-
-    /// A script's post and what its delivery did, as `--json` prints it.
-    private struct PostReport: Encodable {
-        let name: String
-        let payload: String
-        let notifications: NotificationReport
     }
 
     /// Prints a `note`: one line, or a `note` object with `--json`.
     func note(_ message: String) {
-        json ? console.jsonLine(Tagged(type: "note", ["message": message])) : console.line("plugboard: " + message)
+        json ? console.jsonLine(RunLine.note(message)) : console.line("plugboard: " + message)
     }
 
     private func inputError(line: Int, _ message: String) {
         if json {
-            console.jsonLine(Tagged(type: "input-error", InputError(line: line, message: message)))
+            console.jsonLine(RunLine.inputError(line: line, message: message))
         } else {
             console.line("events line \(line): \(message); skipped")
         }
-    }
-
-    private struct InputError: Encodable {
-        let line: Int
-        let message: String
     }
 
     /// What the report shows beside an event's name: its first text argument (a URL, an

@@ -1,0 +1,92 @@
+import Dispatch
+import PlugboardWorkerProtocol
+import Synchronization
+
+/// The host's requests to one worker that wait for an answer, in one table by request id: the
+/// dispatch thread's requests (answered by a reply) and function calls from any thread
+/// (answered by a `function-result`). The reader thread hands each answer to its request; when
+/// the worker ends, every waiting request is woken and fails with how it ended (the first
+/// reason wins), as swift-nio-extras' request/response handler fails its promises.
+final class PendingRequests: Sendable {
+    private struct Entry {
+        let signal = DispatchSemaphore(value: 0)
+        var answer: WorkerMessage?
+    }
+
+    private struct Table {
+        /// The dispatch thread's next request id (a remote notification announces it, see ``nextRequestID``).
+        var nextRequest: UInt64 = 1
+        /// Function calls take ids of a range of their own (high bit set), so a call from another
+        /// thread never takes the id announced for the dispatch thread.
+        var nextFunctionCall: UInt64 = 1 << 63
+        var entries: [UInt64: Entry] = [:]
+        var ending: WorkerEnding?
+    }
+
+    private let table = Mutex(Table())
+
+    /// How the worker ended, once it did.
+    var ending: WorkerEnding? { table.withLock { $0.ending } }
+
+    /// The request id the dispatch thread's next request takes.
+    var nextRequestID: UInt64 { table.withLock { $0.nextRequest } }
+
+    /// A new waiting request, the dispatch thread's or (`functionCall`) any thread's function call:
+    /// its id, or how the worker ended.
+    func open(functionCall: Bool) -> Result<UInt64, WorkerEnding> {
+        table.withLock { table in
+            if let ending = table.ending { return .failure(ending) }
+            let id = functionCall ? table.nextFunctionCall : table.nextRequest
+            if functionCall { table.nextFunctionCall += 1 } else { table.nextRequest += 1 }
+            table.entries[id] = Entry()
+            return .success(id)
+        }
+    }
+
+    /// Hands `message` to request `id`; false when nothing awaits it (an unknown id, or a second answer).
+    func answer(_ id: UInt64, with message: WorkerMessage) -> Bool {
+        let signal = table.withLock { table -> DispatchSemaphore? in
+            guard var entry = table.entries[id], entry.answer == nil else { return nil }
+            entry.answer = message
+            table.entries[id] = entry
+            return entry.signal
+        }
+        signal?.signal()
+        return signal != nil
+    }
+
+    /// Records how the worker ended (the first reason wins, returned) and wakes every waiting request.
+    @discardableResult
+    func end(_ reason: WorkerEnding) -> WorkerEnding {
+        let (first, signals) = table.withLock { table in
+            if table.ending == nil { table.ending = reason }
+            return (table.ending ?? reason, table.entries.values.map(\.signal))
+        }
+        for signal in signals { signal.signal() }
+        return first
+    }
+
+    /// Waits for request `id`'s answer and closes it: until it comes, the worker ends, `timeout`
+    /// passes (nil: never) or `interrupted` says true (asked every tenth of a second); a timeout or
+    /// an interruption is handed to `stop`, which ends the worker. An answer that arrived counts even
+    /// when the worker ended right after it (it exits after `bye`).
+    func wait(for id: UInt64, timeout: Duration?, interrupted: () -> Bool,
+              stop: (WorkerEnding) -> WorkerEnding) -> Result<WorkerMessage, WorkerEnding> {
+        defer { table.withLock { _ = $0.entries.removeValue(forKey: id) } }
+        guard let signal = table.withLock({ $0.entries[id]?.signal }) else {
+            return .failure(ending ?? .lost("request \(id) was not open"))
+        }
+        let deadline: DispatchTime = timeout.map { .now() + .nanoseconds(Int(clamping: $0.nanoseconds)) } ?? .distantFuture
+        while true {
+            let woken = signal.wait(timeout: min(deadline, .now() + .milliseconds(100))) == .success
+            let outcome = table.withLock { table -> Result<WorkerMessage, WorkerEnding>? in
+                if let answer = table.entries[id]?.answer { return .success(answer) }
+                return table.ending.map { .failure($0) }
+            }
+            if let outcome { return outcome }
+            if woken { continue }
+            if DispatchTime.now() >= deadline { return .failure(stop(.timedOut(timeout ?? .zero))) }
+            if interrupted() { return .failure(stop(.interrupted)) }
+        }
+    }
+}

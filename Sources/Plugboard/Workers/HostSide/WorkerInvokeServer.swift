@@ -1,0 +1,31 @@
+import CPlugboard
+import Foundation
+import PlugboardWorkerProtocol
+
+/// Runs a worker's `invoke` requests (its plugins calling other plugins' functions) on the host's
+/// function invoker, under the library's gate, and answers each with an `invoke-reply`.
+struct WorkerInvokeServer: Sendable {
+    let invoker: FunctionInvoker?
+    let gate: ServiceGate
+    let channel: WorkerChannel
+
+    /// Serves one `invoke` on a thread of its own (the invoked function may be in this worker
+    /// again, whose `function-result` the reader thread must be free to read). The caller is in
+    /// another process: a `pointer` cannot pass.
+    func serve(_ function: String, depth: UInt32, arguments: [PluginValue], requestID: UInt64) {
+        Thread.detachNewThread { [self] in
+            if let refusal = gate.refusal(.invoke) {
+                try? channel.send(.invokeReply(.failure(status: PB_ERR_DENIED, message: "invoke \(function): \(refusal)")),
+                                  requestID: requestID)
+                return
+            }
+            let outcome = invoker?.invoke(function, arguments, depth: depth, caller: .worker)
+                ?? .failure(InvokeFailure(status: PB_ERR_UNAVAILABLE, message: "invoke \(function): this host serves no invocations"))
+            let reply: InvokeResult = switch outcome {
+            case .success(let value): .value(value)
+            case .failure(let failure): .failure(status: failure.status, message: failure.message)
+            }
+            try? channel.send(.invokeReply(reply), requestID: requestID)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Plugboard
+
+/// One line of `run --json`: every kind of line `run` prints for machines, each a JSON object
+/// with the payload's fields and a `type` naming the kind. The one list of those kinds.
+enum RunLine: Encodable {
+    /// A library's load report.
+    case load(LoadReport)
+    /// With `--policy`: the file and each plugin's denied names.
+    case policy(PolicyDenials)
+    /// A log message from a plugin or the host.
+    case log(PluginLogRecord)
+    /// A line a plugin printed in its worker.
+    case output(PluginOutputLine)
+    /// An event's report.
+    case event(EventReport)
+    /// An events line's post and what its delivery did.
+    case post(name: String, payload: String, notifications: NotificationReport)
+    /// What restoring or saving the saved states did.
+    case state(SavedStateReport)
+    /// A note from `run` itself.
+    case note(String)
+    /// An events line that was skipped, and why.
+    case inputError(line: Int, message: String)
+    /// The exit code; the last line.
+    case exit(code: Int)
+
+    /// The `type` of the line.
+    var type: String {
+        switch self {
+        case .load: "load"
+        case .policy: "policy"
+        case .log: "log"
+        case .output: "output"
+        case .event: "event"
+        case .post: "post"
+        case .state: "state"
+        case .note: "note"
+        case .inputError: "input-error"
+        case .exit: "exit"
+        }
+    }
+
+    /// The payload's fields, then `type`.
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .load(let report): try report.encode(to: encoder)
+        case .policy(let denials): try denials.encode(to: encoder)
+        case .log(let record): try record.encode(to: encoder)
+        case .output(let line): try line.encode(to: encoder)
+        case .event(let report): try report.encode(to: encoder)
+        case .post(let name, let payload, let notifications):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(payload, forKey: .payload)
+            try container.encode(notifications, forKey: .notifications)
+        case .state(let report): try report.encode(to: encoder)
+        case .note(let message):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(message, forKey: .message)
+        case .inputError(let line, let message):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(line, forKey: .line)
+            try container.encode(message, forKey: .message)
+        case .exit(let code):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(code, forKey: .code)
+        }
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(type, forKey: .type)
+    }
+
+    private enum Key: String, CodingKey {
+        case type, name, payload, notifications, message, line, code
+    }
+}
