@@ -25,6 +25,8 @@ final class WorkerConnection: @unchecked Sendable {
     /// The socket to the worker; closed by the reader thread once the worker ended.
     let channel: WorkerChannel
     private let log: PluginHost.LogHandler
+    /// Receives the bus calls the worker refused its library; nil takes none.
+    private let refusals: LogRouter.RefusalSink?
     /// Runs the worker's files requests on the host's container; nil without one.
     private let files: WorkerFilesServer?
     /// The host services the host's policy denies this library (files and invoke requests ask it).
@@ -61,9 +63,10 @@ final class WorkerConnection: @unchecked Sendable {
         var peerVersion: WorkerProtocolVersion?
     }
 
-    /// Starts a worker for `library`, loaded under `trust`; its log lines go to `log`, its printed lines to `output`.
+    /// Starts a worker for `library`, loaded under `trust`; its log lines go to `log`, its refused bus
+    /// calls to `refusals`, its printed lines to `output`.
     init(library: String, trust: PluginTrust, worker: String, facade: FileFacade?, invoker: FunctionInvoker?,
-         bus: NotificationBus?, log: @escaping PluginHost.LogHandler,
+         bus: NotificationBus?, log: @escaping PluginHost.LogHandler, refusals: LogRouter.RefusalSink?,
          output: @escaping PluginHost.OutputHandler) throws(LoadFailure) {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
@@ -88,6 +91,7 @@ final class WorkerConnection: @unchecked Sendable {
         self.trust = trust
         channel = WorkerChannel(descriptor: FileDescriptor(rawValue: pair[0]))
         self.log = log
+        self.refusals = refusals
         let gate = ServiceGate(log: log)
         self.gate = gate
         files = facade.map { WorkerFilesServer(library: library, facade: $0, gate: gate) }
@@ -303,7 +307,7 @@ final class WorkerConnection: @unchecked Sendable {
     }
 
     /// Reads the worker's messages until the channel ends, and returns after ``end(_:)``: replies wake
-    /// the waiting request; log lines, completions, posts and observations are taken at once, on this thread.
+    /// the waiting request; log lines, completions, posts, observations and refusals are taken at once, on this thread.
     private func readMessages() {
         while true {
             let received: ReceivedMessage
@@ -371,6 +375,12 @@ final class WorkerConnection: @unchecked Sendable {
                 _ = bus?.observe(name, receiver: plugin, owner: ObjectIdentifier(self), .remote(self, token: token))
             case .stopObserving(let token):
                 bus?.stopRemoteObserving(token, owner: ObjectIdentifier(self))
+            case .refused(let plugin, let call, let name, let reason):
+                guard let call = BusRefusal.Call(rawValue: call) else {
+                    end(.lost("it sent a refusal of \(call.debugDescription), which is not a notification-bus call"))
+                    return
+                }
+                refusals?(BusRefusal(library: library, plugin: plugin, call: call, name: name, reason: reason))
             case .completion(let notification, let plugin, let result):
                 let (completion, id) = state.withLock { ($0.notifications[notification], $0.completingPlugins[plugin]) }
                 let answer = FetchResult(abiValue: result)
