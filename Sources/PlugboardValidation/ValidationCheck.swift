@@ -1,3 +1,4 @@
+import Plugboard
 /// One check of the validator: a name, what it asks of a library, and how it is run.
 public struct ValidationCheck: Sendable {
     /// The kebab-case name used by `--include` and `--exclude`.

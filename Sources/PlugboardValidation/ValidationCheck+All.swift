@@ -1,3 +1,4 @@
+import Plugboard
 import CPlugboard
 import PlugboardWorkerProtocol
 
@@ -28,7 +29,7 @@ extension ValidationCheck {
     { subject in
         let names: [String]
         do throws(LoadFailure) {
-            names = try LibraryExports.names(in: subject.path)
+            names = try WorkerHarness.exportedSymbols(of: subject.path)
         } catch {
             return (.skipped, "the dynamic symbols cannot be read: \(error)")
         }
@@ -85,10 +86,10 @@ extension ValidationCheck {
         loadedOrSkipped(subject) { loaded in
             let host = loaded.host
             let first = loaded.report.plugins.map(\.descriptor.id.rawValue)
-            if case .failure(let ending) = host.unloadInWorker(subject.path, linger: .zero) {
-                return deinitFailed(ending, subject, which: "the first deinit")
+            if case .failure(let failure) = loaded.harness.unload(linger: .zero) {
+                return deinitFailed(failure, which: "the first deinit")
             }
-            let again = host.loadAgainInWorker(subject.path)
+            let again = loaded.harness.loadAgain()
             if let failure = again.failure {
                 return (loaded.failureStatus, "init after deinit, in the same process, failed: \(failure)")
             }
@@ -97,8 +98,8 @@ extension ValidationCheck {
                 return (.fail, "the second register_plugins registered " + second.joined(separator: ", ")
                     + " where the first registered " + first.joined(separator: ", "))
             }
-            if case .failure(let ending) = host.unloadInWorker(subject.path, linger: .zero) {
-                return deinitFailed(ending, subject, which: "the second deinit")
+            if case .failure(let failure) = loaded.harness.unload(linger: .zero) {
+                return deinitFailed(failure, which: "the second deinit")
             }
             return (.pass, "init, register_plugins and deinit ran twice in one process")
         }
@@ -125,13 +126,13 @@ extension ValidationCheck {
                 ("open_url with invalid JSON options", { host.open(url: "https://example.com", options: "{").failures }),
                 ("open_url with deeply nested options", { host.open(url: "https://example.com", options: nested).failures }),
                 ("open_url with a URL that is not UTF-8", {
-                    host.callEveryWorkerPlugin(.openURL(url: url, options: "{}")) }),
+                    loaded.harness.sendToEveryPlugin(.openURL(url: url, options: "{}")) }),
                 ("open_url with options that are not UTF-8", {
-                    host.callEveryWorkerPlugin(.openURL(url: "https://example.com/", options: notUTF8)) }),
+                    loaded.harness.sendToEveryPlugin(.openURL(url: "https://example.com/", options: notUTF8)) }),
                 ("continue_user_activity with an empty type and invalid JSON", {
                     host.continueUserActivity(type: "", userInfo: "not json").failures }),
                 ("continue_user_activity with a type and user info that are not UTF-8", {
-                    host.callEveryWorkerPlugin(.continueUserActivity(type: notUTF8, userInfo: notUTF8)) }),
+                    loaded.harness.sendToEveryPlugin(.continueUserActivity(type: notUTF8, userInfo: notUTF8)) }),
                 ("did_register_for_remote_notifications with a zero-length token", {
                     host.didRegisterForRemoteNotifications(deviceToken: []).failures }),
             ]
@@ -181,9 +182,9 @@ extension ValidationCheck {
             let host = loaded.host
             if let failure = runAtWork(host).first { return (loaded.failureStatus, failure.message) }
             let census: ServiceCensus
-            switch host.unloadInWorker(subject.path, linger: afterDeinitWatch) {
+            switch loaded.harness.unload(linger: afterDeinitWatch) {
             case .success(let counted): census = counted
-            case .failure(let ending): return deinitFailed(ending, subject, which: "deinit")
+            case .failure(let failure): return deinitFailed(failure, which: "deinit")
             }
             guard census.callsAfterDeinit == 0 else {
                 return (.fail, "a thread of the library called the host \(census.callsAfterDeinit) time(s) within "
@@ -220,10 +221,8 @@ extension ValidationCheck {
     }
 
     /// The result of a `deinit` (`which` one) whose worker failed.
-    private static func deinitFailed(_ ending: WorkerEnding, _ subject: ValidationSubject,
-                                     which: String) -> (CheckResult.Status, String) {
-        (ValidationSubject.status(of: ending),
-         which + ": " + ending.sentence(who: subject.path, callback: "deinit", library: subject.path))
+    private static func deinitFailed(_ failure: WorkerHarness.DeinitFailure, which: String) -> (CheckResult.Status, String) {
+        (ValidationSubject.status(of: failure.ending), which + ": " + failure.sentence)
     }
 
     /// Runs `body` on the library loaded in a new worker, or skips the check when it does not load.

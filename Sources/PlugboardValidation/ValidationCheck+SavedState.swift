@@ -1,3 +1,4 @@
+import Plugboard
 /// The `saved-state` check: the host's own save and restore (``PluginHost/saveState(to:)``,
 /// ``PluginHost/restoreState(from:)``) on the scratch container's store.
 extension ValidationCheck {
@@ -12,7 +13,7 @@ extension ValidationCheck {
         loadedOrSkipped(subject) { loaded in
             let ids = loaded.report.plugins.filter { $0.concerns.contains(.savedState) }.map(\.descriptor.id)
             guard !ids.isEmpty else { return (.skipped, "no plugin takes part in saved state") }
-            guard let store = loaded.stateStore else { return (.skipped, "no scratch container could be made for the state files") }
+            guard let store = loaded.harness.stateStore else { return (.skipped, "no scratch container could be made for the state files") }
             let host = loaded.host
             let steps: [(String, () -> SavedStateReport, SavedStateReport.Outcome?)] = [
                 ("the first save", { host.saveState(to: store) }, .saved),
@@ -24,7 +25,7 @@ extension ValidationCheck {
             for (step, run, expected) in steps {
                 let report = run()
                 // A worker that failed is the step's failure, whatever the entries say.
-                if host.workerEnding(of: loaded.report.path) != nil {
+                if loaded.harness.workerEnding != nil {
                     let why = report.entries.compactMap(\.warning).first ?? "its worker failed"
                     return (loaded.failureStatus, "\(step): \(why)")
                 }

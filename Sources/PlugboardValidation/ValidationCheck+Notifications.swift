@@ -1,3 +1,4 @@
+import Plugboard
 /// The `notifications` check: what plugins observe and post on the host's bus during a launch.
 extension ValidationCheck {
     /// The payloads delivered to each observed name, by what they test: all within `PB_NOTIFICATION_PAYLOAD_MAX`.
@@ -21,7 +22,7 @@ extension ValidationCheck {
             if let refused = refusedPost(loaded) { return (.fail, refused) }
             let posted = launch.map(\.notifications).flatMap { $0.deliveries.map(\.sender) + $0.unobserved.map(\.sender) }
                 .filter(ids.contains)
-            let observed = host.notifications.names(observedBy: ids)
+            let observed = loaded.harness.observedNames
             guard !observed.isEmpty || !posted.isEmpty else { return (.skipped, "no plugin observes or posts during launch") }
             for name in observed {
                 for (what, payload) in edgePayloads {
@@ -44,6 +45,6 @@ extension ValidationCheck {
 
     /// The first post the bus refused so far, with who made it and the host's reason.
     private static func refusedPost(_ loaded: ValidationSubject.Loaded) -> String? {
-        loaded.refusedPosts.first.map { "\($0.plugin ?? $0.source): \($0.message)" }
+        loaded.harness.busRefusals.first { $0.call == .post }.map { "\($0.plugin ?? $0.library): \($0.reason); refused" }
     }
 }

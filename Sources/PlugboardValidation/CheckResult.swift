@@ -1,3 +1,4 @@
+import Plugboard
 /// What one validator check found: its status, why, and how long it took.
 public struct CheckResult: Sendable, Encodable, Equatable {
     /// How a check ended.
