@@ -1,4 +1,3 @@
-import Plugboard
 /// What one validator check found: its status, why, and how long it took.
 public struct CheckResult: Sendable, Encodable, Equatable {
     /// How a check ended.

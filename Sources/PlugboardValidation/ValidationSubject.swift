@@ -53,10 +53,36 @@ struct ValidationSubject: Sendable {
         /// The warnings and errors the host logged so far (a worker that failed in `deinit`,
         /// a completion answered twice, say).
         var hostWarnings: [PluginLogRecord] { seen.hostWarnings.withLock { $0 } }
+
+        /// What ``runAtWork()`` sends, as descriptions name it.
+        static let work = "a launch, a URL and termination"
+
+        /// Sends the events of a short run (a launch, a URL, becoming active, termination) for the
+        /// checks that watch plugins at work; returns the failures.
+        func runAtWork() -> [PluginFailure] {
+            [host.willFinishLaunching(), host.didFinishLaunching(), host.open(url: "https://example.com"),
+             host.didBecomeActive(), host.willTerminate()].flatMap(\.failures)
+        }
     }
 
     /// Loads the library in a new worker.
     func load() -> Loaded { Loaded(self) }
+
+    /// The reason of a check skipped because the library does not load.
+    static let doesNotLoad = "the library does not load (see the loads check)"
+
+    /// Runs `body` on the library loaded in a new worker, or skips the check when it does not load.
+    func withLoaded(_ body: (Loaded) -> (CheckResult.Status, String)) -> (CheckResult.Status, String) {
+        let loaded = load()
+        defer { loaded.host.shutdown() }
+        guard loaded.report.status == .loaded else { return (.skipped, Self.doesNotLoad) }
+        return body(loaded)
+    }
+
+    /// The result of a `deinit` (`which` one) whose worker failed.
+    static func deinitFailed(_ failure: WorkerHarness.DeinitFailure, which: String) -> (CheckResult.Status, String) {
+        (status(of: failure.ending), which + ": " + failure.sentence)
+    }
 
     /// `crashed` for a worker that plugin code ended (a signal or an exit), `fail` for the rest
     /// (a call that did not return in time, a broken channel).
@@ -65,13 +91,5 @@ struct ValidationSubject: Sendable {
         case .crashed, .exited: .crashed
         case .timedOut, .interrupted, .lost: .fail
         }
-    }
-}
-
-extension Duration {
-    /// The duration in milliseconds.
-    var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
     }
 }

@@ -1,4 +1,3 @@
-import Plugboard
 /// Runs the validator's checks on one library, each in a worker of its own.
 public struct Validator: Sendable {
     /// The `plugboard-worker` executable.
