@@ -66,11 +66,16 @@ let package = Package(
                            "PlugboardWorkerProtocol", "PlugboardChildProcess",
                            .product(name: "SystemPackage", package: "swift-system"),
                            .product(name: "Logging", package: "swift-log")]),
+        // `plugboard validate`'s checks, over the host library's worker harness (WorkerHarness).
+        .target(
+            name: "PlugboardValidation",
+            dependencies: ["Plugboard", "CPlugboard", "PlugboardWorkerProtocol"]),
         // The command-line tool.
         .executableTarget(
             name: "plugboard",
             dependencies: [
                 "Plugboard",
+                "PlugboardValidation",
                 "PlugboardFiles",
                 "PlugboardSystem",
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -95,7 +100,7 @@ let package = Package(
             dependencies: ["PlugboardWorkerProtocol", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(
             name: "PlugboardTests",
-            dependencies: ["Plugboard", "CPlugboard", "PlugboardChildProcess", "plugboard", "plugboard-worker",
+            dependencies: ["Plugboard", "PlugboardValidation", "CPlugboard", "PlugboardChildProcess", "plugboard", "plugboard-worker",
                            .product(name: "Logging", package: "swift-log")],
             exclude: ["Fixtures"]),
     ],

@@ -137,6 +137,11 @@ extension WorkerMessage {
             encoder.append(string: name)
             encoder.append(string: payload)
             encoder.append(depth)
+        case .refused(let pluginID, let call, let name, let reason):
+            encoder.append(optionalString: pluginID)
+            encoder.append(string: call)
+            encoder.append(optionalString: name)
+            encoder.append(string: reason)
         case .shutdown, .bye, .delivered:
             break
         }
@@ -237,6 +242,9 @@ extension WorkerMessage {
         case .post:
             return .post(pluginID: try decoder.readString("post.plugin-id"), name: try decoder.readString("post.name"),
                          payload: try decoder.readString("post.payload"), depth: try decoder.readUInt32("post.depth"))
+        case .refused:
+            return .refused(pluginID: try decoder.readOptionalString("refused.plugin-id"), call: try decoder.readString("refused.call"),
+                            name: try decoder.readOptionalString("refused.name"), reason: try decoder.readString("refused.reason"))
         }
     }
 }
@@ -269,6 +277,7 @@ extension WorkerMessage.Kind {
         case .observe: "observe"
         case .stopObserving: "stop-observing"
         case .post: "post"
+        case .refused: "refused"
         }
     }
 }

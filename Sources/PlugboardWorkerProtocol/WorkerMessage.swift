@@ -72,6 +72,10 @@ public enum WorkerMessage: Sendable, Equatable {
     /// Notification (since 1.4): `pluginID` posted `name` with `payload` (JSON object text), `depth`
     /// deep (1 outside an observer; one more than the notification being delivered inside one).
     case post(pluginID: String, name: String, payload: String, depth: UInt32)
+    /// Notification (since 1.5): the worker refused a notification-bus `call` (`post`, `observe`
+    /// or `stop_observing`) a library made for `pluginID` (nil when none was given) with the
+    /// notification `name` (nil when it takes none or was NULL), for `reason`, the sentence it logged.
+    case refused(pluginID: String?, call: String, name: String?, reason: String)
 
     /// The wire number of each message; the high bit is set on the worker's.
     ///
@@ -125,6 +129,8 @@ public enum WorkerMessage: Sendable, Equatable {
         case stopObserving = 0x8E
         /// `post`.
         case post = 0x8F
+        /// `refused`.
+        case refused = 0x90
 
         /// The protocol minor (of major 1) that introduced this kind: a side sends it only
         /// when the peer's minor is at least this.
@@ -134,15 +140,17 @@ public enum WorkerMessage: Sendable, Equatable {
             case .unload, .unloaded: 2
             case .functionCall, .functionResult, .invoke, .invokeReply: 3
             case .deliver, .delivered, .observe, .stopObserving, .post: 4
+            case .refused: 5
             default: 0
             }
         }
 
         /// Whether a frame of this kind carries a nonzero request id (requests
-        /// and replies) or 0 (notifications: `log`, `completion`, `stage`, `observe`, `stop-observing`, `post`).
+        /// and replies) or 0 (notifications: `log`, `completion`, `stage`, `observe`, `stop-observing`, `post`,
+        /// `refused`).
         public var carriesRequestID: Bool {
             switch self {
-            case .log, .completion, .stage, .observe, .stopObserving, .post: false
+            case .log, .completion, .stage, .observe, .stopObserving, .post, .refused: false
             default: true
             }
         }
@@ -175,6 +183,7 @@ public enum WorkerMessage: Sendable, Equatable {
         case .observe: .observe
         case .stopObserving: .stopObserving
         case .post: .post
+        case .refused: .refused
         }
     }
 }

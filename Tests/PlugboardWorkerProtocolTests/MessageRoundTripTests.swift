@@ -94,7 +94,18 @@ import Testing
         }
     }
 
+    @Test func refusedIsLaidOutAsDocumented() throws {
+        #expect(try WorkerMessage.refused(pluginID: "a.b", call: "post", name: nil, reason: "no").encodedFrame(requestID: 0) == [
+            32, 0, 0, 0, 0x90, 0, 0, 0, 0, 0, 0, 0, 0,
+            1, 3, 0, 0, 0, 0x61, 0x2E, 0x62,            // plugin-id "a.b"
+            4, 0, 0, 0, 0x70, 0x6F, 0x73, 0x74,         // call "post"
+            0,                                          // name: absent
+            2, 0, 0, 0, 0x6E, 0x6F,                     // reason "no"
+        ])
+    }
+
     @Test func eachKindSaysTheMinorThatIntroducedIt() {
+        #expect(WorkerMessage.Kind.allCases.filter { $0.introducedInMinor == 5 } == [.refused])
         #expect(WorkerMessage.Kind.allCases.filter { $0.introducedInMinor == 4 } == [.deliver, .delivered, .observe, .stopObserving, .post])
         #expect(WorkerMessage.Kind.allCases.filter { $0.introducedInMinor == 3 } == [.functionCall, .invokeReply, .functionResult, .invoke])
         #expect(WorkerMessage.Kind.allCases.filter { $0.introducedInMinor == 2 } == [.unload, .unloaded])

@@ -70,6 +70,10 @@ public final class PluginHost {
 
     /// Told each stage of a library's own functions before it runs (a worker's host sets it).
     var stageAnnouncer: (@Sendable (LibraryFunction) -> Void)?
+    /// Told, from any thread, of each notification-bus call of a loaded library that the host
+    /// refused and logged (the first ``RefusalLogBudget/limit`` of each library), in process or in
+    /// its worker; set before loading (a worker's host sets it, to relay them to its host).
+    var busRefusalHandler: LogRouter.RefusalSink?
     /// How the library's own functions are called: recorded, and announced.
     var libraryCalls: LibraryCallSite { LibraryCallSite(record: calls, announce: stageAnnouncer) }
     /// Reports calls that do not return within the call timeout; nil without one.

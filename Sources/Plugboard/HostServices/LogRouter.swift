@@ -1,17 +1,20 @@
 import Synchronization
 
-/// Delivers a library's log messages to every host that currently uses it, and
-/// remembers the last error logged, so a failing `init` or `register_plugins`
-/// can be explained in the load report. Thread-safe: plugins log from any thread.
+/// Delivers a library's log messages, and the notification-bus calls the host refused it, to
+/// every host that currently uses it, and remembers the last error logged, so a failing `init`
+/// or `register_plugins` can be explained in the load report. Thread-safe: plugins log from any thread.
 final class LogRouter: Sendable {
     typealias Sink = @Sendable (PluginLogRecord) -> Void
+    /// Receives the library's refused bus calls as values (``PluginHost/busRefusalHandler``).
+    typealias RefusalSink = @Sendable (BusRefusal) -> Void
 
-    private let sinks = Mutex<[ObjectIdentifier: Sink]>([:])
+    private let sinks = Mutex<[ObjectIdentifier: (log: Sink, refusals: RefusalSink?)]>([:])
     private let lastError = Mutex<String?>(nil)
 
-    /// Sends this library's messages to `sink` too, until ``detach(_:)`` for `owner`.
-    func attach(_ owner: ObjectIdentifier, _ sink: @escaping Sink) {
-        sinks.withLock { $0[owner] = sink }
+    /// Sends this library's messages to `sink` too, and its refused bus calls to `refusals`
+    /// when given, until ``detach(_:)`` for `owner`.
+    func attach(_ owner: ObjectIdentifier, _ sink: @escaping Sink, refusals: RefusalSink? = nil) {
+        sinks.withLock { $0[owner] = (sink, refusals) }
     }
 
     /// Stops sending to `owner`'s sink: a host that let go of the library hears nothing more from it.
@@ -25,9 +28,14 @@ final class LogRouter: Sendable {
         if record.level == .error {
             lastError.withLock { $0 = record.message }
         }
-        let current = sinks.withLock { Array($0.values) }
+        let current = sinks.withLock { $0.values.map(\.log) }
         for sink in current { sink(record) }
         return !current.isEmpty
+    }
+
+    /// Hands `refusal` to every attached host that takes refusals.
+    func deliver(_ refusal: BusRefusal) {
+        for sink in sinks.withLock({ $0.values.compactMap(\.refusals) }) { sink(refusal) }
     }
 
     /// The last error message logged since the previous call, if any.

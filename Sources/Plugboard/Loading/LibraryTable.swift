@@ -19,19 +19,19 @@ final class LibraryTable: Sendable {
     /// The library at `path` for `owner`, loading it if no host has it yet.
     /// The files service and the service gate are the first host's: a library is initialized once.
     /// `fileSize` is the size the `stat` that gave `identity` found; the library's
-    /// calls run recorded in the owner's `calls`.
+    /// calls run recorded in the owner's `calls`. Its messages go to `sink`, its refused bus calls to `refusals`.
     func acquire(path: String, identity: FileIdentity, fileSize: Int, owner: ObjectIdentifier,
-                 sink: @escaping LogRouter.Sink, files: FilesAccess?, gate: ServiceGate,
+                 sink: @escaping LogRouter.Sink, refusals: LogRouter.RefusalSink?, files: FilesAccess?, gate: ServiceGate,
                  calls: LibraryCallSite) throws(LoadedLibrary.Failure) -> LoadedLibrary {
         try entries.withLock { entries throws(LoadedLibrary.Failure) -> LoadedLibrary in
             if var entry = entries[identity] {
                 entry.users.insert(owner)
                 entries[identity] = entry
-                entry.library.router.attach(owner, sink)
+                entry.library.router.attach(owner, sink, refusals: refusals)
                 return entry.library
             }
             let router = LogRouter()
-            router.attach(owner, sink)
+            router.attach(owner, sink, refusals: refusals)
             do throws(LoadedLibrary.Failure) {
                 let library = try LoadedLibrary.load(path: path, identity: identity, fileSize: fileSize,
                                                      router: router, files: files, gate: gate, calls: calls)

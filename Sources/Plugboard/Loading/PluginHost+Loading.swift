@@ -106,7 +106,8 @@ extension PluginHost {
         if let accessPolicy { gate.apply(accessPolicy, library: path, plugins: nil) }
         do {
             library = try LibraryTable.shared.acquire(path: path, identity: status.identity, fileSize: status.size, owner: owner,
-                                                      sink: pluginLogSink, files: filesAccess, gate: gate, calls: libraryCalls)
+                                                      sink: pluginLogSink, refusals: busRefusalHandler, files: filesAccess,
+                                                      gate: gate, calls: libraryCalls)
         } catch {
             var report = LoadReport.failed(path, error.failure)
             report.abi = error.abi

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Plugboard
+import PlugboardValidation
 
 /// `plugboard validate FILE.so…`: checks libraries the way a host will use them, for plugin authors.
 struct ValidateCommand: ParsableCommand {

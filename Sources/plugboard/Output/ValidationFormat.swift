@@ -1,4 +1,5 @@
 import Plugboard
+import PlugboardValidation
 
 /// The human report of `plugboard validate`: one line per check, in aligned columns.
 enum ValidationFormat {

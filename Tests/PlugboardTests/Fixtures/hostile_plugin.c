@@ -68,7 +68,8 @@
  *           bus wrongly: a malformed name, a payload that is not an object, a NULL and
  *           an unknown plugin id, a NULL callback, a NULL token pointer, an unknown
  *           token; logs "bus CALL: STATUS" for each; with BAD_BUS_REPEAT=N, then posts the
- *           malformed name N times more and logs "bad posts repeated"), FORGE_POST_AT (writes a worker-protocol
+ *           malformed name N times more and logs "bad posts repeated"; with BAD_STOPS_FIRST=N,
+ *           first ends the unknown token N times, unlogged), FORGE_POST_AT (writes a worker-protocol
  *           `post` frame for the name "no dots" on fd 3, the worker's channel, past the
  *           worker's own checks: the host must check it again), LOUD_POSTS_AT (observes
  *           "com.example.loud", its observer logging "received NAME PAYLOAD from SENDER",
@@ -362,6 +363,9 @@ static void misbehave(int place) {
     if (place == BAD_BUS_CALLS_AT) {
         const pb_notifications_t *bus = host->notifications;
         uint64_t token = 0;
+#ifdef BAD_STOPS_FIRST
+        for (int turn = 0; turn < BAD_STOPS_FIRST; turn++) bus->stop_observing(host, 424242);
+#endif
         report_bus("post bad name", bus->post(host, HOSTILE_ID, "no dots here", "{}"));
         report_bus("post array payload", bus->post(host, HOSTILE_ID, "com.example.x", "[1, 2]"));
         report_bus("post NULL id", bus->post(host, NULL, "com.example.x", "{}"));

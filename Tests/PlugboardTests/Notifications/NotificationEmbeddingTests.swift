@@ -61,12 +61,12 @@ import Testing
         defer { workspace.remove() }
         let library = try NotificationRunTests.busPlugin("listener.so", in: workspace, ["BUS_ID=\"com.example.listener\"",
                                                                                         "BUS_OBSERVE=\"com.example.news\""])
-        let host = PluginHost(callTimeout: .seconds(30), isolation: .workers(worker: Self.worker), logHandler: { _ in })
-        defer { host.shutdown() }
-        #expect(host.loadLibrary(at: library).status == .loaded)
+        let harness = WorkerHarness(library: library, worker: Self.worker, callTimeout: .seconds(30))
+        let host = harness.host
+        #expect(harness.report.status == .loaded)
         host.willFinishLaunching()
-        #expect((try? host.unloadInWorker(library, linger: .zero).get()) != nil)
-        #expect(host.loadAgainInWorker(library).status == .loaded)
+        #expect((try? harness.unload(linger: .zero).get()) != nil)
+        #expect(harness.loadAgain().status == .loaded)
         // Loaded again, the library has not observed yet (it does so in will-finish-launching).
         try host.post("com.example.news")
         let report = host.deliverNotifications()
@@ -79,11 +79,11 @@ import Testing
         let library = try PluginCompiler.hostile("stray.so", in: workspace.plugins, ["STRAY_POST_THREAD_AT=AT_WILL_FINISH"])
         let logged = Mutex<[String]>([])
         // After deinit no host listens in the worker: the warning comes as a line the worker prints.
-        let host = PluginHost(callTimeout: .seconds(30), isolation: .workers(worker: Self.worker),
-                              logHandler: { record in logged.withLock { $0.append(record.message) } },
-                              outputHandler: { line in logged.withLock { $0.append(line.text) } })
-        defer { host.shutdown() }
-        #expect(host.loadLibrary(at: library).status == .loaded)
+        let harness = WorkerHarness(library: library, worker: Self.worker, callTimeout: .seconds(30),
+                                    logHandler: { record in logged.withLock { $0.append(record.message) } },
+                                    outputHandler: { line in logged.withLock { $0.append(line.text) } })
+        let host = harness.host
+        #expect(harness.report.status == .loaded)
         host.willFinishLaunching()
         // The thread posts every 10 ms; a post between events waits for the next delivery.
         var unobserved = 0
@@ -92,7 +92,7 @@ import Testing
             unobserved = host.deliverNotifications().unobserved.filter { $0.name == "com.example.stray" && $0.sender == "com.example.hostile" }.count
         }
         #expect(unobserved > 0)
-        let census = try host.unloadInWorker(library, linger: .milliseconds(500)).get()
+        let census = try harness.unload(linger: .milliseconds(500)).get()
         #expect(census.callsAfterDeinit >= 1, "\(census)")
         let warned = { logged.withLock { $0 }.contains { $0.hasSuffix("called post after its deinit; ignored (reported once)") } }
         for _ in 0..<500 where !warned() { usleep(10_000) }

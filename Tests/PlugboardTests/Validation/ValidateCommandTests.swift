@@ -114,6 +114,9 @@ import Testing
              "com.example.fragile with a 60 KiB object: com.example.hostile crashed with SIGABRT in notification observer"),
             ("bad-posts.so", hostile("BAD_BUS_CALLS_AT=AT_WILL_FINISH"), "notifications", "fail",
              "com.example.hostile: post: the notification name 'no dots here' is not valid"),
+            // The refused post is the library's 16th refusal, whose log line carries the budget's note.
+            ("bad-post-sixteenth.so", hostile("BAD_BUS_CALLS_AT=AT_WILL_FINISH", "BAD_STOPS_FIRST=15"), "notifications", "fail",
+             "com.example.hostile: post: the notification name 'no dots here' is not valid"),
             // Not defects: a plugin that saves and restores its state, one that observes a name.
             ("remembers.so", hostile("SAVED_STATE"), "saved-state", "pass",
              "1 plugin(s) saved, restored their state and saved again"),

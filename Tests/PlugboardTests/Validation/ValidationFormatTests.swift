@@ -1,4 +1,4 @@
-@testable import Plugboard
+@testable import PlugboardValidation
 @testable import plugboard
 import Testing
 

@@ -3,8 +3,9 @@ import Synchronization
 import Testing
 @testable import Plugboard
 
-/// The worker protocol's `unload` in a real worker: the library's `deinit` runs, the worker
-/// stays, and a later load runs `init` again in the same process, with plugin numbers from 0 again.
+/// The worker harness's unload in a real worker (the worker protocol's `unload`): the library's
+/// `deinit` runs, the worker stays, and a later load runs `init` again in the same process, with
+/// plugin numbers from 0 again.
 @Suite struct WorkerUnloadTests {
     /// The `plugboard-worker` executable built next to `plugboard`.
     private let worker = URL(fileURLWithPath: TestPaths.plugboard).deletingLastPathComponent()
@@ -16,14 +17,14 @@ import Testing
         let marker = work.root.file("dlopens.txt")
         let library = try PluginCompiler.hostile("again.so", in: work.plugins, ["LOAD_MARKER=\"\(marker)\""])
         let logged = Mutex<[String]>([])
-        let host = PluginHost(callTimeout: .seconds(30), isolation: .workers(worker: worker),
-                              logHandler: { record in logged.withLock { $0.append(record.message) } })
-        defer { host.shutdown() }
-        #expect(host.loadLibrary(at: library).status == .loaded)
+        let harness = WorkerHarness(library: library, worker: worker, callTimeout: .seconds(30),
+                                    logHandler: { record in logged.withLock { $0.append(record.message) } })
+        let host = harness.host
+        #expect(harness.report.status == .loaded)
 
-        #expect(try host.unloadInWorker(library, linger: .zero).get() == .zero)
+        #expect(try harness.unload(linger: .zero).get() == .zero)
         #expect(host.plugins.isEmpty)
-        let again = host.loadAgainInWorker(library)
+        let again = harness.loadAgain()
         #expect(again.status == .loaded, "\(again)")
         // The plugin registered again is plugin 0 of the worker, and answers.
         #expect(host.open(url: "a://x").decidedBy.map(\.rawValue) == ["com.example.hostile"])
@@ -37,16 +38,16 @@ import Testing
         defer { work.remove() }
         let joined = try PluginCompiler.hostile("joined.so", in: work.plugins, ["THREAD_LOGS_AT=AT_INIT"])
         let stray = try PluginCompiler.hostile("stray.so", in: work.plugins, ["STRAY_THREAD_AT=AT_INIT", "HOSTILE_ID=\"a.stray\""])
-        let host = PluginHost(callTimeout: .seconds(30), isolation: .workers(worker: worker))
-        defer { host.shutdown() }
-        #expect(host.loadLibrary(at: joined).status == .loaded)
-        #expect(host.loadLibrary(at: stray).status == .loaded)
+        let withJoined = WorkerHarness(library: joined, worker: worker, callTimeout: .seconds(30))
+        let withStray = WorkerHarness(library: stray, worker: worker, callTimeout: .seconds(30))
+        #expect(withJoined.report.status == .loaded)
+        #expect(withStray.report.status == .loaded)
 
-        let fromJoined = try host.unloadInWorker(joined, linger: .zero).get()
+        let fromJoined = try withJoined.unload(linger: .zero).get()
         #expect(fromJoined.otherThreads == 1 && fromJoined.otherThreadCalls >= 1 && fromJoined.callsAfterDeinit == 0,
                 "\(fromJoined)")
         // The stray thread logs every 10 ms: the worker's half second after deinit sees it call.
-        let fromStray = try host.unloadInWorker(stray, linger: .milliseconds(500)).get()
+        let fromStray = try withStray.unload(linger: .milliseconds(500)).get()
         #expect(fromStray.otherThreads == 1 && fromStray.callsAfterDeinit >= 1, "\(fromStray)")
     }
 }

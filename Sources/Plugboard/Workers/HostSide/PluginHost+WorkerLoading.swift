@@ -17,7 +17,8 @@ extension PluginHost {
         } else {
             do {
                 connection = try WorkerConnection(library: path, trust: trust, worker: worker, facade: fileFacade,
-                                                  invoker: functionInvoker, bus: notifications, log: pluginLogSink, output: outputHandler)
+                                                  invoker: functionInvoker, bus: notifications, log: pluginLogSink,
+                                                  refusals: busRefusalHandler, output: outputHandler)
             } catch {
                 return .failed(path, error)
             }
@@ -106,7 +107,8 @@ extension PluginHost {
         guard case .workers(let worker) = isolation else { return }
         for case .file(let path, _) in candidates {
             guard let connection = try? WorkerConnection(library: path, trust: trust, worker: worker, facade: fileFacade,
-                                                         invoker: functionInvoker, bus: notifications, log: pluginLogSink, output: outputHandler) else { continue }
+                                                         invoker: functionInvoker, bus: notifications, log: pluginLogSink,
+                                                         refusals: busRefusalHandler, output: outputHandler) else { continue }
             loaded.prestart(connection, for: path)
         }
     }

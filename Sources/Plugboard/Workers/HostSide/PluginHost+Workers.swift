@@ -26,20 +26,6 @@ extension PluginHost {
         }
     }
 
-    /// Calls every plugin in a worker with `event` exactly as given, in dispatch order and
-    /// without a policy (the validator's edge inputs: text that need not be UTF-8). A plugin
-    /// whose slot is NULL answers that it takes no part. Returns the failures (a crash, an
-    /// exit, a hang), handled as for any call.
-    func callEveryWorkerPlugin(_ event: LifecycleEvent) -> [PluginFailure] {
-        prepared.entries.compactMap { entry in
-            guard case .worker(let plugin) = entry.implementation,
-                  case .failure(let failure) = callWorker(plugin, .event(event), id: entry.descriptor.id) else {
-                return nil
-            }
-            return failure
-        }
-    }
-
     /// How the worker of the library at `path` ended while it loaded the library or served a call, if it
     /// did: the cause behind a failure's sentence (a signal, an exit, a hang, a broken channel).
     public func workerEnding(of path: String) -> WorkerEnding? {

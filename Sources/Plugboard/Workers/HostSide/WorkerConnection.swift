@@ -22,6 +22,8 @@ final class WorkerConnection: Sendable {
     /// The socket to the worker; closed by the reader thread once the worker ended.
     var channel: WorkerChannel { process.channel }
     private let log: PluginHost.LogHandler
+    /// Receives the bus calls the worker refused its library; nil takes none.
+    private let refusals: LogRouter.RefusalSink?
     /// The host services the host's policy denies this library (files and invoke requests ask it).
     let gate: ServiceGate
     private let pending = PendingRequests()
@@ -39,9 +41,10 @@ final class WorkerConnection: Sendable {
         var peerVersion: WorkerProtocolVersion?
     }
 
-    /// Starts a worker for `library`, loaded under `trust`; its log lines go to `log`, its printed lines to `output`.
+    /// Starts a worker for `library`, loaded under `trust`; its log lines go to `log`, its refused bus
+    /// calls to `refusals`, its printed lines to `output`.
     init(library: String, trust: PluginTrust, worker: String, facade: FileFacade?, invoker: FunctionInvoker?,
-         bus: NotificationBus?, log: @escaping PluginHost.LogHandler,
+         bus: NotificationBus?, log: @escaping PluginHost.LogHandler, refusals: LogRouter.RefusalSink?,
          output: @escaping PluginHost.OutputHandler) throws(LoadFailure) {
         var environment = ProcessInfo.processInfo.environment
         environment[WorkerServer.parentVariable] = String(getpid())
@@ -52,6 +55,7 @@ final class WorkerConnection: Sendable {
         self.library = library
         self.trust = trust
         self.log = log
+        self.refusals = refusals
         let gate = ServiceGate(log: log)
         self.gate = gate
         files = facade.map { WorkerFilesServer(facade: $0, gate: gate) }
@@ -233,6 +237,12 @@ final class WorkerConnection: Sendable {
                     end(.lost(forged))
                     return
                 }
+            case .refused(let plugin, let call, let name, let reason):
+                guard let call = BusRefusal.Call(rawValue: call) else {
+                    end(.lost("it sent a refusal of \(call.debugDescription), which is not a notification-bus call"))
+                    return
+                }
+                refusals?(BusRefusal(library: library, plugin: plugin, call: call, name: name, reason: reason))
             case .completion(let notification, let plugin, let result):
                 completions.take(notification: notification, plugin: plugin, result: result)
             default:

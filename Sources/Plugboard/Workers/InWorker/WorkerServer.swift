@@ -106,6 +106,14 @@ final class WorkerSession {
         switch received.message {
         case .hello(let version, _, _):
             try channel.send(.helloReply(protocolVersion: .current, workerPID: getpid()), requestID: id)
+            // Set before any load: each library's refusals go where the handler said when it loaded.
+            if version.minor >= WorkerMessage.Kind.refused.introducedInMinor {
+                let channel = channel
+                host.busRefusalHandler = { refusal in
+                    try? channel.send(.refused(pluginID: refusal.plugin, call: refusal.call.rawValue, name: refusal.name,
+                                               reason: refusal.reason))
+                }
+            }
             return version.major == WorkerProtocolVersion.current.major
         case .load(let path, let allowInsecure):
             let report = host.loadLibrary(at: path, trust: allowInsecure ? .allowInsecure : .strict)
@@ -147,7 +155,7 @@ final class WorkerSession {
             host.deliverRelayed(PluginNotification(name: name, payload: payload, sender: sender), to: token, depth: Int(depth))
             try channel.send(.delivered, requestID: id)
         case .serviceReply, .helloReply, .loaded, .answer, .log, .files, .completion, .bye, .stage, .unloaded,
-             .functionResult, .invoke, .invokeReply, .delivered, .observe, .stopObserving, .post:
+             .functionResult, .invoke, .invokeReply, .delivered, .observe, .stopObserving, .post, .refused:
             throw .malformed(field: "kind", cause: .unknownKind(received.message.kind.rawValue))
         }
         return true

@@ -1,18 +1,21 @@
+import Plugboard
+
 /// The `saved-state` check: the host's own save and restore (``PluginHost/saveState(to:)``,
 /// ``PluginHost/restoreState(from:)``) on the scratch container's store.
-extension ValidationCheck {
+enum SavedStateCheck {
     /// A state no plugin saved: bytes that are neither text nor any usual encoding.
     static let garbageState: [UInt8] = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 0xA5) }
 
-    static let savedState = ValidationCheck(
+    /// The check.
+    static let check = ValidationCheck(
         name: "saved-state",
         description: "Every plugin with a saved-state table saves within the call timeout (PB_OK, at most "
             + "PB_SAVED_STATE_MAX_SIZE bytes, no NULL data with a size), restores the state it saved and saves again, "
             + "and survives restoring an empty and a garbage state.") { subject in
-        loadedOrSkipped(subject) { loaded in
+        subject.withLoaded { loaded in
             let ids = loaded.report.plugins.filter { $0.concerns.contains(.savedState) }.map(\.descriptor.id)
             guard !ids.isEmpty else { return (.skipped, "no plugin takes part in saved state") }
-            guard let store = loaded.stateStore else { return (.skipped, "no scratch container could be made for the state files") }
+            guard let store = loaded.harness.stateStore else { return (.skipped, "no scratch container could be made for the state files") }
             let host = loaded.host
             let steps: [(String, () -> SavedStateReport, SavedStateReport.Outcome?)] = [
                 ("the first save", { host.saveState(to: store) }, .saved),
@@ -24,7 +27,7 @@ extension ValidationCheck {
             for (step, run, expected) in steps {
                 let report = run()
                 // A worker that failed is the step's failure, whatever the entries say.
-                if host.workerEnding(of: loaded.report.path) != nil {
+                if loaded.harness.workerEnding != nil {
                     let why = report.entries.compactMap(\.warning).first ?? "its worker failed"
                     return (loaded.failureStatus, "\(step): \(why)")
                 }

@@ -1,19 +1,28 @@
+import Plugboard
+
 /// The `notifications` check: what plugins observe and post on the host's bus during a launch.
-extension ValidationCheck {
+enum NotificationsCheck {
+    /// The size of the long payload's text.
+    static let longTextSize = 60 * 1024
+    /// How deep the nested payload's objects are.
+    static let nestingDepth = 100
+
     /// The payloads delivered to each observed name, by what they test: all within `PB_NOTIFICATION_PAYLOAD_MAX`.
     static let edgePayloads: [(String, String)] = [
         ("an empty object", "{}"),
-        ("a 60 KiB object", #"{"text":""# + String(repeating: "x", count: 60 * 1024) + #""}"#),
-        ("an object nested 100 deep", String(repeating: #"{"a":"#, count: 99) + "{}" + String(repeating: "}", count: 99)),
+        ("a \(longTextSize.bytesText) object", #"{"text":""# + String(repeating: "x", count: longTextSize) + #""}"#),
+        ("an object nested \(nestingDepth) deep",
+         String(repeating: #"{"a":"#, count: nestingDepth - 1) + "{}" + String(repeating: "}", count: nestingDepth - 1)),
         ("non-ASCII and escaped strings", #"{"text":"héllo wörld ✓ 🧩","escaped":"\"quoted\" \\ \/ \b\f\n\r\t \u0000 \ud83e\udde9"}"#),
     ]
 
-    static let notifications = ValidationCheck(
+    /// The check.
+    static let check = ValidationCheck(
         name: "notifications",
         description: "Through will- and did-finish-launching, every post a plugin makes is valid (the bus refuses "
-            + "none); each name a plugin then observes gets an empty, a 60 KiB, a 100-deep and a non-ASCII payload, "
-            + "and its observer returns within the call timeout.") { subject in
-        loadedOrSkipped(subject) { loaded in
+            + "none); each name a plugin then observes gets an empty, a \(longTextSize.bytesText), a \(nestingDepth)-deep "
+            + "and a non-ASCII payload, and its observer returns within the call timeout.") { subject in
+        subject.withLoaded { loaded in
             let host = loaded.host
             let ids = Set(loaded.report.plugins.map(\.descriptor.id.rawValue))
             let launch = [host.willFinishLaunching(), host.didFinishLaunching()]
@@ -21,7 +30,7 @@ extension ValidationCheck {
             if let refused = refusedPost(loaded) { return (.fail, refused) }
             let posted = launch.map(\.notifications).flatMap { $0.deliveries.map(\.sender) + $0.unobserved.map(\.sender) }
                 .filter(ids.contains)
-            let observed = host.notifications.names(observedBy: ids)
+            let observed = loaded.harness.observedNames
             guard !observed.isEmpty || !posted.isEmpty else { return (.skipped, "no plugin observes or posts during launch") }
             for name in observed {
                 for (what, payload) in edgePayloads {
@@ -42,8 +51,9 @@ extension ValidationCheck {
         }
     }
 
-    /// The first post the bus refused so far, with who made it and the host's reason.
+    /// The first post the bus refused so far (a ``BusRefusal``, whatever note its log line
+    /// carries), with who made it and the host's reason.
     private static func refusedPost(_ loaded: ValidationSubject.Loaded) -> String? {
-        loaded.refusedPosts.first.map { "\($0.plugin ?? $0.source): \($0.message)" }
+        loaded.harness.busRefusals.first { $0.call == .post }.map { "\($0.plugin ?? $0.library): \($0.reason); refused" }
     }
 }
