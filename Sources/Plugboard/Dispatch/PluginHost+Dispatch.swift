@@ -81,14 +81,7 @@ extension PluginHost {
         case .swift(let conformance):
             return event.callSwift(roster.conformances[conformance], completion: { nil }) ?? unanswered
         case .worker(let plugin):
-            switch callWorker(plugin, .event(event), id: roster.ids[index]) {
-            case .success(.bool(let answer)): return answer
-            case .success(.returned), .success(.pending): return true
-            case .success(.notTakingPart), .success(.state), .success(.refused): return unanswered
-            case .failure(let failure):
-                failures.append(failure)
-                return unanswered
-            }
+            return callWorker(plugin, .event(event), id: roster.ids[index]).eventAnswer(unanswered: unanswered, failures: &failures)
         }
     }
 

@@ -18,14 +18,6 @@ enum Participant {
     case worker(WorkerPlugin)
 }
 
-/// A plugin a worker process loaded: its connection and its number in that worker.
-struct WorkerPlugin {
-    /// The worker (kept alive by the host's library list).
-    let connection: Unmanaged<WorkerConnection>
-    /// The plugin's number in the worker (the protocol's `call.plugin`).
-    let index: UInt32
-}
-
 /// How a registered plugin is implemented, from which each concern's
 /// ``Participant`` is made.
 enum PluginImplementation {

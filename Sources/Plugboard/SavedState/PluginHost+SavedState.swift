@@ -153,14 +153,7 @@ extension PluginHost {
         case .swift(let conformance):
             return (roster.conformances[conformance] as? any SavedStatePlugin).map(swift)
         case .worker(let plugin):
-            switch callWorker(plugin, request, id: roster.ids[index]) {
-            case .success(.state(let bytes)): return .state(bytes)
-            case .success(.returned): return .restored
-            case .success(.refused(let reason)): return .refused(reason)
-            case .success(.notTakingPart): return nil
-            case .success(let other): return .refused("its worker answered \(other) to \(callback)")
-            case .failure(let failure): return .refused(failure.message)
-            }
+            return callWorker(plugin, request, id: roster.ids[index]).savedStateAnswer(callback)
         }
     }
 }
