@@ -11,7 +11,7 @@ public enum CallRequest: Sendable, Equatable {
     /// (since 1.4); answered `returned` or `refused`.
     case restoreState(savedVersion: [UInt8], state: [UInt8])
 
-    /// The wire number of `save_state`, after the events' (``LifecycleEvent/Kind`` raw values).
+    /// The wire number of `save_state`, after the first events' (``LifecycleEvent/Kind/wireCode``).
     static let saveStateCode: UInt8 = 16
     /// The wire number of `restore_state`.
     static let restoreStateCode: UInt8 = 17
@@ -29,7 +29,7 @@ public enum CallRequest: Sendable, Equatable {
     /// whose minor is at least this.
     public var introducedInMinor: UInt16 {
         switch self {
-        case .event: 0
+        case .event(let event): event.kind.introducedInMinor
         case .saveState, .restoreState: 4
         }
     }
@@ -39,7 +39,7 @@ public enum CallRequest: Sendable, Equatable {
     func encode(into encoder: inout WireEncoder) {
         switch self {
         case .event(let event):
-            encoder.append(event.kind.rawValue)
+            encoder.append(event.kind.wireCode)
             for argument in event.arguments {
                 switch argument {
                 case .text(let text): text.withCText { text, count in encoder.append(bytes: UnsafeRawBufferPointer(start: text, count: count)) }
@@ -65,7 +65,7 @@ public enum CallRequest: Sendable, Equatable {
         case restoreStateCode:
             return .restoreState(savedVersion: try decoder.readBytes("call.saved-version"), state: try decoder.readBytes("call.state"))
         default:
-            guard let kind = LifecycleEvent.Kind(rawValue: code) else {
+            guard let kind = LifecycleEvent.Kind(wireCode: code) else {
                 throw .malformed(field: "call.event", cause: .invalidValue(UInt64(code)))
             }
             var arguments: [EventArgument] = []

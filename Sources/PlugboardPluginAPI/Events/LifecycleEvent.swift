@@ -151,8 +151,11 @@ public struct EventParameter: Sendable {
 
 extension LifecycleEvent {
     /// Every lifecycle event by name, with what the host does for it (``Kind``'s one table).
+    ///
+    /// The raw value is the event's row in the table (its position among the cases), not its
+    /// wire number (``wireCode``).
     public enum Kind: UInt8, Sendable, CaseIterable, Codable {
-        case willFinishLaunching = 1, didFinishLaunching, openURL, continueUserActivity, remoteNotification,
+        case willFinishLaunching, didFinishLaunching, openURL, continueUserActivity, remoteNotification,
              registerToken, registerFailed, memoryWarning, protectedDataWillBecomeUnavailable,
              protectedDataDidBecomeAvailable, didBecomeActive, willResignActive, didEnterBackground,
              willEnterForeground, willTerminate
@@ -165,48 +168,53 @@ extension LifecycleEvent {
             @usableFromInline let concern: PluginConcern
             @usableFromInline let policy: DispatchPolicy
             let parameters: [EventParameter]
+            /// The number of a `call` for it on the worker wire: never changed, and never one of the
+            /// saved-state calls' (16, 17); a new event takes the next free one (18, …).
+            let wire: UInt8
+            /// The worker-protocol minor (of major 1) that introduced it.
+            let minor: UInt16
         }
 
         /// Per event, in the cases' order: its name in reports and scripts, its C slot, its concern,
-        /// its policy and its parameters. The raw value is the event's number on the worker wire
-        /// (never changed; a new event takes the next number in a new protocol minor).
+        /// its policy, its parameters, its number on the worker wire and the protocol minor that
+        /// introduced it (a new event comes in a new minor).
         @usableFromInline
         static let table: [Row] = [
             Row(name: "will-finish-launching", callback: "will_finish_launching", concern: .launch, policy: .callAllAnd,
-                parameters: [.options]),
+                parameters: [.options], wire: 1, minor: 0),
             Row(name: "did-finish-launching", callback: "did_finish_launching", concern: .launch, policy: .callAllAnd,
-                parameters: [.options]),
+                parameters: [.options], wire: 2, minor: 0),
             Row(name: "open-url", callback: "open_url", concern: .openURL, policy: .firstTrueWins,
-                parameters: [EventParameter(name: "url", wireField: "call.url", form: .text), .options]),
+                parameters: [EventParameter(name: "url", wireField: "call.url", form: .text), .options], wire: 3, minor: 0),
             Row(name: "continue-user-activity", callback: "continue_user_activity", concern: .userActivity,
                 policy: .firstTrueWins,
-                parameters: [EventParameter(name: "type", wireField: "call.activity-type", form: .text), .userInfo]),
+                parameters: [EventParameter(name: "type", wireField: "call.activity-type", form: .text), .userInfo], wire: 4, minor: 0),
             Row(name: "remote-notification", callback: "did_receive_remote_notification", concern: .remoteNotifications,
                 policy: .callAllStrongestFetch,
-                parameters: [.userInfo, EventParameter(name: "deadlineMs", wireField: "call.deadline-ms", form: .milliseconds)]),
+                parameters: [.userInfo, EventParameter(name: "deadlineMs", wireField: "call.deadline-ms", form: .milliseconds)], wire: 5, minor: 0),
             Row(name: "register-token", callback: "did_register", concern: .remoteNotifications, policy: .broadcast,
-                parameters: [EventParameter(name: "token", wireField: "call.token", form: .bytes)]),
+                parameters: [EventParameter(name: "token", wireField: "call.token", form: .bytes)], wire: 6, minor: 0),
             Row(name: "register-failed", callback: "did_fail_to_register", concern: .remoteNotifications, policy: .broadcast,
-                parameters: [EventParameter(name: "error", wireField: "call.error", form: .text)]),
+                parameters: [EventParameter(name: "error", wireField: "call.error", form: .text)], wire: 7, minor: 0),
             Row(name: "memory-warning", callback: "did_receive_memory_warning", concern: .memory, policy: .broadcast,
-                parameters: []),
+                parameters: [], wire: 8, minor: 0),
             Row(name: "protected-data-will-become-unavailable", callback: "will_become_unavailable", concern: .protectedData,
-                policy: .broadcast, parameters: []),
+                policy: .broadcast, parameters: [], wire: 9, minor: 0),
             Row(name: "protected-data-did-become-available", callback: "did_become_available", concern: .protectedData,
-                policy: .broadcast, parameters: []),
-            Row(name: "did-become-active", callback: "did_become_active", concern: .appState, policy: .broadcast, parameters: []),
-            Row(name: "will-resign-active", callback: "will_resign_active", concern: .appState, policy: .broadcast, parameters: []),
+                policy: .broadcast, parameters: [], wire: 10, minor: 0),
+            Row(name: "did-become-active", callback: "did_become_active", concern: .appState, policy: .broadcast, parameters: [], wire: 11, minor: 0),
+            Row(name: "will-resign-active", callback: "will_resign_active", concern: .appState, policy: .broadcast, parameters: [], wire: 12, minor: 0),
             Row(name: "did-enter-background", callback: "did_enter_background", concern: .appState, policy: .broadcast,
-                parameters: []),
+                parameters: [], wire: 13, minor: 0),
             Row(name: "will-enter-foreground", callback: "will_enter_foreground", concern: .appState, policy: .broadcast,
-                parameters: []),
+                parameters: [], wire: 14, minor: 0),
             Row(name: "will-terminate", callback: "will_terminate", concern: .termination, policy: .broadcastReverse,
-                parameters: []),
+                parameters: [], wire: 15, minor: 0),
         ]
 
         /// Its row's index in ``table``.
         @inlinable
-        var row: Int { Int(rawValue) &- 1 }
+        var row: Int { Int(rawValue) }
 
         /// The name in reports, traces and events scripts (`open-url`).
         public var name: String { Self.table[row].name }
@@ -221,13 +229,24 @@ extension LifecycleEvent {
         public var policy: DispatchPolicy { Self.table[row].policy }
         /// Its parameters, in order.
         public var parameters: [EventParameter] { Self.table[row].parameters }
+        /// Its number in the worker protocol's `call` (WORKER-PROTOCOL.md, "Events").
+        public var wireCode: UInt8 { Self.table[row].wire }
+        /// The worker-protocol minor (of major 1) that introduced it: the host sends it only to a
+        /// worker whose minor is at least this.
+        public var introducedInMinor: UInt16 { Self.table[row].minor }
         /// Whether an events script may contain it: the host sends the launch events itself.
         public var isScriptable: Bool { concern != .launch }
 
         /// The event named `name` (`open-url`), if there is one.
         public init?(name: String) {
             guard let index = Self.table.firstIndex(where: { $0.name == name }) else { return nil }
-            self.init(rawValue: UInt8(index + 1))
+            self.init(rawValue: UInt8(index))
+        }
+
+        /// The event whose wire number is `wireCode`, if there is one.
+        public init?(wireCode: UInt8) {
+            guard let index = Self.table.firstIndex(where: { $0.wire == wireCode }) else { return nil }
+            self.init(rawValue: UInt8(index))
         }
 
         /// Decodes the name.

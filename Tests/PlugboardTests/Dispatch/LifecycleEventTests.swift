@@ -15,7 +15,11 @@ import Testing
 
     @Test func theTableHasOneRowPerKindInWireOrderWithUniqueNamesAndSlots() {
         let kinds = LifecycleEvent.Kind.allCases
-        #expect(kinds.map(\.rawValue) == Array(1...UInt8(kinds.count)))
+        #expect(kinds.map(\.rawValue) == Array(0..<UInt8(kinds.count)))
+        // The wire numbers: unique, the first 15 as they always were, none a saved-state call's (16, 17).
+        #expect(kinds.map(\.wireCode) == Array(1...15))
+        for kind in kinds { #expect(LifecycleEvent.Kind(wireCode: kind.wireCode) == kind) }
+        #expect(LifecycleEvent.Kind(wireCode: 16) == nil && LifecycleEvent.Kind(wireCode: 17) == nil)
         #expect(Set(kinds.map(\.name)).count == kinds.count)
         #expect(Set(kinds.map { $0.callbackName.description }).count == kinds.count)
         for kind in kinds { #expect(LifecycleEvent.Kind(name: kind.name) == kind) }
