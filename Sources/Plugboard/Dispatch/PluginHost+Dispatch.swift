@@ -69,7 +69,7 @@ extension PluginHost {
         return report
     }
 
-    /// One call of one participant: the one place that switches on how a participant is reached.
+    /// One event call of one participant, by how it is reached.
     /// `unanswered` is what a participant that does not take part in the event (a NULL slot),
     /// or whose worker failed, counts as.
     @inline(__always)

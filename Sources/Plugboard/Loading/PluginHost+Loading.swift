@@ -118,24 +118,43 @@ extension PluginHost {
         report.abi = library.abi
         report.warnings = warnings
         report.refused = library.refusals
-        for definition in library.definitions {
+        let summaries = library.definitions.map { definition in
+            PluginSummary(descriptor: definition.descriptor, concerns: definition.concerns, source: .library(path: path),
+                          functions: definition.functions.declarations, refusedFunctions: definition.functions.refused)
+        }
+        return register(summaries, of: path, into: report, gate: library.gate) { (index) throws(LoadFailure) in
+            try registry.add(library.definitions[index], from: library)
+        } keep: { _ in
+            loaded.keep(library)
+        } release: {
+            LibraryTable.shared.release(library, owner: owner, calls: libraryCalls)
+        }
+    }
+
+    /// The end of every load, in process or in a worker: registers each plugin the library
+    /// registered (`add` with its index; an id claimed twice is refused, see ``claim(_:path:register:)``),
+    /// then either applies the policy to the library's `gate` and `keep`s the library, given the ids
+    /// registered, or, with none registered, `release`s it and fails the report.
+    func register(_ summaries: [PluginSummary], of path: String, into report: LoadReport, gate: ServiceGate,
+                  add: (Int) throws(LoadFailure) -> Void, keep: ([PluginID]) -> Void,
+                  release: () -> Void) -> LoadReport {
+        var report = report
+        report.plugins = []
+        for (index, summary) in summaries.enumerated() {
             do throws(LoadFailure) {
-                try claim(definition.descriptor.id, path: path) { () throws(LoadFailure) in
-                    try registry.add(definition, from: library)
-                }
-                report.plugins.append(PluginSummary(
-                    descriptor: definition.descriptor, concerns: definition.concerns, source: .library(path: path),
-                    functions: definition.functions.declarations, refusedFunctions: definition.functions.refused))
+                try claim(summary.descriptor.id, path: path) { () throws(LoadFailure) in try add(index) }
+                report.plugins.append(summary)
             } catch {
-                report.refused.append(PluginRefusal(id: definition.descriptor.id.rawValue, failure: error))
+                report.refused.append(PluginRefusal(id: summary.descriptor.id.rawValue, failure: error))
             }
         }
         guard report.plugins.isEmpty else {
-            if let accessPolicy { library.gate.apply(accessPolicy, library: path, plugins: report.plugins.map(\.descriptor.id)) }
-            loaded.keep(library)
+            let ids = report.plugins.map(\.descriptor.id)
+            if let accessPolicy { gate.apply(accessPolicy, library: path, plugins: ids) }
+            keep(ids)
             return report
         }
-        LibraryTable.shared.release(library, owner: owner, calls: libraryCalls)
+        release()
         report.status = .failed
         report.failure = Self.nothingRegistered(report.refused)
         return report

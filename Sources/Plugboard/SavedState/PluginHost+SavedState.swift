@@ -135,9 +135,9 @@ extension PluginHost {
         return answer
     }
 
-    /// Calls participant `index` of the saved-state roster: the one place that switches on how
-    /// it is reached. nil: its slot is NULL. A worker that fails, or that speaks a protocol
-    /// older than 1.4, answers `refused` with the sentence.
+    /// Calls participant `index` of the saved-state roster, by how it is reached (as an event's
+    /// participant is; saved state is no event, so its calls are its own). nil: its slot is NULL.
+    /// A worker that fails, or that speaks a protocol older than 1.4, answers `refused` with the sentence.
     private func reachSavedState(_ roster: Roster, _ index: Int,
                                  _ callback: StaticString, request: CallRequest,
                                  native: (pb_saved_state_t, UnsafeMutableRawPointer?) -> SavedStateCall.Answer?,

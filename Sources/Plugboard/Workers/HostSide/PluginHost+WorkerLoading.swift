@@ -50,7 +50,7 @@ extension PluginHost {
     func load(_ path: String, in connection: WorkerConnection) -> LoadReport {
         // Until the library has registered its plugins, the policy's default rule is its rule.
         if let accessPolicy { connection.gate.apply(accessPolicy, library: path, plugins: nil) }
-        var report: LoadReport
+        let report: LoadReport
         switch connection.request(.load(path: path, allowInsecure: connection.trust == .allowInsecure), timeout: callTimeout) {
         case .success(.loaded(let json)):
             guard let decoded = try? JSONDecoder().decode(LoadReport.self, from: Data(json)) else {
@@ -78,26 +78,14 @@ extension PluginHost {
             return report
         }
         let summaries = report.plugins
-        report.plugins = []
-        for (index, summary) in summaries.enumerated() {
-            let plugin = WorkerPlugin(connection: .passUnretained(connection), index: UInt32(index))
-            do throws(LoadFailure) {
-                try claim(summary.descriptor.id, path: path) { () throws(LoadFailure) in try registry.add(plugin, summary) }
-                report.plugins.append(summary)
-            } catch {
-                report.refused.append(PluginRefusal(id: summary.descriptor.id.rawValue, failure: error))
-            }
-        }
-        guard report.plugins.isEmpty else {
-            connection.admit(report.plugins.map(\.descriptor.id))
-            if let accessPolicy { connection.gate.apply(accessPolicy, library: path, plugins: report.plugins.map(\.descriptor.id)) }
+        return register(summaries, of: path, into: report, gate: connection.gate) { (index) throws(LoadFailure) in
+            try registry.add(WorkerPlugin(connection: .passUnretained(connection), index: UInt32(index)), summaries[index])
+        } keep: { ids in
+            connection.admit(ids)
             loaded.keep(connection)
-            return report
+        } release: {
+            connection.close(timeout: workerGrace)
         }
-        connection.close(timeout: workerGrace)
-        report.status = .failed
-        report.failure = Self.nothingRegistered(report.refused)
-        return report
     }
 
     /// With workers, starts one for every candidate file before any is loaded, so their
