@@ -19,13 +19,27 @@ extension PluginHost {
         if case .remoteNotification(let userInfo, let deadline) = event {
             return didReceiveRemoteNotification(userInfo: userInfo.string, deadline: deadline)
         }
-        return event.withCArguments { arguments in dispatch(event, arguments) }
+        return event.withCArguments { arguments in
+            let registry = prepared
+            return switch event.kind.concern {
+            case .launch: dispatch(event, arguments, registry.launch)
+            case .openURL: dispatch(event, arguments, registry.openURL)
+            case .userActivity: dispatch(event, arguments, registry.userActivity)
+            case .remoteNotifications: dispatch(event, arguments, registry.remoteNotifications)
+            case .memory: dispatch(event, arguments, registry.memory)
+            case .protectedData: dispatch(event, arguments, registry.protectedData)
+            case .appState: dispatch(event, arguments, registry.appState)
+            case .termination: dispatch(event, arguments, registry.termination)
+            case .savedState: dispatch(event, arguments, registry.savedState)
+            }
+        }
     }
 
+    /// Dispatches `event` to `roster`, its concern's, whose C participants carry their vtable of
+    /// the concern as `Table`: specialized per concern.
     @inline(__always)
-    private func dispatch(_ event: LifecycleEvent, _ arguments: CEventArguments) -> EventReport {
+    private func dispatch<Table>(_ event: LifecycleEvent, _ arguments: CEventArguments, _ roster: Roster<Table>) -> EventReport {
         let kind = event.kind
-        let roster = prepared.roster(kind.concern)
         if !roster.denied.isEmpty { logDenials(kind.callbackName, kind.concern, roster.denied) }
         let reversed = kind.policy == .broadcastReverse
         var decidedBy: [PluginID] = []
@@ -73,7 +87,7 @@ extension PluginHost {
     /// `unanswered` is what a participant that does not take part in the event (a NULL slot),
     /// or whose worker failed, counts as.
     @inline(__always)
-    private func call(_ participant: Participant, _ index: Int, _ roster: Roster, _ event: LifecycleEvent,
+    private func call<Table>(_ participant: Participant<Table>, _ index: Int, _ roster: Roster<Table>, _ event: LifecycleEvent,
                       _ arguments: CEventArguments, unanswered: Bool, _ failures: inout [PluginFailure]) -> Bool {
         switch participant {
         case .native(let table, let ctx, _):
@@ -89,9 +103,9 @@ extension PluginHost {
     /// returns true, timing them as ``timing`` says and recording each call in
     /// ``calls`` for fault and timeout messages.
     @inline(__always)
-    func callInOrder(
-        _ event: LifecycleEvent.Kind, _ roster: Roster, reversed: Bool,
-        _ call: (_ index: Int, _ participant: Participant) -> Bool
+    func callInOrder<Table>(
+        _ event: LifecycleEvent.Kind, _ roster: Roster<Table>, reversed: Bool,
+        _ call: (_ index: Int, _ participant: Participant<Table>) -> Bool
     ) -> DispatchRun {
         let count = roster.count
         var made = 0
@@ -145,7 +159,7 @@ struct DispatchRun {
     let nanoseconds: UInt64
 
     /// The report's trace of this run over `roster`.
-    func trace(_ roster: Roster, reversed: Bool, answers: CallAnswers) -> CallTrace {
+    func trace<Table>(_ roster: Roster<Table>, reversed: Bool, answers: CallAnswers) -> CallTrace {
         .compact(ids: roster.ids, made: made, reversed: reversed, answers: answers, durations: durations)
     }
 }

@@ -34,7 +34,7 @@ extension PluginHost {
     ) -> FetchAggregation {
         let event = LifecycleEvent.remoteNotification(userInfo: EventText(userInfo), deadline: deadline)
         let kind = event.kind
-        let participants = prepared.roster(kind.concern)
+        let participants = prepared.remoteNotifications
         if !participants.denied.isEmpty { logDenials(kind.callbackName, kind.concern, participants.denied) }
         let log = logHandler
         let tracer = tracer

@@ -5,12 +5,12 @@
 ///
 /// A plain value (no retain, no existential), so the dispatch loop copies
 /// it for free; a Swift conformance stays in its roster's ``Roster/conformances``.
-enum Participant {
-    /// A C plugin in this process: its vtable of the concern (read to the plugin's
+enum Participant<Table> {
+    /// A C plugin in this process: its vtable of the concern, of its C type (read to the plugin's
     /// `struct_size`, missing slots NULL), its `ctx`, and the library that owns its completion
     /// handles. Called straight through the slots: no existential, no retain, arguments
     /// converted to C once per event.
-    case native(ConcernTable, ctx: UnsafeMutableRawPointer?, library: Unmanaged<LoadedLibrary>)
+    case native(Table, ctx: UnsafeMutableRawPointer?, library: Unmanaged<LoadedLibrary>)
     /// A Swift conformance in this process, called through its protocol: the
     /// index of the conformance in the roster's ``Roster/conformances``.
     case swift(conformance: Int)

@@ -39,8 +39,15 @@ final class PluginRegistry {
     /// roster and listed in the roster's ``Roster/denied``. Set before any plugin is added.
     var policy: AccessPolicy?
 
-    /// Each concern's roster, by ``PluginConcern/allCases`` index.
-    private var rosters = PluginConcern.allCases.map { _ in Roster() }
+    private(set) var launch = Roster<pb_launch_t>()
+    private(set) var openURL = Roster<pb_open_url_t>()
+    private(set) var userActivity = Roster<pb_user_activity_t>()
+    private(set) var remoteNotifications = Roster<pb_remote_notifications_t>()
+    private(set) var memory = Roster<pb_memory_t>()
+    private(set) var protectedData = Roster<pb_protected_data_t>()
+    private(set) var appState = Roster<pb_app_state_t>()
+    private(set) var termination = Roster<pb_termination_t>()
+    private(set) var savedState = Roster<pb_saved_state_t>()
 
     /// Adds a Swift plugin, refusing an id that is already registered and naming both sources.
     func add(_ plugin: any ApplicationPlugin, source: PluginSource) throws(LoadFailure) {
@@ -128,18 +135,21 @@ final class PluginRegistry {
         guard !isOrdered else { return }
         isOrdered = true
         entries.sort { PluginDescriptor.dispatchOrder($0.descriptor, $1.descriptor) }
-        rosters = PluginConcern.allCases.map(makeRoster)
+        launch = roster(.launch, \.launch)
+        openURL = roster(.openURL, \.openURL)
+        userActivity = roster(.userActivity, \.userActivity)
+        remoteNotifications = roster(.remoteNotifications, \.remoteNotifications)
+        memory = roster(.memory, \.memory)
+        protectedData = roster(.protectedData, \.protectedData)
+        appState = roster(.appState, \.appState)
+        termination = roster(.termination, \.termination)
+        savedState = roster(.savedState, \.savedState)
     }
 
-    /// The participants of `concern`, in dispatch order.
-    @inline(__always)
-    func roster(_ concern: PluginConcern) -> Roster {
-        rosters[concern.index]
-    }
-
-    private func makeRoster(_ concern: PluginConcern) -> Roster {
+    /// The roster of `concern`, whose C vtables are `table` of each plugin's.
+    private func roster<Table>(_ concern: PluginConcern, _ table: KeyPath<PluginVtables, Table?>) -> Roster<Table> {
         var ids: [PluginID] = []
-        var participants: [Participant] = []
+        var participants: [Participant<Table>] = []
         var conformances: [any ApplicationPlugin] = []
         var labels: [UnsafePointer<pbf_label_t>] = []
         var denied: [PluginID] = []
@@ -150,7 +160,7 @@ final class PluginRegistry {
             }
             switch entry.implementation {
             case .native(let definition, let library):
-                guard let table = definition.vtables.table(concern) else { continue }
+                guard let table = definition.vtables[keyPath: table] else { continue }
                 participants.append(.native(table, ctx: definition.ctx, library: .passUnretained(library)))
             case .swift(let plugin):
                 guard concern.isAdopted(by: plugin) else { continue }
@@ -171,11 +181,11 @@ final class PluginRegistry {
 ///
 /// A final class, so that an event takes it with one retain; reports keep
 /// ``ids`` and refer to the participants by index.
-final class Roster {
+final class Roster<Table> {
     /// The participants' ids, in dispatch order.
     let ids: [PluginID]
     /// How the dispatcher reaches each participant, same order.
-    let participants: [Participant]
+    let participants: [Participant<Table>]
     /// The Swift participants, by ``Participant/swift(conformance:)`` index.
     let conformances: [any ApplicationPlugin]
     /// Who runs in each participant's calls, same order (for fault and timeout messages).
@@ -183,7 +193,7 @@ final class Roster {
     /// The plugins taking part in the concern that the host's policy denies it, in dispatch order: never called.
     let denied: [PluginID]
 
-    init(ids: [PluginID] = [], participants: [Participant] = [], conformances: [any ApplicationPlugin] = [], labels: [UnsafePointer<pbf_label_t>] = [], denied: [PluginID] = []) {
+    init(ids: [PluginID] = [], participants: [Participant<Table>] = [], conformances: [any ApplicationPlugin] = [], labels: [UnsafePointer<pbf_label_t>] = [], denied: [PluginID] = []) {
         self.ids = ids
         self.participants = participants
         self.conformances = conformances

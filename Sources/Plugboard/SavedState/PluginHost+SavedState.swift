@@ -19,7 +19,7 @@ extension PluginHost {
 
     /// Restores the plugins `only` names (nil: every plugin of the concern) from `store`.
     func restoreState(from store: SavedStateStore, only: Set<PluginID>?) -> SavedStateReport {
-        let roster = prepared.roster(.savedState)
+        let roster = prepared.savedState
         let denied = only.map { only in roster.denied.filter(only.contains) } ?? roster.denied
         if !denied.isEmpty { logDenials("restore_state", .savedState, denied) }
         var entries: [SavedStateReport.Entry] = []
@@ -59,7 +59,7 @@ extension PluginHost {
     /// file, with a warning; a plugin whose worker failed earlier is not asked (its file stays);
     /// one whose worker was restarted got its state back then (``restoreState(from:)``) and is asked.
     public func saveState(to store: SavedStateStore) -> SavedStateReport {
-        let roster = prepared.roster(.savedState)
+        let roster = prepared.savedState
         if !roster.denied.isEmpty { logDenials("save_state", .savedState, roster.denied) }
         var versions: [PluginID: String] = [:]
         for entry in registry.entries { versions[entry.descriptor.id] = entry.descriptor.version }
@@ -119,7 +119,7 @@ extension PluginHost {
     /// ``PluginDecorator/threadConfinement`` what plugin threads sent meanwhile is delivered
     /// after the call, then ``PluginDecorator/tracing(_:)`` logs it with `arguments` (as the
     /// trace shows them) when the plugin is traced. nil: its slot is NULL.
-    private func callSavedState(_ roster: Roster, _ index: Int,
+    private func callSavedState(_ roster: Roster<pb_saved_state_t>, _ index: Int,
                                 _ callback: StaticString, arguments: @autoclosure () -> String, request: CallRequest,
                                 native: (pb_saved_state_t, UnsafeMutableRawPointer?) -> SavedStateCall.Answer?,
                                 swift: (any SavedStatePlugin) -> SavedStateCall.Answer) -> SavedStateCall.Answer? {
@@ -138,7 +138,7 @@ extension PluginHost {
     /// Calls participant `index` of the saved-state roster, by how it is reached (as an event's
     /// participant is; saved state is no event, so its calls are its own). nil: its slot is NULL.
     /// A worker that fails, or that speaks a protocol older than 1.4, answers `refused` with the sentence.
-    private func reachSavedState(_ roster: Roster, _ index: Int,
+    private func reachSavedState(_ roster: Roster<pb_saved_state_t>, _ index: Int,
                                  _ callback: StaticString, request: CallRequest,
                                  native: (pb_saved_state_t, UnsafeMutableRawPointer?) -> SavedStateCall.Answer?,
                                  swift: (any SavedStatePlugin) -> SavedStateCall.Answer) -> SavedStateCall.Answer? {
@@ -148,7 +148,6 @@ extension PluginHost {
         record.enter(roster.labels[index])
         switch roster.participants[index] {
         case .native(let table, let ctx, _):
-            guard case .savedState(let table) = table else { return nil }
             return native(table, ctx)
         case .swift(let conformance):
             return (roster.conformances[conformance] as? any SavedStatePlugin).map(swift)

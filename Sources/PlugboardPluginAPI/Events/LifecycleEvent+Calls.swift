@@ -30,34 +30,22 @@ package struct PluginVtables: @unchecked Sendable {
     }
 }
 
-/// One concern's C vtable of one plugin, as the host read it: what an in-process participant
-/// carries inline, so that the dispatch loop reads its slot without another load.
-@usableFromInline
-package enum ConcernTable: @unchecked Sendable {
-    case launch(pb_launch_t)
-    case openURL(pb_open_url_t)
-    case userActivity(pb_user_activity_t)
-    case remoteNotifications(pb_remote_notifications_t)
-    case memory(pb_memory_t)
-    case protectedData(pb_protected_data_t)
-    case appState(pb_app_state_t)
-    case termination(pb_termination_t)
-    case savedState(pb_saved_state_t)
-}
-
 extension PluginVtables {
-    /// The vtable of `concern`, nil when the plugin does not take part in it.
-    package func table(_ concern: PluginConcern) -> ConcernTable? {
-        switch concern {
-        case .launch: launch.map(ConcernTable.launch)
-        case .openURL: openURL.map(ConcernTable.openURL)
-        case .userActivity: userActivity.map(ConcernTable.userActivity)
-        case .remoteNotifications: remoteNotifications.map(ConcernTable.remoteNotifications)
-        case .memory: memory.map(ConcernTable.memory)
-        case .protectedData: protectedData.map(ConcernTable.protectedData)
-        case .appState: appState.map(ConcernTable.appState)
-        case .termination: termination.map(ConcernTable.termination)
-        case .savedState: savedState.map(ConcernTable.savedState)
+    /// Calls `event`'s C slot in the vtable of its concern, with the plugin's `ctx` and `c` from
+    /// ``LifecycleEvent/withCArguments(_:)``: as ``LifecycleEvent/callSlot(_:ctx:_:completion:)``
+    /// does; nil also when the plugin does not take part in the concern.
+    package func callSlot(_ event: LifecycleEvent, ctx: UnsafeMutableRawPointer?, _ c: CEventArguments,
+                          completion: () -> UnsafePointer<pb_fetch_completion_t>?) -> Bool? {
+        switch event.kind.concern {
+        case .launch: launch.flatMap { event.callSlot($0, ctx: ctx, c, completion: completion) }
+        case .openURL: openURL.flatMap { event.callSlot($0, ctx: ctx, c, completion: completion) }
+        case .userActivity: userActivity.flatMap { event.callSlot($0, ctx: ctx, c, completion: completion) }
+        case .remoteNotifications: remoteNotifications.flatMap { event.callSlot($0, ctx: ctx, c, completion: completion) }
+        case .memory: memory.flatMap { event.callSlot($0, ctx: ctx, c, completion: completion) }
+        case .protectedData: protectedData.flatMap { event.callSlot($0, ctx: ctx, c, completion: completion) }
+        case .appState: appState.flatMap { event.callSlot($0, ctx: ctx, c, completion: completion) }
+        case .termination: termination.flatMap { event.callSlot($0, ctx: ctx, c, completion: completion) }
+        case .savedState: nil
         }
     }
 }
@@ -111,62 +99,63 @@ extension LifecycleEvent {
         }
     }
 
-    /// Calls the event's C slot in `table` (the plugin's vtable of the event's concern) with the
-    /// plugin's `ctx` and `c` from ``withCArguments(_:)`` of this event: the slot's answer (true
-    /// for one that answers nothing, and for a remote notification, whose answer comes through
-    /// `completion`), or nil when the slot is NULL or `table` is another concern's.
+    /// Calls the event's C slot in `table` (the plugin's vtable of the event's concern, of its C
+    /// type) with the plugin's `ctx` and `c` from ``withCArguments(_:)`` of this event: the slot's
+    /// answer (true for one that answers nothing, and for a remote notification, whose answer comes
+    /// through `completion`), or nil when the slot is NULL or `table` is another concern's.
     /// `completion` is asked only for a remote notification (nil: the slot is not called).
-    /// Always inlined: an event known where it is dispatched (``PluginHost``'s typed methods)
-    /// reduces to its one slot's call, with no switch left in the loop.
+    /// Always inlined and specialized for `Table`: the casts below are decided when compiling, and
+    /// an event known where it is dispatched (``PluginHost``'s typed methods) reduces to its one
+    /// slot's call, with no switch and no check left in the loop.
     @inlinable @inline(__always)
-    package func callSlot(_ table: ConcernTable, ctx: UnsafeMutableRawPointer?, _ c: CEventArguments,
-                          completion: () -> UnsafePointer<pb_fetch_completion_t>?) -> Bool? {
+    package func callSlot<Table>(_ table: Table, ctx: UnsafeMutableRawPointer?, _ c: CEventArguments,
+                                 completion: () -> UnsafePointer<pb_fetch_completion_t>?) -> Bool? {
         switch self {
         case .willFinishLaunching:
-            guard case .launch(let table) = table, let slot = table.will_finish_launching else { return nil }
+            guard let table = table as? pb_launch_t, let slot = table.will_finish_launching else { return nil }
             return slot(ctx, c.first, c.firstCount)
         case .didFinishLaunching:
-            guard case .launch(let table) = table, let slot = table.did_finish_launching else { return nil }
+            guard let table = table as? pb_launch_t, let slot = table.did_finish_launching else { return nil }
             return slot(ctx, c.first, c.firstCount)
         case .openURL:
-            guard case .openURL(let table) = table, let slot = table.open_url else { return nil }
+            guard let table = table as? pb_open_url_t, let slot = table.open_url else { return nil }
             return slot(ctx, c.first, c.firstCount, c.second, c.secondCount)
         case .continueUserActivity:
-            guard case .userActivity(let table) = table, let slot = table.continue_user_activity else { return nil }
+            guard let table = table as? pb_user_activity_t, let slot = table.continue_user_activity else { return nil }
             return slot(ctx, c.first, c.firstCount, c.second, c.secondCount)
         case .remoteNotification:
-            guard case .remoteNotifications(let table) = table, let slot = table.did_receive_remote_notification,
+            guard let table = table as? pb_remote_notifications_t, let slot = table.did_receive_remote_notification,
                   let completion = completion() else { return nil }
             slot(ctx, c.first, c.firstCount, completion)
         case .registerToken:
-            guard case .remoteNotifications(let table) = table, let slot = table.did_register else { return nil }
+            guard let table = table as? pb_remote_notifications_t, let slot = table.did_register else { return nil }
             slot(ctx, c.bytes?.baseAddress, c.bytes?.count ?? 0)
         case .registerFailed:
-            guard case .remoteNotifications(let table) = table, let slot = table.did_fail_to_register else { return nil }
+            guard let table = table as? pb_remote_notifications_t, let slot = table.did_fail_to_register else { return nil }
             slot(ctx, c.first, c.firstCount)
         case .memoryWarning:
-            guard case .memory(let table) = table, let slot = table.did_receive_memory_warning else { return nil }
+            guard let table = table as? pb_memory_t, let slot = table.did_receive_memory_warning else { return nil }
             slot(ctx)
         case .protectedDataWillBecomeUnavailable:
-            guard case .protectedData(let table) = table, let slot = table.will_become_unavailable else { return nil }
+            guard let table = table as? pb_protected_data_t, let slot = table.will_become_unavailable else { return nil }
             slot(ctx)
         case .protectedDataDidBecomeAvailable:
-            guard case .protectedData(let table) = table, let slot = table.did_become_available else { return nil }
+            guard let table = table as? pb_protected_data_t, let slot = table.did_become_available else { return nil }
             slot(ctx)
         case .didBecomeActive:
-            guard case .appState(let table) = table, let slot = table.did_become_active else { return nil }
+            guard let table = table as? pb_app_state_t, let slot = table.did_become_active else { return nil }
             slot(ctx)
         case .willResignActive:
-            guard case .appState(let table) = table, let slot = table.will_resign_active else { return nil }
+            guard let table = table as? pb_app_state_t, let slot = table.will_resign_active else { return nil }
             slot(ctx)
         case .didEnterBackground:
-            guard case .appState(let table) = table, let slot = table.did_enter_background else { return nil }
+            guard let table = table as? pb_app_state_t, let slot = table.did_enter_background else { return nil }
             slot(ctx)
         case .willEnterForeground:
-            guard case .appState(let table) = table, let slot = table.will_enter_foreground else { return nil }
+            guard let table = table as? pb_app_state_t, let slot = table.will_enter_foreground else { return nil }
             slot(ctx)
         case .willTerminate:
-            guard case .termination(let table) = table, let slot = table.will_terminate else { return nil }
+            guard let table = table as? pb_termination_t, let slot = table.will_terminate else { return nil }
             slot(ctx)
         }
         return true

@@ -22,9 +22,9 @@ enum WorkerCall {
                     },
                     abstention: {}))
             }
-            guard let table = definition.vtables.table(event.kind.concern),
-                  let answer = event.withCArguments({ event.callSlot(table, ctx: ctx, $0, completion: completion) })
-            else { return .notTakingPart }
+            guard let answer = event.withCArguments({
+                definition.vtables.callSlot(event, ctx: ctx, $0, completion: completion)
+            }) else { return .notTakingPart }
             return switch event.kind.policy {
             case .callAllAnd, .firstTrueWins: .bool(answer)
             case .callAllStrongestFetch: .pending
