@@ -1,11 +1,11 @@
 /// ``PluginDecorator/tracing(_:)``: one debug log line per call to a traced plugin,
 /// with the callback, its arguments, the answer and the duration, attributed to the plugin:
-/// `trace: open_url(url: "myapp://item/42", options: "{}") → true in 2 µs`; for its
+/// `trace: open_url(url: "myapp://item/42", options: "{}") → true in 2.1 µs`; for its
 /// functions (``PluginHost/call(_:_:)``, other plugins' `invoke`):
-/// `trace: function convert("ft", "m", 3.0) → 0.9144 in 3 µs`; for each notification
-/// delivered to it: `trace: notification com.example.news(payload: "{}", from: "com.example.a") → delivered in 3 µs`;
-/// for its saved state: `trace: save_state() → 12 bytes in 5 µs`,
-/// `trace: restore_state(saved_version: "1.0", bytes: 12) → ok in 4 µs`. A failure answers `→ failed: <sentence>`.
+/// `trace: function convert("ft", "m", 3.0) → 0.9144 in 3.4 µs`; for each notification
+/// delivered to it: `trace: notification com.example.news(payload: "{}", from: "com.example.a") → delivered in 2.8 µs`;
+/// for its saved state: `trace: save_state() → 12 bytes in 5.2 µs`,
+/// `trace: restore_state(saved_version: "1.0", bytes: 12) → ok in 4.3 µs`. A failure answers `→ failed: <sentence>`.
 struct CallTracer: Sendable {
     /// The plugins traced.
     let plugins: TracedPlugins
@@ -57,7 +57,7 @@ struct CallTracer: Sendable {
 
     /// The one form of every trace line: `trace: CALL → ANSWER in DURATION`, at level debug, attributed to `plugin`.
     private func line(_ plugin: String, _ call: String, _ answer: String, _ nanoseconds: UInt64?) {
-        let duration = nanoseconds.map { " in " + Self.duration($0) } ?? ""
+        let duration = nanoseconds.map { " in " + DurationText.of(nanoseconds: $0) } ?? ""
         log(PluginLogRecord(source: HostIdentity.name, plugin: plugin, level: .debug,
                             message: "trace: \(call) → \(answer)\(duration)"))
     }
@@ -86,10 +86,5 @@ struct CallTracer: Sendable {
     static func quoted(_ bytes: [UInt8]) -> String {
         let shown = String(decoding: bytes.prefix(longestValue), as: UTF8.self)
         return String(reflecting: shown) + (bytes.count > longestValue ? "… (\(bytes.count) bytes)" : "")
-    }
-
-    /// "850 ns", "12 µs": whole units, enough for a log line.
-    private static func duration(_ nanoseconds: UInt64) -> String {
-        nanoseconds < 10_000 ? "\(nanoseconds) ns" : nanoseconds < 10_000_000 ? "\(nanoseconds / 1_000) µs" : "\(nanoseconds / 1_000_000) ms"
     }
 }

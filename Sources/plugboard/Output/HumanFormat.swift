@@ -3,15 +3,9 @@ import Plugboard
 
 /// The human renderings of the report models; `--json` prints the models themselves.
 enum HumanFormat {
-    /// "850 ns", "12.3 µs", "4.10 ms", "1.20 s".
+    /// "850 ns", "12.3 µs", "4.10 ms", "1.20 s" (``DurationText``).
     static func duration(_ nanoseconds: UInt64) -> String {
-        let value = Double(nanoseconds)
-        switch nanoseconds {
-        case ..<1_000: return "\(nanoseconds) ns"
-        case ..<1_000_000: return String(format: "%.1f µs", value / 1e3)
-        case ..<1_000_000_000: return String(format: "%.2f ms", value / 1e6)
-        default: return String(format: "%.2f s", value / 1e9)
-        }
+        DurationText.of(nanoseconds: nanoseconds)
     }
 
     /// One file's load outcome, with its plugins (each with its functions and what `denials` denies it)
