@@ -11,6 +11,25 @@ import Testing
         URL(fileURLWithPath: TestPaths.plugboard).deletingLastPathComponent().appendingPathComponent("plugboard-worker").path
     }
 
+    /// What a worker prints up to its end has reached the output handler when the host's shutdown
+    /// returns: the lines its `deinit` prints (through stdio and straight to fd 1) too.
+    @Test func aWorkersLastPrintedLinesArriveBeforeShutdownReturns() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let printer = try PluginCompiler.hostile("printer.so", in: directory.path, ["PRINT_AT=AT_DEINIT"])
+        for _ in 0..<5 {
+            let lines = Mutex<[String]>([])
+            let host = PluginHost(isolation: .workers(worker: Self.worker), logHandler: { _ in }) { line in
+                lines.withLock { $0.append(line.text) }
+            }
+            try #require(host.loadLibrary(at: printer).status == .loaded)
+            host.shutdown()
+            let printed = lines.withLock { $0 }
+            #expect(printed.contains { $0.hasPrefix("garbage from stdio") } && printed.contains { $0.hasPrefix("raw garbage on fd 1") },
+                    "\(printed)")
+        }
+    }
+
     /// com.example.late answers 2 s after each callback, long past the 100 ms deadline.
     @Test func completionsAreForgottenOnceTheAnswerIsGivenAndALateAnswerIsStillNamed() throws {
         let directory = try TemporaryDirectory()
