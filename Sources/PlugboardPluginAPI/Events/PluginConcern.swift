@@ -23,22 +23,7 @@ public enum PluginConcern: String, Sendable, Codable, CaseIterable, Comparable {
 
     /// Declaration order.
     public static func < (lhs: PluginConcern, rhs: PluginConcern) -> Bool {
-        lhs.index < rhs.index
-    }
-
-    /// The position in ``allCases``.
-    package var index: Int {
-        switch self {
-        case .launch: 0
-        case .openURL: 1
-        case .userActivity: 2
-        case .remoteNotifications: 3
-        case .memory: 4
-        case .protectedData: 5
-        case .appState: 6
-        case .termination: 7
-        case .savedState: 8
-        }
+        allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
     }
 
     /// Whether `plugin` conforms to this concern's protocol.
