@@ -16,7 +16,10 @@ import Testing
         return steps
     }
 
-    @Test func everyFilesFunctionWorksThroughRun() throws {
+    /// In a worker (the files request goes to the host) and in process (the same C table calls the
+    /// same files service): every function works, and no path gets out of the container.
+    @Test(arguments: ["process", "none"])
+    func everyFilesFunctionWorksThroughRun(isolation: String) throws {
         let work = try TemporaryDirectory()
         defer { work.remove() }
         try FileManager.default.createDirectory(atPath: work.file("plugins"), withIntermediateDirectories: true)
@@ -26,7 +29,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: container + "/Documents", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: container + "/Documents/link", withDestinationPath: work.file("outside"))
 
-        let result = try run(TestPaths.plugboard, ["run", "--plugin-dir", work.file("plugins"), "--container", container, "--json"])
+        let result = try run(TestPaths.plugboard, ["run", "--plugin-dir", work.file("plugins"), "--container", container, "--json",
+                                                   "--isolation", isolation])
         #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
         let steps = logLines(result.output)
         #expect(steps.count == 27, "\(result.output)")
