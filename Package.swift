@@ -46,6 +46,9 @@ let package = Package(
         .target(name: "CFaultReporter"),
         // What a plugin worker needs from Linux that Swift cannot call directly.
         .target(name: "CWorkerSupport"),
+        // The worker's kernel sandbox: Landlock through its system calls, seccomp through libseccomp
+        // (Debian's libseccomp-dev), no_new_privs, capabilities, limits (Sources/Plugboard/Sandbox is its Swift face).
+        .target(name: "CSandbox", dependencies: ["CFaultReporter"], linkerSettings: [.linkedLibrary("seccomp")]),
         // The plugin protocols (ApplicationPlugin, the concern protocols, PluginDescriptor, PluginID,
         // FetchResult, FetchCompletion): one small module that the host re-exports and the Swift SDK uses,
         // so a Swift author conforms to the very protocols the host dispatches to. It is linked statically
@@ -62,7 +65,7 @@ let package = Package(
         // The host library: loader, registry, dispatcher, host services, built-in plugins, workers.
         .target(
             name: "Plugboard",
-            dependencies: ["CPlugboard", "PlugboardPluginAPI", "CFaultReporter", "CFFI", "CWorkerSupport", "PlugboardFiles", "PlugboardSystem",
+            dependencies: ["CPlugboard", "PlugboardPluginAPI", "CFaultReporter", "CFFI", "CWorkerSupport", "CSandbox", "PlugboardFiles", "PlugboardSystem",
                            "PlugboardWorkerProtocol", "PlugboardChildProcess",
                            .product(name: "SystemPackage", package: "swift-system"),
                            .product(name: "Logging", package: "swift-log")]),

@@ -59,8 +59,8 @@ pbf_record_t *pbf_record_create(void) {
     return record;
 }
 
-/* The record whose dispatch thread is the calling thread and is inside a call, with its label. */
-static const pbf_label_t *running_here(const char **callback) {
+/* See the header. */
+const pbf_label_t *pbf_running_here(const char **callback) {
     unsigned long self = (unsigned long)pthread_self();
     for (pbf_record_t *record = __atomic_load_n(&records, __ATOMIC_ACQUIRE); record; record = record->next) {
         if (__atomic_load_n(&record->thread, __ATOMIC_RELAXED) != self) continue;
@@ -111,7 +111,7 @@ static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
     (void)context;
     int saved = errno;
     const char *callback = NULL;
-    const pbf_label_t *label = running_here(&callback);
+    const pbf_label_t *label = pbf_running_here(&callback);
     if (label) report(label, callback, signal_name(signal));
     for (size_t index = 0; index < FATAL_COUNT; index++) {
         if (fatal_signals[index] == signal) sigaction(signal, &previous[index], NULL);
@@ -124,7 +124,7 @@ static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
 
 static void at_exit(void) {
     const char *callback = NULL;
-    const pbf_label_t *label = running_here(&callback);
+    const pbf_label_t *label = pbf_running_here(&callback);
     if (label) report(label, callback, " called exit");
 }
 

@@ -15,3 +15,15 @@ public func systemCall<Result: BinaryInteger>(_ call: () -> Result) throws(Errno
         if failure != .interrupted { throw failure }
     }
 }
+
+/// A pipe whose ends are close-on-exec from birth, so no child that another thread spawns
+/// meanwhile inherits it.
+public func closeOnExecPipe() throws(Errno) -> (read: Int32, write: Int32) {
+    var ends: [Int32] = [-1, -1]
+    try systemCall { pipe2(&ends, O_CLOEXEC) }
+    return (ends[0], ends[1])
+}
+
+/// glibc's `pipe2`, which the Glibc module hides behind _GNU_SOURCE.
+@_silgen_name("pipe2")
+private func pipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32

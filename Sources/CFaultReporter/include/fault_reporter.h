@@ -59,6 +59,10 @@ static inline const pbf_label_t *pbf_current(const pbf_record_t *record, const c
     return label;
 }
 
+/** The label of the plugin code the calling thread is running (and its callback), or NULL
+    outside plugin calls. Async-signal-safe: for handlers that name who made a fault. */
+const pbf_label_t *pbf_running_here(const char **callback);
+
 /**
  * Installs, once per process, the handlers that print one line to `fd` when
  * plugin code dies: for SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT

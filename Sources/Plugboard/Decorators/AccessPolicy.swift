@@ -8,9 +8,13 @@ import Foundation
 /// not by one plugin (the C ABI's files and invoke calls carry no plugin id), so a
 /// library is denied a service when any of its plugins is.
 ///
+/// The policy also grants libraries' workers more than the default sandbox (``SandboxGrant``),
+/// per library file name or path.
+///
 /// The file form (`plugboard --policy FILE`) is JSON, the format of every other
 /// plugboard input, read with no extra dependency:
-/// `{"default": {"deny": ["files"]}, "plugins": {"com.example.sync": {"allow": ["files"], "deny": ["invoke"]}}}`.
+/// `{"default": {"deny": ["files"]}, "plugins": {"com.example.sync": {"allow": ["files"], "deny": ["invoke"]}},
+/// "libraries": {"libsync.so": {"network": {"connect": [443]}}}}`.
 public struct AccessPolicy: Sendable {
     /// One rule: the rights it allows (lifting the default's denials) and those it denies.
     public struct Rule: Sendable, Equatable {
@@ -32,12 +36,21 @@ public struct AccessPolicy: Sendable {
     public let defaultRule: Rule
     /// The rules of particular plugins, on top of the default.
     public let rules: [PluginID: Rule]
+    /// The sandbox grants of particular libraries, by file name (`libx.so`) or absolute path.
+    public let libraries: [String: SandboxGrant]
 
     /// A policy made in code; `source` names it in denials ("the application's policy").
-    public init(source: String, defaultRule: Rule = Rule(), rules: [PluginID: Rule] = [:]) {
+    public init(source: String, defaultRule: Rule = Rule(), rules: [PluginID: Rule] = [:],
+                libraries: [String: SandboxGrant] = [:]) {
         self.source = source
         self.defaultRule = defaultRule
         self.rules = rules
+        self.libraries = libraries
+    }
+
+    /// The sandbox grant of the library at `path`: the one given for its path, else for its file name, else none.
+    public func grant(forLibrary path: String) -> SandboxGrant {
+        libraries[path] ?? path.split(separator: "/").last.flatMap { libraries[String($0)] } ?? SandboxGrant()
     }
 
     /// What `plugin` is denied.
@@ -80,6 +93,7 @@ public struct AccessPolicy: Sendable {
         }
         var defaultRule = Rule()
         var rules: [PluginID: Rule] = [:]
+        var libraries: [String: SandboxGrant] = [:]
         for key in top.keys.sorted() {
             switch key {
             case "default":
@@ -97,11 +111,21 @@ public struct AccessPolicy: Sendable {
                     }
                     rules[pluginID] = try Self.rule(plugins[id], at: "plugins.\(id)", source)
                 }
+            case "libraries":
+                guard let grants = top[key] as? [String: Any] else {
+                    throw AccessPolicyError(file: source, at: "libraries", cause: "must be an object from library file name or path to grant")
+                }
+                for library in grants.keys.sorted() {
+                    guard !library.isEmpty, library.hasPrefix("/") || !library.contains("/") else {
+                        throw AccessPolicyError(file: source, at: "libraries.\(library)", cause: "must be a file name (libx.so) or an absolute path")
+                    }
+                    libraries[library] = try SandboxGrant(policyValue: grants[library], at: "libraries.\(library)", source: source)
+                }
             default:
-                throw AccessPolicyError(file: source, at: key, cause: "is not a policy key (the keys are \"default\" and \"plugins\")")
+                throw AccessPolicyError(file: source, at: key, cause: "is not a policy key (the keys are \"default\", \"plugins\" and \"libraries\")")
             }
         }
-        self.init(source: source, defaultRule: defaultRule, rules: rules)
+        self.init(source: source, defaultRule: defaultRule, rules: rules, libraries: libraries)
     }
 
     /// The rule at `path`: an object with `allow` and `deny`, each a list of right names.

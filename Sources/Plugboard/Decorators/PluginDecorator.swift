@@ -1,5 +1,5 @@
 /// A host-side wrapper around every plugin call, added at the composition root
-/// (``PluginHost/init(timing:fileFacade:callTimeout:isolation:restarts:decorators:logHandler:outputHandler:)``)
+/// (``PluginHost/init(timing:fileFacade:callTimeout:isolation:sandbox:restarts:decorators:logHandler:outputHandler:)``)
 /// without the plugin knowing: the same for C, C++, Rust and Swift plugins, in
 /// process or in a worker, because decorators sit on the host's side of the one call path.
 ///

@@ -27,6 +27,8 @@ public final class PluginHost {
 
     /// Where loaded libraries run.
     public let isolation: PluginIsolation
+    /// How workers are confined (in process, nothing is).
+    public let sandboxMode: SandboxMode
     /// How long one plugin call may take: in process, a warning; in a worker, the worker is stopped.
     let callTimeout: Duration?
     /// How often a library's failed worker is started again.
@@ -104,6 +106,8 @@ public final class PluginHost {
     ///     naming the plugin and the callback (the call is not stopped); in a worker, the worker is
     ///     stopped and its plugins take no further part. nil: no limit.
     ///   - isolation: where loaded libraries run (in this process by default).
+    ///   - sandbox: how workers are confined (``SandboxMode``); the kernel's sandbox with the policy's
+    ///     grants by default. With ``SandboxMode/best`` on a kernel that lacks a layer, `logHandler` gets one warning.
     ///   - restarts: with workers, how often a library's worker that failed is started again
     ///     (its plugins take part from the next event on); 0 by default.
     ///   - decorators: wrappers around every plugin's calls, stacked in their fixed order (``PluginDecorator``).
@@ -111,12 +115,18 @@ public final class PluginHost {
     ///     ``PluginDecorator/threadConfinement``, plugin messages on the dispatch thread).
     ///   - outputHandler: receives the lines plugin code prints in workers, from any thread.
     public init(timing: CallTiming = .perCall, fileFacade: FileFacade? = nil, callTimeout: Duration? = nil,
-                isolation: PluginIsolation = .inProcess, restarts: Int = 0, decorators: [PluginDecorator] = [],
+                isolation: PluginIsolation = .inProcess, sandbox: SandboxMode = .best, restarts: Int = 0,
+                decorators: [PluginDecorator] = [],
                 logHandler: @escaping LogHandler = { _ in }, outputHandler: @escaping OutputHandler = { _ in }) {
         self.timing = timing
         self.fileFacade = fileFacade
         self.callTimeout = callTimeout
         self.isolation = isolation
+        sandboxMode = sandbox
+        if case .workers = isolation, sandbox == .best, !SandboxSupport.kernel.missing.isEmpty {
+            logHandler(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .warning,
+                                       message: "sandbox: this kernel lacks \(SandboxSupport.kernel.missing.joined(separator: "; ")); workers get the layers it has (--sandbox strict refuses to start them)"))
+        }
         restartLimit = max(0, restarts)
         self.logHandler = logHandler
         self.outputHandler = outputHandler

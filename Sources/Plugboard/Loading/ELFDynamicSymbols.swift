@@ -35,6 +35,10 @@ struct ELFDynamicSymbols {
     private let symbolTable: UInt64
     private let stringTable: (offset: UInt64, size: UInt64)
     private let hashTable: HashTable
+    /// String-table offsets of the `DT_NEEDED` entries, in order.
+    private let neededOffsets: [UInt64]
+    /// String-table offset of `DT_RUNPATH`, else of `DT_RPATH`; nil when neither is there.
+    private let searchPathOffset: UInt64?
 
     /// Reads the program headers `header` (the 64-byte ELF header) describes and
     /// the dynamic section; nil when the library has no dynamic section.
@@ -65,11 +69,15 @@ struct ELFDynamicSymbols {
         self.segments = segments
         let entries = try file.bytes(at: dynamic.offset, count: dynamic.size - dynamic.size % 16, "the dynamic section")
         var values: [UInt64: UInt64] = [:]
+        var needed: [UInt64] = []
         for start in stride(from: 0, to: entries.count, by: 16) {
             let tag = entries.littleEndian(UInt64.self, at: start)
             if tag == 0 { break }  // DT_NULL
+            if tag == 1 { needed.append(entries.littleEndian(UInt64.self, at: start + 8)) }  // DT_NEEDED
             if values[tag] == nil { values[tag] = entries.littleEndian(UInt64.self, at: start + 8) }
         }
+        neededOffsets = needed
+        searchPathOffset = values[29] ?? values[15]  // DT_RUNPATH, DT_RPATH
         func required(_ tag: UInt64, _ name: String) throws(LoadFailure) -> UInt64 {
             guard let value = values[tag] else {
                 throw LoadFailure(.open, "malformed ELF file: the dynamic section has no \(name)")
@@ -139,13 +147,29 @@ struct ELFDynamicSymbols {
             let binding = bytes[4] >> 4, visibility = bytes[5] & 0x3
             guard bytes.littleEndian(UInt16.self, at: 6) != 0, binding == 1 || binding == 2,  // defined; STB_GLOBAL, STB_WEAK
                   visibility == 0 || visibility == 3 else { continue }  // STV_DEFAULT, STV_PROTECTED
-            let start = UInt64(bytes.littleEndian(UInt32.self, at: 0))
-            guard start < stringTable.size else { continue }
-            let text = try file.bytes(at: stringTable.offset + start, count: min(stringTable.size - start, 256),
-                                      "the dynamic string table")
-            names.append(String(decoding: text.prefix { $0 != 0 }, as: UTF8.self))
+            if let name = try string(at: UInt64(bytes.littleEndian(UInt32.self, at: 0)), upTo: 256) { names.append(name) }
         }
         return names
+    }
+
+    /// The libraries the library names in `DT_NEEDED`, and the folders its `DT_RUNPATH` (else
+    /// `DT_RPATH`) lists, as written (`$ORIGIN` not expanded).
+    func dependencies() throws(LoadFailure) -> (needed: [String], searchPath: [String]) {
+        var needed: [String] = []
+        for offset in neededOffsets {
+            if let name = try string(at: offset, upTo: 4096) { needed.append(name) }
+        }
+        let searchPath = try searchPathOffset.flatMap { (offset) throws(LoadFailure) in try string(at: offset, upTo: 4096) }
+        return (needed, searchPath.map { $0.split(separator: ":").map(String.init) } ?? [])
+    }
+
+    /// The NUL-terminated string at `offset` of the dynamic string table (at most `limit` bytes); nil
+    /// when the offset is outside the table.
+    private func string(at offset: UInt64, upTo limit: UInt64) throws(LoadFailure) -> String? {
+        guard offset < stringTable.size else { return nil }
+        let text = try file.bytes(at: stringTable.offset + offset, count: min(stringTable.size - offset, limit),
+                                  "the dynamic string table")
+        return String(decoding: text.prefix { $0 != 0 }, as: UTF8.self)
     }
 
     /// How many entries the dynamic symbol table has: `nchain` of `DT_HASH`; for `DT_GNU_HASH`,

@@ -28,6 +28,8 @@ public struct LoadReport: Sendable, Codable {
     /// What the operator should know about a library that loaded anyway, e.g.
     /// that it failed the trust rule and ``PluginTrust/allowInsecure`` let it in.
     public var warnings: [String] = []
+    /// How the library's code is confined (nil for a directory's report, and before loading).
+    public var sandbox: SandboxSummary?
     /// When and how long ``PluginHost/loadPlugins(from:trust:)`` spent on this file
     /// (trust rule, load, `init`, `register_plugins`); nil for a directory's report.
     public var loadTime: LoadTime?

@@ -116,6 +116,7 @@ extension PluginHost {
         library.invocations.attach(owner, functionInvoker, notifications)
         var report = LoadReport(path: path, status: .loaded)
         report.abi = library.abi
+        report.sandbox = SandboxSummary(mode: "in-process", layers: [], grants: [])
         report.warnings = warnings
         report.refused = library.refusals
         let summaries = library.definitions.map { definition in

@@ -83,8 +83,9 @@ import Testing
     @Test func aFunctionCallTheWorkerCannotRunEndsIt() throws {
         let fixture = try FunctionsFixture()
         defer { fixture.remove() }
-        let connection = try WorkerConnection(library: fixture.library, trust: .strict, worker: Self.worker, facade: nil,
-                                              invoker: nil, bus: nil, log: { _ in }, refusals: nil, output: { _ in })
+        let sandbox = try WorkerSandbox.plan(for: fixture.library, mode: .best, support: .kernel, grant: SandboxGrant())
+        let connection = try WorkerConnection(library: fixture.library, trust: .strict, sandbox: sandbox, worker: Self.worker,
+                                              facade: nil, invoker: nil, bus: nil, log: { _ in }, refusals: nil, output: { _ in })
         defer { connection.close(timeout: .seconds(10)) }
         let hello = connection.request(.hello(protocolVersion: .current, hostABIMajor: 1, hostABIMinor: 2), timeout: .seconds(60))
         guard case .success(.helloReply) = hello else { Issue.record("\(hello)"); return }

@@ -16,9 +16,7 @@ extension PluginHost {
             connection = prestarted
         } else {
             do {
-                connection = try WorkerConnection(library: path, trust: trust, worker: worker, facade: fileFacade,
-                                                  invoker: functionInvoker, bus: notifications, log: pluginLogSink,
-                                                  refusals: busRefusalHandler, output: outputHandler)
+                connection = try startWorker(worker, for: path, trust: trust)
             } catch {
                 return .failed(path, error)
             }
@@ -37,12 +35,26 @@ extension PluginHost {
         case .success(let other):
             connection.abandon("it answered the handshake with \(other.kind)")
             return .failed(path, LoadFailure(.worker, "the plugin worker answered the handshake with \(other.kind)"))
+        case .failure(.exited(status: WorkerSandbox.failureStatus)) where connection.sandbox != nil:
+            connection.close(timeout: .zero)
+            return .failed(path, LoadFailure(.worker, "the plugin worker could not confine itself and ended (its message says why); nothing of the library ran"))
         case .failure(let ending):
             connection.close(timeout: .zero)
             return .failed(path, LoadFailure(.worker, ending.sentence(who: "the plugin worker", callback: "its handshake",
                                                                        library: path)))
         }
-        return load(path, in: connection)
+        var report = load(path, in: connection)
+        report.sandbox = connection.sandbox?.summary ?? SandboxSummary(mode: SandboxMode.off.rawValue, layers: [], grants: [])
+        return report
+    }
+
+    /// Starts a worker for `path`, confined as the host's sandbox mode and policy say.
+    func startWorker(_ worker: String, for path: String, trust: PluginTrust) throws(LoadFailure) -> WorkerConnection {
+        let grant = accessPolicy?.grant(forLibrary: path) ?? SandboxGrant()
+        let sandbox = try WorkerSandbox.plan(for: path, mode: sandboxMode, support: .kernel, grant: grant)
+        return try WorkerConnection(library: path, trust: trust, sandbox: sandbox, worker: worker, facade: fileFacade,
+                                    invoker: functionInvoker, bus: notifications, log: pluginLogSink,
+                                    refusals: busRefusalHandler, output: outputHandler)
     }
 
     /// Has the worker of `connection`, past its handshake, load the library at `path`, and
@@ -94,9 +106,7 @@ extension PluginHost {
     func prestartWorkers(for candidates: [Candidate], trust: PluginTrust) {
         guard case .workers(let worker) = isolation else { return }
         for case .file(let path, _) in candidates {
-            guard let connection = try? WorkerConnection(library: path, trust: trust, worker: worker, facade: fileFacade,
-                                                         invoker: functionInvoker, bus: notifications, log: pluginLogSink,
-                                                         refusals: busRefusalHandler, output: outputHandler) else { continue }
+            guard let connection = try? startWorker(worker, for: path, trust: trust) else { continue }
             loaded.prestart(connection, for: path)
         }
     }

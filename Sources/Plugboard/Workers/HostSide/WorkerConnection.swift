@@ -18,6 +18,8 @@ final class WorkerConnection: Sendable {
     let library: String
     /// The trust rule the library was loaded under, which a restart applies again.
     let trust: PluginTrust
+    /// How the worker is confined; nil when it is not.
+    let sandbox: WorkerSandbox?
     private let process: WorkerProcess
     /// The socket to the worker; closed by the reader thread once the worker ended.
     var channel: WorkerChannel { process.channel }
@@ -41,19 +43,23 @@ final class WorkerConnection: Sendable {
         var peerVersion: WorkerProtocolVersion?
     }
 
-    /// Starts a worker for `library`, loaded under `trust`; its log lines go to `log`, its refused bus
-    /// calls to `refusals`, its printed lines to `output`.
-    init(library: String, trust: PluginTrust, worker: String, facade: FileFacade?, invoker: FunctionInvoker?,
-         bus: NotificationBus?, log: @escaping PluginHost.LogHandler, refusals: LogRouter.RefusalSink?,
-         output: @escaping PluginHost.OutputHandler) throws(LoadFailure) {
-        var environment = ProcessInfo.processInfo.environment
-        environment[WorkerServer.parentVariable] = String(getpid())
-        environment[WorkerServer.filesVariable] = facade == nil ? nil : "1"
-        // The host reports a crash in one line; the runtime's backtrace would bury it (unless asked for).
-        if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
-        process = try WorkerProcess(worker: worker, library: library, environment: environment, output: output)
+    /// Starts a worker for `library`, loaded under `trust`, confined by `sandbox` (nil: not confined);
+    /// its log lines and sandbox denials go to `log`, its refused bus calls to `refusals`, its printed lines to `output`.
+    init(library: String, trust: PluginTrust, sandbox: WorkerSandbox?, worker: String, facade: FileFacade?,
+         invoker: FunctionInvoker?, bus: NotificationBus?, log: @escaping PluginHost.LogHandler,
+         refusals: LogRouter.RefusalSink?, output: @escaping PluginHost.OutputHandler) throws(LoadFailure) {
+        var own = [WorkerServer.parentVariable: String(getpid())]
+        own[WorkerServer.filesVariable] = facade == nil ? nil : "1"
+        let host = ProcessInfo.processInfo.environment
+        // The host reports a crash in one line; the runtime's backtrace would bury it (unless asked for), and
+        // its backtracer is a program the worker would exec.
+        own["SWIFT_BACKTRACE"] = sandbox == nil ? host["SWIFT_BACKTRACE"] ?? "enable=no" : "enable=no"
+        let environment = sandbox.map { $0.environment(from: host, own: own) } ?? host.merging(own) { _, mine in mine }
+        process = try WorkerProcess(worker: worker, library: library, environment: environment, output: output,
+                                    denials: sandbox?.seccomp == true ? Self.denialReporter(library: library, log: log) : nil)
         self.library = library
         self.trust = trust
+        self.sandbox = sandbox
         self.log = log
         self.refusals = refusals
         let gate = ServiceGate(log: log)
@@ -67,6 +73,16 @@ final class WorkerConnection: Sendable {
         Thread.detachNewThread { [self] in
             readMessages()
             channel.close()
+        }
+    }
+
+    /// Logs the first denial of each kind (``SandboxDenial/kind``) of `library`'s worker.
+    private static func denialReporter(library: String, log: @escaping PluginHost.LogHandler) -> @Sendable (SandboxDenial) -> Void {
+        let reported = Mutex(Set<String>())
+        return { denial in
+            guard reported.withLock({ $0.insert(denial.kind).inserted }) else { return }
+            log(PluginLogRecord(source: HostIdentity.name, plugin: denial.who, level: .warning,
+                                message: denial.sentence(library: library)))
         }
     }
 

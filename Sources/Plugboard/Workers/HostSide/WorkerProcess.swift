@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import PlugboardChildProcess
+import PlugboardSystem
 import PlugboardWorkerProtocol
 import SystemPackage
 
@@ -21,25 +22,40 @@ final class WorkerProcess: Sendable {
     /// the plugin started may hold its output open for longer).
     private static let lastLinesWait = DispatchTimeInterval.seconds(1)
 
-    /// Starts `worker` for `library` with `environment` (the host's, plus the worker's own
-    /// variables); its printed lines go to `output`.
-    init(worker: String, library: String, environment: [String: String],
-         output: @escaping PluginHost.OutputHandler) throws(LoadFailure) {
+    /// Starts `worker` for `library` with `environment`; its printed lines go to `output`, and
+    /// with `denials`, the system calls its sandbox refused (read from ``WorkerSandbox/reportDescriptor``).
+    init(worker: String, library: String, environment: [String: String], output: @escaping PluginHost.OutputHandler,
+         denials: (@Sendable (SandboxDenial) -> Void)?) throws(LoadFailure) {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             throw LoadFailure(.open, "cannot make the worker's channel", systemError: Errno(rawValue: errno).description)
         }
+        var reports: [Int32] = [-1, -1]
+        if denials != nil {
+            do throws(Errno) {
+                (reports[0], reports[1]) = try closeOnExecPipe()
+            } catch {
+                Glibc.close(pair[0])
+                Glibc.close(pair[1])
+                throw LoadFailure(.open, "cannot make the worker's sandbox report pipe", systemError: error.description)
+            }
+        }
+        var passing = [WorkerServer.channelDescriptor: pair[1]]
+        if denials != nil { passing[WorkerSandbox.reportDescriptor] = reports[1] }
         do {
             process = try ChildProcess(worker, [], environment: environment, input: .discard, output: .pipe,
-                                       error: .pipe, passing: [WorkerServer.channelDescriptor: pair[1]],
-                                       ownProcessGroup: true)
+                                       error: .pipe, passing: passing, ownProcessGroup: true)
         } catch {
-            Glibc.close(pair[0])
-            Glibc.close(pair[1])
+            for descriptor in [pair[0], pair[1], reports[0], reports[1]] where descriptor >= 0 { Glibc.close(descriptor) }
             throw LoadFailure(.open, "cannot start the plugin worker \(worker)", systemError: error.description)
         }
         Glibc.close(pair[1])
         channel = WorkerChannel(descriptor: FileDescriptor(rawValue: pair[0]))
+        if let denials {
+            Glibc.close(reports[1])
+            let descriptor = reports[0]
+            Thread.detachNewThread { Self.readDenials(descriptor, denials) }
+        }
         for (descriptor, stream) in [(process.output, PluginOutputLine.Stream.stdout), (process.errorOutput, .stderr)] {
             guard let descriptor else { continue }
             let (process, readers) = (self.process, self.readers)
@@ -85,6 +101,24 @@ final class WorkerProcess: Sendable {
             usleep(10_000)
         }
         return .lost(error == .closedByPeer ? "it closed its channel" : error.description)
+    }
+
+    /// Delivers the denial reports on `descriptor` until the worker (and every process it started) is gone; closes it.
+    private static func readDenials(_ descriptor: Int32, _ deliver: (SandboxDenial) -> Void) {
+        defer { Glibc.close(descriptor) }
+        var record = [UInt8](repeating: 0, count: SandboxDenial.recordSize)
+        while true {
+            var filled = 0
+            while filled < record.count {
+                let count = record.withUnsafeMutableBytes { buffer in
+                    buffer.baseAddress.map { Glibc.read(descriptor, $0 + filled, buffer.count - filled) } ?? 0
+                }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return }
+                filled += count
+            }
+            if let denial = SandboxDenial(record: record) { deliver(denial) }
+        }
     }
 
     /// Splits what the worker prints on `descriptor` into lines for `deliver`.

@@ -30,6 +30,14 @@ public enum WorkerServer {
         // ended before the request took effect is seen as a changed parent.
         guard pbw_die_with_parent() == 0,
               let parent = environment[parentVariable].flatMap(Int32.init), getppid() == parent else { return 70 }
+        // Confined before anything else: while the worker has one thread (all later ones inherit the
+        // sandbox) and before the library is opened (its constructors run confined). Fails closed.
+        do throws(SandboxFailure) {
+            try WorkerSandbox.fromEnvironment(environment)?.apply(environment: environment)
+        } catch {
+            FileHandle.standardError.write(Data("plugboard-worker: the sandbox cannot be applied: \(error)\n".utf8))
+            return WorkerSandbox.failureStatus
+        }
         _ = fcntl(channelDescriptor, F_SETFD, FD_CLOEXEC)
         // A crash in plugin code prints its stage (init, register_plugins…) on standard error, which the host shows.
         FaultReporter.install()

@@ -1,0 +1,90 @@
+/*
+ * The kernel's confinement for a plugin worker: Landlock (files, TCP ports, signal
+ * and abstract-socket scopes), seccomp-bpf through libseccomp (the kernel surface a
+ * plugin has no use for, other socket families, exec), no_new_privs, capabilities
+ * dropped, resource limits. Applied once, inside the worker, before the plugin
+ * library is opened and while the worker has one thread (Landlock before its ABI 8
+ * confines only the calling thread and the threads it starts later).
+ */
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+/** What the running kernel offers; filled by ::pbs_probe. */
+typedef struct pbs_support {
+    /** The Landlock ABI version (0: no Landlock: not built in, or disabled at boot). */
+    int landlock_abi;
+    /** Whether seccomp filters (with the trap action) can be installed. */
+    int seccomp;
+} pbs_support_t;
+
+/** Probes the kernel once: Landlock's ABI and seccomp. Never fails (missing layers read as 0). */
+void pbs_probe(pbs_support_t *support);
+
+/** Landlock ABI versions that bring what the sandbox uses. */
+enum {
+    /** Filesystem rules. */
+    PBS_LANDLOCK_FILES = 1,
+    /** TCP bind and connect rules. */
+    PBS_LANDLOCK_TCP = 4,
+    /** Scopes: signals and abstract Unix sockets stay inside the worker. */
+    PBS_LANDLOCK_SCOPES = 6,
+};
+
+/** One worker's confinement: what it may reach beyond nothing. Lists may be empty (NULL, 0). */
+typedef struct pbs_rules {
+    /** Files and folders (with what is beneath) the worker may read. */
+    const char *const *read_paths;
+    size_t read_count;
+    /** Files and folders the worker may read, write, create in and remove from. */
+    const char *const *write_paths;
+    size_t write_count;
+    /** Programs the worker may execute (exec is refused when empty). */
+    const char *const *execute_paths;
+    size_t execute_count;
+    /** TCP ports the worker may connect to. */
+    const uint16_t *connect_ports;
+    size_t connect_count;
+    /** TCP ports the worker may bind. */
+    const uint16_t *bind_ports;
+    size_t bind_count;
+    /** Non-zero: every socket family and port (the network is not confined). */
+    int network_all;
+    /** The Landlock ABI to use (0: no Landlock layer). */
+    int landlock_abi;
+    /** Non-zero: install the seccomp filter. */
+    int seccomp;
+    /** Where a denied system call is reported (a ::pbs_denial_t record each), or -1. */
+    int report_fd;
+    /** RLIMIT_NOFILE (0: leave it). */
+    uint64_t open_files;
+    /** RLIMIT_DATA in bytes (0: leave it). */
+    uint64_t memory_bytes;
+    /** RLIMIT_CPU in seconds (0: leave it). */
+    uint64_t cpu_seconds;
+} pbs_rules_t;
+
+/**
+ * Confines the calling process for good: closes every descriptor above `report_fd`
+ * and 3 (the worker's channel), sets the limits (core dumps off), no_new_privs, drops
+ * every capability, then Landlock and seccomp as `rules` say. Returns 0, or -1 with
+ * a sentence in `error` naming the step and the cause; the caller must then exit,
+ * since the process may be partly confined. Refuses (-1) when the process has more
+ * than one thread.
+ */
+int pbs_apply(const pbs_rules_t *rules, char *error, size_t error_size);
+
+/** What the worker reports, on `report_fd`, about one system call the filter refused (EPERM). */
+typedef struct pbs_denial {
+    /** The system call's number. */
+    int32_t call;
+    /** Its first three arguments. */
+    uint64_t arguments[3];
+    /** The plugin (or library stage) whose code made it, if known: NUL-terminated, maybe cut. */
+    char who[96];
+    /** The callback it was in ("open_url", "init"), if known. */
+    char callback[32];
+} pbs_denial_t;
+
+/** The name of system call `call` on this machine ("socket", "execve"), or NULL. */
+const char *pbs_call_name(int32_t call);

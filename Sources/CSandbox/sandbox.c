@@ -1,0 +1,369 @@
+#define _GNU_SOURCE
+#include "pb_sandbox.h"
+#include "landlock_abi.h"
+#include "fault_reporter.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/ucontext.h>
+#include <unistd.h>
+
+/* ---- Probing ---------------------------------------------------------------------------- */
+
+void pbs_probe(pbs_support_t *support) {
+    long abi = syscall(PBS_SYS_landlock_create_ruleset, NULL, 0, PBS_LANDLOCK_CREATE_RULESET_VERSION);
+    support->landlock_abi = abi > 0 ? (int)abi : 0;
+    uint32_t trap = SECCOMP_RET_TRAP;
+    support->seccomp = prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 &&
+                       syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &trap) == 0 &&
+                       seccomp_api_get() >= 1;
+}
+
+/* ---- Errors ----------------------------------------------------------------------------- */
+
+/* Writes "what: cause" to `error` and returns -1; `cause` is errno's text when errno is set. */
+static int fail(char *error, size_t size, int saved_errno, const char *format, ...) {
+    va_list list;
+    va_start(list, format);
+    int length = vsnprintf(error, size, format, list);
+    va_end(list);
+    if (saved_errno && length >= 0 && (size_t)length < size) {
+        snprintf(error + length, size - (size_t)length, ": %s", strerror(saved_errno));
+    }
+    return -1;
+}
+
+/* ---- Descriptors, threads, limits, privileges --------------------------------------------- */
+
+/* The number of threads of this process, from /proc/self/task; -1 when it cannot be read. */
+static int thread_count(void) {
+    DIR *tasks = opendir("/proc/self/task");
+    if (!tasks) return -1;
+    int count = 0;
+    for (struct dirent *entry; (entry = readdir(tasks));) {
+        if (entry->d_name[0] != '.') count++;
+    }
+    closedir(tasks);
+    return count;
+}
+
+/* Closes every descriptor from `first` on. */
+static int close_from(int first) {
+    if (syscall(SYS_close_range, (unsigned)first, ~0U, 0) == 0) return 0;
+    if (errno != ENOSYS) return -1;
+    for (int fd = first; fd < 65536; fd++) close(fd);
+    return 0;
+}
+
+/* Lowers `resource` to `value` (soft and hard; never raises either). */
+static int limit(int resource, uint64_t value) {
+    struct rlimit current;
+    if (getrlimit(resource, &current) != 0) return -1;
+    rlim_t wanted = (rlim_t)value;
+    struct rlimit lowered = {
+        .rlim_cur = current.rlim_cur < wanted ? current.rlim_cur : wanted,
+        .rlim_max = current.rlim_max < wanted ? current.rlim_max : wanted,
+    };
+    return setrlimit(resource, &lowered);
+}
+
+/* Empties the bounding, ambient, inheritable, permitted and effective capability sets. */
+static int drop_capabilities(char *error, size_t size) {
+    struct __user_cap_header_struct header = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
+    struct __user_cap_data_struct data[2];
+    if (syscall(SYS_capget, &header, data) != 0) return fail(error, size, errno, "cannot read the capabilities");
+    int can_drop_bounding = (data[0].effective >> CAP_SETPCAP) & 1;
+    for (int cap = 0; cap < 64; cap++) {
+        if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) != 1) continue;
+        if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && can_drop_bounding) {
+            return fail(error, size, errno, "cannot drop capability %d from the bounding set", cap);
+        }
+    }
+    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) {
+        return fail(error, size, errno, "cannot clear the ambient capabilities");
+    }
+    memset(data, 0, sizeof data);
+    if (syscall(SYS_capset, &header, data) != 0) return fail(error, size, errno, "cannot drop the capabilities");
+    return 0;
+}
+
+/* ---- Landlock ------------------------------------------------------------------------------ */
+
+/* Every filesystem right the kernel's ABI `abi` knows: all of them are handled (denied unless a rule allows). */
+static uint64_t handled_files(int abi) {
+    uint64_t rights = (PBS_FS_MAKE_SYM << 1) - 1;
+    if (abi >= 2) rights |= PBS_FS_REFER;
+    if (abi >= 3) rights |= PBS_FS_TRUNCATE;
+    if (abi >= 5) rights |= PBS_FS_IOCTL_DEV;
+    return rights;
+}
+
+#define PBS_READ (PBS_FS_READ_FILE | PBS_FS_READ_DIR)
+#define PBS_WRITE (PBS_READ | PBS_FS_WRITE_FILE | PBS_FS_REMOVE_DIR | PBS_FS_REMOVE_FILE | PBS_FS_MAKE_DIR | \
+                   PBS_FS_MAKE_REG | PBS_FS_MAKE_SYM | PBS_FS_REFER | PBS_FS_TRUNCATE)
+
+/* Allows `rights` (within `handled`) beneath each of `paths`; a path that does not exist is skipped. */
+static int allow_paths(int ruleset, const char *const *paths, size_t count, uint64_t rights, uint64_t handled,
+                       char *error, size_t size) {
+    for (size_t i = 0; i < count; i++) {
+        int fd = open(paths[i], O_PATH | O_CLOEXEC);
+        if (fd < 0) {
+            if (errno == ENOENT || errno == ENOTDIR) continue;
+            return fail(error, size, errno, "cannot open '%s' for a sandbox rule", paths[i]);
+        }
+        struct stat status;
+        uint64_t allowed = rights & handled;
+        if (fstat(fd, &status) == 0 && !S_ISDIR(status.st_mode)) allowed &= PBS_FS_FILE_RIGHTS;
+        struct pbs_landlock_path_beneath_attr rule = {.allowed_access = allowed, .parent_fd = fd};
+        long added = allowed ? syscall(PBS_SYS_landlock_add_rule, ruleset, PBS_LANDLOCK_RULE_PATH_BENEATH, &rule, 0) : 0;
+        int saved = errno;
+        close(fd);
+        if (added != 0) return fail(error, size, saved, "cannot add the Landlock rule for '%s'", paths[i]);
+    }
+    return 0;
+}
+
+/* Allows `right` on each of `ports`. */
+static int allow_ports(int ruleset, const uint16_t *ports, size_t count, uint64_t right, char *error, size_t size) {
+    for (size_t i = 0; i < count; i++) {
+        struct pbs_landlock_net_port_attr rule = {.allowed_access = right, .port = ports[i]};
+        if (syscall(PBS_SYS_landlock_add_rule, ruleset, PBS_LANDLOCK_RULE_NET_PORT, &rule, 0) != 0) {
+            return fail(error, size, errno, "cannot add the Landlock rule for TCP port %u", ports[i]);
+        }
+    }
+    return 0;
+}
+
+static int apply_landlock(const pbs_rules_t *rules, char *error, size_t size) {
+    int abi = rules->landlock_abi;
+    struct pbs_landlock_ruleset_attr attributes = {.handled_access_fs = handled_files(abi)};
+    size_t attributes_size = offsetof(struct pbs_landlock_ruleset_attr, handled_access_net);
+    if (abi >= PBS_LANDLOCK_TCP) {
+        attributes_size = offsetof(struct pbs_landlock_ruleset_attr, scoped);
+        if (!rules->network_all) attributes.handled_access_net = PBS_NET_BIND_TCP | PBS_NET_CONNECT_TCP;
+    }
+    if (abi >= PBS_LANDLOCK_SCOPES) {
+        attributes_size = sizeof attributes;
+        attributes.scoped = PBS_SCOPE_SIGNAL | (rules->network_all ? 0 : PBS_SCOPE_ABSTRACT_UNIX_SOCKET);
+    }
+    int ruleset = (int)syscall(PBS_SYS_landlock_create_ruleset, &attributes, attributes_size, 0);
+    if (ruleset < 0) return fail(error, size, errno, "cannot create the Landlock ruleset (ABI %d)", abi);
+    uint64_t handled = attributes.handled_access_fs;
+    int result = allow_paths(ruleset, rules->read_paths, rules->read_count, PBS_READ, handled, error, size);
+    if (result == 0) result = allow_paths(ruleset, rules->write_paths, rules->write_count, PBS_WRITE, handled, error, size);
+    if (result == 0) {
+        result = allow_paths(ruleset, rules->execute_paths, rules->execute_count, PBS_FS_EXECUTE | PBS_FS_READ_FILE,
+                             handled, error, size);
+    }
+    if (result == 0 && attributes.handled_access_net) {
+        result = allow_ports(ruleset, rules->connect_ports, rules->connect_count, PBS_NET_CONNECT_TCP, error, size);
+        if (result == 0) result = allow_ports(ruleset, rules->bind_ports, rules->bind_count, PBS_NET_BIND_TCP, error, size);
+    }
+    if (result == 0 && syscall(PBS_SYS_landlock_restrict_self, ruleset, 0) != 0) {
+        result = fail(error, size, errno, "cannot restrict the worker with Landlock");
+    }
+    close(ruleset);
+    return result;
+}
+
+/* ---- seccomp --------------------------------------------------------------------------------- */
+
+/* Where the trap handler writes its reports. */
+static int report_descriptor = -1;
+
+/* Copies `text` into `buffer` of `size` bytes, cut and NUL-terminated; async-signal-safe. */
+static void copy_text(char *buffer, size_t size, const char *text) {
+    size_t i = 0;
+    for (; text && text[i] && i + 1 < size; i++) buffer[i] = text[i];
+    buffer[i] = 0;
+}
+
+/* A refused system call: reported on the report descriptor (never blocking), answered with EPERM. */
+static void on_refused_call(int signal, siginfo_t *info, void *context) {
+    (void)signal;
+    int saved = errno;
+    ucontext_t *state = context;
+    pbs_denial_t denial;
+    memset(&denial, 0, sizeof denial);
+    denial.call = info->si_syscall;
+#if defined(__x86_64__)
+    denial.arguments[0] = (uint64_t)state->uc_mcontext.gregs[REG_RDI];
+    denial.arguments[1] = (uint64_t)state->uc_mcontext.gregs[REG_RSI];
+    denial.arguments[2] = (uint64_t)state->uc_mcontext.gregs[REG_RDX];
+    state->uc_mcontext.gregs[REG_RAX] = -EPERM;
+#elif defined(__aarch64__)
+    for (int i = 0; i < 3; i++) denial.arguments[i] = state->uc_mcontext.regs[i];
+    state->uc_mcontext.regs[0] = (uint64_t)-EPERM;
+#endif
+    const char *callback = NULL;
+    const pbf_label_t *label = pbf_running_here(&callback);
+    if (label) {
+        copy_text(denial.who, sizeof denial.who, label->who);
+        copy_text(denial.callback, sizeof denial.callback, callback);
+    }
+    if (report_descriptor >= 0) {
+        ssize_t written = write(report_descriptor, &denial, sizeof denial);
+        (void)written;
+    }
+    errno = saved;
+}
+
+/* The system calls no plugin is given, whatever the policy grants: the kernel's privileged or
+   rarely needed surface (namespaces, mounts, tracing, kernel programs and keyrings, …). */
+static const char *const refused_calls[] = {
+    "ptrace", "process_vm_readv", "process_vm_writev", "process_madvise", "kcmp", "pidfd_getfd",
+    "unshare", "setns", "mount", "umount2", "pivot_root", "chroot", "fsopen", "fsconfig", "fsmount",
+    "fspick", "move_mount", "open_tree", "mount_setattr", "open_by_handle_at", "name_to_handle_at",
+    "bpf", "perf_event_open", "io_uring_setup", "io_uring_enter", "io_uring_register", "userfaultfd",
+    "keyctl", "add_key", "request_key", "init_module", "finit_module", "delete_module", "kexec_load",
+    "kexec_file_load", "reboot", "swapon", "swapoff", "syslog", "acct", "quotactl", "quotactl_fd",
+    "lookup_dcookie", "vhangup", "uselib", "modify_ldt", "iopl", "ioperm", "fanotify_init",
+    "settimeofday", "clock_settime", "clock_adjtime", "adjtimex", "mbind", "migrate_pages",
+    "move_pages", "execveat",
+};
+
+/* The namespace flags a clone may not carry. */
+static const uint64_t namespace_flags[] = {
+    CLONE_NEWUSER, CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWPID, CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWCGROUP,
+};
+
+/* Adds a trap for `name` when `count` comparisons hold (a call this kernel lacks is skipped). */
+static int trap(scmp_filter_ctx filter, const char *name, unsigned count, const struct scmp_arg_cmp *comparisons) {
+    int call = seccomp_syscall_resolve_name(name);
+    if (call == __NR_SCMP_ERROR) return 0;
+    return seccomp_rule_add_array(filter, SCMP_ACT_TRAP, call, count, comparisons);
+}
+
+/* The socket() calls a worker may make: none, or with TCP ports granted, TCP over IPv4 and IPv6
+   (Landlock confines its ports; UDP, raw, SCTP and MPTCP it cannot see, so they are refused). */
+static int add_socket_rules(scmp_filter_ctx filter, const pbs_rules_t *rules) {
+    if (rules->network_all) return 0;
+    int tcp_granted = rules->landlock_abi >= PBS_LANDLOCK_TCP && (rules->connect_count || rules->bind_count);
+    if (!tcp_granted) return trap(filter, "socket", 0, NULL);
+    int result = 0;
+    struct scmp_arg_cmp below_inet = SCMP_A0(SCMP_CMP_LT, AF_INET);
+    struct scmp_arg_cmp above_inet6 = SCMP_A0(SCMP_CMP_GT, AF_INET6);
+    result |= trap(filter, "socket", 1, &below_inet);
+    result |= trap(filter, "socket", 1, &above_inet6);
+    for (int domain = AF_INET + 1; domain < AF_INET6; domain++) {
+        struct scmp_arg_cmp other = SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)domain);
+        result |= trap(filter, "socket", 1, &other);
+    }
+    static const int domains[] = {AF_INET, AF_INET6};
+    for (int d = 0; d < 2; d++) {
+        for (int type = 0; type < 16; type++) {
+            if (type == SOCK_STREAM) continue;
+            struct scmp_arg_cmp pair[2] = {SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)domains[d]),
+                                           SCMP_A1(SCMP_CMP_MASKED_EQ, 0xF, (scmp_datum_t)type)};
+            result |= trap(filter, "socket", 2, pair);
+        }
+        struct scmp_arg_cmp other_protocol[2] = {SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)domains[d]),
+                                                 SCMP_A2(SCMP_CMP_GT, IPPROTO_TCP)};
+        result |= trap(filter, "socket", 2, other_protocol);
+        for (int protocol = 1; protocol < IPPROTO_TCP; protocol++) {
+            struct scmp_arg_cmp small[2] = {SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)domains[d]),
+                                            SCMP_A2(SCMP_CMP_EQ, (scmp_datum_t)protocol)};
+            result |= trap(filter, "socket", 2, small);
+        }
+    }
+    return result;
+}
+
+static int apply_seccomp(const pbs_rules_t *rules, char *error, size_t size) {
+    report_descriptor = rules->report_fd;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = on_refused_call;
+    action.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    if (sigaction(SIGSYS, &action, NULL) != 0) return fail(error, size, errno, "cannot install the SIGSYS handler");
+    sigset_t sys;
+    sigemptyset(&sys);
+    sigaddset(&sys, SIGSYS);
+    pthread_sigmask(SIG_UNBLOCK, &sys, NULL);
+
+    scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
+    if (!filter) return fail(error, size, 0, "cannot create the seccomp filter");
+    int result = seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1);
+    for (size_t i = 0; result == 0 && i < sizeof refused_calls / sizeof *refused_calls; i++) {
+        result = trap(filter, refused_calls[i], 0, NULL);
+    }
+    for (size_t i = 0; result == 0 && i < sizeof namespace_flags / sizeof *namespace_flags; i++) {
+        struct scmp_arg_cmp flag = SCMP_A0(SCMP_CMP_MASKED_EQ, namespace_flags[i], namespace_flags[i]);
+        result = trap(filter, "clone", 1, &flag);
+    }
+    /* clone3 passes its flags in memory, where a filter cannot look: ENOSYS makes the C library use clone. */
+    if (result == 0) result = seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+    /* Typing into the terminal of the host's session (CVE-2017-5226) and its console. */
+    static const unsigned long terminal_requests[] = {TIOCSTI, TIOCLINUX};
+    for (size_t i = 0; result == 0 && i < 2; i++) {
+        struct scmp_arg_cmp request = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, terminal_requests[i]);
+        result = trap(filter, "ioctl", 1, &request);
+    }
+    if (result == 0 && rules->execute_count == 0) result = trap(filter, "execve", 0, NULL);
+    if (result == 0) result = add_socket_rules(filter, rules);
+    if (result == 0) result = seccomp_load(filter);
+    seccomp_release(filter);
+    if (result != 0) return fail(error, size, -result, "cannot install the seccomp filter");
+    return 0;
+}
+
+const char *pbs_call_name(int32_t call) {
+    static __thread char name[64];
+    char *resolved = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, call);
+    if (!resolved) return NULL;
+    copy_text(name, sizeof name, resolved);
+    free(resolved);
+    return name;
+}
+
+/* ---- All of it ------------------------------------------------------------------------------- */
+
+int pbs_apply(const pbs_rules_t *rules, char *error, size_t size) {
+    int threads = thread_count();
+    if (threads != 1) {
+        return fail(error, size, 0, threads < 0 ? "cannot count the worker's threads (/proc/self/task)"
+                                                : "the worker has %d threads; the sandbox needs it to have one", threads);
+    }
+    int keep = rules->report_fd > 3 ? rules->report_fd : 3;
+    if (close_from(keep + 1) != 0) return fail(error, size, errno, "cannot close the inherited descriptors");
+    /* A plugin that floods denials loses reports, never blocks; programs it may run do not inherit the pipe. */
+    if (rules->report_fd >= 0 && (fcntl(rules->report_fd, F_SETFL, O_NONBLOCK) != 0 ||
+                                  fcntl(rules->report_fd, F_SETFD, FD_CLOEXEC) != 0)) {
+        return fail(error, size, errno, "cannot prepare the report descriptor %d", rules->report_fd);
+    }
+    if (limit(RLIMIT_CORE, 0) != 0) return fail(error, size, errno, "cannot turn core dumps off");
+    if (rules->open_files && limit(RLIMIT_NOFILE, rules->open_files) != 0) {
+        return fail(error, size, errno, "cannot limit open files to %llu", (unsigned long long)rules->open_files);
+    }
+    if (rules->memory_bytes && limit(RLIMIT_DATA, rules->memory_bytes) != 0) {
+        return fail(error, size, errno, "cannot limit memory to %llu bytes", (unsigned long long)rules->memory_bytes);
+    }
+    if (rules->cpu_seconds && limit(RLIMIT_CPU, rules->cpu_seconds) != 0) {
+        return fail(error, size, errno, "cannot limit CPU time to %llu s", (unsigned long long)rules->cpu_seconds);
+    }
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) return fail(error, size, errno, "cannot make the worker undumpable");
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return fail(error, size, errno, "cannot set no_new_privs");
+    if (drop_capabilities(error, size) != 0) return -1;
+    if (rules->landlock_abi >= PBS_LANDLOCK_FILES && apply_landlock(rules, error, size) != 0) return -1;
+    if (rules->seccomp && apply_seccomp(rules, error, size) != 0) return -1;
+    return 0;
+}

@@ -1,0 +1,43 @@
+import CSandbox
+
+/// What the running kernel offers the sandbox, probed once per process.
+public struct SandboxSupport: Sendable, Equatable, CustomStringConvertible {
+    /// Landlock's ABI version; 0 without Landlock.
+    public let landlockABI: Int
+    /// Whether seccomp filters can be installed.
+    public let seccomp: Bool
+
+    /// A description of a kernel's offer.
+    public init(landlockABI: Int, seccomp: Bool) {
+        self.landlockABI = landlockABI
+        self.seccomp = seccomp
+    }
+
+    /// This kernel's offer.
+    public static let kernel: SandboxSupport = {
+        var support = pbs_support_t()
+        pbs_probe(&support)
+        return SandboxSupport(landlockABI: Int(support.landlock_abi), seccomp: support.seccomp != 0)
+    }()
+
+    /// The layers the sandbox uses that this kernel lacks, in words; empty when it has them all.
+    public var missing: [String] {
+        var missing: [String] = []
+        if landlockABI < PBS_LANDLOCK_FILES {
+            missing.append("Landlock (files, TCP ports, signal scoping: Linux 6.12 or later, enabled with lsm=landlock)")
+        } else if landlockABI < PBS_LANDLOCK_TCP {
+            missing.append("Landlock ABI 4 for TCP ports (Linux 6.7)")
+        }
+        if landlockABI < PBS_LANDLOCK_SCOPES, landlockABI >= PBS_LANDLOCK_FILES {
+            missing.append("Landlock ABI 6 for signal and abstract-socket scoping (Linux 6.12)")
+        }
+        if !seccomp { missing.append("seccomp (the system-call filter)") }
+        return missing
+    }
+
+    /// "Landlock ABI 7, seccomp".
+    public var description: String {
+        [landlockABI > 0 ? "Landlock ABI \(landlockABI)" : "no Landlock", seccomp ? "seccomp" : "no seccomp"]
+            .joined(separator: ", ")
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// How one worker is confined: the layers the host chose for the kernel it runs on and the
+/// policy's grant for the library. The host puts it in the worker's environment
+/// (``variable``); the worker applies it before it opens the library (``apply()``).
+public struct WorkerSandbox: Sendable, Equatable, Codable {
+    /// The library the worker loads, which it may read (with the libraries it needs).
+    public let library: String
+    /// The Landlock ABI to use; 0: no Landlock layer.
+    public let landlockABI: Int
+    /// Whether to install the seccomp filter.
+    public let seccomp: Bool
+    /// What the policy grants the library.
+    public let grant: SandboxGrant
+
+    /// The worker's environment variable that carries the sandbox (JSON).
+    public static let variable = "PLUGBOARD_WORKER_SANDBOX"
+    /// The descriptor on which the worker reports the system calls its filter refused.
+    public static let reportDescriptor: Int32 = 4
+    /// The exit status of a worker that could not confine itself (it says why on standard error).
+    public static let failureStatus: Int32 = 77
+    /// The host's variables every confined worker gets: locale and time zone.
+    public static let passedVariables = ["LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_COLLATE", "LC_MESSAGES",
+                                         "LC_MONETARY", "LC_NUMERIC", "LC_TIME", "TZ"]
+
+    /// The sandbox of a worker for `library`: nil under ``SandboxMode/off``; under
+    /// ``SandboxMode/strict``, an error when `support` lacks a layer.
+    static func plan(for library: String, mode: SandboxMode, support: SandboxSupport,
+                     grant: SandboxGrant) throws(LoadFailure) -> WorkerSandbox? {
+        switch mode {
+        case .off:
+            return nil
+        case .strict:
+            if let missing = support.missing.first {
+                throw LoadFailure(.worker, "--sandbox strict: this kernel lacks \(missing); the worker was not started")
+            }
+        case .best:
+            break
+        }
+        return WorkerSandbox(library: library, landlockABI: support.landlockABI, seccomp: support.seccomp, grant: grant)
+    }
+
+    /// The worker's environment: the locale and time zone of `host`, the variables the grant
+    /// names, and the worker's own (`own`). Nothing else of the host's reaches a confined worker.
+    func environment(from host: [String: String], own: [String: String]) -> [String: String] {
+        var environment: [String: String] = [:]
+        for name in Self.passedVariables + grant.environment {
+            if let value = host[name] { environment[name] = value }
+        }
+        environment.merge(own) { _, mine in mine }
+        if let text = try? JSONEncoder().encode(self) { environment[Self.variable] = String(decoding: text, as: UTF8.self) }
+        return environment
+    }
+
+    /// What a report says of it.
+    var summary: SandboxSummary {
+        var layers: [String] = []
+        if landlockABI > 0 { layers.append("landlock-\(landlockABI)") }
+        if seccomp { layers.append("seccomp") }
+        return SandboxSummary(mode: nil, layers: layers, grants: grant.phrases)
+    }
+}
+
+/// What a load report says about a library's sandbox.
+public struct SandboxSummary: Sendable, Equatable, Codable {
+    /// Why there is none: `off` (`--sandbox off`) or `in-process`; nil for a confined worker.
+    public var mode: String?
+    /// The layers applied ("landlock-7", "seccomp").
+    public var layers: [String]
+    /// What the policy granted beyond the default, one phrase each.
+    public var grants: [String]
+
+    /// One line for people: "Landlock ABI 7, seccomp; grants: read /etc/ssl" or "none (--sandbox off)".
+    public var line: String {
+        if let mode { return mode == "off" ? "none (--sandbox off)" : "none (in process)" }
+        let layerText = layers.isEmpty ? "no kernel layer" : layers.joined(separator: ", ")
+        return layerText + (grants.isEmpty ? "" : "; grants: " + grants.joined(separator: ", "))
+    }
+}
