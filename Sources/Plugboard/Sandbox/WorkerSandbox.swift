@@ -70,10 +70,30 @@ public struct SandboxSummary: Sendable, Equatable, Codable {
     /// What the policy granted beyond the default, one phrase each.
     public var grants: [String]
 
-    /// One line for people: "Landlock ABI 7, seccomp; grants: read /etc/ssl" or "none (--sandbox off)".
+    /// The sandbox a worker for `library` gets under `mode` and `policy` on this kernel (under
+    /// ``SandboxMode/strict`` on a kernel that lacks a layer: what it would get, were it started).
+    public init(library: String, mode: SandboxMode, policy: AccessPolicy?) {
+        let grant = policy?.grant(forLibrary: library) ?? SandboxGrant()
+        if mode == .off {
+            self.init(mode: SandboxMode.off.rawValue, layers: [], grants: [])
+        } else {
+            let support = SandboxSupport.kernel
+            self = WorkerSandbox(library: library, landlockABI: support.landlockABI, seccomp: support.seccomp, grant: grant).summary
+        }
+    }
+
+    /// A summary of its parts.
+    init(mode: String?, layers: [String], grants: [String]) {
+        self.mode = mode
+        self.layers = layers
+        self.grants = grants
+    }
+
+    /// One line for people: "Landlock ABI 7, seccomp; grants: read /etc/ssl", or "none (--sandbox off)".
     public var line: String {
         if let mode { return mode == "off" ? "none (--sandbox off)" : "none (in process)" }
-        let layerText = layers.isEmpty ? "no kernel layer" : layers.joined(separator: ", ")
+        let named = layers.map { $0.hasPrefix("landlock-") ? "Landlock ABI " + $0.dropFirst("landlock-".count) : $0 }
+        let layerText = named.isEmpty ? "no kernel layer" : named.joined(separator: ", ")
         return layerText + (grants.isEmpty ? "" : "; grants: " + grants.joined(separator: ", "))
     }
 }

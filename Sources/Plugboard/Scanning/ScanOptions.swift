@@ -30,10 +30,11 @@ public struct ScanOptions: Sendable {
     /// `worker`), so no plugin code runs in this process; a worker that crashes, exits
     /// or does not return within `callTimeout` makes a ``ScanCacheEntry/crashed(reason:)``
     /// entry, remembered until the file changes. What plugin code prints goes to `output`.
-    public static func inWorkers(worker: String, callTimeout: Duration?,
+    public static func inWorkers(worker: String, callTimeout: Duration?, sandbox: SandboxMode = .best,
                                  output: @escaping PluginHost.OutputHandler) -> @Sendable (String) -> ScanCacheEntry {
         { path in
-            let host = PluginHost(callTimeout: callTimeout, isolation: .workers(worker: worker), outputHandler: output)
+            let host = PluginHost(callTimeout: callTimeout, isolation: .workers(worker: worker), sandbox: sandbox,
+                                  outputHandler: output)
             defer { host.shutdown() }
             var report = host.loadLibrary(at: path, trust: .allowInsecure)
             report.warnings = []

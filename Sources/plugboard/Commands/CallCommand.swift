@@ -67,6 +67,7 @@ struct CallCommand: ParsableCommand {
     @OptionGroup var container: ContainerOptions
     @OptionGroup var callTimeout: CallTimeoutOptions
     @OptionGroup var isolation: IsolationOptions
+    @OptionGroup var sandbox: SandboxOptions
     @OptionGroup var cache: ScanCacheOptions
     @OptionGroup var output: OutputOptions
 
@@ -91,8 +92,9 @@ struct CallCommand: ParsableCommand {
         }
         let facade = FileFacade(container: try container.container())
         FaultReporter.install()
+        try sandbox.check(inProcess: isolation.mode == .none, policy: nil)
         let host = PluginHost(fileFacade: facade, callTimeout: callTimeout.timeout, isolation: try isolation.isolation(),
-                              logHandler: { StandardStream.writeError(ControlCharacters.escaped(HumanFormat.log($0))) },
+                              sandbox: sandbox.mode, logHandler: { StandardStream.writeError(ControlCharacters.escaped(HumanFormat.log($0))) },
                               outputHandler: StandardStream.writeOutputLine)
         defer { host.shutdown() }
         host.scanCache = try cache.open()

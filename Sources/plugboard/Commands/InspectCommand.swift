@@ -27,6 +27,7 @@ struct InspectCommand: ParsableCommand {
     @OptionGroup var callTimeout: CallTimeoutOptions
     @OptionGroup var cache: ScanCacheOptions
     @OptionGroup var policy: PolicyOptions
+    @OptionGroup var sandbox: SandboxOptions
     @OptionGroup var output: OutputOptions
 
     /// The `--json` document.
@@ -47,13 +48,15 @@ struct InspectCommand: ParsableCommand {
         let console = Console.takeStandardOutput()
         FaultReporter.install()
         var scanCache = try cache.open()
-        let library = scanCache.library(at: WorkingDirectory.absolute(file), trust: trust.policy,
+        var library = scanCache.library(at: WorkingDirectory.absolute(file), trust: trust.policy,
                                         options: cache.scanOptions(loading: ScanOptions.inWorkers(
                                             worker: try IsolationOptions.workerPath(), callTimeout: callTimeout.timeout,
-                                            output: StandardStream.writeOutputLine)))
+                                            sandbox: sandbox.mode, output: StandardStream.writeOutputLine)))
         scanCache.save()
+        let policy = try policy.policy()
+        library.report = sandbox.describing(library.report, policy: policy)
         let report = library.report
-        let denials = PolicyDenials(try policy.policy(), plugins: report.plugins)
+        let denials = PolicyDenials(policy, plugins: report.plugins)
         if output.json {
             console.jsonDocument(Inspection(hostABI: .host, library: CachedReport(library: library), notes: scanCache.notes,
                                             policy: denials))
@@ -80,6 +83,7 @@ struct InspectCommand: ParsableCommand {
             lines.append(row("Struct sizes", abi.structSizes.sorted { $0.key < $1.key }
                 .map { "\($0.key) \($0.value)" }.joined(separator: ", ")))
         }
+        if let sandbox = report.sandbox { lines.append(row("Sandbox", sandbox.line)) }
         lines += report.warnings.map { row("Warning", $0) }
         lines.append(row("Plugins", String(report.plugins.count)))
         for plugin in report.plugins {

@@ -37,6 +37,7 @@ struct ListCommand: ParsableCommand {
     @OptionGroup var callTimeout: CallTimeoutOptions
     @OptionGroup var cache: ScanCacheOptions
     @OptionGroup var policy: PolicyOptions
+    @OptionGroup var sandbox: SandboxOptions
     @OptionGroup var output: OutputOptions
 
     /// The `--json` document.
@@ -56,13 +57,15 @@ struct ListCommand: ParsableCommand {
         FaultReporter.install()
         let searchPath = search.searchPath
         var scanCache = try cache.open()
-        let libraries = scanCache.list(searchPath, trust: trust.policy,
+        var libraries = scanCache.list(searchPath, trust: trust.policy,
                                        options: cache.scanOptions(loading: ScanOptions.inWorkers(
                                            worker: try IsolationOptions.workerPath(), callTimeout: callTimeout.timeout,
-                                           output: StandardStream.writeOutputLine)))
+                                           sandbox: sandbox.mode, output: StandardStream.writeOutputLine)))
         scanCache.save()
+        let policy = try policy.policy()
+        for index in libraries.indices { libraries[index].report = sandbox.describing(libraries[index].report, policy: policy) }
         let reports = libraries.map(\.report)
-        let denials = PolicyDenials(try policy.policy(), plugins: reports.flatMap(\.plugins))
+        let denials = PolicyDenials(policy, plugins: reports.flatMap(\.plugins))
         if output.json {
             console.jsonDocument(Listing(searchPath: searchPath.directories.map(\.path), libraries: libraries.map(CachedReport.init),
                                          cacheFile: scanCache.location?.file, notes: scanCache.notes, policy: denials))

@@ -96,6 +96,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var callTimeout: CallTimeoutOptions
     @OptionGroup var isolation: IsolationOptions
+    @OptionGroup var sandbox: SandboxOptions
     @OptionGroup var restart: RestartOptions
     @OptionGroup var cache: ScanCacheOptions
     @OptionGroup var output: OutputOptions
@@ -107,6 +108,7 @@ struct RunCommand: ParsableCommand {
     var resetState = false
 
     func validate() throws {
+        try sandbox.check(inProcess: isolation.mode == .none, policy: try decorators.policy.policy())
         if let eventsPath, eventsPath != "-" {
             do {
                 try systemCall { access(eventsPath, R_OK) }
@@ -130,7 +132,7 @@ struct RunCommand: ParsableCommand {
         let facade = FileFacade(container: try container.container())
         FaultReporter.install()
         let host = PluginHost(fileFacade: facade, callTimeout: callTimeout.timeout, isolation: try isolation.isolation(),
-                              restarts: restart.restarts, decorators: try decorators.decorators(), logHandler: log) { line in
+                              sandbox: sandbox.mode, restarts: restart.restarts, decorators: try decorators.decorators(), logHandler: log) { line in
             json ? console.jsonLine(RunLine.output(line)) : console.line(HumanFormat.output(line))
         }
         try host.register(FilesPlugin(facade: facade, log: log))

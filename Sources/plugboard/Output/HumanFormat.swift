@@ -27,6 +27,7 @@ enum HumanFormat {
             lines += summary.functions.map { "             function " + function($0) }
         }
         guard report.status == .loaded else { return lines }
+        if let sandbox = report.sandbox { lines.append("           sandbox: " + sandbox.line) }
         lines += report.refused.map { "           refused \($0.id.isEmpty ? "(no id)" : $0.id): \($0.failure)" }
         return lines
     }
