@@ -252,16 +252,33 @@ static int trap(scmp_filter_ctx filter, const char *name, unsigned count, const 
     return seccomp_rule_add_array(filter, SCMP_ACT_TRAP, call, count, comparisons);
 }
 
+/* Unix sockets: path sockets are out of Landlock's reach before its ABI 9, so none is made. The
+   system log's datagram socket is refused quietly (libdispatch logs there); other types are reported. */
+static int add_unix_rules(scmp_filter_ctx filter) {
+    int result = 0;
+    for (int type = 0; type < 16; type++) {
+        struct scmp_arg_cmp unix_type[2] = {SCMP_A0(SCMP_CMP_EQ, AF_UNIX), SCMP_A1(SCMP_CMP_MASKED_EQ, 0xF, (scmp_datum_t)type)};
+        if (type == SOCK_DGRAM) {
+            result |= seccomp_rule_add_array(filter, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 2, unix_type);
+        } else {
+            result |= trap(filter, "socket", 2, unix_type);
+        }
+    }
+    struct scmp_arg_cmp unspecified = SCMP_A0(SCMP_CMP_EQ, AF_UNSPEC);
+    return result | trap(filter, "socket", 1, &unspecified);
+}
+
 /* The socket() calls a worker may make: none, or with TCP ports granted, TCP over IPv4 and IPv6
    (Landlock confines its ports; UDP, raw, SCTP and MPTCP it cannot see, so they are refused). */
 static int add_socket_rules(scmp_filter_ctx filter, const pbs_rules_t *rules) {
     if (rules->network_all) return 0;
+    int result = add_unix_rules(filter);
     int tcp_granted = rules->landlock_abi >= PBS_LANDLOCK_TCP && (rules->connect_count || rules->bind_count);
-    if (!tcp_granted) return trap(filter, "socket", 0, NULL);
-    int result = 0;
-    struct scmp_arg_cmp below_inet = SCMP_A0(SCMP_CMP_LT, AF_INET);
+    if (!tcp_granted) {
+        struct scmp_arg_cmp other = SCMP_A0(SCMP_CMP_GT, AF_UNIX);
+        return result | trap(filter, "socket", 1, &other);
+    }
     struct scmp_arg_cmp above_inet6 = SCMP_A0(SCMP_CMP_GT, AF_INET6);
-    result |= trap(filter, "socket", 1, &below_inet);
     result |= trap(filter, "socket", 1, &above_inet6);
     for (int domain = AF_INET + 1; domain < AF_INET6; domain++) {
         struct scmp_arg_cmp other = SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)domain);

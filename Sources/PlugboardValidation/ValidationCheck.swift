@@ -12,6 +12,6 @@ public struct ValidationCheck: Sendable {
     public static let all: [ValidationCheck] = [
         LoadsCheck.check, ExportsCheck.check, PluginIDsCheck.check, FunctionsCheck.check, LoadTimeCheck.check,
         SecondLoadCheck.check, EdgeInputsCheck.check, RemoteNotificationCheck.check, ServiceThreadsCheck.check,
-        QuietStdoutCheck.check, SavedStateCheck.check, NotificationsCheck.check,
+        QuietStdoutCheck.check, SavedStateCheck.check, NotificationsCheck.check, SandboxCheck.check,
     ]
 }

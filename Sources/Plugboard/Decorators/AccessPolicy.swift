@@ -14,7 +14,7 @@ import Foundation
 /// The file form (`plugboard --policy FILE`) is JSON, the format of every other
 /// plugboard input, read with no extra dependency:
 /// `{"default": {"deny": ["files"]}, "plugins": {"com.example.sync": {"allow": ["files"], "deny": ["invoke"]}},
-/// "libraries": {"libsync.so": {"network": {"connect": [443]}}}}`.
+/// "libraries": {"libsync.so": {"network": {"connect": [443]}}, "*": {"environment": ["HTTP_PROXY"]}}}`.
 public struct AccessPolicy: Sendable {
     /// One rule: the rights it allows (lifting the default's denials) and those it denies.
     public struct Rule: Sendable, Equatable {
@@ -36,7 +36,8 @@ public struct AccessPolicy: Sendable {
     public let defaultRule: Rule
     /// The rules of particular plugins, on top of the default.
     public let rules: [PluginID: Rule]
-    /// The sandbox grants of particular libraries, by file name (`libx.so`) or absolute path.
+    /// The sandbox grants of particular libraries, by file name (`libx.so`) or absolute path; `*`
+    /// is the grant of every library without one of its own.
     public let libraries: [String: SandboxGrant]
 
     /// A policy made in code; `source` names it in denials ("the application's policy").
@@ -48,9 +49,9 @@ public struct AccessPolicy: Sendable {
         self.libraries = libraries
     }
 
-    /// The sandbox grant of the library at `path`: the one given for its path, else for its file name, else none.
+    /// The sandbox grant of the library at `path`: the one given for its path, else for its file name, else `*`'s, else none.
     public func grant(forLibrary path: String) -> SandboxGrant {
-        libraries[path] ?? path.split(separator: "/").last.flatMap { libraries[String($0)] } ?? SandboxGrant()
+        libraries[path] ?? path.split(separator: "/").last.flatMap { libraries[String($0)] } ?? libraries["*"] ?? SandboxGrant()
     }
 
     /// What `plugin` is denied.
@@ -117,7 +118,7 @@ public struct AccessPolicy: Sendable {
                 }
                 for library in grants.keys.sorted() {
                     guard !library.isEmpty, library.hasPrefix("/") || !library.contains("/") else {
-                        throw AccessPolicyError(file: source, at: "libraries.\(library)", cause: "must be a file name (libx.so) or an absolute path")
+                        throw AccessPolicyError(file: source, at: "libraries.\(library)", cause: "must be a file name (libx.so), an absolute path, or * (every other library)")
                     }
                     libraries[library] = try SandboxGrant(policyValue: grants[library], at: "libraries.\(library)", source: source)
                 }

@@ -16,6 +16,9 @@ public struct SandboxDenial: Sendable, Equatable {
     /// What makes two denials the same kind: the host reports each kind once per library.
     public let kind: String
 
+    /// How every denial's log line begins.
+    public static let logPrefix = "sandbox: "
+
     /// The size of one report on the wire.
     static let recordSize = MemoryLayout<pbs_denial_t>.size
 
@@ -36,7 +39,7 @@ public struct SandboxDenial: Sendable, Equatable {
         let fileName = library.split(separator: "/").last.map(String.init) ?? library
         let remedy = grant.map { "grant \"\($0)\" to \(fileName) in the policy's \"libraries\" to allow it" }
             ?? "no grant allows it"
-        return "sandbox: \(who ?? library) tried to \(operation)\(place); \(remedy)"
+        return Self.logPrefix + "\(who ?? library) tried to \(operation)\(place); \(remedy)"
     }
 
     private static func text<Tuple>(_ tuple: Tuple) -> String? {

@@ -31,13 +31,15 @@ extension WorkerSandbox {
         let read = Self.systemReadPaths + Self.runtimeFiles() + [library]
             + LibraryDependencies.files(neededBy: library, environment: environment) + grant.read
         let write = Self.systemWritePaths + grant.write
+        // Executing a program also executes its interpreter (the dynamic loader, or a script's).
+        let execute = grant.execute + grant.execute.compactMap(LibraryDependencies.interpreter(of:))
         var connect: [UInt16] = [], bind: [UInt16] = []
         if case .ports(let connecting, let binding) = grant.network { (connect, bind) = (connecting, binding) }
         let openFiles = grant.openFiles ?? SandboxGrant.defaultOpenFiles
         var message = [CChar](repeating: 0, count: 512)
         let status = withCStrings(read) { readPaths in
             withCStrings(write) { writePaths in
-                withCStrings(grant.execute) { executePaths in
+                withCStrings(execute) { executePaths in
                     connect.withUnsafeBufferPointer { connectPorts in
                         bind.withUnsafeBufferPointer { bindPorts in
                             var rules = pbs_rules_t(

@@ -30,11 +30,15 @@ public struct ScanOptions: Sendable {
     /// `worker`), so no plugin code runs in this process; a worker that crashes, exits
     /// or does not return within `callTimeout` makes a ``ScanCacheEntry/crashed(reason:)``
     /// entry, remembered until the file changes. What plugin code prints goes to `output`.
+    /// The worker is confined as `sandbox` and the `grants` of a policy say.
     public static func inWorkers(worker: String, callTimeout: Duration?, sandbox: SandboxMode = .best,
+                                 grants policy: AccessPolicy? = nil,
                                  output: @escaping PluginHost.OutputHandler) -> @Sendable (String) -> ScanCacheEntry {
-        { path in
+        // Only the policy's sandbox grants: its concern and service rules do not change what a scan reports.
+        let grants = policy.map { [PluginDecorator.authorization(AccessPolicy(source: $0.source, libraries: $0.libraries))] } ?? []
+        return { path in
             let host = PluginHost(callTimeout: callTimeout, isolation: .workers(worker: worker), sandbox: sandbox,
-                                  outputHandler: output)
+                                  decorators: grants, outputHandler: output)
             defer { host.shutdown() }
             var report = host.loadLibrary(at: path, trust: .allowInsecure)
             report.warnings = []

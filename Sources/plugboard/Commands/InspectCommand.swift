@@ -51,7 +51,7 @@ struct InspectCommand: ParsableCommand {
         var library = scanCache.library(at: WorkingDirectory.absolute(file), trust: trust.policy,
                                         options: cache.scanOptions(loading: ScanOptions.inWorkers(
                                             worker: try IsolationOptions.workerPath(), callTimeout: callTimeout.timeout,
-                                            sandbox: sandbox.mode, output: StandardStream.writeOutputLine)))
+                                            sandbox: sandbox.mode, grants: try policy.policy(), output: StandardStream.writeOutputLine)))
         scanCache.save()
         let policy = try policy.policy()
         library.report = sandbox.describing(library.report, policy: policy)

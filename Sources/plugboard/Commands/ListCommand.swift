@@ -60,7 +60,7 @@ struct ListCommand: ParsableCommand {
         var libraries = scanCache.list(searchPath, trust: trust.policy,
                                        options: cache.scanOptions(loading: ScanOptions.inWorkers(
                                            worker: try IsolationOptions.workerPath(), callTimeout: callTimeout.timeout,
-                                           sandbox: sandbox.mode, output: StandardStream.writeOutputLine)))
+                                           sandbox: sandbox.mode, grants: try policy.policy(), output: StandardStream.writeOutputLine)))
         scanCache.save()
         let policy = try policy.policy()
         for index in libraries.indices { libraries[index].report = sandbox.describing(libraries[index].report, policy: policy) }

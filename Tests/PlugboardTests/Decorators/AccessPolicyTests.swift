@@ -39,7 +39,7 @@ import Testing
                 == "the policy file 'policy.json': default.deny[0] names \"fils\", which is not a concern or a service (known: launch, open-url, user-activity, remote-notifications, memory, protected-data, app-state, termination, saved-state, files, invoke, post, observe)")
         #expect(error("{\"plugins\": {\"com.example.x\": {\"deny\": [\"files\", 3]}}}")
                 .hasPrefix("the policy file 'policy.json': plugins.com.example.x.deny[1] names 3, which is not"))
-        #expect(error("{\"defaults\": {}}") == "the policy file 'policy.json': defaults is not a policy key (the keys are \"default\" and \"plugins\")")
+        #expect(error("{\"defaults\": {}}") == "the policy file 'policy.json': defaults is not a policy key (the keys are \"default\", \"plugins\" and \"libraries\")")
         #expect(error("{\"default\": {\"denied\": []}}") == "the policy file 'policy.json': default.denied is not a rule key (a rule has \"allow\" and \"deny\")")
         #expect(error("{\"default\": {\"deny\": \"files\"}}") == "the policy file 'policy.json': default.deny must be a list of names")
         #expect(error("{\"plugins\": {\"not an id\": {}}}").hasPrefix("the policy file 'policy.json': plugins.not an id is not a plugin id: "))

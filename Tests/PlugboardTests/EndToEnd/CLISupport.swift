@@ -20,7 +20,7 @@ enum CLI {
         let result = try PlugboardTests.run(try binary(), arguments, input: input,
                                             environment: self.environment(adding: mark.merging(environment) { $1 }),
                                             workingDirectory: workingDirectory)
-        #expect(LeftoverProcesses.noneLeft(mark), "plugboard \(arguments.first ?? "") left processes behind")
+        #expect(LeftoverProcesses.noneLeft(mark, host: result.pid), "plugboard \(arguments.first ?? "") left processes behind")
         return result
     }
 
@@ -106,4 +106,17 @@ struct Workspace {
     }
 
     func remove() { root.remove() }
+}
+
+extension Workspace {
+    /// The `plugboard run` arguments that pass the host's variables `names` to plugins: with workers
+    /// (`isolation` "process"), a policy granting every library those variables (a confined worker
+    /// gets none of the host's otherwise); in process, none are needed.
+    func passingEnvironment(_ names: [String], isolation: String) throws -> [String] {
+        guard isolation == "process", !names.isEmpty else { return [] }
+        let policy = root.file("environment-grant.json")
+        try JSONSerialization.data(withJSONObject: ["libraries": ["*": ["environment": names.sorted()]]])
+            .write(to: URL(fileURLWithPath: policy))
+        return ["--policy", policy]
+    }
 }

@@ -45,7 +45,7 @@ import Testing
         }
         let failed = lines.filter { $0.string("type") == "event" }.flatMap { $0.objects("failures") ?? [] }
         #expect(failed.compactMap { $0.string("message") } == [sentence])
-        #expect(LeftoverProcesses.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
     }
 
     /// Every kind of fault in every place plugin code runs, each reported with its place.
@@ -84,7 +84,7 @@ import Testing
         }
         for id in GoodPlugins.ids { #expect(Self.logs(lines, of: id).contains("will-terminate"), "\(id)") }
         #expect(lines.last?.string("type") == "exit")
-        #expect(LeftoverProcesses.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
     }
 
     /// An `init` that spins past `--call-timeout`: the library fails to load, the run goes on.
@@ -102,7 +102,7 @@ import Testing
         #expect(load.object("failure")?.string("stage") == "init")
         #expect(result.status == 4)
         for id in GoodPlugins.ids { #expect(Self.logs(lines, of: id).contains("will-terminate")) }
-        #expect(LeftoverProcesses.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
     }
 
     /// A crash while the worker loads the library: the library fails to load (exit 4) at
@@ -128,7 +128,7 @@ import Testing
         }
         #expect(result.status == 4, "\(result.output)")
         for id in GoodPlugins.ids { #expect(Self.logs(lines, of: id).contains("will-terminate")) }
-        #expect(LeftoverProcesses.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
     }
 
     /// A callback that spins past `--call-timeout`: its worker is stopped, the run goes on.
@@ -144,7 +144,7 @@ import Testing
         #expect(lines.contains { $0.string("message") == sentence }, "\(result.output)")
         #expect(result.status == 5)
         for id in GoodPlugins.ids { #expect(Self.logs(lines, of: id).contains("will-terminate")) }
-        #expect(LeftoverProcesses.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
     }
 
     /// What a plugin prints or closes in its worker never reaches the report: `--json` stays
@@ -163,7 +163,7 @@ import Testing
                 "\(result.output)")
         #expect(lines.filter { $0.string("type") == "exit" }.count == 1)
         #expect(result.status == 0)
-        #expect(LeftoverProcesses.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
     }
 
     /// Log lines from a plugin's own thread and a completion answered later from another
@@ -188,7 +188,7 @@ import Testing
         #expect((try? String(contentsOfFile: workspace.root.file("container/Documents/from-thread.txt"), encoding: .utf8))
             == "threaded")
         #expect(result.status == 0, "\(result.output)")
-        #expect(LeftoverProcesses.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
     }
 
     /// SIGTERM while a plugin spins in its worker: the host stops waiting, stops that
@@ -212,7 +212,7 @@ import Testing
         #expect(!timedOut && ending == .exit(143), "\(output)")
         #expect(output.contains("com.example.hostile was still in open_url"), "\(output)")
         for id in GoodPlugins.ids { #expect(output.contains("[\(id)] info: will-terminate"), "\(output)") }
-        #expect(LeftoverProcesses.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark, host: host.pid))
     }
 
     /// `--restart N`: a crashed worker is started again (init and register again) up to
@@ -233,7 +233,7 @@ import Testing
                 "the first URL and, after the restart, the second; the third finds no plugin")
         #expect(lines.filter { $0.string("type") == "log" && $0.string("message") == "init" }.count == 2)
         #expect(result.status == 5)
-        #expect(LeftoverProcesses.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
     }
 
     /// A restart loads the library again under the run's trust rule: a file that became
@@ -252,7 +252,7 @@ import Testing
         #expect(lines.filter { $0.string("type") == "log" && $0.string("message") == "init" }.count == 1,
                 "\(result.output)")
         #expect(result.status == 5)
-        #expect(LeftoverProcesses.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
     }
 
     /// A worker that answers out of turn (a plugin wrote a frame on the channel) is killed
@@ -272,7 +272,7 @@ import Testing
         #expect(!lines.contains { $0.string("type") == "log" && $0.string("message")?.contains("from deinit") == true },
                 "\(result.output)")
         #expect(result.status == 4)
-        #expect(LeftoverProcesses.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
     }
 
     /// A worker that speaks another major version of the protocol is refused with both
@@ -304,7 +304,7 @@ import Testing
         #expect(result.output.contains("the peer speaks worker protocol 2.0, which this side ("), "\(result.output)")
         #expect(result.output.contains("cannot: the major versions differ"), "\(result.output)")
         #expect(result.status == 3)
-        #expect(LeftoverProcesses.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
     }
 
     /// A library whose worker crashed while loading it is remembered in the scan cache:
@@ -353,7 +353,7 @@ import Testing
         let mark = LeftoverProcesses.mark()
         let result = try Self.run(workspace, mark: mark)
         #expect(result.status == 0, "\(result.output)")
-        #expect(LeftoverProcesses.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
     }
 
     /// A host killed with SIGKILL takes its workers with it.
@@ -369,9 +369,9 @@ import Testing
                                    environment: environment)
         defer { host.stop() }
         #expect(host.waitForOutput(containing: "did-finish-launching →"), "\(host.output)")
-        #expect(LeftoverProcesses.marked(mark).count == 3, "the host and a worker per library")
+        #expect(LeftoverProcesses.marked(mark, host: host.pid).count == 3, "the host and a worker per library")
         kill(host.pid, SIGKILL)
         _ = host.waitForExit()
-        #expect(LeftoverProcesses.noneLeft(mark))
+        #expect(LeftoverProcesses.noneLeft(mark, host: host.pid))
     }
 }

@@ -11,7 +11,8 @@ import Testing
     private func run(_ workspace: Workspace, isolation: String, _ arguments: [String],
                      environment: [String: String] = [:]) throws -> (Int32, [[String: Any]]) {
         let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--isolation", isolation, "--json",
-                                  "--container", workspace.root.file("container")] + arguments, environment: environment)
+                                  "--container", workspace.root.file("container")] + arguments
+                                  + workspace.passingEnvironment(Array(environment.keys), isolation: isolation), environment: environment)
         let lines = try #require(CLI.jsonLines(result.output), "a line is not JSON:\n\(result.output)\n\(result.errorOutput)")
         return (result.status, lines)
     }

@@ -32,7 +32,7 @@ import Testing
                     == "crashed with SIGSEGV in init; remembered until the file changes, or pass --retry-failed", "\(report)")
             #expect(work.loads("crashed") == 0, "a remembered crash was loaded again")
         }
-        let human = try CLI.run(["list", "--plugin-dir", work.workspace.plugins], environment: ["PLUGBOARD_CACHE_DIR": work.cacheDirectory])
+        let human = try CLI.run(["list", "--plugin-dir", work.workspace.plugins] + work.grants, environment: ["PLUGBOARD_CACHE_DIR": work.cacheDirectory])
         #expect(human.output.contains("FAILED   \(crashed): init: crashed with SIGSEGV in init; remembered until the file changes, or pass --retry-failed  (cached)"),
                 "\(human.output)")
 
@@ -56,7 +56,7 @@ import Testing
         #expect(try work.cached(try work.list()) == ["crashed.so": true], "the successful scan replaced the crash")
 
         try recordCrash(of: crashed, in: work)
-        let inspected = try CLI.run(["inspect", crashed, "--retry-failed"], environment: ["PLUGBOARD_CACHE_DIR": work.cacheDirectory])
+        let inspected = try CLI.run(["inspect", crashed, "--retry-failed"] + work.grants, environment: ["PLUGBOARD_CACHE_DIR": work.cacheDirectory])
         #expect(inspected.status == 0, "\(inspected.output)")
         #expect(work.loads("crashed") == 2)
     }

@@ -24,12 +24,12 @@ import Testing
         let plugins = try CLI.libraries(second).compactMap { $0.objects("plugins")?.first?.object("descriptor")?.string("id") }
         #expect(plugins == ["com.cache.one", "com.cache.two"])
 
-        let human = try CLI.run(["list", "--plugin-dir", work.workspace.plugins], environment: ["PLUGBOARD_CACHE_DIR": work.cacheDirectory])
+        let human = try CLI.run(["list", "--plugin-dir", work.workspace.plugins] + work.grants, environment: ["PLUGBOARD_CACHE_DIR": work.cacheDirectory])
         #expect(human.output.contains("loaded   \(work.workspace.plugins)/one.so  (ABI \(ABIVersion.host))  (cached)\n"), "\(human.output)")
         #expect(human.output.contains("2 file(s): 2 loaded, 0 failed, 0 skipped; 2 plugin(s)"), "\(human.output)")
         #expect(work.loads("one") == 1)
 
-        let inspect = try CLI.run(["inspect", work.workspace.plugins + "/one.so", "--json"],
+        let inspect = try CLI.run(["inspect", work.workspace.plugins + "/one.so", "--json"] + work.grants,
                                   environment: ["PLUGBOARD_CACHE_DIR": work.cacheDirectory])
         let inspected = try #require(jsonObject(inspect.output)?.object("library"), "\(inspect.output)")
         #expect(inspected["cached"] as? Bool == true && inspected.string("status") == "loaded", "\(inspected)")

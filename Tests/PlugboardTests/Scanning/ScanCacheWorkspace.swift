@@ -10,7 +10,13 @@ struct ScanCacheWorkspace {
 
     init(_ label: String) throws {
         workspace = try Workspace("cache-" + label)
+        try FileManager.default.createDirectory(atPath: workspace.root.file("markers"), withIntermediateDirectories: true)
+        try JSONSerialization.data(withJSONObject: ["libraries": ["*": ["write": [workspace.root.file("markers")]]]])
+            .write(to: URL(fileURLWithPath: workspace.root.file("grants.json")))
     }
+
+    /// The policy option that lets every library's sandboxed worker write its load marker.
+    var grants: [String] { ["--policy", workspace.root.file("grants.json")] }
 
     /// The directory `PLUGBOARD_CACHE_DIR` names for this workspace's commands.
     var cacheDirectory: String { workspace.root.file("cache") }
@@ -35,7 +41,7 @@ struct ScanCacheWorkspace {
 
     /// `plugboard list --json` over the plugin directory (or `directory`) with this workspace's cache.
     func list(_ extra: [String] = [], directory: String? = nil) throws -> ProcessResult {
-        try CLI.run(["list", "--plugin-dir", directory ?? workspace.plugins, "--json"] + extra,
+        try CLI.run(["list", "--plugin-dir", directory ?? workspace.plugins, "--json"] + grants + extra,
                     environment: ["PLUGBOARD_CACHE_DIR": cacheDirectory])
     }
 
@@ -64,7 +70,7 @@ struct ScanCacheWorkspace {
 
     func remove() { workspace.remove() }
 
-    private func marker(_ name: String) -> String { workspace.root.file(name + ".loads") }
+    private func marker(_ name: String) -> String { workspace.root.file("markers/" + name + ".loads") }
 }
 
 /// File changes that each alter one part of a scan cache key.

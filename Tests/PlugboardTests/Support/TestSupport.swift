@@ -89,6 +89,8 @@ enum PluginCompiler {
 
 /// The outcome of a child process.
 struct ProcessResult {
+    /// The process's id (gone by now).
+    let pid: pid_t
     let status: Int32
     let output: String
     let errorOutput: String
@@ -103,6 +105,6 @@ func run(_ executable: String, _ arguments: [String], input: String? = nil,
     let child = try ChildProcess(executable, arguments, environment: environment ?? TestPaths.hermeticEnvironment,
                                  workingDirectory: workingDirectory, input: .pipe, output: .pipe, error: .pipe)
     let finished = try child.collect(input: Array((input ?? "").utf8))
-    return ProcessResult(status: finished.termination.code, output: String(decoding: finished.output, as: UTF8.self),
+    return ProcessResult(pid: child.pid, status: finished.termination.code, output: String(decoding: finished.output, as: UTF8.self),
                          errorOutput: String(decoding: finished.errorOutput, as: UTF8.self))
 }

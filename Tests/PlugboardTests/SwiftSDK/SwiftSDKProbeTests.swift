@@ -16,7 +16,8 @@ import Testing
         try prepare(workspace)
         let library = try SwiftPackageLibraries.copy(SwiftPackageLibraries.probe, into: workspace.plugins)
         let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--isolation", isolation, "--json",
-                                  "--container", workspace.root.file("container"), "--events", try workspace.events(events)],
+                                  "--container", workspace.root.file("container"), "--events", try workspace.events(events)]
+                                  + workspace.passingEnvironment(Array(environment.keys), isolation: isolation),
                                  environment: environment)
         let lines = try #require(CLI.jsonLines(result.output), "a line is not JSON:\n\(result.output)\n\(result.errorOutput)")
         return (workspace, library, result.status, lines)

@@ -27,7 +27,7 @@ import Testing
         let found = try results(result)
         #expect(found.count == libraries.count)
         for (library, checks) in found {
-            #expect(checks.count == 12, "\(library)")
+            #expect(checks.count == 13, "\(library)")
             for (name, check) in checks {
                 #expect(["pass", "warn", "skipped"].contains(check.string("status")), "\(library) \(name): \(check)")
             }
@@ -161,7 +161,7 @@ import Testing
         #expect(included["crashing.so"].map { Array($0.keys) } == ["edge-inputs"])
 
         let excluded = try CLI.run(["validate", "--exclude", "edge-inputs", "--exclude", "service-threads",
-                                    "--exclude", "quiet-stdout", crashing])
+                                    "--exclude", "quiet-stdout", "--exclude", "sandbox", crashing])
         #expect(excluded.status == 0, "\(excluded.output)\n\(excluded.errorOutput)")
         #expect(excluded.output.contains("pass    loads "), "\(excluded.output)")
         #expect(!excluded.output.contains("edge-inputs"), "\(excluded.output)")
@@ -169,7 +169,26 @@ import Testing
         let onlyFailed = try CLI.run(["validate", "--json", "--only-failed", crashing])
         #expect(onlyFailed.status == 1)
         let shown = try results(onlyFailed)["crashing.so"] ?? [:]
-        #expect(Set(shown.keys) == ["edge-inputs", "service-threads", "quiet-stdout"], "\(shown)")
+        #expect(Set(shown.keys) == ["edge-inputs", "service-threads", "quiet-stdout", "sandbox"], "\(shown)")
+    }
+
+    /// A library whose code attempts what the default sandbox refuses (the escape corpus) fails
+    /// the sandbox check, which names the operation and the grant that would allow it.
+    @Test func aLibraryThatAttemptsWhatTheSandboxRefusesFailsTheSandboxCheck() throws {
+        let workspace = try Workspace("validate-sandbox")
+        defer { workspace.remove() }
+        let library = workspace.plugins + "/libsandbox_escape.so"
+        let folder = workspace.root.path
+        _ = try PluginCompiler.compile(TestPaths.fixtures + "/sandbox_escape.c", to: library, flags: [
+            "-DSECRET_PATH=\"\(folder)/secret\"", "-DWRITE_DIR=\"\(folder)\"", "-DTCP_PORT=9",
+            "-DABSTRACT_NAME=\"plugboard-validate-\(getpid())\"", "-DUNIX_PATH=\"\(folder)/socket\"",
+        ])
+        let result = try CLI.run(["validate", "--json", "--include", "sandbox", library])
+        #expect(result.status == 1, "\(result.output)\n\(result.errorOutput)")
+        let check = try #require(try results(result)["libsandbox_escape.so"]?["sandbox"], "\(result.output)")
+        #expect(check.string("status") == "fail", "\(check)")
+        let reason = check.string("reason") ?? ""
+        #expect(reason.contains(" tried to ") && reason.contains("grant") , "\(reason)")
     }
 
     @Test func anUnknownCheckIsAUsageErrorAndListNamesEveryCheck() throws {
@@ -181,6 +200,6 @@ import Testing
         #expect(list.status == 0)
         let names = list.output.split(separator: "\n").map { String($0.prefix { $0 != " " }) }
         #expect(names == ["loads", "exports", "plugin-ids", "functions", "load-time", "second-load", "edge-inputs", "remote-notification",
-                          "service-threads", "quiet-stdout", "saved-state", "notifications"], "\(list.output)")
+                          "service-threads", "quiet-stdout", "saved-state", "notifications", "sandbox"], "\(list.output)")
     }
 }

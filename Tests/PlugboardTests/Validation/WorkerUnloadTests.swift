@@ -14,10 +14,14 @@ import Testing
     @Test func aLibraryUnloadedInItsWorkerLoadsAgainInTheSameProcess() throws {
         let work = try Workspace("worker-unload")
         defer { work.remove() }
-        let marker = work.root.file("dlopens.txt")
+        let markers = work.root.file("markers")
+        try FileManager.default.createDirectory(atPath: markers, withIntermediateDirectories: true)
+        let marker = markers + "/dlopens.txt"
         let library = try PluginCompiler.hostile("again.so", in: work.plugins, ["LOAD_MARKER=\"\(marker)\""])
         let logged = Mutex<[String]>([])
-        let harness = WorkerHarness(library: library, worker: worker, callTimeout: .seconds(30),
+        var grant = SandboxGrant()
+        grant.write = [markers]
+        let harness = WorkerHarness(library: library, worker: worker, callTimeout: .seconds(30), grant: grant,
                                     logHandler: { record in logged.withLock { $0.append(record.message) } })
         let host = harness.host
         #expect(harness.report.status == .loaded)

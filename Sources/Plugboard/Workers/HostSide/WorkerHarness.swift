@@ -31,14 +31,16 @@ package final class WorkerHarness {
     /// Starts a worker from the `plugboard-worker` executable `worker` and has it load `library`,
     /// with the files service on a new scratch container (none when no temporary directory can be
     /// made). A call that runs longer than `callTimeout` stops the worker. The host's log messages
-    /// go to `logHandler`, what plugin code prints to `outputHandler`, both from any thread.
-    package init(library: String, worker: String, callTimeout: Duration,
+    /// go to `logHandler`, what plugin code prints to `outputHandler`, both from any thread. The
+    /// worker has the default sandbox, plus `grant`.
+    package init(library: String, worker: String, callTimeout: Duration, grant: SandboxGrant = SandboxGrant(),
                  logHandler: @escaping PluginHost.LogHandler = { _ in },
                  outputHandler: @escaping PluginHost.OutputHandler = { _ in }) {
         let scratch = ScratchContainer()
         let refused = RefusalRecord()
+        let granting = grant.isEmpty ? [] : [PluginDecorator.authorization(AccessPolicy(source: "the harness's grant", libraries: [library: grant]))]
         host = PluginHost(fileFacade: scratch?.facade, callTimeout: callTimeout, isolation: .workers(worker: worker),
-                          logHandler: logHandler, outputHandler: outputHandler)
+                          decorators: granting, logHandler: logHandler, outputHandler: outputHandler)
         host.busRefusalHandler = { refusal in refused.refusals.withLock { $0.append(refusal) } }
         let clock = ContinuousClock()
         let start = clock.now
