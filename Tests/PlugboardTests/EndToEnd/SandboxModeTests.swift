@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import Plugboard
+
+/// The sandbox's modes and its failures, through `plugboard run`: a worker that cannot confine
+/// itself never serves (fail closed), a sandbox asked of plugins in process is a usage error,
+/// and the load report says how each library is confined.
+@Suite struct SandboxModeTests {
+    /// Runs `plugboard run --json` over two good plugins with `extra`; the status and the lines.
+    private func run(_ workspace: Workspace, _ extra: [String]) throws -> (status: Int32, lines: [[String: Any]], errors: String) {
+        try GoodPlugins.build(in: workspace.plugins)
+        let result = try CLI.run(["run", "--json", "--plugin-dir", workspace.plugins,
+                                  "--container", workspace.root.file("container")] + extra)
+        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
+        return (result.status, lines, result.errorOutput)
+    }
+
+    /// A policy whose grant cannot be applied (a path too long to open) makes the worker end
+    /// before it loads anything: the library fails with the reason, and the other library works.
+    @Test func aSandboxThatCannotBeAppliedLeavesNoWorkerServing() throws {
+        let workspace = try Workspace("sandbox-fail-closed")
+        defer { workspace.remove() }
+        let policy = workspace.root.file("policy.json")
+        try JSONSerialization.data(withJSONObject: ["libraries": [GoodPlugins.firstFile: ["read": ["/" + String(repeating: "a", count: 5000)]]]])
+            .write(to: URL(fileURLWithPath: policy))
+        let run = try run(workspace, ["--policy", policy])
+        let loads = run.lines.filter { $0.string("type") == "load" }
+        let first = try #require(loads.first { $0.string("path")?.hasSuffix("/" + GoodPlugins.firstFile) == true }, "\(run.lines)")
+        #expect(first.string("status") == "failed", "\(first)")
+        #expect(first.object("failure")?.string("message")?.contains("could not confine itself") == true, "\(first)")
+        let said = run.lines.contains { $0.string("type") == "output" && $0.string("text")?.contains("the sandbox cannot be applied: cannot open") == true }
+        #expect(said, "the worker says why: \(run.lines)")
+        let last = try #require(loads.first { $0.string("path")?.hasSuffix("/" + GoodPlugins.lastFile) == true })
+        #expect(last.string("status") == "loaded", "\(last)")
+        #expect(!run.lines.contains { $0.string("plugin") == GoodPlugins.firstID }, "nothing of the library ran: \(run.lines)")
+    }
+
+    /// The load report says how each library is confined: the layers and grants, or off.
+    @Test func theLoadReportNamesTheSandbox() throws {
+        let workspace = try Workspace("sandbox-report")
+        defer { workspace.remove() }
+        let confined = try run(workspace, [])
+        let sandboxes = confined.lines.filter { $0.string("type") == "load" }.compactMap { $0.object("sandbox") }
+        let layers = SandboxSupport.kernel.landlockABI > 0 ? ["landlock-\(SandboxSupport.kernel.landlockABI)"] : []
+        #expect(sandboxes.count == 2 && sandboxes.allSatisfy {
+            ($0["layers"] as? [String]) == layers + (SandboxSupport.kernel.seccomp ? ["seccomp"] : []) && $0.string("mode") == nil
+        }, "\(sandboxes)")
+        let off = try run(workspace, ["--sandbox", "off"])
+        #expect(off.status == 0)
+        #expect(off.lines.filter { $0.string("type") == "load" }.allSatisfy { $0.object("sandbox")?.string("mode") == "off" }, "\(off.lines)")
+    }
+
+    /// A sandbox needs a worker: asked of plugins in process, it is a usage error.
+    @Test func aSandboxAskedOfPluginsInProcessIsAUsageError() throws {
+        let workspace = try Workspace("sandbox-in-process")
+        defer { workspace.remove() }
+        let strict = try CLI.run(["run", "--isolation", "none", "--sandbox", "strict", "--plugin-dir", workspace.plugins])
+        #expect(strict.status == 64 && strict.errorOutput.contains("--sandbox strict needs plugin workers"), "\(strict.errorOutput)")
+        let policy = workspace.root.file("policy.json")
+        try Data(#"{"libraries": {"*": {"environment": ["TZ"]}}}"#.utf8).write(to: URL(fileURLWithPath: policy))
+        let granted = try CLI.run(["run", "--isolation", "none", "--policy", policy, "--plugin-dir", workspace.plugins])
+        #expect(granted.status == 64 && granted.errorOutput.contains("grants libraries sandbox rights"), "\(granted.errorOutput)")
+    }
+
+    /// Grants in the policy file are checked like the rest of it: a fault names where and why.
+    @Test func aGrantFaultNamesWhereAndWhy() throws {
+        func error(_ json: String) -> String? {
+            do {
+                _ = try AccessPolicy(json: Data(json.utf8), source: "policy.json")
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        #expect(error(#"{"libraries": {"libx.so": {"read": ["etc"]}}}"#)
+            == #"the policy file 'policy.json': libraries.libx.so.read[0] names "etc", which is not an absolute path"#)
+        #expect(error(#"{"libraries": {"libx.so": {"network": {"connect": [0]}}}}"#)
+            == "the policy file 'policy.json': libraries.libx.so.network.connect[0] must be a TCP port, 1 to 65535")
+        #expect(error(#"{"libraries": {"libx.so": {"memory": "12Q"}}}"#)?.contains("libraries.libx.so.memory must be a size in bytes") == true)
+        #expect(error(#"{"libraries": {"lib/x.so": {}}}"#)?.contains("must be a file name (libx.so), an absolute path, or *") == true)
+        let policy = try AccessPolicy(json: Data(#"{"libraries": {"libx.so": {"memory": "2M", "network": "all"}, "*": {"cpu": 5}}}"#.utf8),
+                                      source: "policy.json")
+        #expect(policy.grant(forLibrary: "/p/libx.so").memoryBytes == 2 << 20)
+        #expect(policy.grant(forLibrary: "/p/libx.so").network == .all)
+        #expect(policy.grant(forLibrary: "/p/liby.so").cpuSeconds == 5)
+    }
+}
