@@ -5,8 +5,8 @@
 #   plugins/demo.sh           # human-readable output
 #   plugins/demo.sh --json    # any arguments go to `plugboard run`
 #
-# Needs only swift, a C compiler (cc, or $CC) and, for the C++ examples, a C++
-# compiler (c++, or $CXX); no cmake. Works from any
+# Needs swift, a C compiler (cc, or $CC), for the C++ examples a C++ compiler
+# (c++, or $CXX), and the libffi and libseccomp headers (pkg-config finds them); no cmake. Works from any
 # directory. Build output and headings go to stderr, so stdout carries only
 # what `plugboard run` prints (`plugins/demo.sh --json | jq .` works).
 set -euo pipefail
@@ -20,6 +20,13 @@ CXX="${CXX:-c++}"
 for tool in swift "$CC" "$CXX"; do
     if ! command -v "$tool" >/dev/null 2>&1; then
         echo "demo.sh: '$tool' not found; install it and run again" >&2
+        exit 1
+    fi
+done
+# The host's two system libraries: libffi (plugin function calls) and libseccomp (the worker sandbox).
+for library in libffi libseccomp; do
+    if ! pkg-config --exists "$library" 2>/dev/null; then
+        echo "demo.sh: the $library headers are missing; install $library-dev (apt-get install -y pkg-config $library-dev, or run .ci/run) and run again" >&2
         exit 1
     fi
 done
