@@ -19,7 +19,10 @@ struct PluginCallSite: Sendable {
 
     /// Logs the plugins the authorization decorator keeps out of `callback` (a call of
     /// `concern`), once per event or saved-state operation, before the calls.
-    @inline(__always)
+    ///
+    /// This and the decorators' other work in the per-event form stay out of line, so that the
+    /// typed event methods, which inline the loop, stay small.
+    @inline(never)
     func logDenials(_ callback: StaticString, _ concern: PluginConcern, _ denied: [PluginID]) {
         guard !denied.isEmpty, let authorization = decorators.authorization else { return }
         authorization.logDenials(callback, concern, denied)
@@ -35,9 +38,9 @@ struct PluginCallSite: Sendable {
         _ event: LifecycleEvent.Kind, _ roster: Roster<Table>, reversed: Bool, timing: CallTiming,
         _ call: (_ index: Int, _ participant: Participant<Table>) -> Bool
     ) -> DispatchRun {
-        logDenials(event.callbackName, event.concern, roster.denied)
+        if !roster.denied.isEmpty { logDenials(event.callbackName, event.concern, roster.denied) }
         let run = recordedInOrder(event, roster, reversed: reversed, timing: timing, call)
-        decorators.confinement?.drain()
+        if decorators.confines { deliverConfined() }
         return run
     }
 
@@ -46,6 +49,18 @@ struct PluginCallSite: Sendable {
     /// the last answer or the deadline came.
     @inline(__always)
     func reported(_ report: EventReport, of event: LifecycleEvent) {
+        if decorators.traces { trace(report, of: event) }
+    }
+
+    /// Delivers what plugin threads sent during an event's calls (thread confinement).
+    @inline(never)
+    private func deliverConfined() {
+        decorators.confinement?.drain()
+    }
+
+    /// Traces the calls of `report`, `event`'s.
+    @inline(never)
+    private func trace(_ report: EventReport, of event: LifecycleEvent) {
         decorators.tracer?.record(report) { event }
     }
 

@@ -12,6 +12,9 @@ struct CallDecorators: Sendable {
     let tracer: CallTracer?
     /// The thread-confinement decorator, if the host has one.
     let confinement: DispatchThreadConfinement?
+    /// Whether ``tracer`` and ``confinement`` are present: the per-event form's checks, Bools
+    /// where an optional's test would copy it.
+    let traces: Bool, confines: Bool
 
     /// The decorators `decorators` name, whatever their order: the last authorization counts,
     /// tracing traces the union of the plugins named. Denials and trace lines go to `log`.
@@ -29,17 +32,25 @@ struct CallDecorators: Sendable {
         authorization = policy.map { CallAuthorization(policy: $0, log: log) }
         tracer = traced.map { CallTracer(plugins: $0, log: log) }
         confinement = confined ? DispatchThreadConfinement() : nil
+        traces = traced != nil
+        confines = confined
     }
 }
 
 /// ``PluginDecorator/authorization(_:)`` at call time: the registry leaves the plugins its
 /// policy denies a concern out of the concern's roster; this logs them, once per event or
 /// saved-state operation.
-struct CallAuthorization: Sendable {
+final class CallAuthorization: Sendable {
     /// The policy.
     let policy: AccessPolicy
     /// Where the denials go (the host's log).
     let log: PluginHost.LogHandler
+
+    /// The authorization of `policy`, logging to `log`.
+    init(policy: AccessPolicy, log: @escaping PluginHost.LogHandler) {
+        self.policy = policy
+        self.log = log
+    }
 
     /// Logs each plugin of `denied` as kept out of its `callback` (a call of `concern`).
     func logDenials(_ callback: StaticString, _ concern: PluginConcern, _ denied: [PluginID]) {

@@ -6,11 +6,17 @@
 /// delivered to it: `trace: notification com.example.news(payload: "{}", from: "com.example.a") → delivered in 2.8 µs`;
 /// for its saved state: `trace: save_state() → 12 bytes in 5.2 µs`,
 /// `trace: restore_state(saved_version: "1.0", bytes: 12) → ok in 4.3 µs`. A failure answers `→ failed: <sentence>`.
-struct CallTracer: Sendable {
+final class CallTracer: Sendable {
     /// The plugins traced.
     let plugins: TracedPlugins
     /// Where the lines go (the host's log).
     let log: PluginHost.LogHandler
+
+    /// A tracer of `plugins` logging to `log`.
+    init(plugins: TracedPlugins, log: @escaping PluginHost.LogHandler) {
+        self.plugins = plugins
+        self.log = log
+    }
 
     /// The longest argument value shown whole, in bytes; a longer one is cut and its size given.
     static let longestValue = 120

@@ -94,7 +94,15 @@ extension PluginHost {
         case .swift(let conformance):
             return event.callSwift(roster.conformances[conformance], completion: { nil }) ?? unanswered
         case .worker(let plugin):
-            return callWorker(plugin, .event(event), id: roster.ids[index]).eventAnswer(unanswered: unanswered, failures: &failures)
+            return callWorker(plugin, event, id: roster.ids[index], unanswered: unanswered, &failures)
         }
+    }
+
+    /// The event call of a participant in a worker, out of line: a round trip costs microseconds
+    /// anyway, and each typed event method, which inlines the loops, stays small.
+    @inline(never)
+    private func callWorker(_ plugin: WorkerPlugin, _ event: LifecycleEvent, id: PluginID, unanswered: Bool,
+                            _ failures: inout [PluginFailure]) -> Bool {
+        callWorker(plugin, .event(event), id: id).eventAnswer(unanswered: unanswered, failures: &failures)
     }
 }
