@@ -111,12 +111,13 @@ struct PluginCallSite: Sendable {
         return DispatchRun(made: made, durations: durations, nanoseconds: last &- start)
     }
 
-    /// Runs `body`, one call of `plugin`'s code of `kind` (nil `plugin`: the host's own code,
-    /// an embedding application's observer): records it and times it as `kind` says, then delivers what plugin threads sent meanwhile (thread
-    /// confinement, unless `kind` is a function), then traces it, `traced` giving the call's
-    /// text and `answer` the answer's (nil: no line). Returns the answer and, when timed, the duration.
-    /// A recorded call is a run of its own: the watchdog and the fault handler name one call by
-    /// (run, plugin), and nothing else is blamed on the plugin once it returned.
+    /// Runs `body`, one call of `plugin`'s code of `kind` (nil `plugin`: the host's own code, an
+    /// embedding application's observer): records it and times it as `kind` says, then delivers
+    /// what plugin threads sent meanwhile (thread confinement, unless `kind` is a function), then
+    /// traces it, `traced` giving the call's text and `answer` the answer's (nil: no line).
+    /// Returns the answer and, when timed, the duration. A recorded call is a run of its own:
+    /// the watchdog and the fault handler name one call by (run, plugin), and nothing else is
+    /// blamed on the plugin once it returned.
     @inline(__always)
     func call<Answer>(_ kind: PluginCallKind, of plugin: PluginID?, traced shown: () -> String,
                       answer shownAnswer: (Answer) -> String?, _ body: () -> Answer) -> (answer: Answer, nanoseconds: UInt64?) {
@@ -145,8 +146,8 @@ struct PluginCallSite: Sendable {
 /// which decides how it is recorded and timed.
 enum PluginCallKind {
     /// A delivery to a notification observer, timed as `timing` says, traced or not (its report
-    /// carries the duration, as an event's does) and recorded as ``observerCallback`` of `label`'s plugin when it has one (a C
-    /// observer in this process).
+    /// carries the duration, as an event's does), and recorded as ``observerCallback`` of
+    /// `label`'s plugin when it has one (a C observer in this process).
     case observer(CallTiming, label: UnsafePointer<pbf_label_t>?)
     /// `save_state` or `restore_state` (`callback`) of `label`'s plugin, timed only when traced
     /// (its report carries no duration).

@@ -46,17 +46,18 @@ final class CallAuthorization: Sendable {
     /// Where the denials go (the host's log).
     let log: PluginHost.LogHandler
 
-    /// The authorization of `policy`, logging to `log`.
-    init(policy: AccessPolicy, log: @escaping PluginHost.LogHandler) {
-        self.policy = policy
-        self.log = log
-    }
-
     /// Logs each plugin of `denied` as kept out of its `callback` (a call of `concern`).
     func logDenials(_ callback: StaticString, _ concern: PluginConcern, _ denied: [PluginID]) {
         for id in denied {
             log(PluginLogRecord(source: HostIdentity.name, plugin: id.rawValue, level: .info,
                                 message: "\(callback) not delivered: the policy '\(policy.source)' denies \(id) \(concern.rawValue)"))
         }
+    }
+
+    /// The authorization of `policy`, its denials logged to `log`. A class, as the tracer: the
+    /// call site holds one reference, not the policy's storage.
+    init(policy: AccessPolicy, log: @escaping PluginHost.LogHandler) {
+        self.policy = policy
+        self.log = log
     }
 }
