@@ -25,6 +25,7 @@ extension RunLine {
     var state: SavedStateReport? { if case .state(let report) = self { report } else { nil } }
     var note: String? { if case .note(let message) = self { message } else { nil } }
     var exitCode: Int? { if case .exit(let code) = self { code } else { nil } }
+    var inputError: (line: Int, message: String)? { if case .inputError(let line, let message) = self { (line, message) } else { nil } }
 
     /// The `message` of a log, note or input-error line.
     var message: String? {
@@ -49,4 +50,7 @@ extension [RunLine] {
 
     /// The event reports, in order.
     var events: [EventReport] { compactMap(\.event) }
+
+    /// The names of the events reported (`open-url`), in order.
+    var eventNames: [String] { events.map(\.event.name) }
 }

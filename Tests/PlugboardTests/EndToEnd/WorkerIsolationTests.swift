@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Plugboard
+@testable import plugboard
 import Testing
 
 /// `plugboard run --isolation process`: each library in a worker process. A
