@@ -19,6 +19,7 @@ extension CLI {
 /// Each kind's payload, nil for a line of another kind.
 extension RunLine {
     var load: LoadReport? { if case .load(let report) = self { report } else { nil } }
+    var policy: PolicyDenials? { if case .policy(let denials) = self { denials } else { nil } }
     var log: PluginLogRecord? { if case .log(let record) = self { record } else { nil } }
     var output: PluginOutputLine? { if case .output(let line) = self { line } else { nil } }
     var event: EventReport? { if case .event(let report) = self { report } else { nil } }
@@ -50,6 +51,11 @@ extension [RunLine] {
 
     /// The event reports, in order.
     var events: [EventReport] { compactMap(\.event) }
+
+    /// The reports of the events named `name` (`open-url`), in order.
+    func events(named name: String) -> [EventReport] {
+        events.filter { $0.event.name == name }
+    }
 
     /// The names of the events reported (`open-url`), in order.
     var eventNames: [String] { events.map(\.event.name) }
