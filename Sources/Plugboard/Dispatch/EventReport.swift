@@ -209,23 +209,18 @@ public enum PluginAnswer: Sendable, Equatable, Codable, CustomStringConvertible 
         }
     }
 
-    /// Decodes what ``encode(to:)`` wrote: null, a Bool, a fetch result or one of the words.
+    /// Decodes what ``encode(to:)`` wrote, as an event's answer unless it is `timed-out` or
+    /// `not-taking-part`. `failed` reads as the fetch result: a report's ``EventReport/calls``
+    /// answer ``failed`` for the plugins in its failures.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .returned
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else {
-            switch try container.decode(String.self) {
-            case "timed-out": self = .timedOut
-            case "not-taking-part": self = .notTakingPart
-            case "failed": self = .failed
-            case let word:
-                guard let result = FetchResult(rawValue: word) else {
-                    throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(word) is not a plugin's answer")
-                }
-                self = .fetch(result)
+        switch try? decoder.singleValueContainer().decode(String.self) {
+        case "timed-out": self = .timedOut
+        case "not-taking-part": self = .notTakingPart
+        default:
+            switch try EventAnswer(from: decoder) {
+            case .none: self = .returned
+            case .bool(let value): self = .bool(value)
+            case .fetch(let result): self = .fetch(result)
             }
         }
     }

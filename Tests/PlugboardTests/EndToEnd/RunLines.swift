@@ -25,6 +25,9 @@ extension RunLine {
     var event: EventReport? { if case .event(let report) = self { report } else { nil } }
     var state: SavedStateReport? { if case .state(let report) = self { report } else { nil } }
     var note: String? { if case .note(let message) = self { message } else { nil } }
+    var post: (name: String, payload: String, notifications: NotificationReport)? {
+        if case .post(let name, let payload, let notifications) = self { (name, payload, notifications) } else { nil }
+    }
     var exitCode: Int? { if case .exit(let code) = self { code } else { nil } }
     var inputError: (line: Int, message: String)? { if case .inputError(let line, let message) = self { (line, message) } else { nil } }
 
