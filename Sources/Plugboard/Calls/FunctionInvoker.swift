@@ -38,17 +38,15 @@ final class FunctionInvoker: Sendable {
 
     private let targets = Mutex<[PluginID: Target]>([:])
     private let relay = Mutex<HostInvokeProxy?>(nil)
-    private let dispatchRecord: CallRecord
+    /// The host's call site: its dispatch thread's record, and the decorators every call goes through.
+    private let callSite: PluginCallSite
     private let callTimeout: Duration?
     private let log: PluginHost.LogHandler
-    /// The host's tracing decorator: calls to the plugins it traces are logged.
-    private let tracer: CallTracer?
 
-    /// An invoker for a host whose dispatch thread records its calls in `dispatchRecord`.
-    init(dispatchRecord: CallRecord, callTimeout: Duration?, tracer: CallTracer? = nil, log: @escaping PluginHost.LogHandler) {
-        self.dispatchRecord = dispatchRecord
+    /// An invoker for a host that calls plugin code through `callSite`.
+    init(callSite: PluginCallSite, callTimeout: Duration?, log: @escaping PluginHost.LogHandler) {
+        self.callSite = callSite
         self.callTimeout = callTimeout
-        self.tracer = tracer
         self.log = log
     }
 
@@ -147,16 +145,13 @@ final class FunctionInvoker: Sendable {
     }
 
     /// Calls `function`, resolved by ``resolve(_:caller:)``, as ``call(_:_:depth:caller:onDispatchThread:interrupted:)``
-    /// does; traced when the host traces its plugin.
+    /// does, through the call site's per-call form: traced when the host traces its plugin.
     func call(_ function: ResolvedFunction, _ arguments: [PluginValue], depth: UInt32,
               onDispatchThread: Bool, interrupted: () -> Bool) -> Result<PluginValue, PluginCallError> {
-        guard let tracer, tracer.plugins.contains(function.address.plugin) else {
-            return run(function, arguments, depth: depth, onDispatchThread: onDispatchThread, interrupted: interrupted)
-        }
-        let start = MonotonicClock.now()
-        let result = run(function, arguments, depth: depth, onDispatchThread: onDispatchThread, interrupted: interrupted)
-        tracer.record(function.address, arguments, result, nanoseconds: MonotonicClock.now() &- start)
-        return result
+        callSite.call(.function, of: function.address.plugin, traced: { CallTracer.call(function.address, arguments) },
+                      answer: CallTracer.answer) {
+            run(function, arguments, depth: depth, onDispatchThread: onDispatchThread, interrupted: interrupted)
+        }.answer
     }
 
     /// Runs `function` where it lives: here on the calling thread, or in its worker.
@@ -197,6 +192,7 @@ final class FunctionInvoker: Sendable {
     /// Runs `body` with the record the call is written in: the host's on its dispatch thread
     /// (within a callback, the callback's entry is restored afterwards), else one of the pool's.
     private func withRecord<Result>(onDispatchThread: Bool, _ body: (CallRecord) -> Result) -> Result {
+        let dispatchRecord = callSite.record
         if onDispatchThread { return body(dispatchRecord) }
         var callback: UnsafePointer<CChar>?
         var sequence: UInt64 = 0

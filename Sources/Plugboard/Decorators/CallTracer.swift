@@ -6,11 +6,17 @@
 /// delivered to it: `trace: notification com.example.news(payload: "{}", from: "com.example.a") → delivered in 2.8 µs`;
 /// for its saved state: `trace: save_state() → 12 bytes in 5.2 µs`,
 /// `trace: restore_state(saved_version: "1.0", bytes: 12) → ok in 4.3 µs`. A failure answers `→ failed: <sentence>`.
-struct CallTracer: Sendable {
+final class CallTracer: Sendable {
     /// The plugins traced.
     let plugins: TracedPlugins
     /// Where the lines go (the host's log).
     let log: PluginHost.LogHandler
+
+    /// A tracer of `plugins` logging to `log`.
+    init(plugins: TracedPlugins, log: @escaping PluginHost.LogHandler) {
+        self.plugins = plugins
+        self.log = log
+    }
 
     /// The longest argument value shown whole, in bytes; a longer one is cut and its size given.
     static let longestValue = 120
@@ -21,44 +27,52 @@ struct CallTracer: Sendable {
         guard !calls.isEmpty else { return }
         let callback = "\(report.event.callbackName)(\(Self.arguments(of: event())))"
         for call in calls {
-            line(call.plugin.rawValue, callback, call.answer.description, call.nanoseconds)
+            line(call.plugin, callback, call.answer.description, call.nanoseconds)
         }
     }
 
-    /// Logs one call of a traced plugin's function: its arguments, its result or error, its duration.
-    func record(_ address: FunctionAddress, _ arguments: [PluginValue], _ result: Result<PluginValue, PluginCallError>,
-                nanoseconds: UInt64) {
-        let answer = switch result {
-        case .success(let value): Self.shown(value)
+    /// Whether `plugin` is traced.
+    func traces(_ plugin: PluginID) -> Bool {
+        plugins.contains(plugin)
+    }
+
+    /// A function call as its trace line shows it: `function convert("ft", "m", 3.0)`.
+    static func call(_ address: FunctionAddress, _ arguments: [PluginValue]) -> String {
+        "function \(address.function)(\(arguments.map(Self.shown).joined(separator: ", ")))"
+    }
+
+    /// A function's result or error as its trace line shows it.
+    static func answer(_ result: Result<PluginValue, PluginCallError>) -> String {
+        switch result {
+        case .success(let value): shown(value)
         case .failure(let error): "failed: \(error)"
         }
-        line(address.plugin.rawValue, "function \(address.function)(\(arguments.map(Self.shown).joined(separator: ", ")))",
-             answer, nanoseconds)
     }
 
-    /// Logs one delivery of `notification` to the observer of `receiver` (a traced plugin): the
-    /// payload, the sender, and `delivered` or the failure of the observer's worker.
-    func record(_ notification: PluginNotification, to receiver: String, failure: String?, nanoseconds: UInt64?) {
-        line(receiver, "notification \(notification.name)(payload: \(Self.quoted(Array(notification.payload.utf8))), "
-             + "from: \(Self.quoted(Array(notification.sender.utf8))))",
-             failure.map { "failed: \($0)" } ?? "delivered", nanoseconds)
+    /// A delivery of `notification` as its trace line shows it: the name, the payload and the sender.
+    static func call(_ notification: PluginNotification) -> String {
+        "notification \(notification.name)(payload: \(quoted(Array(notification.payload.utf8))), "
+            + "from: \(quoted(Array(notification.sender.utf8))))"
     }
 
-    /// Logs one saved-state call of `plugin`: `callback` with `arguments` (already shown) and what it came to.
-    func record(_ plugin: PluginID, _ callback: StaticString, _ arguments: String, _ answer: SavedStateCall.Answer,
-                nanoseconds: UInt64) {
-        let shown = switch answer {
+    /// What a delivery came to: `delivered`, or the failure of the observer's worker.
+    static func delivery(failure: String?) -> String {
+        failure.map { "failed: \($0)" } ?? "delivered"
+    }
+
+    /// What a saved-state call came to: the size of the state given, `ok`, or the refusal.
+    static func answer(_ answer: SavedStateCall.Answer) -> String {
+        switch answer {
         case .state(let bytes): "\(bytes.count) bytes"
         case .restored: "ok"
         case .refused(let reason): "failed: \(reason)"
         }
-        line(plugin.rawValue, "\(callback)(\(arguments))", shown, nanoseconds)
     }
 
     /// The one form of every trace line: `trace: CALL → ANSWER in DURATION`, at level debug, attributed to `plugin`.
-    private func line(_ plugin: String, _ call: String, _ answer: String, _ nanoseconds: UInt64?) {
+    func line(_ plugin: PluginID, _ call: String, _ answer: String, _ nanoseconds: UInt64?) {
         let duration = nanoseconds.map { " in " + DurationText.of(nanoseconds: $0) } ?? ""
-        log(PluginLogRecord(source: HostIdentity.name, plugin: plugin, level: .debug,
+        log(PluginLogRecord(source: HostIdentity.name, plugin: plugin.rawValue, level: .debug,
                             message: "trace: \(call) → \(answer)\(duration)"))
     }
 

@@ -1,6 +1,6 @@
 /// What one event did: the reduced answer, each call with its answer and
 /// duration, and who decided. The report is the host's trace of "who did what".
-public struct EventReport: Sendable, Encodable {
+public struct EventReport: Sendable, Codable {
     /// The event.
     public let event: LifecycleEvent.Kind
     /// The reduced answer.
@@ -79,6 +79,20 @@ public struct EventReport: Sendable, Encodable {
         try container.encode(nanoseconds, forKey: .nanoseconds)
         try container.encode(notifications, forKey: .notifications)
     }
+
+    /// Decodes what ``encode(to:)`` wrote (`denied` may be missing): the calls as recorded.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(event: try container.decode(LifecycleEvent.Kind.self, forKey: .event),
+                  answer: try container.decode(EventAnswer.self, forKey: .answer),
+                  calls: try container.decode([PluginCall].self, forKey: .calls),
+                  decidedBy: try container.decode([PluginID].self, forKey: .decidedBy),
+                  notes: try container.decode([String].self, forKey: .notes),
+                  failures: try container.decode([PluginFailure].self, forKey: .failures),
+                  denied: try container.decodeIfPresent([PluginID].self, forKey: .denied) ?? [],
+                  nanoseconds: try container.decode(UInt64.self, forKey: .nanoseconds))
+        notifications = try container.decode(NotificationReport.self, forKey: .notifications)
+    }
 }
 
 /// The calls of one event as the dispatcher recorded them.
@@ -127,7 +141,7 @@ enum CallAnswers: Sendable {
 }
 
 /// The reduced answer of an event.
-public enum EventAnswer: Sendable, Equatable, Encodable {
+public enum EventAnswer: Sendable, Equatable, Codable {
     /// Broadcast events have none.
     case none
     /// Launch (AND), URL and activity (first true).
@@ -143,10 +157,22 @@ public enum EventAnswer: Sendable, Equatable, Encodable {
         case .fetch(let value): try container.encode(value)
         }
     }
+
+    /// Decodes what ``encode(to:)`` wrote: null, a Bool or a fetch result.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .none
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else {
+            self = .fetch(try container.decode(FetchResult.self))
+        }
+    }
 }
 
 /// One plugin's part in an event.
-public struct PluginCall: Sendable, Encodable {
+public struct PluginCall: Sendable, Codable {
     /// The plugin called.
     public let plugin: PluginID
     /// What it answered.
@@ -157,7 +183,7 @@ public struct PluginCall: Sendable, Encodable {
 }
 
 /// What one plugin answered.
-public enum PluginAnswer: Sendable, Equatable, Encodable, CustomStringConvertible {
+public enum PluginAnswer: Sendable, Equatable, Codable, CustomStringConvertible {
     /// A broadcast call returned.
     case returned
     /// A Bool answer.
@@ -183,6 +209,22 @@ public enum PluginAnswer: Sendable, Equatable, Encodable, CustomStringConvertibl
         }
     }
 
+    /// Decodes what ``encode(to:)`` wrote, as an event's answer unless it is `timed-out` or
+    /// `not-taking-part`. `failed` reads as the fetch result: a report's ``EventReport/calls``
+    /// answer ``failed`` for the plugins in its failures.
+    public init(from decoder: any Decoder) throws {
+        switch try? decoder.singleValueContainer().decode(String.self) {
+        case "timed-out": self = .timedOut
+        case "not-taking-part": self = .notTakingPart
+        default:
+            switch try EventAnswer(from: decoder) {
+            case .none: self = .returned
+            case .bool(let value): self = .bool(value)
+            case .fetch(let result): self = .fetch(result)
+            }
+        }
+    }
+
     /// In words, as reports and trace lines show it: "returned", "true", "new-data", "timed out",
     /// "not taking part", "failed".
     public var description: String {
@@ -198,7 +240,7 @@ public enum PluginAnswer: Sendable, Equatable, Encodable, CustomStringConvertibl
 }
 
 /// A participant whose worker failed during an event, with the one-line reason.
-public struct PluginFailure: Error, Sendable, Encodable {
+public struct PluginFailure: Error, Sendable, Codable {
     /// The plugin.
     public let plugin: PluginID
     /// "com.example.x crashed with SIGSEGV in open_url (libx.so)".

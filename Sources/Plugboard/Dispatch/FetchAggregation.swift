@@ -38,7 +38,6 @@ final class FetchAggregation: Sendable {
                             durations: Array(repeating: 0, count: ids.count), remaining: ids.count))
         self.onFinish = onFinish
         self.warn = warn
-        if ids.isEmpty { finish { $0.report = self.reduce(&$0) } }
     }
 
     /// The completion handed to the plugin at `index`.
@@ -48,8 +47,13 @@ final class FetchAggregation: Sendable {
     }
 
     /// Ends the wait at `deadline` from now, unless every plugin answered before; with a
-    /// `confinement`, the deadline is handed to the dispatch thread like an answer.
+    /// `confinement`, the deadline is handed to the dispatch thread like an answer. With no
+    /// plugins, gives the reduced answer at once.
     func expire(after deadline: Duration, through confinement: DispatchThreadConfinement? = nil) {
+        guard !ids.isEmpty else {
+            finish { $0.report = self.reduce(&$0) }
+            return
+        }
         let (seconds, attoseconds) = deadline.components
         let nanoseconds = max(0, seconds) &* 1_000_000_000 &+ max(0, attoseconds / 1_000_000_000)
         Self.deadlines.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds))) {

@@ -35,18 +35,17 @@ extension PluginHost {
         let event = LifecycleEvent.remoteNotification(userInfo: EventText(userInfo), deadline: deadline)
         let kind = event.kind
         let participants = prepared.remoteNotifications
-        if !participants.denied.isEmpty { logDenials(kind.callbackName, kind.concern, participants.denied) }
         let log = logHandler
-        let tracer = tracer
+        let callSite = callSite
         let aggregation = FetchAggregation(ids: participants.ids, denied: participants.denied, onFinish: { report in
-            tracer?.record(report) { event }
+            callSite.reported(report, of: event)
             completion(report)
         }) { id, message in
             log(PluginLogRecord(source: HostIdentity.name, plugin: id.rawValue, level: .warning, message: message))
         }
         let confinement = confinement
         _ = event.withCArguments { arguments in
-            callInOrder(kind, participants, reversed: false) { index, participant in
+            callSite.callInOrder(kind, participants, reversed: false, timing: timing) { index, participant in
                 let completion = confinement.map { aggregation.completion(for: index).confined(to: $0) }
                     ?? aggregation.completion(for: index)
                 switch participant {
@@ -76,7 +75,6 @@ extension PluginHost {
             }
         }
         aggregation.expire(after: deadline, through: confinement)
-        confinement?.drain()
         return aggregation
     }
 }

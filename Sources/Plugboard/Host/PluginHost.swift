@@ -82,13 +82,12 @@ public final class PluginHost {
     private let watchdog: CallWatchdog?
 
     /// The authorization decorator's policy, if the host has one (``PluginDecorator``).
-    public let accessPolicy: AccessPolicy?
-    /// The tracing decorator, if the host has one.
-    let tracer: CallTracer?
-    /// The thread-confinement decorator, if the host has one.
-    let confinement: DispatchThreadConfinement?
-    /// Whether tracing or confinement has work after each event (one check on the hot path).
-    let isDecorated: Bool
+    public var accessPolicy: AccessPolicy? { callSite.decorators.authorization?.policy }
+    /// How every plugin call is made: recorded in ``calls``, timed and decorated.
+    let callSite: PluginCallSite
+    /// The thread-confinement decorator, if the host has one: besides delivering after calls
+    /// (``callSite``), it carries plugin threads' log lines and completions to the dispatch thread.
+    var confinement: DispatchThreadConfinement? { callSite.decorators.confinement }
 
     /// Whether each plugin call is timed (two clock reads become one per call, and
     /// a clock read costs more than a C callback), or only each event.
@@ -130,25 +129,14 @@ public final class PluginHost {
         restartLimit = max(0, restarts)
         self.logHandler = logHandler
         self.outputHandler = outputHandler
-        var policy: AccessPolicy?
-        var traced: TracedPlugins?
-        var confined = false
-        for decorator in decorators {
-            switch decorator {
-            case .authorization(let given): policy = given
-            case .tracing(let plugins): traced = traced.map { $0.union(plugins) } ?? plugins
-            case .threadConfinement: confined = true
-            }
-        }
-        accessPolicy = policy
-        registry.policy = policy
-        tracer = traced.map { CallTracer(plugins: $0, log: logHandler) }
-        confinement = confined ? DispatchThreadConfinement() : nil
-        confinement?.adopt()
-        isDecorated = tracer != nil || confinement != nil
+        let decorators = CallDecorators(decorators, log: logHandler)
+        registry.policy = decorators.authorization?.policy
+        decorators.confinement?.adopt()
         let record = calls
+        let callSite = PluginCallSite(record: record, decorators: decorators)
+        self.callSite = callSite
         watchdog = callTimeout.map { CallWatchdog(record: record, timeout: $0, report: logHandler) }
-        let invoker = FunctionInvoker(dispatchRecord: record, callTimeout: callTimeout, tracer: tracer, log: logHandler)
+        let invoker = FunctionInvoker(callSite: callSite, callTimeout: callTimeout, log: logHandler)
         functionInvoker = invoker
         registry.didChange = { invoker.publish($0) }
         registry.didAdd = { invoker.add($0) }

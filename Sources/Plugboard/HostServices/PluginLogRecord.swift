@@ -1,7 +1,7 @@
 import CPlugboard
 
 /// One message a plugin logged through the host services, attributed to its source.
-public struct PluginLogRecord: Sendable, Encodable {
+public struct PluginLogRecord: Sendable, Codable {
     /// Severity, as the C ABI defines it.
     public enum Level: String, Sendable, Codable, Comparable, CaseIterable {
         case trace, debug, info, warning, error

@@ -1,6 +1,6 @@
 /// What one delivery of the notification queue did: each delivery with its
 /// duration, the notifications nobody observed and those dropped for their depth.
-public struct NotificationReport: Sendable, Encodable, Equatable {
+public struct NotificationReport: Sendable, Codable, Equatable {
     /// Each observer called, in call order.
     public internal(set) var deliveries: [NotificationDelivery] = []
     /// The notifications that had no observer (counted, not an error).
@@ -21,7 +21,7 @@ public struct NotificationReport: Sendable, Encodable, Equatable {
 }
 
 /// One notification handed to one observer.
-public struct NotificationDelivery: Sendable, Encodable, Equatable {
+public struct NotificationDelivery: Sendable, Codable, Equatable {
     /// The notification's name.
     public let name: String
     /// Who posted it: a plugin id, or "plugboard" for the host or an events script.
@@ -37,7 +37,7 @@ public struct NotificationDelivery: Sendable, Encodable, Equatable {
 }
 
 /// A notification as it was posted.
-public struct PostedNotification: Sendable, Encodable, Equatable {
+public struct PostedNotification: Sendable, Codable, Equatable {
     /// The notification's name.
     public let name: String
     /// Who posted it.

@@ -39,46 +39,37 @@ extension PluginHost {
         _ = notifications.stopObserving(token.value, owner: nil)
     }
 
-    /// What fault and timeout messages call an observer callback.
-    private static let observerCallback: StaticString = "notification observer"
-
     /// Delivers every queued notification now, on this thread (the dispatch thread), and
     /// those the observers post meanwhile, and reports each delivery. Every event does
     /// this after its calls returned; call it to deliver what plugin threads posted between events.
-    /// Each delivery is a plugin call to the decorators: under ``PluginDecorator/threadConfinement``
-    /// what plugin threads sent meanwhile is delivered after it, then ``PluginDecorator/tracing(_:)``
-    /// logs it when the receiver is traced.
+    /// Each delivery is one plugin call of the call site's per-call form: under
+    /// ``PluginDecorator/threadConfinement`` what plugin threads sent meanwhile is delivered after
+    /// it, then ``PluginDecorator/tracing(_:)`` logs it when the receiver is traced.
     @discardableResult
     public func deliverNotifications() -> NotificationReport {
         guard notifications.hasPending else { return NotificationReport() }
         let ranks = observerRanks
-        let record = calls
-        let timed = timing == .perCall
-        let confinement = confinement
-        let tracer = tracer
+        let timing = timing
+        let callSite = callSite
         return notifications.drain { receiver in
             receiver == NotificationBus.hostSender ? Int.max : ranks[receiver]?.rank
         } deliver: { observer, notification, depth in
-            let start = timed ? MonotonicClock.now() : 0
-            var failure: String?
-            switch observer.callback {
-            case .native(let callback, let ctx):
-                // A run of its own for each call: the watchdog and the fault handler name one call by
-                // (run, plugin), and nothing else is blamed on the plugin once it returned.
-                record.begin(Self.observerCallback)
-                if let label = ranks[observer.receiver]?.label { record.enter(label) }
-                Self.call(callback, ctx, notification)
-                record.leave()
-            case .swift(let callback):
-                callback(notification)
-            case .worker(let connection, let token):
-                failure = deliver(notification, depth: depth, to: connection, token: token, receiver: observer.receiver)
-            }
-            let nanoseconds = timed ? MonotonicClock.now() &- start : nil
-            confinement?.drain()
-            if let tracer, observer.receiver != NotificationBus.hostSender,
-               tracer.plugins.contains(PluginID(unchecked: observer.receiver)) {
-                tracer.record(notification, to: observer.receiver, failure: failure, nanoseconds: nanoseconds)
+            var label: UnsafePointer<pbf_label_t>?
+            if case .native = observer.callback { label = ranks[observer.receiver]?.label }
+            let plugin = observer.receiver == NotificationBus.hostSender ? nil : PluginID(unchecked: observer.receiver)
+            let (failure, nanoseconds) = callSite.call(.observer(timing, label: label), of: plugin,
+                                                       traced: { CallTracer.call(notification) },
+                                                       answer: { CallTracer.delivery(failure: $0) }) { () -> String? in
+                switch observer.callback {
+                case .native(let callback, let ctx):
+                    Self.call(callback, ctx, notification)
+                    return nil
+                case .swift(let callback):
+                    callback(notification)
+                    return nil
+                case .worker(let connection, let token):
+                    return deliver(notification, depth: depth, to: connection, token: token, receiver: observer.receiver)
+                }
             }
             return (nanoseconds, failure)
         }
@@ -95,15 +86,17 @@ extension PluginHost {
         return ranks
     }
 
-    /// Calls the observer `token` of this host (a worker's) for a notification its host relayed (`deliver`).
+    /// Calls the observer `token` of this host (a worker's) for a notification its host relayed
+    /// (`deliver`). Not timed: the host times the delivery, channel included.
     func deliverRelayed(_ notification: PluginNotification, to token: UInt64, depth: Int) {
-        let record = calls
-        record.begin(Self.observerCallback)
-        defer { record.leave() }
         notifications.deliver(notification, to: token, depth: depth) { observer in
             guard case .native(let callback, let ctx) = observer.callback else { return }
-            if let label = registry.entry(PluginID(unchecked: observer.receiver))?.label { record.enter(label) }
-            Self.call(callback, ctx, notification)
+            let plugin = PluginID(unchecked: observer.receiver)
+            _ = callSite.call(.observer(.perEvent, label: registry.entry(plugin)?.label), of: plugin,
+                              traced: { CallTracer.call(notification) }, answer: { CallTracer.delivery(failure: $0) }) {
+                Self.call(callback, ctx, notification)
+                return nil as String?
+            }
         }
     }
 
@@ -129,7 +122,7 @@ extension PluginHost {
         case .success(let other): ending = connection.abandon("it answered \(other.kind) to deliver")
         case .failure(let failed): ending = failed
         }
-        return workerFailed(connection, ending, who: receiver, callback: Self.observerCallback.description).message
+        return workerFailed(connection, ending, who: receiver, callback: PluginCallKind.observerCallback.description).message
     }
 
     /// Calls a C observer with the notification's strings, valid during the call.

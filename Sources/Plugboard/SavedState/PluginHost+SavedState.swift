@@ -21,7 +21,7 @@ extension PluginHost {
     func restoreState(from store: SavedStateStore, only: Set<PluginID>?) -> SavedStateReport {
         let roster = prepared.savedState
         let denied = only.map { only in roster.denied.filter(only.contains) } ?? roster.denied
-        if !denied.isEmpty { logDenials("restore_state", .savedState, denied) }
+        callSite.logDenials("restore_state", .savedState, denied)
         var entries: [SavedStateReport.Entry] = []
         for index in 0..<roster.count {
             let id = roster.ids[index]
@@ -60,7 +60,7 @@ extension PluginHost {
     /// one whose worker was restarted got its state back then (``restoreState(from:)``) and is asked.
     public func saveState(to store: SavedStateStore) -> SavedStateReport {
         let roster = prepared.savedState
-        if !roster.denied.isEmpty { logDenials("save_state", .savedState, roster.denied) }
+        callSite.logDenials("save_state", .savedState, roster.denied)
         var versions: [PluginID: String] = [:]
         for entry in registry.entries { versions[entry.descriptor.id] = entry.descriptor.version }
         var entries: [SavedStateReport.Entry] = []
@@ -115,24 +115,18 @@ extension PluginHost {
         return UInt64(max(0, now.tv_sec)) &* 1_000_000_000 &+ UInt64(max(0, now.tv_nsec))
     }
 
-    /// Calls participant `index` of the saved-state roster, decorated: under
-    /// ``PluginDecorator/threadConfinement`` what plugin threads sent meanwhile is delivered
-    /// after the call, then ``PluginDecorator/tracing(_:)`` logs it with `arguments` (as the
-    /// trace shows them) when the plugin is traced. nil: its slot is NULL.
+    /// Calls participant `index` of the saved-state roster through the call site's per-call form:
+    /// under ``PluginDecorator/threadConfinement`` what plugin threads sent meanwhile is delivered
+    /// after the call, then ``PluginDecorator/tracing(_:)`` logs it with `arguments` (as the trace
+    /// shows them) when the plugin is traced. nil: its slot is NULL.
     private func callSavedState(_ roster: Roster<pb_saved_state_t>, _ index: Int,
                                 _ callback: StaticString, arguments: @autoclosure () -> String, request: CallRequest,
                                 native: (pb_saved_state_t, UnsafeMutableRawPointer?) -> SavedStateCall.Answer?,
                                 swift: (any SavedStatePlugin) -> SavedStateCall.Answer) -> SavedStateCall.Answer? {
-        let id = roster.ids[index]
-        let traced = tracer.map { $0.plugins.contains(id) } ?? false
-        let start = traced ? MonotonicClock.now() : 0
-        let answer = reachSavedState(roster, index, callback, request: request, native: native, swift: swift)
-        let nanoseconds = traced ? MonotonicClock.now() &- start : 0
-        confinement?.drain()
-        if let tracer, traced, let answer {
-            tracer.record(id, callback, arguments(), answer, nanoseconds: nanoseconds)
-        }
-        return answer
+        callSite.call(.savedState(callback, label: roster.labels[index]), of: roster.ids[index],
+                      traced: { "\(callback)(\(arguments()))" }, answer: { $0.map(CallTracer.answer) }) {
+            reachSavedState(roster, index, callback, request: request, native: native, swift: swift)
+        }.answer
     }
 
     /// Calls participant `index` of the saved-state roster, by how it is reached (as an event's
@@ -142,10 +136,6 @@ extension PluginHost {
                                  _ callback: StaticString, request: CallRequest,
                                  native: (pb_saved_state_t, UnsafeMutableRawPointer?) -> SavedStateCall.Answer?,
                                  swift: (any SavedStatePlugin) -> SavedStateCall.Answer) -> SavedStateCall.Answer? {
-        let record = calls
-        record.begin(callback)
-        defer { record.leave() }
-        record.enter(roster.labels[index])
         switch roster.participants[index] {
         case .native(let table, let ctx, _):
             return native(table, ctx)

@@ -1,8 +1,8 @@
 /// What restoring or saving the plugins' states did, plugin by plugin, in dispatch order (the plugins
 /// the policy denies saved state last).
-public struct SavedStateReport: Sendable, Encodable {
+public struct SavedStateReport: Sendable, Codable {
     /// Which way the states went.
-    public enum Operation: String, Sendable, Encodable {
+    public enum Operation: String, Sendable, Codable {
         /// From the state files to the plugins, before will-finish-launching.
         case restore
         /// From the plugins to the state files, after will-terminate.
@@ -10,7 +10,7 @@ public struct SavedStateReport: Sendable, Encodable {
     }
 
     /// What became of one plugin's state.
-    public enum Outcome: String, Sendable, Encodable {
+    public enum Outcome: String, Sendable, Codable {
         /// The plugin took back its saved state.
         case restored
         /// The plugin starts without state: there was none, or none that could be used (see the warning).
@@ -26,7 +26,7 @@ public struct SavedStateReport: Sendable, Encodable {
     }
 
     /// One plugin's line of the report.
-    public struct Entry: Sendable, Encodable {
+    public struct Entry: Sendable, Codable {
         /// The plugin.
         public let plugin: PluginID
         /// What became of its state.

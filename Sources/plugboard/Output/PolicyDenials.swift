@@ -2,7 +2,7 @@ import Plugboard
 
 /// What `--policy` denies each plugin of a report: `list`, `inspect` and `run` show it,
 /// `--json` as `{"policy": FILE, "denials": {ID: [NAME…]}}` (only plugins denied something).
-struct PolicyDenials: Encodable {
+struct PolicyDenials: Codable {
     /// The policy file.
     let policy: String
     /// Each plugin's denied concerns and services, concerns first.

@@ -1,8 +1,9 @@
 import Plugboard
 
 /// One line of `run --json`: every kind of line `run` prints for machines, each a JSON object
-/// with the payload's fields and a `type` naming the kind. The one list of those kinds.
-enum RunLine: Encodable {
+/// with the payload's fields and a `type` naming the kind. The one list of those kinds; the
+/// tests read the lines back as this type.
+enum RunLine: Codable {
     /// A library's load report.
     case load(LoadReport)
     /// With `--policy`: the file and each plugin's denied names.
@@ -67,6 +68,30 @@ enum RunLine: Encodable {
         }
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(type, forKey: .type)
+    }
+
+    /// Reads a line ``encode(to:)`` wrote, by its `type`.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        switch try container.decode(String.self, forKey: .type) {
+        case "load": self = .load(try LoadReport(from: decoder))
+        case "policy": self = .policy(try PolicyDenials(from: decoder))
+        case "log": self = .log(try PluginLogRecord(from: decoder))
+        case "output": self = .output(try PluginOutputLine(from: decoder))
+        case "event": self = .event(try EventReport(from: decoder))
+        case "post":
+            self = .post(name: try container.decode(String.self, forKey: .name),
+                         payload: try container.decode(String.self, forKey: .payload),
+                         notifications: try container.decode(NotificationReport.self, forKey: .notifications))
+        case "state": self = .state(try SavedStateReport(from: decoder))
+        case "note": self = .note(try container.decode(String.self, forKey: .message))
+        case "input-error":
+            self = .inputError(line: try container.decode(Int.self, forKey: .line),
+                               message: try container.decode(String.self, forKey: .message))
+        case "exit": self = .exit(code: try container.decode(Int.self, forKey: .code))
+        case let type:
+            throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "\(type) is not a run line's type")
+        }
     }
 
     private enum Key: String, CodingKey {

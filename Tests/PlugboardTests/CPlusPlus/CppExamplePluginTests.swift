@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Plugboard
+@testable import plugboard
 
 /// plugins/theme-switcher, the C++ example written with <plugboard/cpp/plugin.hpp>,
 /// compiled with c++ and driven through the real `plugboard` binary.
@@ -15,20 +16,20 @@ import Testing
                                           cplusplus: true)
     }
 
-    /// `plugboard run --json` over the workspace with `events`; the output's JSON lines.
-    private func run(_ workspace: Workspace, isolation: String, _ events: [String]) throws -> [[String: Any]] {
+    /// `plugboard run --json` over the workspace with `events`; the output's lines.
+    private func run(_ workspace: Workspace, isolation: String, _ events: [String]) throws -> [RunLine] {
         let result = try CLI.run(["run", "--isolation", isolation, "--json", "--plugin-dir", workspace.plugins,
                                   "--container", workspace.root.file("container"), "--events", try workspace.events(events)])
         #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
-        return try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
+        return try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)")
     }
 
-    private func events(_ lines: [[String: Any]], _ name: String) -> [[String: Any]] {
-        lines.filter { $0.string("type") == "event" && $0.string("event") == name }
+    private func events(_ lines: [RunLine], _ name: String) -> [EventReport] {
+        lines.events(named: name)
     }
 
-    private func logs(_ lines: [[String: Any]]) -> [String] {
-        lines.filter { $0.string("type") == "log" && $0.string("plugin") == Self.id }.compactMap { $0.string("message") }
+    private func logs(_ lines: [RunLine]) -> [String] {
+        lines.logs(of: Self.id)
     }
 
     @Test(arguments: ["none", "process"])
@@ -44,14 +45,14 @@ import Testing
             #"{"event":"remote-notification","userInfo":{"theme":"sepia"}}"#,
             #"{"event":"remote-notification","userInfo":{"aps":{}}}"#,
         ])
-        let load = try #require(first.first { $0.string("type") == "load" })
-        #expect(load.string("status") == "loaded")
+        let load = try #require(first.lazy.compactMap(\.load).first)
+        #expect(load.status == .loaded)
         let launch = events(first, "did-finish-launching").first
-        #expect(launch?["answer"] as? Bool == true)
+        #expect(launch?.answer == .bool(true))
         let urls = events(first, "open-url")
-        #expect(urls.map { $0["answer"] as? Bool } == [true, false, false])
-        #expect(urls.first?["decidedBy"] as? [String] == [Self.id])
-        #expect(events(first, "remote-notification").map { $0.string("answer") } == ["new-data", "no-data"])
+        #expect(urls.map(\.accepted) == [true, false, false])
+        #expect(urls.first?.decidedBy.map(\.rawValue) == [Self.id])
+        #expect(events(first, "remote-notification").map(\.answer) == [.fetch(.newData), .fetch(.noData)])
         #expect(events(first, "will-terminate").count == 1)
         #expect(logs(first) == ["theme light", "theme dark",
                                 "exception in open_url: unknown theme 'neon'; answered not handled"])

@@ -1,4 +1,6 @@
 import Foundation
+import Plugboard
+@testable import plugboard
 import Testing
 
 /// The trampolines of <plugboard/cpp/plugin.hpp>: a plugin class that throws in
@@ -25,24 +27,23 @@ import Testing
         [Kind(definitions: [], isolation: isolation), Kind(definitions: ["THROW_NON_STD"], isolation: isolation)]
     }
 
-    private func run(_ kind: Kind, extra: [String] = [], _ events: [String]) throws -> (lines: [[String: Any]], status: Int32) {
+    private func run(_ kind: Kind, extra: [String] = [], _ events: [String]) throws -> (lines: [RunLine], status: Int32) {
         let workspace = try Workspace("cpp-throw")
         defer { workspace.remove() }
         try PluginCompiler.compile(TestPaths.fixtures + "/throwing_cpp_plugin.cpp", to: workspace.plugins + "/thrower.so",
                                    flags: (kind.definitions + extra).map { "-D" + $0 }, cplusplus: true)
         let result = try CLI.run(["run", "--isolation", kind.isolation, "--json", "--plugin-dir", workspace.plugins,
                                   "--container", workspace.root.file("container"), "--events", try workspace.events(events)])
-        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)\n\(result.errorOutput)")
+        let lines = try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)\n\(result.errorOutput)")
         return (lines, result.status)
     }
 
-    private func answers(_ lines: [[String: Any]], _ event: String) -> [Any?] {
-        lines.filter { $0.string("type") == "event" && $0.string("event") == event }.map { $0["answer"] }
+    private func answers(_ lines: [RunLine], _ event: String) -> [EventAnswer] {
+        lines.events(named: event).map(\.answer)
     }
 
-    private func errors(_ lines: [[String: Any]]) -> [String] {
-        lines.filter { $0.string("type") == "log" && $0.string("plugin") == Self.id && $0.string("level") == "error" }
-            .compactMap { $0.string("message") }
+    private func errors(_ lines: [RunLine]) -> [String] {
+        lines.compactMap(\.log).filter { $0.plugin == Self.id && $0.level == .error }.map(\.message)
     }
 
     @Test(arguments: kinds)
@@ -57,11 +58,11 @@ import Testing
             #"{"event":"did-become-active"}"#,
         ])
         #expect(status == 0)
-        #expect(lines.last?.string("type") == "exit")
-        #expect(answers(lines, "open-url").map { $0 as? Bool } == [false])
-        #expect(answers(lines, "continue-user-activity").map { $0 as? Bool } == [false])
-        #expect(answers(lines, "remote-notification").map { $0 as? String } == ["failed", "new-data"])
-        #expect(lines.allSatisfy { ($0.objects("failures") ?? []).isEmpty }, "a caught exception is no failure")
+        #expect(lines.last?.exitCode != nil)
+        #expect(answers(lines, "open-url") == [.bool(false)])
+        #expect(answers(lines, "continue-user-activity") == [.bool(false)])
+        #expect(answers(lines, "remote-notification") == [.fetch(.failed), .fetch(.newData)])
+        #expect(lines.allSatisfy { $0.event?.failures.isEmpty ?? true }, "a caught exception is no failure")
         #expect(errors(lines) == [
             kind.text("open_url") + "; answered not handled",
             kind.text("continue_user_activity") + "; answered not handled",
@@ -77,18 +78,18 @@ import Testing
     @Test(arguments: kinds)
     func aLaunchCallbackThatThrowsVetoes(kind: Kind) throws {
         let (lines, _) = try run(kind, extra: ["THROW_IN_LAUNCH"], [#"{"event":"open-url","url":"myapp://x"}"#])
-        #expect(answers(lines, "will-finish-launching").map { $0 as? Bool } == [false])
+        #expect(answers(lines, "will-finish-launching") == [.bool(false)])
         #expect(answers(lines, "open-url").isEmpty, "nothing is delivered after a veto but will-terminate")
         #expect(errors(lines).first == kind.text("will_finish_launching") + "; answered false (a veto)")
-        #expect(lines.last?.string("type") == "exit")
+        #expect(lines.last?.exitCode != nil)
     }
 
     @Test(arguments: kinds)
     func aConstructorThatThrowsFailsTheLoadWithItsReason(kind: Kind) throws {
         let (lines, _) = try run(kind, extra: ["THROW_IN_CONSTRUCTOR"], [])
-        let load = try #require(lines.first { $0.string("type") == "load" })
-        #expect(load.string("status") == "failed")
+        let load = try #require(lines.lazy.compactMap(\.load).first)
+        #expect(load.status == .failed)
         let expected = kind.text("the constructor of \(Self.id)", thrownBy: "Thrower()") + "; answered false from register_plugins"
-        #expect(load.object("failure")?.string("message") == "register_plugins returned false: " + expected)
+        #expect(load.failure?.message == "register_plugins returned false: " + expected)
     }
 }

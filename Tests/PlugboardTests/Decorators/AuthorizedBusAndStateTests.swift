@@ -84,7 +84,7 @@ import Testing
             "save_state not delivered: the policy '\(policy)' denies \(counter) saved-state",
         ], "\(second.output)")
         for operation in ["restore", "save"] {
-            #expect(try SavedStateRunTests.entries(second, operation).map { $0.string("outcome") } == ["denied"], "\(second.output)")
+            #expect(try SavedStateRunTests.entries(second, operation).map(\.outcome.rawValue) == ["denied"], "\(second.output)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == saved, "the state file is untouched")
     }

@@ -1,4 +1,6 @@
 import Foundation
+import Plugboard
+@testable import plugboard
 import Testing
 
 /// `plugboard run --policy/--trace-plugin/--confine-threads` with real plugins, in both
@@ -62,13 +64,13 @@ import Testing
         let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--container", workspace.root.file("c"),
                                   "--policy", workspace.root.file("policy.json"), "--json"])
         #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
-        let lines = try #require(CLI.jsonLines(result.output))
-        let policy = try #require(lines.first { $0.string("type") == "policy" }, "\(result.output)")
-        #expect(policy.string("policy") == workspace.root.file("policy.json"))
-        #expect(policy.object("denials")?["com.example.hostile"] as? [String] == ["termination", "files", "invoke"])
-        let terminate = try #require(lines.first { $0.string("type") == "event" && $0.string("event") == "will-terminate" })
-        #expect(terminate["denied"] as? [String] == ["com.example.hostile"], "\(terminate)")
-        #expect((terminate["failures"] as? [Any])?.isEmpty == true)
+        let lines = try #require(CLI.runLines(result.output))
+        let policy = try #require(lines.lazy.compactMap(\.policy).first, "\(result.output)")
+        #expect(policy.policy == workspace.root.file("policy.json"))
+        #expect(policy.denials["com.example.hostile"] == ["termination", "files", "invoke"])
+        let terminate = try #require(lines.events(named: "will-terminate").first)
+        #expect(terminate.denied.map(\.rawValue) == ["com.example.hostile"], "\(terminate)")
+        #expect(terminate.failures.isEmpty)
     }
 
     /// Authorization → tracing → confinement: a denied call is not traced; a trace line follows

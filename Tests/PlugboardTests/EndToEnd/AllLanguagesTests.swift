@@ -1,4 +1,6 @@
 import Foundation
+import Plugboard
+@testable import plugboard
 import Testing
 
 /// Issue 8: plugins written in C, C++, Rust and Swift, from one folder, in one `plugboard run`:
@@ -90,7 +92,7 @@ import Testing
             let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--isolation", isolation, "--json",
                                       "--container", container, "--events", events])
             #expect(result.status == 0, "\(isolation): \(result.output)\n\(result.errorOutput)")
-            let lines = try #require(CLI.jsonLines(result.output), "\(isolation): a line is not JSON:\n\(result.output)")
+            let lines = try #require(CLI.runLines(result.output), "\(isolation): a line is not a run line:\n\(result.output)")
             check(lines, isolation: isolation)
             let history = try String(contentsOfFile: container + "/Documents/swift-links.txt", encoding: .utf8)
             #expect(history == "item/9\n", "\(isolation)")
@@ -100,18 +102,18 @@ import Testing
     }
 
     /// Checks the loads, every event's answer and calls, and each plugin's log lines.
-    private func check(_ lines: [[String: Any]], isolation: String) {
-        let loads = lines.filter { $0.string("type") == "load" }
-        #expect(loads.count == 7 && loads.allSatisfy { $0.string("status") == "loaded" }, "\(isolation): \(loads)")
-        #expect(lines.allSatisfy { $0.string("type") != "output" && $0.string("type") != "input-error" }, "\(isolation): \(lines)")
+    private func check(_ lines: [RunLine], isolation: String) {
+        let loads = lines.compactMap(\.load)
+        #expect(loads.count == 7 && loads.allSatisfy { $0.status == .loaded }, "\(isolation): \(loads)")
+        #expect(lines.allSatisfy { $0.output == nil && $0.inputError == nil }, "\(isolation): \(lines)")
 
-        let reports = lines.filter { $0.string("type") == "event" }
-        #expect(reports.allSatisfy { ($0.objects("failures") ?? []).isEmpty }, "\(isolation): \(reports)")
+        let reports = lines.events
+        #expect(reports.allSatisfy { $0.failures.isEmpty }, "\(isolation): \(reports)")
         /// Each report of `event` as "answer: plugin=answer, …" (calls in dispatch order; a broadcast answers null).
         func summary(_ event: String) -> [String] {
-            reports.filter { $0.string("event") == event }.map { report in
-                let calls = (report.objects("calls") ?? []).map { "\($0.string("plugin") ?? "?")=\(text($0["answer"]))" }
-                return "\(text(report["answer"])): " + calls.joined(separator: ", ")
+            reports.filter { $0.event.name == event }.map { report in
+                let calls = report.calls.map { "\($0.plugin)=\(text($0.answer))" }
+                return "\(text(report.answer)): " + calls.joined(separator: ", ")
             }
         }
         let launchCalls = "org.plugboard.files=true, com.example.launch-guard=true, com.example.url-history=true, "
@@ -149,16 +151,23 @@ import Testing
         ], "\(isolation)")
 
         var logs: [String: [String]] = [:]
-        for line in lines where line.string("type") == "log" {
-            logs[line.string("plugin") ?? "(library)", default: []].append(line.string("message") ?? "")
+        for record in lines.compactMap(\.log) {
+            logs[record.plugin ?? "(library)", default: []].append(record.message)
         }
         #expect(logs == Self.expectedLogs, "\(isolation)")
     }
 
-    /// A JSON answer as text: a string as it is, a Bool as true or false, a broadcast's null as null.
-    private func text(_ answer: Any?) -> String {
-        if let string = answer as? String { return string }
-        if let number = answer as? NSNumber { return number.boolValue ? "true" : "false" }
-        return answer is NSNull ? "null" : "missing"
+    /// An event's answer as its JSON reads: a fetch result as it is, a Bool as true or false, a broadcast's null as null.
+    private func text(_ answer: EventAnswer) -> String {
+        switch answer {
+        case .none: "null"
+        case .bool(let value): String(value)
+        case .fetch(let result): result.rawValue
+        }
+    }
+
+    /// A plugin's answer as text: a broadcast call's null as null, others as reports show them.
+    private func text(_ answer: PluginAnswer) -> String {
+        answer == .returned ? "null" : answer.description
     }
 }

@@ -55,16 +55,6 @@ enum CLI {
         }
     }
 
-    /// The objects of `run --json` output, one per line; nil if a line is not a JSON object.
-    static func jsonLines(_ output: String) -> [[String: Any]]? {
-        var objects: [[String: Any]] = []
-        for line in output.split(separator: "\n") {
-            guard let object = jsonObject(line) else { return nil }
-            objects.append(object)
-        }
-        return objects
-    }
-
     /// The `libraries` of a `list --json` document.
     static func libraries(_ result: ProcessResult) throws -> [[String: Any]] {
         let document = try #require(jsonObject(result.output), "not a JSON document:\n\(result.output)\n\(result.errorOutput)")

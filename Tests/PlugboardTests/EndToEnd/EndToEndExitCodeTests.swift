@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import Plugboard
+@testable import plugboard
 import Testing
 
 /// The documented exit codes, each produced for real.
@@ -77,10 +79,10 @@ import Testing
 
         let json = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--json"])
         #expect(json.status == 2)
-        let objects = try #require(CLI.jsonLines(json.output), "\(json.output)")
-        #expect(objects.filter { $0.string("type") == "event" }.map { $0.string("event") ?? "?" }
+        let objects = try #require(CLI.runLines(json.output), "\(json.output)")
+        #expect(objects.eventNames
                     == ["will-finish-launching", "will-terminate"], "\(json.output)")
-        #expect(objects.last?.string("type") == "exit" && objects.last?.int("code") == 2, "\(json.output)")
+        #expect(objects.last?.exitCode == 2, "\(json.output)")
     }
 
     @Test func vetoedLaunchSendsNoURL() throws {
@@ -112,9 +114,9 @@ import Testing
         }
         let json = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--json"])
         #expect(json.status == 3)
-        let objects = try #require(CLI.jsonLines(json.output), "\(json.output)")
-        #expect(objects.last?.string("type") == "exit" && objects.last?.int("code") == 3, "\(json.output)")
-        #expect(objects.contains { $0.string("type") == "note" && $0.string("message")?.contains("no plugin could be loaded") == true },
+        let objects = try #require(CLI.runLines(json.output), "\(json.output)")
+        #expect(objects.last?.exitCode == 3, "\(json.output)")
+        #expect(objects.contains { $0.note?.contains("no plugin could be loaded") == true },
                 "\(json.output)")
     }
 
@@ -141,8 +143,8 @@ import Testing
         #expect(run.status == 4, "exit \(run.status)\n\(run.output)\n\(run.errorOutput)")
         #expect(CLI.eventNames(run.output) == ["will-finish-launching", "did-finish-launching", "will-terminate"], "\(run.output)")
         let json = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--json"])
-        let objects = try #require(CLI.jsonLines(json.output), "a line is not JSON:\n\(json.output)")
-        #expect(json.status == 4 && objects.last?.string("type") == "exit" && objects.last?.int("code") == 4, "\(json.output)")
+        let objects = try #require(CLI.runLines(json.output), "a line is not a run line:\n\(json.output)")
+        #expect(json.status == 4 && objects.last?.exitCode == 4, "\(json.output)")
     }
 
     @Test func unreadableEventsInputExits1AfterWillTerminate() throws {
@@ -206,14 +208,14 @@ import Testing
         #expect(exit.ending == .exit(128 + signal.signal), "ended with \(exit.ending)\n\(exit.output)")
 
         if signal.json {
-            let objects = try #require(CLI.jsonLines(exit.output), "a line is not JSON:\n\(exit.output)")
-            #expect(objects.filter { $0.string("type") == "event" }.map { $0.string("event") ?? "?" }
+            let objects = try #require(CLI.runLines(exit.output), "a line is not a run line:\n\(exit.output)")
+            #expect(objects.eventNames
                         == ["will-finish-launching", "did-finish-launching", "memory-warning", "will-terminate"], "\(exit.output)")
-            #expect(objects.contains { $0.string("type") == "log" && $0.string("plugin") == id && $0.string("message") == "will-terminate" },
+            #expect(objects.contains { $0.log?.plugin == id && $0.log?.message == "will-terminate" },
                     "\(exit.output)")
-            #expect(objects.contains { $0.string("type") == "note" && $0.string("message") == "received \(signal.name): terminating" },
+            #expect(objects.contains { $0.note == "received \(signal.name): terminating" },
                     "\(exit.output)")
-            #expect(objects.last?.string("type") == "exit" && objects.last?.int("code") == Int(128 + signal.signal), "\(exit.output)")
+            #expect(objects.last?.exitCode == Int(128 + signal.signal), "\(exit.output)")
         } else {
             #expect(exit.output.contains("plugboard: received \(signal.name): terminating\n"), "\(exit.output)")
             #expect(CLI.pluginLogs(exit.output).filter { $0.hasPrefix(id) }

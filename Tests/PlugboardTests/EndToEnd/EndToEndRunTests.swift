@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import Plugboard
+@testable import plugboard
 import Testing
 
 /// `plugboard run`: launch → events → terminate, in the human report and in JSON lines.
@@ -55,27 +57,27 @@ import Testing
     }
 
     private func checkJSON(_ result: ProcessResult, library path: String) throws {
-        let objects = try #require(CLI.jsonLines(result.output), "a line is not JSON:\n\(result.output)")
-        try #require(objects.count >= 14, "\(result.output)")
-        let types = objects.map { $0.string("type") ?? "?" }
+        let lines = try #require(CLI.runLines(result.output), "a line is not a run line:\n\(result.output)")
+        try #require(lines.count >= 14, "\(result.output)")
+        let types = lines.map(\.type)
         #expect(types.first == "load" && types.last == "exit", "\(types)")
         #expect(Set(types).isSubset(of: CLI.documentedLineTypes), "\(types)")
-        #expect(objects[0].string("path") == path && objects[0].string("status") == "loaded", "\(objects[0])")
-        #expect(objects.last?.int("code") == 0)
-        let events = objects.filter { $0.string("type") == "event" }
-        #expect(events.map { $0.string("event") ?? "?" } == Self.expectedEvents, "\(result.output)")
+        #expect(lines[0].load?.path == path && lines[0].load?.status == .loaded, "\(lines[0])")
+        #expect(lines.last?.exitCode == 0)
+        let events = lines.events
+        #expect(lines.eventNames == Self.expectedEvents, "\(result.output)")
         // Besides the plugin under test, only the built-in files plugin takes part (launch and terminate).
-        #expect(events.allSatisfy { ($0.objects("calls") ?? []).compactMap { $0.string("plugin") }
+        #expect(events.allSatisfy { $0.calls.map(\.plugin.rawValue)
                                         .filter { $0 != "org.plugboard.files" } == [Self.appID] }, "\(result.output)")
-        #expect(events.first { $0.string("event") == "open-url" }?["decidedBy"] as? [String] == [Self.appID])
-        let logs = objects.filter { $0.string("type") == "log" && $0.string("plugin") == Self.appID }
-        #expect(logs.map { $0.string("message") ?? "?" } == Self.expectedLogs, "\(result.output)")
-        #expect(logs.allSatisfy { $0.string("source") == path && $0.string("level") == "info" })
+        #expect(events.first { $0.event == .openURL }?.decidedBy.map(\.rawValue) == [Self.appID])
+        let logs = lines.compactMap(\.log).filter { $0.plugin == Self.appID }
+        #expect(logs.map(\.message) == Self.expectedLogs, "\(result.output)")
+        #expect(logs.allSatisfy { $0.source == path && $0.level == .info })
         // Each log line precedes its event line.
-        let order = objects.compactMap { object -> String? in
-            switch object.string("type") {
-            case "log" where object.string("plugin") == Self.appID: "log " + (object.string("message") ?? "")
-            case "event": "event " + (object.string("event") ?? "")
+        let order = lines.compactMap { line -> String? in
+            switch line {
+            case .log(let record) where record.plugin == Self.appID: "log " + record.message
+            case .event(let report): "event " + report.event.name
             default: nil
             }
         }
@@ -138,17 +140,17 @@ import Testing
         let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--events", "-", "--json"],
                                  input: Self.malformedScript.joined(separator: "\n"))  // no final newline
         #expect(result.status == 0, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
-        let objects = try #require(CLI.jsonLines(result.output), "a line is not JSON:\n\(result.output)")
-        let errors = objects.filter { $0.string("type") == "input-error" }
+        let lines = try #require(CLI.runLines(result.output), "a line is not a run line:\n\(result.output)")
+        let errors = lines.compactMap(\.inputError)
         try #require(errors.count == Self.malformedErrors.count, "\(result.output)")
         for (error, (number, words)) in zip(errors, Self.malformedErrors) {
-            #expect(error.int("line") == number, "\(error)")
-            for word in words { #expect(error.string("message")?.contains(word) == true, "\(error) lacks \(word)") }
+            #expect(error.line == number, "\(error)")
+            for word in words { #expect(error.message.contains(word), "\(error) lacks \(word)") }
         }
-        let events = objects.filter { $0.string("type") == "event" }.map { $0.string("event") ?? "?" }
-        #expect(events == ["will-finish-launching", "did-finish-launching", "memory-warning", "did-become-active", "will-terminate"],
+        #expect(lines.eventNames == ["will-finish-launching", "did-finish-launching", "memory-warning", "did-become-active",
+                                     "will-terminate"],
                 "\(result.output)")
-        #expect(objects.last?.string("type") == "exit" && objects.last?.int("code") == 0)
+        #expect(lines.last?.exitCode == 0)
     }
 
     @Test func willTerminateInTheScriptEndsIt() throws {

@@ -1,4 +1,6 @@
 import Foundation
+import Plugboard
+@testable import plugboard
 import Testing
 
 /// C plugins reach the container through the files host service, end to end
@@ -7,10 +9,9 @@ import Testing
 @Suite struct FilesServiceTests {
     private func logLines(_ output: String) -> [String: String] {
         var steps: [String: String] = [:]
-        for line in output.split(separator: "\n") {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  object["type"] as? String == "log", let message = object["message"] as? String,
-                  let space = message.firstIndex(of: " ") else { continue }
+        for record in (CLI.runLines(output) ?? []).compactMap(\.log) {
+            let message = record.message
+            guard let space = message.firstIndex(of: " ") else { continue }
             steps[String(message[..<space])] = String(message[message.index(after: space)...])
         }
         return steps

@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import Plugboard
+@testable import plugboard
 import Testing
 
 /// A plugin that prints to fd 1, closes fd 1 and 2, or puts control characters in
@@ -53,14 +55,13 @@ import Testing
     /// line an object, the exit line last and only once.
     private func checkReport(_ result: ProcessResult, json: Bool) throws {
         if json {
-            let objects = try #require(CLI.jsonLines(result.output), "a line is not JSON:\n\(result.output)")
-            #expect(objects.last?.string("type") == "exit" && objects.last?.int("code") == 0, "\(result.output)")
-            #expect(objects.filter { $0.string("type") == "exit" }.count == 1, "\(result.output)")
-            #expect(Set(objects.compactMap { $0.string("type") }).isSubset(of: CLI.documentedLineTypes), "\(result.output)")
-            #expect(objects.filter { $0.string("type") == "event" }.compactMap { $0.string("event") } == Self.events,
+            let objects = try #require(CLI.runLines(result.output), "a line is not a run line:\n\(result.output)")
+            #expect(objects.last?.exitCode == 0, "\(result.output)")
+            #expect(objects.filter { $0.exitCode != nil }.count == 1, "\(result.output)")
+            #expect(Set(objects.map(\.type)).isSubset(of: CLI.documentedLineTypes), "\(result.output)")
+            #expect(objects.eventNames == Self.events,
                     "\(result.output)")
-            #expect(objects.filter { $0.string("type") == "log" && $0.string("plugin") == Self.goodID }
-                        .compactMap { $0.string("message") } == Self.goodLogs, "\(result.output)")
+            #expect(objects.logs(of: Self.goodID) == Self.goodLogs, "\(result.output)")
         } else {
             #expect(CLI.eventNames(result.output) == Self.events, "\(result.output)")
             #expect(CLI.pluginLogs(result.output).filter { $0.hasPrefix(Self.goodID) }
@@ -122,13 +123,13 @@ import Testing
         let result = try CLI.run(["run", "--isolation", "none", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x",
                                   "--container", workspace.root.file("box"), "--json"])
         #expect(result.status == 0, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
-        let objects = try #require(CLI.jsonLines(result.output), "a line is not JSON:\n\(result.output)")
-        #expect(objects.contains { $0.string("type") == "log" && $0.string("message") == Self.forgeryDecoded }, "\(result.output)")
-        let load = try #require(objects.first { $0.string("type") == "load" })
-        let descriptor = load.objects("plugins")?.first?.object("descriptor")
-        #expect(descriptor?.string("name") == "Name\nFAILED   /x.so: forged name", "\(load)")
-        #expect(descriptor?.string("version") == "1.0\u{1b}[2J\u{7}", "\(load)")
-        #expect(objects.last?.string("type") == "exit", "\(result.output)")
+        let objects = try #require(CLI.runLines(result.output), "a line is not a run line:\n\(result.output)")
+        #expect(objects.contains { $0.log?.message == Self.forgeryDecoded }, "\(result.output)")
+        let load = try #require(objects.lazy.compactMap(\.load).first)
+        let descriptor = load.plugins.first?.descriptor
+        #expect(descriptor?.name == "Name\nFAILED   /x.so: forged name", "\(load)")
+        #expect(descriptor?.version == "1.0\u{1b}[2J\u{7}", "\(load)")
+        #expect(objects.last?.exitCode != nil, "\(result.output)")
     }
 
     /// Bidirectional controls (U+202A–U+202E, U+2066–U+2069) in a plugin's log, name and version,
@@ -156,8 +157,8 @@ import Testing
         #expect(list.output.contains(#"Name\u{202d}forged\u{202a}"#), "\(list.output)")
 
         let json = try CLI.run(["run", "--json"] + arguments)
-        let objects = try #require(CLI.jsonLines(json.output), "a line is not JSON:\n\(json.output)")
-        #expect(objects.contains { $0.string("message") == "paid \u{202e}0.01$\u{202c} to \u{2066}you\u{2069}" }, "\(json.output)")
+        let objects = try #require(CLI.runLines(json.output), "a line is not a run line:\n\(json.output)")
+        #expect(objects.contains { $0.message == "paid \u{202e}0.01$\u{202c} to \u{2066}you\u{2069}" }, "\(json.output)")
     }
 
     /// A report that cannot be written ends the command with exit code 74 and one line

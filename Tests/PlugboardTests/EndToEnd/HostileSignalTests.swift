@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import Plugboard
+@testable import plugboard
 import Testing
 
 /// A plugin cannot take SIGINT and SIGTERM away from `plugboard run`, nor move its
@@ -45,10 +47,10 @@ import Testing
                                      + (json ? ["--json"] : []))
         #expect(result.status == 128 + SIGTERM, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
         if json {
-            let objects = try #require(CLI.jsonLines(result.output), "a line is not JSON:\n\(result.output)")
-            #expect(objects.filter { $0.string("type") == "event" }.compactMap { $0.string("event") }
+            let objects = try #require(CLI.runLines(result.output), "a line is not a run line:\n\(result.output)")
+            #expect(objects.eventNames
                         == ["will-finish-launching", "will-terminate"], "\(result.output)")
-            #expect(objects.last?.string("type") == "exit" && objects.last?.int("code") == Int(128 + SIGTERM), "\(result.output)")
+            #expect(objects.last?.exitCode == Int(128 + SIGTERM), "\(result.output)")
         } else {
             #expect(CLI.eventNames(result.output) == ["will-finish-launching", "will-terminate"], "\(result.output)")
             #expect(CLI.pluginLogs(result.output).filter { $0.hasPrefix(Self.goodID) }
@@ -79,9 +81,9 @@ import Testing
         let exit = process.waitForExit(timeout: .seconds(20))
         #expect(!exit.timedOut, "still running 20 s after \(sent) signals:\n\(exit.output)")
         #expect(exit.ending == .exit(128 + signal), "ended with \(exit.ending)\n\(exit.output)")
-        let objects = try #require(CLI.jsonLines(exit.output), "a line is not JSON:\n\(exit.output)")
-        #expect(objects.last?.string("type") == "exit" && objects.last?.int("code") == Int(128 + signal), "\(exit.output)")
-        #expect(objects.dropLast().last?.string("message")?.contains(farewell) == true, "\(exit.output)")
+        let objects = try #require(CLI.runLines(exit.output), "a line is not a run line:\n\(exit.output)")
+        #expect(objects.last?.exitCode == Int(128 + signal), "\(exit.output)")
+        #expect(objects.dropLast().last?.message?.contains(farewell) == true, "\(exit.output)")
     }
 
     /// `chdir("/")` in the first library's `init` moves neither the later plugin

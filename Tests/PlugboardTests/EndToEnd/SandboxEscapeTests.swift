@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import plugboard
 
 /// The sandbox escape corpus, end to end through `plugboard run`: `Fixtures/sandbox_escape.c`
 /// tries every way out of its worker the sandbox must close (files, network, programs, the host
@@ -41,8 +42,7 @@ import Testing
         Self.expectGoodPluginsGotEveryEvent(run)
         #expect(run.result.status == 0, "\(run.context)")
         // Refused system calls are reported once per kind, naming the plugin and the grant that allows them.
-        let reports = run.lines.filter { $0.string("type") == "log" && $0.string("message")?.hasPrefix("sandbox: ") == true }
-            .compactMap { $0.string("message") }
+        let reports = run.lines.compactMap(\.log).map(\.message).filter { $0.hasPrefix("sandbox: ") }
         #expect(reports.contains { $0.contains(" tried to open a TCP socket")
                     && $0.hasSuffix("; grant \"network\" to \(Self.library) in the policy's \"libraries\" to allow it") }, "\(reports)")
         #expect(reports.contains { $0.contains(" tried to create or enter a namespace") && $0.hasSuffix("; no grant allows it") },
@@ -107,7 +107,7 @@ import Testing
     /// One run of the corpus beside the good plugins.
     struct CorpusRun {
         let result: ProcessResult
-        let lines: [[String: Any]]
+        let lines: [RunLine]
         /// The corpus's verdict of each "PLACE ATTEMPT": "allowed", "allowed 7", "blocked EPERM".
         let verdicts: [String: String]
         /// The corpus's lines that are not a first verdict of a known place and attempt
@@ -142,15 +142,15 @@ import Testing
         let result = try CLI.run(["run", "--json", "--plugin-dir", plugins, "--container", targets.workspace.root.file("container"),
                                   "--events", events] + extra,
                                  environment: [secretVariable: secretValue])
-        let lines = try #require(CLI.jsonLines(result.output), "a line is not JSON:\n\(result.output)\n\(result.errorOutput)")
+        let lines = try #require(CLI.runLines(result.output), "a line is not a run line:\n\(result.output)\n\(result.errorOutput)")
 
         var verdicts: [String: String] = [:]
         var strays: [String] = []
-        for object in lines where object.string("source")?.hasSuffix("/" + library) == true {
-            let text = switch object.string("type") {
-            case "log": object.string("message")
-            case "output": object.string("text")
-            default: String?.none
+        for line in lines {
+            let text: String? = switch line {
+            case .log(let record) where record.source.hasSuffix("/" + library): record.message
+            case .output(let printed) where printed.source.hasSuffix("/" + library): printed.text
+            default: nil
             }
             guard let text, text.hasPrefix("escape ") else { continue }
             let words = text.split(separator: " ", maxSplits: 3).map(String.init)
@@ -168,10 +168,10 @@ import Testing
 
     /// Every event reported, each good plugin's log one line per event.
     static func expectGoodPluginsGotEveryEvent(_ run: CorpusRun, sourceLocation: SourceLocation = #_sourceLocation) {
-        let events = run.lines.filter { $0.string("type") == "event" }.compactMap { $0.string("event") }
+        let events = run.lines.eventNames
         #expect(events == expectedEvents, "\(run.context)", sourceLocation: sourceLocation)
         for id in GoodPlugins.ids {
-            let logs = run.lines.filter { $0.string("type") == "log" && $0.string("plugin") == id }.compactMap { $0.string("message") }
+            let logs = run.lines.logs(of: id)
             #expect(logs == expectedEvents, "\(id): \(run.context)", sourceLocation: sourceLocation)
         }
     }

@@ -1,17 +1,18 @@
 import Foundation
 import Testing
 @testable import Plugboard
+@testable import plugboard
 
 /// The sandbox's modes and its failures, through `plugboard run`: a worker that cannot confine
 /// itself never serves (fail closed), a sandbox asked of plugins in process is a usage error,
 /// and the load report says how each library is confined.
 @Suite struct SandboxModeTests {
     /// Runs `plugboard run --json` over two good plugins with `extra`; the status and the lines.
-    private func run(_ workspace: Workspace, _ extra: [String]) throws -> (status: Int32, lines: [[String: Any]], errors: String) {
+    private func run(_ workspace: Workspace, _ extra: [String]) throws -> (status: Int32, lines: [RunLine], errors: String) {
         try GoodPlugins.build(in: workspace.plugins)
         let result = try CLI.run(["run", "--json", "--plugin-dir", workspace.plugins,
                                   "--container", workspace.root.file("container")] + extra)
-        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
+        let lines = try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)")
         return (result.status, lines, result.errorOutput)
     }
 
@@ -24,15 +25,15 @@ import Testing
         try JSONSerialization.data(withJSONObject: ["libraries": [GoodPlugins.firstFile: ["read": ["/" + String(repeating: "a", count: 5000)]]]])
             .write(to: URL(fileURLWithPath: policy))
         let run = try run(workspace, ["--policy", policy])
-        let loads = run.lines.filter { $0.string("type") == "load" }
-        let first = try #require(loads.first { $0.string("path")?.hasSuffix("/" + GoodPlugins.firstFile) == true }, "\(run.lines)")
-        #expect(first.string("status") == "failed", "\(first)")
-        #expect(first.object("failure")?.string("message")?.contains("could not confine itself") == true, "\(first)")
-        let said = run.lines.contains { $0.string("type") == "output" && $0.string("text")?.contains("the sandbox cannot be applied: cannot open") == true }
+        let loads = run.lines.compactMap(\.load)
+        let first = try #require(loads.first { $0.path.hasSuffix("/" + GoodPlugins.firstFile) }, "\(run.lines)")
+        #expect(first.status == .failed, "\(first)")
+        #expect(first.failure?.message.contains("could not confine itself") == true, "\(first)")
+        let said = run.lines.compactMap(\.output).contains { $0.text.contains("the sandbox cannot be applied: cannot open") }
         #expect(said, "the worker says why: \(run.lines)")
-        let last = try #require(loads.first { $0.string("path")?.hasSuffix("/" + GoodPlugins.lastFile) == true })
-        #expect(last.string("status") == "loaded", "\(last)")
-        #expect(!run.lines.contains { $0.string("plugin") == GoodPlugins.firstID }, "nothing of the library ran: \(run.lines)")
+        let last = try #require(loads.first { $0.path.hasSuffix("/" + GoodPlugins.lastFile) })
+        #expect(last.status == .loaded, "\(last)")
+        #expect(run.lines.logs(of: GoodPlugins.firstID).isEmpty, "nothing of the library ran: \(run.lines)")
     }
 
     /// The load report says how each library is confined: the layers and grants, or off.
@@ -40,14 +41,14 @@ import Testing
         let workspace = try Workspace("sandbox-report")
         defer { workspace.remove() }
         let confined = try run(workspace, [])
-        let sandboxes = confined.lines.filter { $0.string("type") == "load" }.compactMap { $0.object("sandbox") }
+        let sandboxes = confined.lines.compactMap(\.load).compactMap(\.sandbox)
         let layers = SandboxSupport.kernel.landlockABI > 0 ? ["landlock-\(SandboxSupport.kernel.landlockABI)"] : []
         #expect(sandboxes.count == 2 && sandboxes.allSatisfy {
-            ($0["layers"] as? [String]) == layers + (SandboxSupport.kernel.seccomp ? ["seccomp"] : []) && $0.string("mode") == nil
+            $0.layers == layers + (SandboxSupport.kernel.seccomp ? ["seccomp"] : []) && $0.mode == nil
         }, "\(sandboxes)")
         let off = try run(workspace, ["--sandbox", "off"])
         #expect(off.status == 0)
-        #expect(off.lines.filter { $0.string("type") == "load" }.allSatisfy { $0.object("sandbox")?.string("mode") == "off" }, "\(off.lines)")
+        #expect(off.lines.compactMap(\.load).allSatisfy { $0.sandbox?.mode == "off" }, "\(off.lines)")
     }
 
     /// A sandbox needs a worker: asked of plugins in process, it is a usage error.

@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import Plugboard
+@testable import plugboard
 import Testing
 
 /// `plugboard run --isolation process`: each library in a worker process. A
@@ -11,11 +13,6 @@ import Testing
         try CLI.run(["run", "--isolation", "process", "--json", "--plugin-dir", workspace.plugins,
                      "--container", workspace.root.file("container"), "--open-url", "myapp://x"] + extra,
                     environment: mark)
-    }
-
-    /// The log messages of `lines` from `plugin`.
-    private static func logs(_ lines: [[String: Any]], of plugin: String) -> [String] {
-        lines.filter { $0.string("type") == "log" && $0.string("plugin") == plugin }.compactMap { $0.string("message") }
     }
 
     @Test(arguments: [
@@ -34,17 +31,17 @@ import Testing
         let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, definitions, cplusplus: cplusplus)
         let mark = LeftoverProcesses.mark()
         let result = try Self.run(workspace, mark: mark)
-        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
+        let lines = try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)")
         let sentence = "com.example.hostile \(words) (\(library))"
-        #expect(lines.contains { $0.string("type") == "log" && $0.string("message") == sentence }, "\(result.output)")
-        #expect(lines.last?.string("type") == "exit")
+        #expect(lines.contains { $0.log?.message == sentence }, "\(result.output)")
+        #expect(lines.last?.exitCode != nil)
         #expect(result.status == 5, "\(result.output)\n\(result.errorOutput)")
         for id in GoodPlugins.ids {
-            #expect(Self.logs(lines, of: id) == ["will-finish-launching", "did-finish-launching", "will-terminate"],
+            #expect(lines.logs(of: id) == ["will-finish-launching", "did-finish-launching", "will-terminate"],
                     "\(id): \(result.output)")
         }
-        let failed = lines.filter { $0.string("type") == "event" }.flatMap { $0.objects("failures") ?? [] }
-        #expect(failed.compactMap { $0.string("message") } == [sentence])
+        let failed = lines.events.flatMap(\.failures)
+        #expect(failed.map(\.message) == [sentence])
         #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
     }
 
@@ -58,13 +55,13 @@ import Testing
                                                  cplusplus: fault == "THROW")
         let mark = LeftoverProcesses.mark()
         let result = try Self.run(workspace, mark: mark)
-        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
+        let lines = try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)")
         let verb = switch fault {
         case "SEGV": "crashed with SIGSEGV"
         case "ABORT", "THROW": "crashed with SIGABRT"
         default: "exited with status 0"
         }
-        let messages = lines.compactMap { $0.string("message") }
+        let messages = lines.compactMap(\.message)
         switch place {
         case "AT_OPEN_URL":
             #expect(messages.contains("com.example.hostile \(verb) in open_url (\(library))"), "\(result.output)")
@@ -73,17 +70,17 @@ import Testing
             #expect(messages.contains("\(library) \(verb) in deinit"), "\(result.output)")
             // A worker that fails at shutdown is a worker failure of the run, like one during an event.
             #expect(result.status == 5, "\(result.output)")
-            #expect(lines.last?.int("code") == 5, "\(result.output)")
+            #expect(lines.last?.exitCode == 5, "\(result.output)")
         default:
             let (stage, function) = [("AT_ENTRY", ("entry", "plugboard_entry")), ("AT_INIT", ("init", "init")),
                                      ("AT_REGISTER", ("register", "register_plugins"))].first { $0.0 == place }?.1 ?? ("?", "?")
-            let load = try #require(lines.first { $0.string("type") == "load" && $0.string("path") == library })
-            #expect(load.object("failure")?.string("stage") == stage, "\(load)")
-            #expect(load.object("failure")?.string("message") == "\(library) \(verb) in \(function)", "\(load)")
+            let load = try #require(lines.load(of: library))
+            #expect(load.failure?.stage.rawValue == stage, "\(load)")
+            #expect(load.failure?.message == "\(library) \(verb) in \(function)", "\(load)")
             #expect(result.status == 4)
         }
-        for id in GoodPlugins.ids { #expect(Self.logs(lines, of: id).contains("will-terminate"), "\(id)") }
-        #expect(lines.last?.string("type") == "exit")
+        for id in GoodPlugins.ids { #expect(lines.logs(of: id).contains("will-terminate"), "\(id)") }
+        #expect(lines.last?.exitCode != nil)
         #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
     }
 
@@ -95,13 +92,13 @@ import Testing
         let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SPIN_AT=AT_INIT"])
         let mark = LeftoverProcesses.mark()
         let result = try Self.run(workspace, ["--call-timeout", "0.5"], mark: mark)
-        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
-        let load = try #require(lines.first { $0.string("type") == "load" && $0.string("path") == library })
-        #expect(load.object("failure")?.string("message") == "\(library) did not return from init within 0.5 s; its worker was stopped",
+        let lines = try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)")
+        let load = try #require(lines.load(of: library))
+        #expect(load.failure?.message == "\(library) did not return from init within 0.5 s; its worker was stopped",
                 "\(load)")
-        #expect(load.object("failure")?.string("stage") == "init")
+        #expect(load.failure?.stage.rawValue == "init")
         #expect(result.status == 4)
-        for id in GoodPlugins.ids { #expect(Self.logs(lines, of: id).contains("will-terminate")) }
+        for id in GoodPlugins.ids { #expect(lines.logs(of: id).contains("will-terminate")) }
         #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
     }
 
@@ -117,17 +114,17 @@ import Testing
         let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, [definition])
         let mark = LeftoverProcesses.mark()
         let result = try Self.run(workspace, mark: mark)
-        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
-        let load = try #require(lines.first { $0.string("type") == "load" && $0.string("path") == library })
-        #expect(load.string("status") == "failed")
-        #expect(["entry", "init", "register"].contains(load.object("failure")?.string("stage") ?? ""), "\(load)")
+        let lines = try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)")
+        let load = try #require(lines.load(of: library))
+        #expect(load.status == .failed)
+        #expect(["entry", "init", "register"].contains(load.failure?.stage.rawValue ?? ""), "\(load)")
         if let stage {
-            #expect(lines.contains { $0.string("type") == "output" && $0.string("source") == library
-                && ($0.string("text") ?? "").contains("crashed with") && ($0.string("text") ?? "").contains("in \(stage)") },
+            #expect(lines.compactMap(\.output).contains { $0.source == library
+                && $0.text.contains("crashed with") && $0.text.contains("in \(stage)") },
                     "\(result.output)")
         }
         #expect(result.status == 4, "\(result.output)")
-        for id in GoodPlugins.ids { #expect(Self.logs(lines, of: id).contains("will-terminate")) }
+        for id in GoodPlugins.ids { #expect(lines.logs(of: id).contains("will-terminate")) }
         #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
     }
 
@@ -139,11 +136,11 @@ import Testing
         let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SPIN_AT=AT_OPEN_URL"])
         let mark = LeftoverProcesses.mark()
         let result = try Self.run(workspace, ["--call-timeout", "0.5"], mark: mark)
-        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
+        let lines = try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)")
         let sentence = "com.example.hostile did not return from open_url within 0.5 s (\(library)); its worker was stopped"
-        #expect(lines.contains { $0.string("message") == sentence }, "\(result.output)")
+        #expect(lines.contains { $0.message == sentence }, "\(result.output)")
         #expect(result.status == 5)
-        for id in GoodPlugins.ids { #expect(Self.logs(lines, of: id).contains("will-terminate")) }
+        for id in GoodPlugins.ids { #expect(lines.logs(of: id).contains("will-terminate")) }
         #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
     }
 
@@ -157,11 +154,11 @@ import Testing
                                                  ["PRINT_AT=AT_OPEN_URL", "CLOSE_STDIO_AT=AT_TERMINATE"])
         let mark = LeftoverProcesses.mark()
         let result = try Self.run(workspace, mark: mark)
-        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
-        let printed = lines.filter { $0.string("type") == "output" && $0.string("source") == library }
-        #expect(printed.contains { $0.string("stream") == "stdout" && $0.string("text") == "raw garbage on fd 1" },
+        let lines = try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)")
+        let printed = lines.compactMap(\.output).filter { $0.source == library }
+        #expect(printed.contains { $0.stream == .stdout && $0.text == "raw garbage on fd 1" },
                 "\(result.output)")
-        #expect(lines.filter { $0.string("type") == "exit" }.count == 1)
+        #expect(lines.filter { $0.exitCode != nil }.count == 1)
         #expect(result.status == 0)
         #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
     }
@@ -180,11 +177,11 @@ import Testing
         let events = try workspace.events([#"{"event":"remote-notification","userInfo":{},"deadlineMs":10000}"#])
         let mark = LeftoverProcesses.mark()
         let result = try Self.run(workspace, ["--events", events], mark: mark)
-        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
-        let notification = try #require(lines.first { $0.string("event") == "remote-notification" })
-        #expect(notification["answer"] as? String == "new-data", "\(notification)")
-        #expect(Self.logs(lines, of: "com.example.threaded").contains("hostile message"))
-        #expect(Self.logs(lines, of: "com.example.threaded").contains("files from a thread: 0 threaded"), "\(result.output)")
+        let lines = try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)")
+        let notification = try #require(lines.events.first { $0.event == .remoteNotification })
+        #expect(notification.answer == .fetch(.newData), "\(notification)")
+        #expect(lines.logs(of: "com.example.threaded").contains("hostile message"))
+        #expect(lines.logs(of: "com.example.threaded").contains("files from a thread: 0 threaded"), "\(result.output)")
         #expect((try? String(contentsOfFile: workspace.root.file("container/Documents/from-thread.txt"), encoding: .utf8))
             == "threaded")
         #expect(result.status == 0, "\(result.output)")
@@ -224,14 +221,14 @@ import Testing
         let mark = LeftoverProcesses.mark()
         let result = try Self.run(workspace, ["--open-url", "myapp://y", "--open-url", "myapp://z", "--restart", "1"],
                                   mark: mark)
-        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
-        let messages = lines.compactMap { $0.string("message") }
+        let lines = try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)")
+        let messages = lines.compactMap(\.message)
         #expect(messages.filter { $0.hasPrefix("com.example.hostile crashed with SIGSEGV in open_url") }.count == 2,
                 "\(result.output)")
         #expect(messages.contains("restarted the worker of \(library) (restart 1 of 1): com.example.hostile take part again"))
-        #expect(Self.logs(lines, of: "com.example.hostile").filter { $0 == "open-url" }.count == 2,
+        #expect(lines.logs(of: "com.example.hostile").filter { $0 == "open-url" }.count == 2,
                 "the first URL and, after the restart, the second; the third finds no plugin")
-        #expect(lines.filter { $0.string("type") == "log" && $0.string("message") == "init" }.count == 2)
+        #expect(lines.filter { $0.log?.message == "init" }.count == 2)
         #expect(result.status == 5)
         #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
     }
@@ -245,11 +242,11 @@ import Testing
                                                  ["SHARE_FILE_AT=AT_OPEN_URL", "SEGV_AT=AT_OPEN_URL"])
         let mark = LeftoverProcesses.mark()
         let result = try Self.run(workspace, ["--open-url", "myapp://y", "--restart", "1"], mark: mark)
-        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
-        let messages = lines.compactMap { $0.string("message") }
+        let lines = try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)")
+        let messages = lines.compactMap(\.message)
         let refusal = messages.first { $0.hasPrefix("could not restart the worker of \(library) (restart 1 of 1)") }
         #expect(refusal?.contains("is writable by group and others (mode 0666)") == true, "\(result.output)")
-        #expect(lines.filter { $0.string("type") == "log" && $0.string("message") == "init" }.count == 1,
+        #expect(lines.filter { $0.log?.message == "init" }.count == 1,
                 "\(result.output)")
         #expect(result.status == 5)
         #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
@@ -265,11 +262,11 @@ import Testing
         let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["FORGE_BYE_AT=AT_INIT"])
         let mark = LeftoverProcesses.mark()
         let result = try Self.run(workspace, mark: mark)
-        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
-        let load = lines.first { $0.string("type") == "load" && $0.string("path") == library }
-        #expect(load?.string("status") == "failed", "\(result.output)")
+        let lines = try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)")
+        let load = lines.load(of: library)
+        #expect(load?.status == .failed, "\(result.output)")
         #expect(result.output.contains("the plugin worker answered the load with bye"), "\(result.output)")
-        #expect(!lines.contains { $0.string("type") == "log" && $0.string("message")?.contains("from deinit") == true },
+        #expect(!lines.contains { $0.log?.message.contains("from deinit") == true },
                 "\(result.output)")
         #expect(result.status == 4)
         #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
@@ -298,9 +295,9 @@ import Testing
         try #require(compiled.status == 0, "\(compiled.output)\(compiled.errorOutput)")
         let mark = LeftoverProcesses.mark()
         let result = try Self.run(workspace, mark: mark.merging(["PLUGBOARD_WORKER": worker]) { $1 })
-        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
-        let load = lines.first { $0.string("type") == "load" && $0.string("path") == library }
-        #expect(load?.string("status") == "failed", "\(result.output)")
+        let lines = try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)")
+        let load = lines.load(of: library)
+        #expect(load?.status == .failed, "\(result.output)")
         #expect(result.output.contains("the peer speaks worker protocol 2.0, which this side ("), "\(result.output)")
         #expect(result.output.contains("cannot: the major versions differ"), "\(result.output)")
         #expect(result.status == 3)
@@ -320,23 +317,23 @@ import Testing
         let mark = LeftoverProcesses.mark()
         // A cache of its own: the suite's shared one is rewritten by the tests running alongside.
         let cache = ["--cache-dir", workspace.root.file("cache")]
-        func loadLine(_ extra: [String] = []) throws -> (report: [String: Any], initCalled: Bool, status: Int32) {
+        func loadLine(_ extra: [String] = []) throws -> (report: LoadReport, initCalled: Bool, status: Int32) {
             let result = try Self.run(workspace, cache + extra, mark: mark)
-            let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)")
-            let load = try #require(lines.first { $0.string("type") == "load" && $0.string("path") == library })
-            let initCalled = lines.contains { $0.string("source") == library && $0.string("message") == "init" }
+            let lines = try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)")
+            let load = try #require(lines.load(of: library))
+            let initCalled = lines.contains { $0.log?.source == library && $0.log?.message == "init" }
             return (load, initCalled, result.status)
         }
         let crashed = "\(library) crashed with SIGSEGV in init"
         let first = try loadLine()
-        #expect(first.report.object("failure")?.string("message") == crashed && first.initCalled && first.status == 4)
+        #expect(first.report.failure?.message == crashed && first.initCalled && first.status == 4)
         let second = try loadLine()
-        #expect(second.report.object("failure")?.string("message")
+        #expect(second.report.failure?.message
             == crashed + "; remembered until the file changes, or pass --retry-failed", "\(second.report)")
         #expect(!second.initCalled, "a remembered crash is not loaded again")
         #expect(second.status == 4)
         let retried = try loadLine(["--retry-failed"])
-        #expect(retried.initCalled && retried.report.object("failure")?.string("message") == crashed)
+        #expect(retried.initCalled && retried.report.failure?.message == crashed)
         var now = [timeval(tv_sec: time(nil) - 30, tv_usec: 0), timeval(tv_sec: time(nil) - 30, tv_usec: 0)]
         #expect(utimes(library, &now) == 0)
         #expect(try loadLine().initCalled, "a changed file is loaded again")

@@ -1,4 +1,6 @@
 import Foundation
+import Plugboard
+@testable import plugboard
 import Testing
 
 /// The bundled examples, built the way plugins/demo.sh builds them, driven
@@ -25,25 +27,23 @@ import Testing
         let result = try run(TestPaths.plugboard, ["run", "--plugin-dir", directory.path, "--events", script, "--json",
                                                    "--container", directory.file("container")])
         #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
-        let lines = result.output.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
-        let loads = lines.filter { $0["type"] as? String == "load" }
+        let lines = try #require(CLI.runLines(result.output), "a line is not a run line:\n\(result.output)")
+        let loads = lines.compactMap(\.load)
         #expect(loads.count == Self.examples.count)
-        #expect(loads.allSatisfy { $0["status"] as? String == "loaded" })
-        let events = lines.filter { $0["type"] as? String == "event" }
-        let names = events.compactMap { $0["event"] as? String }
+        #expect(loads.allSatisfy { $0.status == .loaded })
+        let events = lines.events
+        let names = lines.eventNames
         #expect(names.first == "will-finish-launching")
         #expect(names.dropFirst().first == "did-finish-launching")
         #expect(names.last == "will-terminate")
-        let urls = events.filter { $0["event"] as? String == "open-url" }
-        #expect(urls.first?["decidedBy"] as? [String] == ["com.example.deeplink-router"])
-        let notification = events.first { $0["event"] as? String == "remote-notification" }
-        #expect(notification?["answer"] as? String == "new-data")
+        let urls = lines.events(named: "open-url")
+        #expect(urls.first?.decidedBy.map(\.rawValue) == ["com.example.deeplink-router"])
+        let notification = events.first { $0.event == .remoteNotification }
+        #expect(notification?.answer == .fetch(.newData))
         #expect(names.contains("memory-warning"))
-        let logs = lines.filter { $0["type"] as? String == "log" }.compactMap { $0["message"] as? String }
+        let logs = lines.compactMap(\.log).map(\.message)
         #expect(logs.contains("route item 42"))
-        #expect(lines.last?["type"] as? String == "exit")
+        #expect(lines.last?.exitCode != nil)
     }
 
     @Test func examplesExportOnlyTheEntrySymbol() throws {

@@ -1,6 +1,8 @@
 import Foundation
 import Glibc
+import Plugboard
 import PlugboardFiles
+@testable import plugboard
 import Testing
 
 /// A container whose `tmp` already holds a tree far deeper than the facade
@@ -97,10 +99,10 @@ import Testing
                                   "--call-timeout", "0"])
 
         #expect(result.status == 0, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
-        let objects = try #require(CLI.jsonLines(result.output), "\(result.output)")
-        let logs = objects.filter { $0.string("type") == "log" }.map { $0.string("message") ?? "?" }
+        let objects = try #require(CLI.runLines(result.output), "\(result.output)")
+        let logs = objects.compactMap(\.log).map(\.message)
         #expect(logs == ["will-finish-launching", "did-finish-launching", "will-terminate", "deinit"], "\(result.output)")
-        #expect(objects.last?.string("type") == "exit" && objects.last?.int("code") == 0, "\(result.output)")
+        #expect(objects.last?.exitCode == 0, "\(result.output)")
         #expect(try container.temporaryEntries().isEmpty)
         #expect(try String(contentsOfFile: container.outsideFile, encoding: .utf8) == "kept")
     }

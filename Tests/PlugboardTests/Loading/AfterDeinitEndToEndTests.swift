@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import Plugboard
+@testable import plugboard
 import Testing
 
 /// Hostile libraries that call the host after their `deinit` (from an `atexit`
@@ -47,10 +49,10 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: container + "/tmp/hostile-files-call.txt"), "a files call after deinit wrote")
 
         if json {
-            let objects = try #require(CLI.jsonLines(result.output), "a line is not JSON:\n\(everything)")
-            #expect(objects.last?.string("type") == "exit" && objects.last?.int("code") == 0, "\(everything)")
-            let event = objects.first { $0.string("type") == "event" && $0.string("event") == "remote-notification" }
-            #expect(event?["decidedBy"] as? [String] == ["com.hostile.late-all", "com.hostile.late-complete"], "\(everything)")
+            let objects = try #require(CLI.runLines(result.output), "a line is not a run line:\n\(everything)")
+            #expect(objects.last?.exitCode == 0, "\(everything)")
+            let event = objects.events(named: "remote-notification").first
+            #expect(event?.decidedBy.map(\.rawValue) == ["com.hostile.late-all", "com.hostile.late-complete"], "\(everything)")
         } else {
             #expect(CLI.eventNames(result.output).last == "will-terminate", "\(everything)")
             #expect(CLI.pluginLogs(result.output).contains("\(EndToEndRunTests.appID): will-terminate"), "\(everything)")

@@ -1,4 +1,6 @@
 import Foundation
+import Plugboard
+@testable import plugboard
 import Testing
 
 /// A library whose `register_plugins` returns false because `add_plugin` refused its plugin:
@@ -15,11 +17,11 @@ import Testing
 
         let json = try CLI.run(arguments + ["--json"])
         #expect(json.status == 4, "\(json.output)\n\(json.errorOutput)")
-        let lines = try #require(CLI.jsonLines(json.output), "not JSON lines:\n\(json.output)")
-        let load = try #require(lines.first { $0.string("type") == "load" && $0.string("path") == library }, "\(json.output)")
-        let failure = load.object("failure")
-        #expect(failure?.string("stage") == "register", "\(load)")
-        let message = failure?.string("message") ?? ""
+        let lines = try #require(CLI.runLines(json.output), "not run lines:\n\(json.output)")
+        let load = try #require(lines.load(of: library), "\(json.output)")
+        let failure = load.failure
+        #expect(failure?.stage == .register, "\(load)")
+        let message = failure?.message ?? ""
         #expect(message.hasPrefix("register_plugins returned false (the library logged no error to say why); add_plugin refused: "),
                 "\(message)")
         #expect(message.contains("com.example.\u{202e}evil") && message.contains("only letters, digits, '-', '_' and '.' are allowed"),

@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import Plugboard
+@testable import plugboard
 import Testing
 
 /// The notification bus through the real `plugboard run`, with real plugins
@@ -77,13 +79,12 @@ import Testing
         #expect(result.output.contains("events line 4: \"payload\" must be a JSON object"), "\(result.output)")
 
         let json = try Self.run(workspace, isolation, ["--events", events, "--json"])
-        let posts = try #require(CLI.jsonLines(json.output)).filter { $0["type"] as? String == "post" }
+        let posts = try #require(CLI.runLines(json.output)).compactMap(\.post)
         #expect(posts.count == 2, "\(json.output)")
-        let notifications = posts.first?["notifications"] as? [String: Any]
-        let delivery = (notifications?["deliveries"] as? [[String: Any]])?.first
-        #expect(delivery?["sender"] as? String == "plugboard" && delivery?["receiver"] as? String == "com.example.listener"
-                && delivery?["nanoseconds"] is NSNumber && delivery?["depth"] as? Int == 1, "\(json.output)")
-        #expect(((posts.last?["notifications"] as? [String: Any])?["unobserved"] as? [Any])?.count == 1, "\(json.output)")
+        let delivery = posts.first?.notifications.deliveries.first
+        #expect(delivery?.sender == "plugboard" && delivery?.receiver == "com.example.listener"
+                && delivery?.nanoseconds != nil && delivery?.depth == 1, "\(json.output)")
+        #expect(posts.last?.notifications.unobserved.count == 1, "\(json.output)")
     }
 
     @Test(arguments: isolations)

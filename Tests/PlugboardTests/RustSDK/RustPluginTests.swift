@@ -1,4 +1,6 @@
 import Foundation
+import Plugboard
+@testable import plugboard
 import Testing
 
 /// The Rust SDK end to end: crates built with the real `cargo build --offline`, loaded and
@@ -9,20 +11,20 @@ import Testing
 
     /// `plugboard run --json` over `plugins` with `arguments`; the status and the parsed lines.
     private func run(_ workspace: Workspace, isolation: String, _ arguments: [String],
-                     environment: [String: String] = [:]) throws -> (Int32, [[String: Any]]) {
+                     environment: [String: String] = [:]) throws -> (Int32, [RunLine]) {
         let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--isolation", isolation, "--json",
                                   "--container", workspace.root.file("container")] + arguments
                                   + workspace.passingEnvironment(Array(environment.keys), isolation: isolation), environment: environment)
-        let lines = try #require(CLI.jsonLines(result.output), "a line is not JSON:\n\(result.output)\n\(result.errorOutput)")
+        let lines = try #require(CLI.runLines(result.output), "a line is not a run line:\n\(result.output)\n\(result.errorOutput)")
         return (result.status, lines)
     }
 
-    private func events(_ lines: [[String: Any]]) -> [[String: Any]] {
-        lines.filter { $0.string("type") == "event" }
+    private func events(_ lines: [RunLine]) -> [EventReport] {
+        lines.events
     }
 
-    private func logs(_ lines: [[String: Any]], of plugin: String) -> [String] {
-        lines.filter { $0.string("type") == "log" && $0.string("plugin") == plugin }.compactMap { $0.string("message") }
+    private func logs(_ lines: [RunLine], of plugin: String) -> [String] {
+        lines.logs(of: plugin)
     }
 
     @Test(arguments: isolations) func theExampleOpensItsLinksAndCountsThem(isolation: String) throws {
@@ -31,13 +33,13 @@ import Testing
         let library = try Cargo.buildPlugin("plugins/rust-example", in: workspace.root, into: workspace.plugins)
         let (status, lines) = try run(workspace, isolation: isolation, ["--open-url", "rustapp://item/7", "--open-url", "https://example.com/"])
         #expect(status == 0, "\(lines)")
-        let load = try #require(lines.first { $0.string("type") == "load" })
-        #expect(load.string("path") == library && load.string("status") == "loaded", "\(load)")
-        let plugin = try #require(load.objects("plugins")?.first)
-        #expect(plugin["concerns"] as? [String] == ["open-url", "termination"], "\(plugin)")
-        #expect(plugin.object("descriptor")?.string("version") == "1.0.0", "\(plugin)")
-        let urls = events(lines).filter { $0.string("event") == "open-url" }
-        #expect(urls.map { $0["decidedBy"] as? [String] ?? ["?"] } == [["com.example.rust-links"], []], "\(urls)")
+        let load = try #require(lines.lazy.compactMap(\.load).first)
+        #expect(load.path == library && load.status == .loaded, "\(load)")
+        let plugin = try #require(load.plugins.first)
+        #expect(plugin.concerns.map(\.rawValue) == ["open-url", "termination"], "\(plugin)")
+        #expect(plugin.descriptor.version == "1.0.0", "\(plugin)")
+        let urls = lines.events(named: "open-url")
+        #expect(urls.map { $0.decidedBy.map(\.rawValue) } == [["com.example.rust-links"], []], "\(urls)")
         #expect(logs(lines, of: "com.example.rust-links") == ["open item/7", "opened 1 link(s)"], "\(lines)")
     }
 
@@ -97,12 +99,12 @@ import Testing
         #expect(status == 0, "\(lines)")
         let events = events(lines)
         #expect(events.count == 2 + Self.everyEvent.count + 1, "\(events)")
-        #expect(events.allSatisfy { ($0["failures"] as? [Any])?.isEmpty ?? false }, "\(events)")
+        #expect(events.allSatisfy { $0.failures.isEmpty }, "\(events)")
         #expect(logs(lines, of: Self.panicsID) == Self.panickingCallbacks.map { "panic in \($0): boom in \($0)" }, "\(lines)")
-        let answers = Dictionary(events.map { ($0.string("event") ?? "?", $0) }) { first, _ in first }
-        #expect(answers["open-url"]?["decidedBy"] as? [String] == [], "not handled")
-        #expect(answers["continue-user-activity"]?["decidedBy"] as? [String] == [], "not handled")
-        #expect(answers["remote-notification"]?["answer"] as? String == "failed", "\(answers["remote-notification"] ?? [:])")
+        let answers = Dictionary(events.map { ($0.event.name, $0) }) { first, _ in first }
+        #expect(answers["open-url"]?.decidedBy == [], "not handled")
+        #expect(answers["continue-user-activity"]?.decidedBy == [], "not handled")
+        #expect(answers["remote-notification"]?.answer == .fetch(.failed), "\(String(describing: answers["remote-notification"]))")
     }
 
     @Test(arguments: isolations, ["will_finish_launching", "did_finish_launching"])
@@ -112,11 +114,11 @@ import Testing
         try Cargo.buildPlugin("Tests/PlugboardTests/Fixtures/rust-panics", in: workspace.root, into: workspace.plugins)
         let (status, lines) = try run(workspace, isolation: isolation, ["--launch-options", #"{"panic":"\#(callback)"}"#])
         #expect(status == 2, "a veto: \(lines)")
-        let launch = try #require(events(lines).first { $0.string("event") == callback.replacingOccurrences(of: "_", with: "-") })
-        #expect(launch["answer"] as? Bool == false && launch["decidedBy"] as? [String] == [Self.panicsID], "\(launch)")
+        let launch = try #require(lines.events(named: callback.replacingOccurrences(of: "_", with: "-")).first)
+        #expect(launch.answer == .bool(false) && launch.decidedBy.map(\.rawValue) == [Self.panicsID], "\(launch)")
         #expect(logs(lines, of: Self.panicsID) == ["panic in \(callback): boom in \(callback)", "panic in will_terminate: boom in will_terminate"],
                 "\(lines)")
-        #expect(events(lines).last?.string("event") == "will-terminate")
+        #expect(events(lines).last?.event == .willTerminate)
     }
 
     @Test(arguments: isolations) func aPanicInNewLeavesTheLibraryUnused(isolation: String) throws {
@@ -125,9 +127,9 @@ import Testing
         try Cargo.buildPlugin("Tests/PlugboardTests/Fixtures/rust-panics", in: workspace.root, into: workspace.plugins)
         let (status, lines) = try run(workspace, isolation: isolation, [], environment: ["RUST_PANICS_IN_NEW": "1"])
         #expect(status == 3, "no plugin could be loaded: \(lines)")
-        let load = try #require(lines.first { $0.string("type") == "load" })
-        #expect(load.string("status") == "failed", "\(load)")
-        #expect(load.object("failure")?.string("message")
+        let load = try #require(lines.lazy.compactMap(\.load).first)
+        #expect(load.status == .failed, "\(load)")
+        #expect(load.failure?.message
                     == #"register_plugins returned false: plugin "\#(Self.panicsID)" not added: panic in new: boom in new"#, "\(load)")
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import Plugboard
+@testable import plugboard
 import Testing
 
 /// Saved state through the real `plugboard` binary and real plugins, in both isolation modes:
@@ -39,9 +41,9 @@ import Testing
     }
 
     /// The entries of the `state` line of `operation` (restore or save).
-    static func entries(_ result: ProcessResult, _ operation: String) throws -> [[String: Any]] {
-        let lines = try #require(CLI.jsonLines(result.output), "not JSON lines:\n\(result.output)\n\(result.errorOutput)")
-        return lines.filter { $0.string("type") == "state" && $0.string("operation") == operation }.flatMap { $0.objects("entries") ?? [] }
+    static func entries(_ result: ProcessResult, _ operation: String) throws -> [SavedStateReport.Entry] {
+        let lines = try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)\n\(result.errorOutput)")
+        return lines.compactMap(\.state).filter { $0.operation.rawValue == operation }.flatMap(\.entries)
     }
 
     /// A JSON array document, or nil.
@@ -51,8 +53,7 @@ import Testing
 
     /// The messages `plugin` logged.
     static func logs(_ result: ProcessResult, of plugin: String) -> [String] {
-        (CLI.jsonLines(result.output) ?? []).filter { $0.string("type") == "log" && $0.string("plugin") == plugin }
-            .compactMap { $0.string("message") }
+        (CLI.runLines(result.output) ?? []).logs(of: plugin)
     }
 
     /// The state text `state show --json` finds for `id`.
@@ -69,13 +70,13 @@ import Testing
         #expect(first.status == 0, "\(first.output)\n\(first.errorOutput)")
         #expect(try Self.entries(first, "restore").isEmpty, "no file: no state, quietly")
         let saved = try Self.entries(first, "save")
-        #expect(saved.map { $0.string("outcome") } == ["saved"] && saved.first?.int("bytes") == 7, "\(first.output)")
+        #expect(saved.map(\.outcome.rawValue) == ["saved"] && saved.first?.bytes == 7, "\(first.output)")
 
         try Self.buildCounter(in: workspace, version: "2.0")
         let second = try Self.run(workspace, isolation, urls: 1)
         #expect(second.status == 0, "\(second.output)\n\(second.errorOutput)")
         #expect(Self.logs(second, of: Self.counter) == ["restored count 2 (saved by 1.0)", "count 3"], "\(second.output)")
-        #expect(try Self.entries(second, "restore").map { $0.string("outcome") } == ["restored"])
+        #expect(try Self.entries(second, "restore").map(\.outcome.rawValue) == ["restored"])
         #expect(try Self.shownState(workspace, Self.counter) == "count 3")
         let shown = try #require(jsonObject(try Self.state(workspace, ["show", Self.counter, "--json"]).output))
         #expect(shown.string("version") == "2.0" && shown.string("encoding") == "utf-8" && shown.int("stateBytes") == 7)
@@ -144,8 +145,8 @@ import Testing
         let result = try Self.run(workspace, isolation, urls: 1)
         #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
         let restore = try Self.entries(result, "restore")
-        #expect(restore.map { $0.string("outcome") } == ["no-state"], "\(result.output)")
-        let warning = restore.first?.string("warning") ?? ""
+        #expect(restore.map(\.outcome.rawValue) == ["no-state"], "\(result.output)")
+        let warning = restore.first?.warning ?? ""
         #expect(warning.contains(path) && warning.contains(cause), "\(warning)")
         #expect(Self.logs(result, of: Self.counter) == ["count 1"], "started without state: \(result.output)")
         #expect(try Self.shownState(workspace, Self.counter) == "count 1", "the save replaced the unusable file")
@@ -168,7 +169,7 @@ import Testing
         _ = try Self.run(workspace, isolation, urls: 3)
         let result = try Self.run(workspace, isolation, urls: 1, ["--reset-state"])
         #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
-        let notes = (CLI.jsonLines(result.output) ?? []).filter { $0.string("type") == "note" }.compactMap { $0.string("message") }
+        let notes = (CLI.runLines(result.output) ?? []).compactMap(\.note)
         #expect(notes.contains { $0.contains("--reset-state: removed 1 state file(s)") }, "\(result.output)")
         #expect(Self.logs(result, of: Self.counter) == ["count 1"])
     }
@@ -183,7 +184,7 @@ import Testing
         try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/inside"))
         let result = try Self.run(workspace, "none", urls: 1, ["--reset-state"])
         #expect(result.status == 1, "\(result.output)\n\(result.errorOutput)")
-        let notes = (CLI.jsonLines(result.output) ?? []).filter { $0.string("type") == "note" }.compactMap { $0.string("message") }
+        let notes = (CLI.runLines(result.output) ?? []).compactMap(\.note)
         #expect(notes.contains { $0.contains("--reset-state: cannot remove the saved states:") && $0.contains("a.state") },
                 "\(result.output)")
         #expect(Self.logs(result, of: Self.counter).isEmpty, "nothing ran: \(result.output)")
@@ -201,8 +202,8 @@ import Testing
         #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
         for operation in ["restore", "save"] {
             let entries = try Self.entries(result, operation)
-            #expect(entries.map { $0.string("outcome") } == ["denied"], "\(operation): \(result.output)")
-            #expect(entries.first?.string("warning")?.contains("denies com.example.counter saved-state") == true)
+            #expect(entries.map(\.outcome.rawValue) == ["denied"], "\(operation): \(result.output)")
+            #expect(entries.first?.warning?.contains("denies com.example.counter saved-state") == true)
         }
         #expect(Self.logs(result, of: Self.counter) == [
             "restore_state not delivered: the policy '\(policy)' denies \(Self.counter) saved-state",
@@ -268,8 +269,8 @@ import Testing
         try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["SAVED_STATE", "HOSTILE_STATE=\"second\""] + definitions)
         let result = try Self.run(workspace, isolation, ["--call-timeout", "1"])
         let kept = try Self.entries(result, "save")
-        #expect(kept.map { $0.string("outcome") } == ["kept"], "\(result.output)")
-        #expect(kept.first?.string("warning")?.contains(words) == true, "\(kept)")
+        #expect(kept.map(\.outcome.rawValue) == ["kept"], "\(result.output)")
+        #expect(kept.first?.warning?.contains(words) == true, "\(kept)")
         #expect(result.status == (definitions[0].hasPrefix("SEGV") || definitions[0].hasPrefix("SPIN") ? 5 : 0), "\(result.output)")
         #expect(try Self.shownState(workspace, Self.hostile) == "first")
     }
@@ -284,7 +285,7 @@ import Testing
         let result = try Self.run(workspace, "process", urls: 1)
         #expect(result.status == 5, "\(result.output)")
         #expect(Self.logs(result, of: Self.hostile).contains("restored: first"))
-        #expect(try Self.entries(result, "save").compactMap { $0.string("plugin") } == [Self.counter], "\(result.output)")
+        #expect(try Self.entries(result, "save").map(\.plugin.rawValue) == [Self.counter], "\(result.output)")
         #expect(try Self.shownState(workspace, Self.hostile) == "first")
         #expect(try Self.shownState(workspace, Self.counter) == "count 2", "the other library saved as usual")
     }
@@ -316,7 +317,7 @@ import Testing
         #expect(result.output.contains("restarted the worker of"), "\(result.output)")
         // Restored again in the restarted worker, it crashed again: no restart left, withdrawn, not asked.
         #expect(Self.logs(result, of: Self.hostile).contains { $0.hasPrefix("restarted without its saved state:") }, "\(result.output)")
-        #expect(try Self.entries(result, "save").allSatisfy { $0.string("plugin") != Self.hostile }, "\(result.output)")
+        #expect(try Self.entries(result, "save").allSatisfy { $0.plugin.rawValue != Self.hostile }, "\(result.output)")
         #expect(try Self.shownState(workspace, Self.hostile) == "first", "a fresh state never replaces the saved one")
         #expect(try Self.shownState(workspace, Self.counter) == "count 2", "the other library saved as usual")
     }
@@ -330,8 +331,8 @@ import Testing
         let result = try Self.run(workspace, "process", urls: 1)
         #expect(result.status == 5, "\(result.output)")
         let restore = try Self.entries(result, "restore")
-        #expect(restore.compactMap { $0.string("outcome") } == ["restored", "refused"], "\(result.output)")
-        #expect(restore.last?.string("warning")?.contains("com.example.hostile crashed with SIGSEGV in restore_state") == true)
+        #expect(restore.map(\.outcome.rawValue) == ["restored", "refused"], "\(result.output)")
+        #expect(restore.last?.warning?.contains("com.example.hostile crashed with SIGSEGV in restore_state") == true)
         #expect(Self.logs(result, of: Self.counter) == ["restored count 1 (saved by 1.0)", "count 2"])
         #expect(try Self.shownState(workspace, Self.hostile) == "hostile state", "its file stays")
     }

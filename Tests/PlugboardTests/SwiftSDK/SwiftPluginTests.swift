@@ -1,4 +1,6 @@
 import Foundation
+import Plugboard
+@testable import plugboard
 import Testing
 
 /// The Swift SDK end to end: the example plugin, built by SwiftPM as a `.dynamic` product of this
@@ -23,17 +25,17 @@ import Testing
         defer { workspace.remove() }
         let result = try run(workspace, isolation: isolation, ["--open-url", "swiftapp://item/7", "--open-url", "https://example.com/"])
         #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
-        let lines = try #require(CLI.jsonLines(result.output), "a line is not JSON:\n\(result.output)")
-        let load = try #require(lines.first { $0.string("type") == "load" })
-        #expect(load.string("path") == library && load.string("status") == "loaded", "\(load)")
-        let plugin = try #require(load.objects("plugins")?.first)
-        #expect(plugin["concerns"] as? [String] == ["open-url", "user-activity", "termination"], "\(plugin)")
-        #expect(plugin.object("descriptor")?.string("version") == "1.0.0", "\(plugin)")
-        let urls = lines.filter { $0.string("type") == "event" && $0.string("event") == "open-url" }
-        #expect(urls.map { $0["decidedBy"] as? [String] ?? ["?"] } == [[Self.pluginID], []], "\(urls)")
-        let logs = lines.filter { $0.string("type") == "log" && $0.string("plugin") == Self.pluginID }
-        #expect(logs.compactMap { $0.string("message") } == ["open item/7", "remembered 1 link(s)"], "\(lines)")
-        #expect(logs.allSatisfy { $0.string("level") == "info" }, "\(logs)")
+        let lines = try #require(CLI.runLines(result.output), "a line is not a run line:\n\(result.output)")
+        let load = try #require(lines.lazy.compactMap(\.load).first)
+        #expect(load.path == library && load.status == .loaded, "\(load)")
+        let plugin = try #require(load.plugins.first)
+        #expect(plugin.concerns.map(\.rawValue) == ["open-url", "user-activity", "termination"], "\(plugin)")
+        #expect(plugin.descriptor.version == "1.0.0", "\(plugin)")
+        let urls = lines.events(named: "open-url")
+        #expect(urls.map { $0.decidedBy.map(\.rawValue) } == [[Self.pluginID], []], "\(urls)")
+        let logs = lines.compactMap(\.log).filter { $0.plugin == Self.pluginID }
+        #expect(logs.map(\.message) == ["open item/7", "remembered 1 link(s)"], "\(lines)")
+        #expect(logs.allSatisfy { $0.level == .info }, "\(logs)")
         let history = try String(contentsOfFile: workspace.root.file("container/Documents/swift-links.txt"), encoding: .utf8)
         #expect(history == "item/7\n")
     }
@@ -43,10 +45,10 @@ import Testing
         defer { workspace.remove() }
         let result = try run(workspace, isolation: "process", ["--open-url", "swiftapp://trap"])
         let line = "\(Self.pluginID) crashed with SIGILL in open_url (\(library))"
-        let lines = try #require(CLI.jsonLines(result.output), "a line is not JSON:\n\(result.output)")
-        let url = try #require(lines.first { $0.string("event") == "open-url" }, "\(lines)")
-        #expect(url.objects("failures")?.first?.string("message") == line, "\(url)")
-        #expect(lines.contains { $0.string("event") == "will-terminate" }, "the host went on after the crash: \(lines)")
+        let lines = try #require(CLI.runLines(result.output), "a line is not a run line:\n\(result.output)")
+        let url = try #require(lines.events(named: "open-url").first, "\(lines)")
+        #expect(url.failures.first?.message == line, "\(url)")
+        #expect(lines.events.contains { $0.event == .willTerminate }, "the host went on after the crash: \(lines)")
     }
 
     @Test func aTrapInProcessEndsTheHostWithAFaultLineNamingThePlugin() throws {

@@ -1,4 +1,6 @@
 import Foundation
+import Plugboard
+@testable import plugboard
 import Testing
 
 /// The Swift SDK beyond the example, through the probe plugin (Fixtures/SwiftPlugins/swift-sdk-probe,
@@ -8,10 +10,10 @@ import Testing
     static let pluginID = "com.example.swift-sdk-probe"
 
     /// `plugboard run --json` over a folder holding the probe, with `events`; the workspace, the
-    /// probe's path, the exit status and the JSON lines.
+    /// probe's path, the exit status and the lines.
     private func run(_ label: String, isolation: String, events: [String], environment: [String: String] = [:],
                      prepare: (Workspace) throws -> Void = { _ in })
-        throws -> (workspace: Workspace, library: String, status: Int32, lines: [[String: Any]]) {
+        throws -> (workspace: Workspace, library: String, status: Int32, lines: [RunLine]) {
         let workspace = try Workspace(label)
         try prepare(workspace)
         let library = try SwiftPackageLibraries.copy(SwiftPackageLibraries.probe, into: workspace.plugins)
@@ -19,12 +21,12 @@ import Testing
                                   "--container", workspace.root.file("container"), "--events", try workspace.events(events)]
                                   + workspace.passingEnvironment(Array(environment.keys), isolation: isolation),
                                  environment: environment)
-        let lines = try #require(CLI.jsonLines(result.output), "a line is not JSON:\n\(result.output)\n\(result.errorOutput)")
+        let lines = try #require(CLI.runLines(result.output), "a line is not a run line:\n\(result.output)\n\(result.errorOutput)")
         return (workspace, library, result.status, lines)
     }
 
-    private func probeLogs(_ lines: [[String: Any]]) -> [String] {
-        lines.filter { $0.string("type") == "log" && $0.string("plugin") == Self.pluginID }.compactMap { $0.string("message") }
+    private func probeLogs(_ lines: [RunLine]) -> [String] {
+        lines.logs(of: Self.pluginID)
     }
 
     @Test(arguments: isolations) func aNotificationIsAnsweredThroughTheCompletionNowOrLaterFromAnotherThread(isolation: String) throws {
@@ -34,14 +36,14 @@ import Testing
         ])
         defer { run.workspace.remove() }
         #expect(run.status == 0, "\(run.lines)")
-        let notifications = run.lines.filter { $0.string("event") == "remote-notification" }
+        let notifications = run.lines.events(named: "remote-notification")
         // "later" is answered 100 ms after the callback returned, from a task's thread; the default
         // deadline is 5 s, so only an answer that never crossed would make it no-data.
-        #expect(notifications.map { $0.string("answer") } == ["no-data", "new-data"], "\(notifications)")
-        #expect(notifications.allSatisfy { ($0.objects("failures") ?? []).isEmpty }, "\(notifications)")
-        let answers = notifications.compactMap { $0.objects("calls")?.first?.string("answer") }
-        #expect(answers == ["no-data", "new-data"], "\(notifications)")
-        #expect(!run.lines.contains { $0.string("type") == "log" && $0.string("level") == "warning" }, "\(run.lines)")
+        #expect(notifications.map(\.answer) == [.fetch(.noData), .fetch(.newData)], "\(notifications)")
+        #expect(notifications.allSatisfy { $0.failures.isEmpty }, "\(notifications)")
+        let answers = notifications.compactMap { $0.calls.first?.answer }
+        #expect(answers == [.fetch(.noData), .fetch(.newData)], "\(notifications)")
+        #expect(!run.lines.contains { $0.log?.level == .warning }, "\(run.lines)")
     }
 
     @Test(arguments: isolations) func theBusPostsAndObservesThroughTheSDK(isolation: String) throws {
@@ -67,12 +69,12 @@ import Testing
         defer { run.workspace.remove() }
         #expect(run.status == 3, "no plugin could be loaded: \(run.lines)")
         let sentence = "the plugins could not be made: the probe was told to refuse the library"
-        let load = try #require(run.lines.first { $0.string("type") == "load" })
-        #expect(load.string("status") == "failed" && load.string("path") == run.library, "\(load)")
-        #expect(load.object("failure")?.string("stage") == "register", "\(load)")
-        #expect(load.object("failure")?.string("message") == "register_plugins returned false: " + sentence, "\(load)")
-        let log = run.lines.first { $0.string("type") == "log" && $0.string("source") == run.library }
-        #expect(log?.string("level") == "error" && log?.string("message") == sentence, "\(run.lines)")
+        let load = try #require(run.lines.lazy.compactMap(\.load).first)
+        #expect(load.status == .failed && load.path == run.library, "\(load)")
+        #expect(load.failure?.stage == .register, "\(load)")
+        #expect(load.failure?.message == "register_plugins returned false: " + sentence, "\(load)")
+        let log = run.lines.compactMap(\.log).first { $0.source == run.library }
+        #expect(log?.level == .error && log?.message == sentence, "\(run.lines)")
     }
 
     @Test(arguments: isolations) func everyFilesCallReachesTheContainer(isolation: String) throws {

@@ -1,5 +1,5 @@
 /// One line a plugin printed in a worker, attributed to its library.
-public struct PluginOutputLine: Sendable, Encodable {
+public struct PluginOutputLine: Sendable, Codable {
     /// Which of the worker's streams it came on.
     public enum Stream: String, Sendable, Codable {
         /// Standard output.
