@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <sys/mman.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
@@ -304,22 +306,14 @@ static int add_socket_rules(scmp_filter_ctx filter, const pbs_rules_t *rules) {
     return result;
 }
 
-static int apply_seccomp(const pbs_rules_t *rules, char *error, size_t size) {
-    report_descriptor = rules->report_fd;
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_sigaction = on_refused_call;
-    action.sa_flags = SA_SIGINFO | SA_NODEFER;
-    sigemptyset(&action.sa_mask);
-    if (sigaction(SIGSYS, &action, NULL) != 0) return fail(error, size, errno, "cannot install the SIGSYS handler");
-    sigset_t sys;
-    sigemptyset(&sys);
-    sigaddset(&sys, SIGSYS);
-    pthread_sigmask(SIG_UNBLOCK, &sys, NULL);
-
+/* The filter `rules` ask for, built with libseccomp; NULL with a sentence in `error` when it cannot be. */
+static scmp_filter_ctx build_filter(const pbs_rules_t *rules, char *error, size_t size) {
     scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
-    if (!filter) return fail(error, size, 0, "cannot create the seccomp filter");
-    int result = seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1);
+    if (!filter) {
+        fail(error, size, 0, "cannot create the seccomp filter");
+        return NULL;
+    }
+    int result = 0;
     for (size_t i = 0; result == 0 && i < sizeof refused_calls / sizeof *refused_calls; i++) {
         result = trap(filter, refused_calls[i], 0, NULL);
     }
@@ -337,6 +331,62 @@ static int apply_seccomp(const pbs_rules_t *rules, char *error, size_t size) {
     }
     if (result == 0 && rules->execute_count == 0) result = trap(filter, "execve", 0, NULL);
     if (result == 0) result = add_socket_rules(filter, rules);
+    if (result != 0) {
+        seccomp_release(filter);
+        fail(error, size, -result, "cannot build the seccomp filter");
+        return NULL;
+    }
+    return filter;
+}
+
+long pbs_filter_compile(const pbs_rules_t *rules, void *buffer, size_t capacity, char *error, size_t size) {
+    scmp_filter_ctx filter = build_filter(rules, error, size);
+    if (!filter) return -1;
+    int fd = memfd_create("plugboard-seccomp-filter", MFD_CLOEXEC);
+    int exported = fd < 0 ? -errno : seccomp_export_bpf(filter, fd);
+    seccomp_release(filter);
+    if (exported != 0) {
+        if (fd >= 0) close(fd);
+        return fail(error, size, -exported, "cannot export the seccomp filter");
+    }
+    ssize_t length = pread(fd, buffer, capacity, 0);
+    struct stat status;
+    int whole = fstat(fd, &status) == 0 && status.st_size == length;
+    close(fd);
+    if (length <= 0 || !whole) return fail(error, size, 0, "the seccomp filter does not fit in %zu bytes", capacity);
+    return (long)length;
+}
+
+/* Installs the SIGSYS handler that reports and answers refused calls, then the filter: the
+   compiled one in `rules`, or one built here. */
+static int apply_seccomp(const pbs_rules_t *rules, char *error, size_t size) {
+    report_descriptor = rules->report_fd;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = on_refused_call;
+    action.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    if (sigaction(SIGSYS, &action, NULL) != 0) return fail(error, size, errno, "cannot install the SIGSYS handler");
+    sigset_t sys;
+    sigemptyset(&sys);
+    sigaddset(&sys, SIGSYS);
+    pthread_sigmask(SIG_UNBLOCK, &sys, NULL);
+
+    if (rules->filter) {
+        if (rules->filter_size == 0 || rules->filter_size % sizeof(struct sock_filter) != 0 ||
+            rules->filter_size / sizeof(struct sock_filter) > BPF_MAXINSNS) {
+            return fail(error, size, 0, "the compiled seccomp filter has %zu bytes, not a whole BPF program", rules->filter_size);
+        }
+        struct sock_fprog program = {.len = (unsigned short)(rules->filter_size / sizeof(struct sock_filter)),
+                                     .filter = (struct sock_filter *)rules->filter};
+        if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &program) != 0) {
+            return fail(error, size, errno, "cannot install the seccomp filter");
+        }
+        return 0;
+    }
+    scmp_filter_ctx filter = build_filter(rules, error, size);
+    if (!filter) return -1;
+    int result = seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1);
     if (result == 0) result = seccomp_load(filter);
     seccomp_release(filter);
     if (result != 0) return fail(error, size, -result, "cannot install the seccomp filter");

@@ -54,6 +54,11 @@ typedef struct pbs_rules {
     int landlock_abi;
     /** Non-zero: install the seccomp filter. */
     int seccomp;
+    /** The filter compiled beforehand by ::pbs_filter_compile for the same rules (a host compiles it
+        once for all its workers), or NULL: ::pbs_apply builds it. */
+    const void *filter;
+    /** The compiled filter's size in bytes. */
+    size_t filter_size;
     /** Where a denied system call is reported (a ::pbs_denial_t record each), or -1. */
     int report_fd;
     /** RLIMIT_NOFILE (0: leave it). */
@@ -73,6 +78,13 @@ typedef struct pbs_rules {
  * than one thread.
  */
 int pbs_apply(const pbs_rules_t *rules, char *error, size_t error_size);
+
+/**
+ * Builds the seccomp filter `rules` ask for (its system-call rules depend only on the execute
+ * and network grants) and writes it, as a BPF program, into `buffer`. Returns its size in bytes,
+ * or -1 with a sentence in `error`.
+ */
+long pbs_filter_compile(const pbs_rules_t *rules, void *buffer, size_t capacity, char *error, size_t error_size);
 
 /** What the worker reports, on `report_fd`, about one system call the filter refused (EPERM). */
 typedef struct pbs_denial {

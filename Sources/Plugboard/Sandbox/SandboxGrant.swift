@@ -5,9 +5,9 @@ import Foundation
 ///
 /// Grants are given per library, not per plugin: a library's plugins share one process, and
 /// its sandbox is in place before its code runs, when its plugins' ids are not known yet.
-public struct SandboxGrant: Sendable, Equatable, Codable {
+public struct SandboxGrant: Sendable, Equatable {
     /// Where a worker may connect and listen.
-    public enum Network: Sendable, Equatable, Codable {
+    public enum Network: Sendable, Equatable {
         /// No network (the default).
         case none
         /// TCP (IPv4 and IPv6) to these ports only; other protocols stay refused.

@@ -1,6 +1,6 @@
 import CSandbox
-import Foundation
 import Glibc
+import Synchronization
 
 /// The worker's side: what a confined worker may read, and confining it.
 extension WorkerSandbox {
@@ -19,10 +19,7 @@ extension WorkerSandbox {
     /// cannot be read.
     static func fromEnvironment(_ environment: [String: String]) throws(SandboxFailure) -> WorkerSandbox? {
         guard let text = environment[variable] else { return nil }
-        guard let sandbox = try? JSONDecoder().decode(WorkerSandbox.self, from: Data(text.utf8)) else {
-            throw SandboxFailure(description: "the host's \(variable) does not decode")
-        }
-        return sandbox
+        return try WorkerSandbox(encoded: text)
     }
 
     /// Confines this process for good: call it while the process has one thread, before the
@@ -33,11 +30,37 @@ extension WorkerSandbox {
         let write = Self.systemWritePaths + grant.write
         // Executing a program also executes its interpreter (the dynamic loader, or a script's).
         let execute = grant.execute + grant.execute.compactMap(LibraryDependencies.interpreter(of:))
+        var message = [CChar](repeating: 0, count: 512)
+        let status = filter.withUnsafeBytes { compiled in
+            withRules(read: read, write: write, execute: execute) { rules in
+                rules.report_fd = seccomp ? Self.reportDescriptor : -1
+                rules.filter = compiled.count > 0 ? compiled.baseAddress : nil
+                rules.filter_size = compiled.count
+                return pbs_apply(&rules, &message, message.count)
+            }
+        }
+        guard status == 0 else { throw SandboxFailure(description: Self.text(message)) }
+    }
+
+    /// The seccomp filter of this sandbox as a BPF program (it depends on the execute and network grants only).
+    func compileFilter() throws(SandboxFailure) -> [UInt8] {
+        var program = [UInt8](repeating: 0, count: 1 << 16)
+        var message = [CChar](repeating: 0, count: 512)
+        let size = program.withUnsafeMutableBytes { buffer in
+            withRules(read: [], write: [], execute: grant.execute) { rules in
+                pbs_filter_compile(&rules, buffer.baseAddress, buffer.count, &message, message.count)
+            }
+        }
+        guard size > 0 else { throw SandboxFailure(description: Self.text(message)) }
+        return Array(program.prefix(size))
+    }
+
+    /// Calls `body` with this sandbox's rules over `read`, `write` and `execute` (valid during the call).
+    private func withRules<Result>(read: [String], write: [String], execute: [String],
+                                   _ body: (inout pbs_rules_t) -> Result) -> Result {
         var connect: [UInt16] = [], bind: [UInt16] = []
         if case .ports(let connecting, let binding) = grant.network { (connect, bind) = (connecting, binding) }
-        let openFiles = grant.openFiles ?? SandboxGrant.defaultOpenFiles
-        var message = [CChar](repeating: 0, count: 512)
-        let status = withCStrings(read) { readPaths in
+        return withCStrings(read) { readPaths in
             withCStrings(write) { writePaths in
                 withCStrings(execute) { executePaths in
                     connect.withUnsafeBufferPointer { connectPorts in
@@ -49,36 +72,46 @@ extension WorkerSandbox {
                                 connect_ports: connectPorts.baseAddress, connect_count: connectPorts.count,
                                 bind_ports: bindPorts.baseAddress, bind_count: bindPorts.count,
                                 network_all: grant.network == .all ? 1 : 0, landlock_abi: Int32(landlockABI),
-                                seccomp: seccomp ? 1 : 0, report_fd: seccomp ? Self.reportDescriptor : -1,
-                                open_files: openFiles, memory_bytes: grant.memoryBytes ?? 0, cpu_seconds: grant.cpuSeconds ?? 0)
-                            return pbs_apply(&rules, &message, message.count)
+                                seccomp: seccomp ? 1 : 0, filter: nil, filter_size: 0, report_fd: -1,
+                                open_files: grant.openFiles ?? SandboxGrant.defaultOpenFiles,
+                                memory_bytes: grant.memoryBytes ?? 0, cpu_seconds: grant.cpuSeconds ?? 0)
+                            return body(&rules)
                         }
                     }
                 }
             }
-        }
-        guard status == 0 else {
-            throw SandboxFailure(description: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
     }
 
     /// The files this worker itself runs on (its executable and the libraries mapped now), and the
     /// Swift runtime's folder whole (the runtime may open more of its libraries later).
     private static func runtimeFiles() -> [String] {
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return [] }
+        let descriptor = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return [] }
+        defer { close(descriptor) }
+        var maps: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            maps += chunk[..<count]
+        }
         var files: [String] = []
         var seen = Set<String>()
-        for line in maps.split(separator: "\n") {
-            guard let slash = line.firstIndex(of: "/") else { continue }
-            let path = String(line[slash...])
+        for line in maps.split(separator: UInt8(ascii: "\n")) {
+            guard let slash = line.firstIndex(of: UInt8(ascii: "/")) else { continue }
+            let path = String(decoding: line[slash...], as: UTF8.self)
             guard !path.hasSuffix(" (deleted)"), seen.insert(path).inserted else { continue }
-            if (path as NSString).lastPathComponent.hasPrefix("libswiftCore.so") {
-                files.append((path as NSString).deletingLastPathComponent)
-            } else {
-                files.append(path)
-            }
+            let (folder, name) = LibraryDependencies.split(path)
+            files.append(name.hasPrefix("libswiftCore.so") ? folder : path)
         }
         return files
+    }
+
+    /// A C message buffer as text.
+    private static func text(_ message: [CChar]) -> String {
+        String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Calls `body` with `strings` as an array of C strings (valid during the call).
@@ -86,6 +119,29 @@ extension WorkerSandbox {
         let copies = strings.map { strdup($0) }
         defer { copies.forEach { free($0) } }
         return copies.map { UnsafePointer($0) }.withUnsafeBufferPointer(body)
+    }
+}
+
+/// The seccomp filters a host compiled, by what they depend on: compiled once, used by every
+/// worker (compiling one costs a worker's start-up more than the rest of its sandbox).
+final class CompiledFilters: Sendable {
+    /// The process's filters.
+    static let shared = CompiledFilters()
+    private let filters = Mutex<[String: [UInt8]]>([:])
+
+    /// The filter of `sandbox`, compiled on first use.
+    func filter(for sandbox: WorkerSandbox) throws(SandboxFailure) -> [UInt8] {
+        let grant = sandbox.grant
+        let network = switch grant.network {
+        case .none: "none"
+        case .all: "all"
+        case .ports(let connect, let bind): connect.isEmpty && bind.isEmpty ? "none" : "tcp"
+        }
+        let key = "\(grant.execute.isEmpty) \(network) \(sandbox.landlockABI >= PBS_LANDLOCK_TCP)"
+        if let known = filters.withLock({ $0[key] }) { return known }
+        let compiled = try sandbox.compileFilter()
+        filters.withLock { $0[key] = compiled }
+        return compiled
     }
 }
 

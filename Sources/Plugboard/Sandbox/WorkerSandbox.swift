@@ -1,9 +1,10 @@
-import Foundation
+import Synchronization
 
-/// How one worker is confined: the layers the host chose for the kernel it runs on and the
-/// policy's grant for the library. The host puts it in the worker's environment
-/// (``variable``); the worker applies it before it opens the library (``apply()``).
-public struct WorkerSandbox: Sendable, Equatable, Codable {
+/// How one worker is confined: the layers the host chose for the kernel it runs on, the
+/// policy's grant for the library, and the seccomp filter the host compiled for it. The host
+/// puts it in the worker's environment (``variable``, ``encoded``); the worker applies it before
+/// it opens the library (``apply(environment:)``).
+public struct WorkerSandbox: Sendable, Equatable {
     /// The library the worker loads, which it may read (with the libraries it needs).
     public let library: String
     /// The Landlock ABI to use; 0: no Landlock layer.
@@ -12,8 +13,10 @@ public struct WorkerSandbox: Sendable, Equatable, Codable {
     public let seccomp: Bool
     /// What the policy grants the library.
     public let grant: SandboxGrant
+    /// The seccomp filter as a BPF program, compiled by the host (empty without seccomp).
+    let filter: [UInt8]
 
-    /// The worker's environment variable that carries the sandbox (JSON).
+    /// The worker's environment variable that carries the sandbox (``encoded``).
     public static let variable = "PLUGBOARD_WORKER_SANDBOX"
     /// The descriptor on which the worker reports the system calls its filter refused.
     public static let reportDescriptor: Int32 = 4
@@ -22,6 +25,14 @@ public struct WorkerSandbox: Sendable, Equatable, Codable {
     /// The host's variables every confined worker gets: locale and time zone.
     public static let passedVariables = ["LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_COLLATE", "LC_MESSAGES",
                                          "LC_MONETARY", "LC_NUMERIC", "LC_TIME", "TZ"]
+
+    init(library: String, landlockABI: Int, seccomp: Bool, grant: SandboxGrant, filter: [UInt8] = []) {
+        self.library = library
+        self.landlockABI = landlockABI
+        self.seccomp = seccomp
+        self.grant = grant
+        self.filter = filter
+    }
 
     /// The sandbox of a worker for `library`: nil under ``SandboxMode/off``; under
     /// ``SandboxMode/strict``, an error when `support` lacks a layer.
@@ -37,7 +48,14 @@ public struct WorkerSandbox: Sendable, Equatable, Codable {
         case .best:
             break
         }
-        return WorkerSandbox(library: library, landlockABI: support.landlockABI, seccomp: support.seccomp, grant: grant)
+        let unfiltered = WorkerSandbox(library: library, landlockABI: support.landlockABI, seccomp: support.seccomp, grant: grant)
+        guard support.seccomp else { return unfiltered }
+        do throws(SandboxFailure) {
+            return WorkerSandbox(library: library, landlockABI: support.landlockABI, seccomp: true, grant: grant,
+                                 filter: try CompiledFilters.shared.filter(for: unfiltered))
+        } catch {
+            throw LoadFailure(.worker, "the sandbox's seccomp filter cannot be made: \(error); the worker was not started")
+        }
     }
 
     /// The worker's environment: the locale and time zone of `host`, the variables the grant
@@ -48,7 +66,7 @@ public struct WorkerSandbox: Sendable, Equatable, Codable {
             if let value = host[name] { environment[name] = value }
         }
         environment.merge(own) { _, mine in mine }
-        if let text = try? JSONEncoder().encode(self) { environment[Self.variable] = String(decoding: text, as: UTF8.self) }
+        environment[Self.variable] = encoded
         return environment
     }
 
