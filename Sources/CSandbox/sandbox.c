@@ -154,6 +154,43 @@ static int allow_ports(int ruleset, const uint16_t *ports, size_t count, uint64_
     return 0;
 }
 
+/* Allows reading the files this process runs on: every file mapped now (its executable and
+   libraries), and for the Swift runtime (libswiftCore.so) its whole folder, whose other
+   libraries the runtime may open later. Read from /proc/self/maps with no allocation. */
+static int allow_mapped_files(int ruleset, uint64_t handled, char *error, size_t size) {
+    int maps = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+    if (maps < 0) return fail(error, size, errno, "cannot read /proc/self/maps");
+    static char text[1 << 17];
+    size_t length = 0;
+    for (ssize_t got; length < sizeof text - 1 && (got = read(maps, text + length, sizeof text - 1 - length)) != 0;) {
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) break;
+        length += (size_t)got;
+    }
+    close(maps);
+    text[length] = 0;
+    char previous[4096] = "";
+    int result = 0;
+    for (char *line = text; result == 0 && line && *line;) {
+        char *end = strchr(line, '\n');
+        if (end) *end = 0;
+        char *path = strchr(line, '/');
+        if (path && strcmp(path, previous) != 0 && !strstr(path, " (deleted)")) {
+            snprintf(previous, sizeof previous, "%s", path);
+            char *slash = strrchr(path, '/');
+            const char *target = path;
+            char folder[4096];
+            if (slash && strncmp(slash + 1, "libswiftCore.so", 15) == 0) {
+                snprintf(folder, sizeof folder, "%.*s", (int)(slash - path), path);
+                target = folder;
+            }
+            result = allow_paths(ruleset, &target, 1, PBS_READ, handled, error, size);
+        }
+        line = end ? end + 1 : NULL;
+    }
+    return result;
+}
+
 static int apply_landlock(const pbs_rules_t *rules, char *error, size_t size) {
     int abi = rules->landlock_abi;
     struct pbs_landlock_ruleset_attr attributes = {.handled_access_fs = handled_files(abi)};
@@ -170,6 +207,7 @@ static int apply_landlock(const pbs_rules_t *rules, char *error, size_t size) {
     if (ruleset < 0) return fail(error, size, errno, "cannot create the Landlock ruleset (ABI %d)", abi);
     uint64_t handled = attributes.handled_access_fs;
     int result = allow_paths(ruleset, rules->read_paths, rules->read_count, PBS_READ, handled, error, size);
+    if (result == 0) result = allow_mapped_files(ruleset, handled, error, size);
     if (result == 0) result = allow_paths(ruleset, rules->write_paths, rules->write_count, PBS_WRITE, handled, error, size);
     if (result == 0) {
         result = allow_paths(ruleset, rules->execute_paths, rules->execute_count, PBS_FS_EXECUTE | PBS_FS_READ_FILE,

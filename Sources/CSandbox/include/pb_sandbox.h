@@ -33,7 +33,8 @@ enum {
 
 /** One worker's confinement: what it may reach beyond nothing. Lists may be empty (NULL, 0). */
 typedef struct pbs_rules {
-    /** Files and folders (with what is beneath) the worker may read. */
+    /** Files and folders (with what is beneath) the worker may read, besides the files it runs on
+        (mapped now: its executable and libraries; for the Swift runtime, its whole folder). */
     const char *const *read_paths;
     size_t read_count;
     /** Files and folders the worker may read, write, create in and remove from. */

@@ -27,7 +27,7 @@ enum LibraryDependencies {
     }
 
     /// A path's folder and last component ("/a/b.so" → ("/a", "b.so"); "b.so" → (".", "b.so")).
-    static func split(_ path: String) -> (folder: String, name: String) {
+    private static func split(_ path: String) -> (folder: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else { return (".", path) }
         return (slash == path.startIndex ? "/" : String(path[..<slash]), String(path[path.index(after: slash)...]))
     }

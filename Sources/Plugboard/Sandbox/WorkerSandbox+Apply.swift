@@ -25,7 +25,7 @@ extension WorkerSandbox {
     /// Confines this process for good: call it while the process has one thread, before the
     /// library is opened. On error the process may be partly confined and must exit.
     func apply(environment: [String: String]) throws(SandboxFailure) {
-        let read = Self.systemReadPaths + Self.runtimeFiles() + [library]
+        let read = Self.systemReadPaths + [library]
             + LibraryDependencies.files(neededBy: library, environment: environment) + grant.read
         let write = Self.systemWritePaths + grant.write
         // Executing a program also executes its interpreter (the dynamic loader, or a script's).
@@ -81,32 +81,6 @@ extension WorkerSandbox {
                 }
             }
         }
-    }
-
-    /// The files this worker itself runs on (its executable and the libraries mapped now), and the
-    /// Swift runtime's folder whole (the runtime may open more of its libraries later).
-    private static func runtimeFiles() -> [String] {
-        let descriptor = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return [] }
-        defer { close(descriptor) }
-        var maps: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            maps += chunk[..<count]
-        }
-        var files: [String] = []
-        var seen = Set<String>()
-        for line in maps.split(separator: UInt8(ascii: "\n")) {
-            guard let slash = line.firstIndex(of: UInt8(ascii: "/")) else { continue }
-            let path = String(decoding: line[slash...], as: UTF8.self)
-            guard !path.hasSuffix(" (deleted)"), seen.insert(path).inserted else { continue }
-            let (folder, name) = LibraryDependencies.split(path)
-            files.append(name.hasPrefix("libswiftCore.so") ? folder : path)
-        }
-        return files
     }
 
     /// A C message buffer as text.
