@@ -51,6 +51,25 @@ import Testing
         #expect(off.lines.compactMap(\.load).allSatisfy { $0.sandbox?.mode == "off" }, "\(off.lines)")
     }
 
+    /// A worker runs under the documented limits: no core dumps and 1024 open files by default;
+    /// memory, CPU time and open files as the grant says.
+    @Test func theWorkerRunsUnderItsLimits() throws {
+        let workspace = try Workspace("sandbox-limits")
+        defer { workspace.remove() }
+        _ = try PluginCompiler.compile(TestPaths.fixtures + "/configurable_plugin.c", to: workspace.plugins + "/liblimits.so",
+                                       flags: [#"-DFIX_ID="com.limits.probe""#, "-DFIX_LAUNCH=1", TestPaths.fixtures + "/limits_probe.c"])
+        func limits(_ extra: [String]) throws -> String? {
+            let run = try run(workspace, extra)
+            return run.lines.compactMap(\.output).first { $0.text.hasPrefix("limits ") }?.text
+        }
+        let standard = try #require(try limits([]))
+        #expect(standard.hasSuffix(" nofile=1024 core=0"), "\(standard)")
+        let policy = workspace.root.file("policy.json")
+        try Data(#"{"libraries": {"liblimits.so": {"memory": "256M", "cpu": 30, "open-files": 200}}}"#.utf8)
+            .write(to: URL(fileURLWithPath: policy))
+        #expect(try limits(["--policy", policy]) == "limits data=268435456 cpu=30 nofile=200 core=0")
+    }
+
     /// A sandbox needs a worker: asked of plugins in process, it is a usage error.
     @Test func aSandboxAskedOfPluginsInProcessIsAUsageError() throws {
         let workspace = try Workspace("sandbox-in-process")
