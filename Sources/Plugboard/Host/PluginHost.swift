@@ -122,10 +122,7 @@ public final class PluginHost {
         self.callTimeout = callTimeout
         self.isolation = isolation
         sandboxMode = sandbox
-        if case .workers = isolation, sandbox == .best, !SandboxSupport.kernel.missing.isEmpty {
-            logHandler(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .warning,
-                                       message: "sandbox: this kernel lacks \(SandboxSupport.kernel.missing.joined(separator: "; ")); workers get the layers it has (--sandbox strict refuses to start them)"))
-        }
+        if case .workers = isolation, sandbox == .best { SandboxSupport.warnOnceOfMissingLayers(logHandler) }
         restartLimit = max(0, restarts)
         self.logHandler = logHandler
         self.outputHandler = outputHandler

@@ -1,4 +1,5 @@
 import CSandbox
+import Synchronization
 
 /// What the running kernel offers the sandbox, probed once per process.
 public struct SandboxSupport: Sendable, Equatable, CustomStringConvertible {
@@ -19,6 +20,18 @@ public struct SandboxSupport: Sendable, Equatable, CustomStringConvertible {
         pbs_probe(&support)
         return SandboxSupport(landlockABI: Int(support.landlock_abi), seccomp: support.seccomp != 0)
     }()
+
+    /// Whether this process warned of the missing layers.
+    private static let warned = Mutex(false)
+
+    /// Under ``SandboxMode/best``, tells `log`, once per process (a `list` makes a host per library),
+    /// which layers this kernel lacks; nothing when it has them all.
+    static func warnOnceOfMissingLayers(_ log: PluginHost.LogHandler) {
+        let missing = kernel.missing
+        guard !missing.isEmpty, warned.withLock({ warned in defer { warned = true }; return !warned }) else { return }
+        log(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .warning,
+                            message: "sandbox: this kernel lacks \(missing.joined(separator: "; ")); workers get the layers it has (--sandbox strict refuses to start them)"))
+    }
 
     /// The layers the sandbox uses that this kernel lacks, in words; empty when it has them all.
     public var missing: [String] {
