@@ -81,7 +81,8 @@ final class WorkerConnection: Sendable {
         let reported = Mutex(Set<String>())
         return { denial in
             guard reported.withLock({ $0.insert(denial.kind).inserted }) else { return }
-            log(PluginLogRecord(source: HostIdentity.name, plugin: denial.who, level: .warning,
+            // `who` is a plugin id, or the library's path during its own functions (init…).
+            log(PluginLogRecord(source: HostIdentity.name, plugin: denial.who.flatMap { $0.hasPrefix("/") ? nil : $0 }, level: .warning,
                                 message: denial.sentence(library: library)))
         }
     }
