@@ -154,6 +154,22 @@ static int allow_ports(int ruleset, const uint16_t *ports, size_t count, uint64_
     return 0;
 }
 
+/* Allows reading `path` when it is a regular file (and, with `elf_only`, an ELF file), checked on
+   the descriptor the rule is made from, so a path swapped after a check cannot widen the rule. */
+static int allow_file(int ruleset, const char *path, int elf_only, char *error, size_t size) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) return 0;
+    struct stat status;
+    unsigned char magic[4] = {0};
+    int allowed = fstat(fd, &status) == 0 && S_ISREG(status.st_mode) &&
+                  (!elf_only || (pread(fd, magic, 4, 0) == 4 && memcmp(magic, "\x7f" "ELF", 4) == 0));
+    struct pbs_landlock_path_beneath_attr rule = {.allowed_access = PBS_FS_READ_FILE, .parent_fd = fd};
+    long added = allowed ? syscall(PBS_SYS_landlock_add_rule, ruleset, PBS_LANDLOCK_RULE_PATH_BENEATH, &rule, 0) : 0;
+    int saved = errno;
+    close(fd);
+    return added != 0 ? fail(error, size, saved, "cannot add the Landlock rule for '%s'", path) : 0;
+}
+
 /* Allows reading the files this process runs on: every file mapped now (its executable and
    libraries), and for the Swift runtime (libswiftCore.so) its whole folder, whose other
    libraries the runtime may open later. Read from /proc/self/maps with no allocation. */
@@ -208,6 +224,10 @@ static int apply_landlock(const pbs_rules_t *rules, char *error, size_t size) {
     uint64_t handled = attributes.handled_access_fs;
     int result = allow_paths(ruleset, rules->read_paths, rules->read_count, PBS_READ, handled, error, size);
     if (result == 0) result = allow_mapped_files(ruleset, handled, error, size);
+    if (result == 0 && rules->library) result = allow_file(ruleset, rules->library, 0, error, size);
+    for (size_t i = 0; result == 0 && i < rules->needed_count; i++) {
+        result = allow_file(ruleset, rules->needed_paths[i], 1, error, size);
+    }
     if (result == 0) result = allow_paths(ruleset, rules->write_paths, rules->write_count, PBS_WRITE, handled, error, size);
     if (result == 0) {
         result = allow_paths(ruleset, rules->execute_paths, rules->execute_count, PBS_FS_EXECUTE | PBS_FS_READ_FILE,
@@ -278,7 +298,20 @@ static const char *const refused_calls[] = {
     "lookup_dcookie", "vhangup", "uselib", "modify_ldt", "iopl", "ioperm", "fanotify_init",
     "settimeofday", "clock_settime", "clock_adjtime", "adjtimex", "mbind", "migrate_pages",
     "move_pages", "execveat",
+    /* A file's mode, owner, times and extended attributes: Landlock does not see these, so a
+       worker (root's, say) could make any file setuid or readable. */
+    "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat", "utime", "utimes",
+    "utimensat", "futimesat", "setxattr", "lsetxattr", "fsetxattr", "setxattrat", "removexattr",
+    "lremovexattr", "fremovexattr", "removexattrat",
+    /* Watching folders it cannot read would show what happens in them. */
+    "inotify_init", "inotify_init1",
+    /* A new session or process group would escape the group the host ends with the worker. */
+    "setsid", "setpgid",
 };
+
+_Static_assert(PBS_CLONE_THREAD == CLONE_THREAD, "CLONE_THREAD");
+_Static_assert(PBS_CLONE_NAMESPACES == (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWIPC |
+                                        CLONE_NEWUTS | CLONE_NEWCGROUP), "the namespace flags");
 
 /* The namespace flags a clone may not carry. */
 static const uint64_t namespace_flags[] = {
@@ -367,7 +400,25 @@ static scmp_filter_ctx build_filter(const pbs_rules_t *rules, char *error, size_
         struct scmp_arg_cmp request = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, terminal_requests[i]);
         result = trap(filter, "ioctl", 1, &request);
     }
-    if (result == 0 && rules->execute_count == 0) result = trap(filter, "execve", 0, NULL);
+    if (result == 0 && rules->execute_count == 0) {
+        /* Without programs to run, no process either: only threads (a child would outlive the
+           worker when the host dies, as only the worker is killed with it). */
+        struct scmp_arg_cmp not_a_thread = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0);
+        result = trap(filter, "execve", 0, NULL);
+        if (result == 0) result = trap(filter, "clone", 1, &not_a_thread);
+        if (result == 0) result = trap(filter, "fork", 0, NULL);
+        if (result == 0) result = trap(filter, "vfork", 0, NULL);
+    }
+    /* Unix socket pairs for the worker's own use only: a datagram pair could send to path sockets. */
+    for (int type = 0; result == 0 && type < 16; type++) {
+        if (type == SOCK_STREAM) continue;
+        struct scmp_arg_cmp pair_type = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xF, (scmp_datum_t)type);
+        result = trap(filter, "socketpair", 1, &pair_type);
+    }
+    if (result == 0) {
+        struct scmp_arg_cmp not_unix = SCMP_A0(SCMP_CMP_NE, AF_UNIX);
+        result = trap(filter, "socketpair", 1, &not_unix);
+    }
     if (result == 0) result = add_socket_rules(filter, rules);
     if (result != 0) {
         seccomp_release(filter);

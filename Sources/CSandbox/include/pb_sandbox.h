@@ -37,6 +37,14 @@ typedef struct pbs_rules {
         (mapped now: its executable and libraries; for the Swift runtime, its whole folder). */
     const char *const *read_paths;
     size_t read_count;
+    /** The library the worker loads, which it may read when it is a regular file (checked on the
+        descriptor the rule is made from). */
+    const char *library;
+    /** The libraries it needs, which the worker may read: each only when it is a regular ELF
+        file, checked on the descriptor the rule is made from (a library names these itself: a
+        folder, or a link to a secret, must not become readable). */
+    const char *const *needed_paths;
+    size_t needed_count;
     /** Files and folders the worker may read, write, create in and remove from. */
     const char *const *write_paths;
     size_t write_count;
@@ -98,6 +106,13 @@ typedef struct pbs_denial {
     /** The callback it was in ("open_url", "init"), if known. */
     char callback[32];
 } pbs_denial_t;
+
+/** `clone`'s flags that ::pbs_denial_t readers look at (the values of <sched.h>, checked in sandbox.c):
+    a clone without CLONE_THREAD starts a process; one with a namespace flag makes a namespace. */
+enum {
+    PBS_CLONE_THREAD = 0x00010000,
+    PBS_CLONE_NAMESPACES = 0x7E020000,
+};
 
 /** The name of system call `call` on this machine ("socket", "execve"), or NULL. */
 const char *pbs_call_name(int32_t call);

@@ -16,6 +16,9 @@ public struct SandboxDenial: Sendable, Equatable {
     /// What makes two denials the same kind: the host reports each kind once per library.
     public let kind: String
 
+    /// How many kinds of denial the host reports per worker; later kinds are not reported.
+    static let kindsReported = 32
+
     /// How every denial's log line begins.
     public static let logPrefix = "sandbox: "
 
@@ -60,10 +63,19 @@ public struct SandboxDenial: Sendable, Equatable {
             case AF_PACKET: "a packet socket"
             default: "a socket of family \(first)"
             }
-            return ("open \(family)", "network", "socket \(first) \(type)")
+            return ("open \(family)", "network", "socket \(family)")
         case "execve": return ("execute a program", "execute", name)
         case "execveat": return ("execute a program from a descriptor (execveat, fexecve)", nil, name)
+        case "clone" where first & UInt64(PBS_CLONE_THREAD) == 0 && first & UInt64(PBS_CLONE_NAMESPACES) == 0, "fork", "vfork":
+            return ("start a process (\(name))", "execute", "process")
         case "clone", "unshare", "setns": return ("create or enter a namespace (\(name))", nil, "namespace")
+        case "socketpair": return ("open a socket pair other than a Unix stream pair", nil, name)
+        case "setsid", "setpgid": return ("leave its process group (\(name))", nil, "process group")
+        case "inotify_init", "inotify_init1": return ("watch folders (\(name))", nil, "inotify")
+        case "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat", "utime", "utimes",
+             "utimensat", "futimesat", "setxattr", "lsetxattr", "fsetxattr", "setxattrat", "removexattr",
+             "lremovexattr", "fremovexattr", "removexattrat":
+            return ("change a file's mode, owner, times or attributes (\(name))", nil, "file metadata")
         case "ptrace": return ("trace a process (ptrace)", nil, name)
         case "process_vm_readv", "process_vm_writev", "process_madvise", "pidfd_getfd", "kcmp":
             return ("reach into another process (\(name))", nil, name)
@@ -72,7 +84,7 @@ public struct SandboxDenial: Sendable, Equatable {
         case "chroot": return ("change its root folder (chroot)", nil, name)
         case "keyctl", "add_key", "request_key": return ("use the kernel's keyrings (\(name))", nil, "keyring")
         case "ioctl": return ("type into a terminal (ioctl \(second == UInt64(TIOCSTI) ? "TIOCSTI" : "TIOCLINUX"))", nil, name)
-        default: return ("call \(name)", nil, name)
+        default: return ("call \(name)", nil, "call \(name)")
         }
     }
 }

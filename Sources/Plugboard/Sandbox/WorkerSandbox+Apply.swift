@@ -25,14 +25,14 @@ extension WorkerSandbox {
     /// Confines this process for good: call it while the process has one thread, before the
     /// library is opened. On error the process may be partly confined and must exit.
     func apply(environment: [String: String]) throws(SandboxFailure) {
-        let read = Self.systemReadPaths + [library]
-            + LibraryDependencies.files(neededBy: library, environment: environment) + grant.read
+        let read = Self.systemReadPaths + grant.read
+        let needed = LibraryDependencies.files(neededBy: library, environment: environment)
         let write = Self.systemWritePaths + grant.write
         // Executing a program also executes its interpreter (the dynamic loader, or a script's).
         let execute = grant.execute + grant.execute.compactMap(LibraryDependencies.interpreter(of:))
         var message = [CChar](repeating: 0, count: 512)
         let status = filter.withUnsafeBytes { compiled in
-            withRules(read: read, write: write, execute: execute) { rules in
+            withRules(read: read, needed: needed, write: write, execute: execute) { rules in
                 rules.report_fd = seccomp ? Self.reportDescriptor : -1
                 rules.filter = compiled.count > 0 ? compiled.baseAddress : nil
                 rules.filter_size = compiled.count
@@ -47,7 +47,7 @@ extension WorkerSandbox {
         var program = [UInt8](repeating: 0, count: 1 << 16)
         var message = [CChar](repeating: 0, count: 512)
         let size = program.withUnsafeMutableBytes { buffer in
-            withRules(read: [], write: [], execute: grant.execute) { rules in
+            withRules(read: [], needed: [], write: [], execute: grant.execute) { rules in
                 pbs_filter_compile(&rules, buffer.baseAddress, buffer.count, &message, message.count)
             }
         }
@@ -55,27 +55,36 @@ extension WorkerSandbox {
         return Array(program.prefix(size))
     }
 
-    /// Calls `body` with this sandbox's rules over `read`, `write` and `execute` (valid during the call).
-    private func withRules<Result>(read: [String], write: [String], execute: [String],
+    /// Calls `body` with this sandbox's rules over `read`, `needed`, `write` and `execute` (valid during the call).
+    private func withRules<Result>(read: [String], needed: [String], write: [String], execute: [String],
                                    _ body: (inout pbs_rules_t) -> Result) -> Result {
         var connect: [UInt16] = [], bind: [UInt16] = []
         if case .ports(let connecting, let binding) = grant.network { (connect, bind) = (connecting, binding) }
-        return withCStrings(read) { readPaths in
-            withCStrings(write) { writePaths in
-                withCStrings(execute) { executePaths in
-                    connect.withUnsafeBufferPointer { connectPorts in
-                        bind.withUnsafeBufferPointer { bindPorts in
-                            var rules = pbs_rules_t(
-                                read_paths: readPaths.baseAddress, read_count: readPaths.count,
-                                write_paths: writePaths.baseAddress, write_count: writePaths.count,
-                                execute_paths: executePaths.baseAddress, execute_count: executePaths.count,
-                                connect_ports: connectPorts.baseAddress, connect_count: connectPorts.count,
-                                bind_ports: bindPorts.baseAddress, bind_count: bindPorts.count,
-                                network_all: grant.network == .all ? 1 : 0, landlock_abi: Int32(landlockABI),
-                                seccomp: seccomp ? 1 : 0, filter: nil, filter_size: 0, report_fd: -1,
-                                open_files: grant.openFiles ?? SandboxGrant.defaultOpenFiles,
-                                memory_bytes: grant.memoryBytes ?? 0, cpu_seconds: grant.cpuSeconds ?? 0)
-                            return body(&rules)
+        let lists = [read, needed, write, execute].map { $0.map { strdup($0) } }
+        defer { lists.joined().forEach { free($0) } }
+        let pointers = lists.map { $0.map { UnsafePointer($0) } }
+        return pointers[0].withUnsafeBufferPointer { readPaths in
+            pointers[1].withUnsafeBufferPointer { neededPaths in
+                pointers[2].withUnsafeBufferPointer { writePaths in
+                    pointers[3].withUnsafeBufferPointer { executePaths in
+                        connect.withUnsafeBufferPointer { connectPorts in
+                            bind.withUnsafeBufferPointer { bindPorts in
+                                var rules = pbs_rules_t(
+                                    read_paths: readPaths.baseAddress, read_count: readPaths.count,
+                                    library: nil, needed_paths: neededPaths.baseAddress, needed_count: neededPaths.count,
+                                    write_paths: writePaths.baseAddress, write_count: writePaths.count,
+                                    execute_paths: executePaths.baseAddress, execute_count: executePaths.count,
+                                    connect_ports: connectPorts.baseAddress, connect_count: connectPorts.count,
+                                    bind_ports: bindPorts.baseAddress, bind_count: bindPorts.count,
+                                    network_all: grant.network == .all ? 1 : 0, landlock_abi: Int32(landlockABI),
+                                    seccomp: seccomp ? 1 : 0, filter: nil, filter_size: 0, report_fd: -1,
+                                    open_files: grant.openFiles ?? SandboxGrant.defaultOpenFiles,
+                                    memory_bytes: grant.memoryBytes ?? 0, cpu_seconds: grant.cpuSeconds ?? 0)
+                                return library.withCString { path in
+                                    rules.library = path
+                                    return body(&rules)
+                                }
+                            }
                         }
                     }
                 }
@@ -86,13 +95,6 @@ extension WorkerSandbox {
     /// A C message buffer as text.
     private static func text(_ message: [CChar]) -> String {
         String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// Calls `body` with `strings` as an array of C strings (valid during the call).
-    private func withCStrings<Result>(_ strings: [String], _ body: (UnsafeBufferPointer<UnsafePointer<CChar>?>) -> Result) -> Result {
-        let copies = strings.map { strdup($0) }
-        defer { copies.forEach { free($0) } }
-        return copies.map { UnsafePointer($0) }.withUnsafeBufferPointer(body)
     }
 }
 

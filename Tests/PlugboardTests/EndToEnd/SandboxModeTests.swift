@@ -70,6 +70,30 @@ import Testing
         #expect(try limits(["--policy", policy]) == "limits data=268435456 cpu=30 nofile=200 core=0")
     }
 
+    /// A library names the libraries it needs, so those names must not make anything else readable:
+    /// a `RUNPATH` folder whose `libc.so.6` is a link to a folder of secrets, or to a secret file,
+    /// grants nothing (only regular ELF files are granted, checked on the descriptor the rule is made from).
+    @Test(arguments: ["folder", "file"]) func aLibraryCannotMakeAFileReadableByNeedingIt(_ target: String) throws {
+        let workspace = try Workspace("sandbox-needed-" + target)
+        defer { workspace.remove() }
+        let secrets = workspace.root.file("secrets")
+        try FileManager.default.createDirectory(atPath: secrets, withIntermediateDirectories: true)
+        try Data("secret".utf8).write(to: URL(fileURLWithPath: secrets + "/secret"))
+        let dependencies = workspace.root.file("deps")
+        try FileManager.default.createDirectory(atPath: dependencies, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dependencies + "/libc.so.6",
+                                                   withDestinationPath: target == "folder" ? secrets : secrets + "/secret")
+        _ = try PluginCompiler.compile(TestPaths.fixtures + "/configurable_plugin.c", to: workspace.plugins + "/libneeds.so", flags: [
+            #"-DFIX_ID="com.needs.probe""#, "-DFIX_LAUNCH=1", "-DREAD_TARGET=\"\(secrets)/secret\"",
+            TestPaths.fixtures + "/reads_file.c", "-Wl,-rpath,$ORIGIN/../deps", "-Wl,--enable-new-dtags",
+        ])
+        let confined = try run(workspace, [])
+        let verdict = confined.lines.compactMap(\.output).first { $0.text.hasPrefix("read ") }?.text
+        #expect(verdict == "read blocked 13", "EACCES: \(confined.lines)")
+        let control = try run(workspace, ["--sandbox", "off"])
+        #expect(control.lines.compactMap(\.output).contains { $0.text == "read allowed" }, "the probe can read it unconfined")
+    }
+
     /// A sandbox needs a worker: asked of plugins in process, it is a usage error.
     @Test func aSandboxAskedOfPluginsInProcessIsAUsageError() throws {
         let workspace = try Workspace("sandbox-in-process")

@@ -42,11 +42,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/un.h>
@@ -568,6 +570,42 @@ static outcome_t env_secret(const char *place) {
     return getenv("PLUGBOARD_TEST_SECRET") ? allowed("") : blocked("unset");
 }
 
+/* Sets the secret file's mode to what it is (harmless): changing a file's metadata, which
+ * Landlock does not see. */
+static outcome_t chmod_secret(const char *place) {
+    (void)place;
+    struct stat status;
+    if (stat(SECRET_PATH, &status) != 0) return denied(errno);
+    return by_result(chmod(SECRET_PATH, status.st_mode & 07777));
+}
+
+/* A Unix datagram socket pair (which could send to path sockets). */
+static outcome_t socketpair_dgram(const char *place) {
+    (void)place;
+    int pair[2];
+    if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, pair) != 0) return denied(errno);
+    close(pair[0]);
+    close(pair[1]);
+    return allowed("");
+}
+
+/* An inotify instance (which could watch folders it cannot read). */
+static outcome_t inotify(const char *place) {
+    (void)place;
+    return by_descriptor(inotify_init1(IN_CLOEXEC));
+}
+
+/* A child process that exits at once (a process could outlive its worker). */
+static outcome_t fork_child(const char *place) {
+    (void)place;
+    pid_t child = fork();
+    if (child < 0) return denied(errno);
+    if (child == 0) _exit(0);
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+    return allowed("");
+}
+
 /* Any descriptor from 5 on (0-2 stdio, 3 the worker's channel, 4 the sandbox's report
  * pipe); the attempts before this one closed theirs. */
 static outcome_t inherited_fd(const char *place) {
@@ -614,6 +652,10 @@ static const struct {
     {"capabilities", capabilities},
     {"no-new-privs", no_new_privs},
     {"env-secret", env_secret},
+    {"chmod-secret", chmod_secret},
+    {"socketpair-dgram", socketpair_dgram},
+    {"inotify", inotify},
+    {"fork", fork_child},
     {"inherited-fd", inherited_fd},  /* last: every other attempt closed what it opened */
 };
 

@@ -76,11 +76,14 @@ final class WorkerConnection: Sendable {
         }
     }
 
-    /// Logs the first denial of each kind (``SandboxDenial/kind``) of `library`'s worker.
+    /// Logs the first denial of each kind (``SandboxDenial/kind``) of `library`'s worker, for at most
+    /// ``SandboxDenial/kindsReported`` kinds (the reports come from the worker: a plugin can forge them).
     private static func denialReporter(library: String, log: @escaping PluginHost.LogHandler) -> @Sendable (SandboxDenial) -> Void {
         let reported = Mutex(Set<String>())
         return { denial in
-            guard reported.withLock({ $0.insert(denial.kind).inserted }) else { return }
+            guard reported.withLock({ kinds in
+                kinds.count < SandboxDenial.kindsReported && kinds.insert(denial.kind).inserted
+            }) else { return }
             // `who` is a plugin id, or the library's path during its own functions (init…).
             log(PluginLogRecord(source: HostIdentity.name, plugin: denial.who.flatMap { $0.hasPrefix("/") ? nil : $0 }, level: .warning,
                                 message: denial.sentence(library: library)))

@@ -121,15 +121,27 @@ final class WorkerProcess: Sendable {
         }
     }
 
+    /// The longest line delivered whole; a longer one is delivered in pieces of this many bytes.
+    static let longestLine = 65_536
+
     /// Splits what the worker prints on `descriptor` into lines for `deliver`.
     private static func readLines(_ descriptor: Int32, of process: ChildProcess, _ deliver: (String) -> Void) {
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
+        // Only the bytes just read are searched, and a line without an end comes in pieces: a
+        // plugin printing one endless line costs the host no more than many short ones.
         while let count = try? process.read(descriptor, into: &chunk), count > 0 {
-            pending += chunk[..<count]
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                deliver(String(decoding: pending[..<newline], as: UTF8.self))
-                pending.removeSubrange(...newline)
+            var start = 0
+            for index in 0..<count where chunk[index] == UInt8(ascii: "\n") {
+                pending += chunk[start..<index]
+                deliver(String(decoding: pending, as: UTF8.self))
+                pending.removeAll(keepingCapacity: true)
+                start = index + 1
+            }
+            pending += chunk[start..<count]
+            while pending.count >= longestLine {
+                deliver(String(decoding: pending.prefix(longestLine), as: UTF8.self))
+                pending.removeFirst(longestLine)
             }
         }
         if !pending.isEmpty { deliver(String(decoding: pending, as: UTF8.self)) }
