@@ -17,24 +17,20 @@ public final class PluginHost {
 
     /// The registered plugins; a constant reference, so reading it costs no exclusivity check.
     let registry = PluginRegistry()
-    /// The libraries this host holds and the files it tried (changed by loading and shutdown).
-    var loaded = HostLibraries()
+    /// Loads libraries, and holds them and their workers.
+    let loader: LibraryLoader
     let logHandler: LogHandler
 
     /// The container offered to loaded C plugins as the `files` host service;
     /// nil offers none. See also ``FilesPlugin``.
-    public let fileFacade: FileFacade?
+    public var fileFacade: FileFacade? { loader.fileFacade }
 
     /// Where loaded libraries run.
-    public let isolation: PluginIsolation
+    public var isolation: PluginIsolation { loader.isolation }
     /// How workers are confined (in process, nothing is).
-    public let sandboxMode: SandboxMode
+    public var sandboxMode: SandboxMode { loader.sandboxMode }
     /// How long one plugin call may take: in process, a warning; in a worker, the worker is stopped.
     let callTimeout: Duration?
-    /// How often a library's failed worker is started again.
-    let restartLimit: Int
-    /// Receives what plugin code prints in workers.
-    let outputHandler: OutputHandler
 
     /// Asked while the host waits for a worker's answer: true stops the wait, the
     /// worker with it (the call is reported as interrupted). For an application that
@@ -44,9 +40,15 @@ public final class PluginHost {
     /// Where the host remembers libraries whose worker crashed, exited or hung while
     /// loading them (the scan cache of `list`): such a library is skipped, with its
     /// stored reason, until its file changes, unless ``retryCrashed``. nil remembers nothing.
-    public var scanCache: ScanCache?
+    public var scanCache: ScanCache? {
+        get { loader.scanCache }
+        set { loader.scanCache = newValue }
+    }
     /// Load libraries the scan cache remembers as crashed all the same.
-    public var retryCrashed = false
+    public var retryCrashed: Bool {
+        get { loader.retryCrashed }
+        set { loader.retryCrashed = newValue }
+    }
 
     /// Every plugin whose worker failed during a call so far, in the order it happened.
     public internal(set) var failures: [PluginFailure] = []
@@ -62,22 +64,6 @@ public final class PluginHost {
     var cachedObserverRanks: (generation: Int, ranks: [String: ObserverRank])?
     /// The plugins' functions as any thread reaches them (calls, and plugins' `invoke`).
     let functionInvoker: FunctionInvoker
-    /// The host's files service as a worker reaches it (a worker's host sets it).
-    var filesProxy: HostFilesProxy?
-    /// The files service a library loaded now gets: the host's through the worker's
-    /// channel, or the facade here; none without a container.
-    var filesAccess: FilesAccess? {
-        filesProxy.map { FilesAccess(.worker($0)) } ?? fileFacade.map { FilesAccess(.here(FilesService(facade: $0))) }
-    }
-
-    /// Told each stage of a library's own functions before it runs (a worker's host sets it).
-    var stageAnnouncer: (@Sendable (LibraryFunction) -> Void)?
-    /// Told, from any thread, of each notification-bus call of a loaded library that the host
-    /// refused and logged (the first ``RefusalLogBudget/limit`` of each library), in process or in
-    /// its worker; set before loading (a worker's host sets it, to relay them to its host).
-    var busRefusalHandler: LogRouter.RefusalSink?
-    /// How the library's own functions are called: recorded, and announced.
-    var libraryCalls: LibraryCallSite { LibraryCallSite(record: calls, announce: stageAnnouncer) }
     /// Reports calls that do not return within the call timeout; nil without one.
     private let watchdog: CallWatchdog?
 
@@ -118,17 +104,12 @@ public final class PluginHost {
                 decorators: [PluginDecorator] = [],
                 logHandler: @escaping LogHandler = { _ in }, outputHandler: @escaping OutputHandler = { _ in }) {
         self.timing = timing
-        self.fileFacade = fileFacade
         self.callTimeout = callTimeout
-        self.isolation = isolation
-        sandboxMode = sandbox
         if case .workers = isolation, sandbox == .best, !SandboxSupport.kernel.missing.isEmpty {
             logHandler(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .warning,
                                        message: "sandbox: this kernel lacks \(SandboxSupport.kernel.missing.joined(separator: "; ")); workers get the layers it has (--sandbox strict refuses to start them)"))
         }
-        restartLimit = max(0, restarts)
         self.logHandler = logHandler
-        self.outputHandler = outputHandler
         let decorators = CallDecorators(decorators, log: logHandler)
         registry.policy = decorators.authorization?.policy
         decorators.confinement?.adopt()
@@ -138,8 +119,10 @@ public final class PluginHost {
         watchdog = callTimeout.map { CallWatchdog(record: record, timeout: $0, report: logHandler) }
         let invoker = FunctionInvoker(callSite: callSite, callTimeout: callTimeout, log: logHandler)
         functionInvoker = invoker
-        registry.didChange = { invoker.publish($0) }
-        registry.didAdd = { invoker.add($0) }
+        invoker.follow(registry)
+        loader = LibraryLoader(registry: registry, invoker: invoker, bus: notifications, callSite: callSite, log: logHandler,
+                               isolation: isolation, sandbox: sandbox, callTimeout: callTimeout, restarts: restarts,
+                               fileFacade: fileFacade, output: outputHandler)
     }
 
     deinit { shutdown() }
@@ -166,17 +149,7 @@ public final class PluginHost {
     /// empty when every library ended well, and when called again.
     @discardableResult
     public func shutdown() -> [String] {
-        registry.removeAll()
-        let (libraries, workers) = loaded.removeAll()
-        for library in libraries {
-            LibraryTable.shared.release(library, owner: ObjectIdentifier(self), calls: libraryCalls)
-        }
-        let failures = workers.compactMap { $0.close(timeout: workerGrace) }
-        // After every deinit: what a library observed or posted in its deinit must not outlive it.
-        notifications.removeAll()
-        // What the libraries' deinit sent from their workers' threads, under confinement.
-        confinement?.drain()
-        return failures
+        loader.shutdown()
     }
 
     /// The registry, in dispatch order, for an event about to be dispatched.
@@ -184,13 +157,6 @@ public final class PluginHost {
         confinement?.adopt()
         registry.prepare()
         return registry
-    }
-
-    /// Where plugin log lines go: the log handler, through the dispatch thread when confined.
-    var pluginLogSink: LogHandler {
-        guard let confinement else { return logHandler }
-        let handler = logHandler
-        return { record in confinement.deliver { handler(record) } }
     }
 
     /// With ``PluginDecorator/threadConfinement``, delivers on this thread (which must be the

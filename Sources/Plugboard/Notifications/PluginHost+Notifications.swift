@@ -62,7 +62,7 @@ extension PluginHost {
                                                        answer: { CallTracer.delivery(failure: $0) }) { () -> String? in
                 switch observer.callback {
                 case .native(let callback, let ctx):
-                    Self.call(callback, ctx, notification)
+                    NotificationBus.call(callback, ctx, notification)
                     return nil
                 case .swift(let callback):
                     callback(notification)
@@ -86,30 +86,6 @@ extension PluginHost {
         return ranks
     }
 
-    /// Calls the observer `token` of this host (a worker's) for a notification its host relayed
-    /// (`deliver`). Not timed: the host times the delivery, channel included.
-    func deliverRelayed(_ notification: PluginNotification, to token: UInt64, depth: Int) {
-        notifications.deliver(notification, to: token, depth: depth) { observer in
-            guard case .native(let callback, let ctx) = observer.callback else { return }
-            let plugin = PluginID(unchecked: observer.receiver)
-            _ = callSite.call(.observer(.perEvent, label: registry.entry(plugin)?.label), of: plugin,
-                              traced: { CallTracer.call(notification) }, answer: { CallTracer.delivery(failure: $0) }) {
-                Self.call(callback, ctx, notification)
-                return nil as String?
-            }
-        }
-    }
-
-    /// Makes this host's bus a worker's: what its plugins post and observe goes to the host over `channel`.
-    func relayNotifications(over channel: WorkerChannel) {
-        notifications.relay(to: NotificationRelay(
-            post: { sender, name, payload, depth in
-                try? channel.send(.post(pluginID: sender, name: name, payload: payload, depth: UInt32(clamping: depth)))
-            },
-            observed: { token, receiver, name in try? channel.send(.observe(token: token, pluginID: receiver, name: name)) },
-            stopped: { token in try? channel.send(.stopObserving(token: token)) }))
-    }
-
     /// Asks `connection`'s worker to call its observer `token`, waiting at most the call timeout;
     /// a worker that fails is reported as for any call. Returns the failure's sentence, if any.
     private func deliver(_ notification: PluginNotification, depth: Int, to connection: WorkerConnection, token: UInt64,
@@ -123,14 +99,5 @@ extension PluginHost {
         case .failure(let failed): ending = failed
         }
         return workerFailed(connection, ending, who: receiver, callback: PluginCallKind.observerCallback.description).message
-    }
-
-    /// Calls a C observer with the notification's strings, valid during the call.
-    private static func call(_ callback: pb_notification_fn, _ ctx: UnsafeMutableRawPointer?, _ notification: PluginNotification) {
-        notification.name.withCString { name in
-            notification.payload.withCString { payload in
-                notification.sender.withCString { callback(ctx, name, payload, $0) }
-            }
-        }
     }
 }

@@ -26,12 +26,6 @@ extension PluginHost {
         }
     }
 
-    /// How the worker of the library at `path` ended while it loaded the library or served a call, if it
-    /// did: the cause behind a failure's sentence (a signal, an exit, a hang, a broken channel).
-    public func workerEnding(of path: String) -> WorkerEnding? {
-        loaded.lostWhileLoading[path] ?? loaded.workers(loadedFrom: path).lazy.compactMap(\.reportedEnding).first
-    }
-
     /// Reports `ending` (once per worker) and withdraws the worker's plugins; restarts
     /// the worker while the library has restarts left (its plugins take part again
     /// from the next event on).
@@ -55,26 +49,7 @@ extension PluginHost {
         guard connection.markWithdrawn() else { return }
         notifications.removeObservers(of: ObjectIdentifier(connection))
         registry.removeAll(from: .library(path: connection.library))
-        restart(connection)
-    }
-
-    /// Starts a new worker for the library of `failed` if it has restarts left, and says what came of it.
-    /// The new worker loads the file under the same trust rule: it may have changed since.
-    private func restart(_ failed: WorkerConnection) {
-        guard case .workers(let worker) = isolation else { return }
-        let library = failed.library
-        let used = loaded.restarts(of: library)
-        guard used < restartLimit else { return }
-        loaded.countRestart(of: library)
-        let report = loadInWorker(library, worker: worker, trust: failed.trust)
-        let attempt = "restart \(used + 1) of \(restartLimit)"
-        let message = report.status == .loaded
-            ? "restarted the worker of \(library) (\(attempt)): " + report.plugins.map(\.descriptor.id.rawValue).joined(separator: ", ")
-                + " take part again"
-            : "could not restart the worker of \(library) (\(attempt)): " + (report.failure?.description ?? "no plugin registered")
-        logHandler(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: report.status == .loaded ? .warning : .error,
-                                   message: message))
-        if report.status == .loaded, let store = stateStore {
+        if let report = loader.restart(connection), report.status == .loaded, let store = stateStore {
             restoreRestarted(Set(report.plugins.map(\.descriptor.id)), from: store)
         }
     }

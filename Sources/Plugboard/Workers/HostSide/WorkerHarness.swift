@@ -41,7 +41,7 @@ package final class WorkerHarness {
         let granting = grant.isEmpty ? [] : [PluginDecorator.authorization(AccessPolicy(source: "the harness's grant", libraries: [library: grant]))]
         host = PluginHost(fileFacade: scratch?.facade, callTimeout: callTimeout, isolation: .workers(worker: worker),
                           decorators: granting, logHandler: logHandler, outputHandler: outputHandler)
-        host.busRefusalHandler = { refusal in refused.refusals.withLock { $0.append(refusal) } }
+        host.loader.busRefusalHandler = { refusal in refused.refusals.withLock { $0.append(refusal) } }
         let clock = ContinuousClock()
         let start = clock.now
         report = host.loadLibrary(at: library)
@@ -101,7 +101,7 @@ package final class WorkerHarness {
         let failed = { (ending: WorkerEnding) in
             DeinitFailure(ending: ending, sentence: ending.sentence(who: self.library, callback: "deinit", library: self.library))
         }
-        guard let connection = host.loaded.workers(loadedFrom: library).last, connection.ending == nil else {
+        guard let connection = host.loader.loaded.workers(loadedFrom: library).last, connection.ending == nil else {
             return .failure(failed(.lost("no worker of this host holds the library")))
         }
         if let refusal = connection.refusal(needing: WorkerMessage.Kind.unload.introducedInMinor, for: "unload") {
@@ -122,10 +122,10 @@ package final class WorkerHarness {
     /// Loads the library again in the worker that unloaded it (``unload(linger:)``), so its `init`
     /// and `register_plugins` run a second time in the same process, and registers its plugins.
     package func loadAgain() -> LoadReport {
-        guard let connection = host.loaded.workers(loadedFrom: library).last, connection.ending == nil else {
+        guard let connection = host.loader.loaded.workers(loadedFrom: library).last, connection.ending == nil else {
             return .failed(library, LoadFailure(.worker, "no worker of this host holds the library"))
         }
-        return host.load(library, in: connection)
+        return host.loader.load(library, in: connection)
     }
 
     /// The names the library file at `path` exports, read from its dynamic symbol table without
