@@ -103,6 +103,6 @@ extension PluginHost {
     @inline(never)
     private func callWorker(_ plugin: WorkerPlugin, _ event: LifecycleEvent, id: PluginID, unanswered: Bool,
                             _ failures: inout [PluginFailure]) -> Bool {
-        callWorker(plugin, .event(event), id: id).eventAnswer(unanswered: unanswered, failures: &failures)
+        plugin.call(.event(event), id: id, workers).eventAnswer(unanswered: unanswered, failures: &failures)
     }
 }

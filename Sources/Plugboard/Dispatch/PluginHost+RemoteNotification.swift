@@ -63,7 +63,7 @@ extension PluginHost {
                     let request = connection.nextRequestID
                     connection.expectCompletion(of: request, from: plugin.index, id: participants.ids[index], completion)
                     aggregation.whenFinished { connection.forgetCompletion(of: request) }
-                    switch callWorker(plugin, .event(event), id: participants.ids[index]) {
+                    switch plugin.call(.event(event), id: participants.ids[index], workers) {
                     case .success(.pending): break
                     case .success: completion.abstain()
                     case .failure(let failure):

@@ -29,13 +29,14 @@ public final class PluginHost {
     public var isolation: PluginIsolation { loader.isolation }
     /// How workers are confined (in process, nothing is).
     public var sandboxMode: SandboxMode { loader.sandboxMode }
-    /// How long one plugin call may take: in process, a warning; in a worker, the worker is stopped.
-    let callTimeout: Duration?
 
     /// Asked while the host waits for a worker's answer: true stops the wait, the
     /// worker with it (the call is reported as interrupted). For an application that
     /// must stop promptly on a signal, even while a plugin spins. Default: never.
-    public var interruption: @Sendable () -> Bool = { false }
+    public var interruption: @Sendable () -> Bool {
+        get { workers.interruption }
+        set { workers.interruption = newValue }
+    }
 
     /// Where the host remembers libraries whose worker crashed, exited or hung while
     /// loading them (the scan cache of `list`): such a library is skipped, with its
@@ -51,15 +52,16 @@ public final class PluginHost {
     }
 
     /// Every plugin whose worker failed during a call so far, in the order it happened.
-    public internal(set) var failures: [PluginFailure] = []
+    public var failures: [PluginFailure] { workers.failures }
 
     /// What plugin code this host's dispatch thread runs, for fault and timeout messages.
     let calls = CallRecord()
     /// The notifications plugins and the embedding API post, and their observers.
     let notifications = NotificationBus()
-    /// Where ``restoreState(from:)`` took the states from: a restarted worker's plugins get theirs
-    /// back from it (see ``restoreState(from:only:)``).
-    var stateStore: SavedStateStore?
+    /// Reaches workers, and answers for the ones that fail.
+    let workers: WorkerSupervisor
+    /// Restores and saves the plugins' states.
+    let savedState: SavedStateKeeper
     /// The observers' order for the registry generation it was made for (see ``deliverNotifications()``).
     var cachedObserverRanks: (generation: Int, ranks: [String: ObserverRank])?
     /// The plugins' functions as any thread reaches them (calls, and plugins' `invoke`).
@@ -104,7 +106,6 @@ public final class PluginHost {
                 decorators: [PluginDecorator] = [],
                 logHandler: @escaping LogHandler = { _ in }, outputHandler: @escaping OutputHandler = { _ in }) {
         self.timing = timing
-        self.callTimeout = callTimeout
         if case .workers = isolation, sandbox == .best, !SandboxSupport.kernel.missing.isEmpty {
             logHandler(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .warning,
                                        message: "sandbox: this kernel lacks \(SandboxSupport.kernel.missing.joined(separator: "; ")); workers get the layers it has (--sandbox strict refuses to start them)"))
@@ -123,6 +124,9 @@ public final class PluginHost {
         loader = LibraryLoader(registry: registry, invoker: invoker, bus: notifications, callSite: callSite, log: logHandler,
                                isolation: isolation, sandbox: sandbox, callTimeout: callTimeout, restarts: restarts,
                                fileFacade: fileFacade, output: outputHandler)
+        workers = WorkerSupervisor(loader: loader, record: record, log: logHandler)
+        savedState = SavedStateKeeper(registry: registry, callSite: callSite, workers: workers, log: logHandler)
+        workers.savedState = savedState
     }
 
     deinit { shutdown() }
@@ -153,11 +157,7 @@ public final class PluginHost {
     }
 
     /// The registry, in dispatch order, for an event about to be dispatched.
-    var prepared: PluginRegistry {
-        confinement?.adopt()
-        registry.prepare()
-        return registry
-    }
+    var prepared: PluginRegistry { callSite.prepared(registry) }
 
     /// With ``PluginDecorator/threadConfinement``, delivers on this thread (which must be the
     /// dispatch thread) what plugin threads sent since the last event: the host does so after

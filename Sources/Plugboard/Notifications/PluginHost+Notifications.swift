@@ -93,11 +93,11 @@ extension PluginHost {
         let message = WorkerMessage.deliver(token: token, name: notification.name, payload: notification.payload,
                                             sender: notification.sender, depth: UInt32(clamping: depth))
         let ending: WorkerEnding
-        switch connection.request(message, timeout: callTimeout, interrupted: interruption) {
+        switch connection.request(message, timeout: workers.callTimeout, interrupted: workers.interruption) {
         case .success(.delivered): return nil
         case .success(let other): ending = connection.abandon("it answered \(other.kind) to deliver")
         case .failure(let failed): ending = failed
         }
-        return workerFailed(connection, ending, who: receiver, callback: PluginCallKind.observerCallback.description).message
+        return workers.failed(connection, ending, who: receiver, callback: PluginCallKind.observerCallback.description).message
     }
 }

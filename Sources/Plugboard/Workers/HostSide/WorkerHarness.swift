@@ -78,7 +78,7 @@ package final class WorkerHarness {
     package func sendToEveryPlugin(_ event: LifecycleEvent) -> [PluginFailure] {
         host.prepared.entries.compactMap { entry in
             guard case .worker(let plugin) = entry.implementation,
-                  case .failure(let failure) = host.callWorker(plugin, .event(event), id: entry.descriptor.id) else {
+                  case .failure(let failure) = plugin.call(.event(event), id: entry.descriptor.id, host.workers) else {
                 return nil
             }
             return failure
@@ -109,7 +109,7 @@ package final class WorkerHarness {
         }
         host.registry.removeAll(from: .library(path: library))
         let milliseconds = UInt32(clamping: linger.nanoseconds / 1_000_000)
-        let answer = connection.request(.unload(lingerMilliseconds: milliseconds), timeout: host.callTimeout.map { $0 + linger })
+        let answer = connection.request(.unload(lingerMilliseconds: milliseconds), timeout: host.workers.callTimeout.map { $0 + linger })
         // Its observers end with it (those its deinit made too: their frames came before the answer).
         host.notifications.removeObservers(of: ObjectIdentifier(connection))
         switch answer {
