@@ -56,14 +56,12 @@ public final class PluginHost {
 
     /// What plugin code this host's dispatch thread runs, for fault and timeout messages.
     let calls = CallRecord()
-    /// The notifications plugins and the embedding API post, and their observers.
-    let notifications = NotificationBus()
+    /// The notifications plugins and the embedding API post, their observers, and their delivery.
+    let notifications: NotificationDeliverer
     /// Reaches workers, and answers for the ones that fail.
     let workers: WorkerSupervisor
     /// Restores and saves the plugins' states.
     let savedState: SavedStateKeeper
-    /// The observers' order for the registry generation it was made for (see ``deliverNotifications()``).
-    var cachedObserverRanks: (generation: Int, ranks: [String: ObserverRank])?
     /// The plugins' functions as any thread reaches them (calls, and plugins' `invoke`).
     let functionInvoker: FunctionInvoker
     /// Reports calls that do not return within the call timeout; nil without one.
@@ -121,12 +119,14 @@ public final class PluginHost {
         let invoker = FunctionInvoker(callSite: callSite, callTimeout: callTimeout, log: logHandler)
         functionInvoker = invoker
         invoker.follow(registry)
-        loader = LibraryLoader(registry: registry, invoker: invoker, bus: notifications, callSite: callSite, log: logHandler,
+        let bus = NotificationBus()
+        loader = LibraryLoader(registry: registry, invoker: invoker, bus: bus, callSite: callSite, log: logHandler,
                                isolation: isolation, sandbox: sandbox, callTimeout: callTimeout, restarts: restarts,
                                fileFacade: fileFacade, output: outputHandler)
         workers = WorkerSupervisor(loader: loader, record: record, log: logHandler)
         savedState = SavedStateKeeper(registry: registry, callSite: callSite, workers: workers, log: logHandler)
         workers.savedState = savedState
+        notifications = NotificationDeliverer(bus: bus, registry: registry, callSite: callSite, workers: workers)
     }
 
     deinit { shutdown() }

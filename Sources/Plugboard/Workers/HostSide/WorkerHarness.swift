@@ -68,7 +68,7 @@ package final class WorkerHarness {
 
     /// The notification names the plugins of the load's report observe now, sorted, each once.
     package var observedNames: [String] {
-        host.notifications.names(observedBy: Set(report.plugins.map(\.descriptor.id.rawValue)))
+        host.notifications.bus.names(observedBy: Set(report.plugins.map(\.descriptor.id.rawValue)))
     }
 
     /// Calls every plugin in the worker with `event` exactly as given (its text need not be UTF-8,
@@ -111,7 +111,7 @@ package final class WorkerHarness {
         let milliseconds = UInt32(clamping: linger.nanoseconds / 1_000_000)
         let answer = connection.request(.unload(lingerMilliseconds: milliseconds), timeout: host.workers.callTimeout.map { $0 + linger })
         // Its observers end with it (those its deinit made too: their frames came before the answer).
-        host.notifications.removeObservers(of: ObjectIdentifier(connection))
+        host.notifications.bus.removeObservers(of: ObjectIdentifier(connection))
         switch answer {
         case .success(.unloaded(let census)): return .success(census)
         case .success(let other): return .failure(failed(connection.abandon("it answered the unload with \(other.kind)")))

@@ -2,56 +2,60 @@ import CFaultReporter
 import CPlugboard
 import PlugboardWorkerProtocol
 
-/// The notification bus in the embedding API: post, observe with a callback, and
-/// deliver what is queued.
-///
-/// Observers are callbacks, not an `AsyncSequence`: a delivery is a plugin call like
-/// any other, made synchronously on the dispatch thread, one at a time, in a
-/// documented order, and timed for the report; a sequence would hand the
-/// notification to another task, whose timing and order the host cannot promise.
-extension PluginHost {
-    /// Queues the notification `name` (reverse-DNS) with `payload` (JSON object text),
-    /// sent by the host ("plugboard"). Any thread. It is delivered on the dispatch thread
-    /// after the next event's calls, or at ``deliverNotifications()``.
-    public func post(_ name: String, payload: String = "{}") throws(NotificationRefusal) {
+/// The host's side of the notification bus: takes the embedding API's posts and observations,
+/// and delivers what is queued to the observers, on the dispatch thread, in dispatch order,
+/// each delivery one plugin call through the call site (to an observer in a worker, through
+/// its channel).
+final class NotificationDeliverer {
+    /// The observers and the queue.
+    let bus: NotificationBus
+    private let registry: PluginRegistry
+    private let callSite: PluginCallSite
+    private let workers: WorkerSupervisor
+    /// The observers' order for the registry generation it was made for (see ``observerRanks``).
+    private var cachedObserverRanks: (generation: Int, ranks: [String: ObserverRank])?
+
+    /// A deliverer of `bus`'s notifications to the observers of `registry`'s plugins, called
+    /// through `callSite` and, in workers, `workers`.
+    init(bus: NotificationBus, registry: PluginRegistry, callSite: PluginCallSite, workers: WorkerSupervisor) {
+        self.bus = bus
+        self.registry = registry
+        self.callSite = callSite
+        self.workers = workers
+    }
+
+    /// Queues `name` with `payload` from the host; see ``PluginHost/post(_:payload:)``.
+    func post(_ name: String, payload: String) throws(NotificationRefusal) {
         try NotificationRefusal.check(name: name, call: "post")
         try NotificationRefusal.check(payload: payload, name: name)
-        guard notifications.post(name, payload: payload, sender: NotificationBus.hostSender) else {
+        guard bus.post(name, payload: payload, sender: NotificationBus.hostSender) else {
             throw NotificationRefusal(PB_ERR_UNAVAILABLE, "post \(name): \(NotificationBus.queueLimit) notifications wait for delivery already")
         }
     }
 
-    /// Calls `observer` on the dispatch thread for every notification named `name`, after
-    /// every plugin that observes it (the receiver is reported as "plugboard"), until
-    /// ``stopObserving(_:)``.
-    public func observe(_ name: String,
-                        _ observer: @escaping @Sendable (PluginNotification) -> Void) throws(NotificationRefusal) -> NotificationToken {
+    /// Has `observer` called for `name`; see ``PluginHost/observe(_:_:)``.
+    func observe(_ name: String,
+                 _ observer: @escaping @Sendable (PluginNotification) -> Void) throws(NotificationRefusal) -> NotificationToken {
         try NotificationRefusal.check(name: name, call: "observe")
         // The embedding API has no observation limit: nil cannot come back for it.
-        guard let token = notifications.observe(name, receiver: NotificationBus.hostSender, owner: nil, .swift(observer)) else {
+        guard let token = bus.observe(name, receiver: NotificationBus.hostSender, owner: nil, .swift(observer)) else {
             throw NotificationRefusal(PB_ERR_UNAVAILABLE, "observe \(name): the bus refused the observation")
         }
         return NotificationToken(value: token)
     }
 
-    /// Ends an observation ``observe(_:_:)`` made; nothing happens for one already ended.
-    public func stopObserving(_ token: NotificationToken) {
-        _ = notifications.stopObserving(token.value, owner: nil)
+    /// Ends an observation of the embedding API, if it has not ended.
+    func stopObserving(_ token: NotificationToken) {
+        _ = bus.stopObserving(token.value, owner: nil)
     }
 
-    /// Delivers every queued notification now, on this thread (the dispatch thread), and
-    /// those the observers post meanwhile, and reports each delivery. Every event does
-    /// this after its calls returned; call it to deliver what plugin threads posted between events.
-    /// Each delivery is one plugin call of the call site's per-call form: under
-    /// ``PluginDecorator/threadConfinement`` what plugin threads sent meanwhile is delivered after
-    /// it, then ``PluginDecorator/tracing(_:)`` logs it when the receiver is traced.
-    @discardableResult
-    public func deliverNotifications() -> NotificationReport {
-        guard notifications.hasPending else { return NotificationReport() }
+    /// Delivers every queued notification now, and those the observers post meanwhile, timing each
+    /// delivery as `timing` says; see ``PluginHost/deliverNotifications()``.
+    func deliver(timing: CallTiming) -> NotificationReport {
+        guard bus.hasPending else { return NotificationReport() }
         let ranks = observerRanks
-        let timing = timing
         let callSite = callSite
-        return notifications.drain { receiver in
+        return bus.drain { receiver in
             receiver == NotificationBus.hostSender ? Int.max : ranks[receiver]?.rank
         } deliver: { observer, notification, depth in
             var label: UnsafePointer<pbf_label_t>?
@@ -78,7 +82,7 @@ extension PluginHost {
     /// Each registered plugin's place in dispatch order and its label, by id: the observers' order.
     /// Made again only after the registrations changed.
     private var observerRanks: [String: ObserverRank] {
-        let registry = prepared
+        let registry = callSite.prepared(registry)
         if let cached = cachedObserverRanks, cached.generation == registry.generation { return cached.ranks }
         var ranks: [String: ObserverRank] = [:]
         for (rank, entry) in registry.entries.enumerated() { ranks[entry.descriptor.id.rawValue] = ObserverRank(rank: rank, label: entry.label) }
