@@ -1,4 +1,3 @@
-import PlugboardWorkerProtocol
 import PlugboardFiles
 
 /// The host: composes built-in Swift plugins and loaded C plugins behind one
@@ -9,26 +8,57 @@ import PlugboardFiles
 /// Install ``FaultReporter`` to have a crash in plugin code named.
 /// Libraries are shared by the hosts of a process; hosts that share a library
 /// must dispatch from the same thread.
+///
+/// A façade over parts that each own their state: ``LibraryLoader`` (the libraries and workers
+/// held), ``EventDispatcher`` (the events' loops and their timing), ``NotificationDeliverer``
+/// (the bus), ``SavedStateKeeper`` (the store), ``WorkerSupervisor`` (failed workers), and the
+/// ``FunctionInvoker`` (the plugins' functions), all over one ``PluginRegistry`` and one
+/// ``PluginCallSite``.
 public final class PluginHost {
     /// Receives every message plugins log, and the host's own warnings about plugin misuse.
     public typealias LogHandler = @Sendable (PluginLogRecord) -> Void
     /// Receives every line plugin code prints in a worker, from any thread.
     public typealias OutputHandler = @Sendable (PluginOutputLine) -> Void
 
-    /// The registered plugins; a constant reference, so reading it costs no exclusivity check.
+    /// The registered plugins, in dispatch order once prepared.
     let registry = PluginRegistry()
+    /// How every plugin call is made: recorded for fault and timeout messages, timed and decorated.
+    let callSite: PluginCallSite
     /// Loads libraries, and holds them and their workers.
     let loader: LibraryLoader
-    let logHandler: LogHandler
+    /// Dispatches the lifecycle events.
+    let dispatcher: EventDispatcher
+    /// The notifications plugins and the embedding API post, their observers, and their delivery.
+    let notifications: NotificationDeliverer
+    /// Restores and saves the plugins' states.
+    let savedState: SavedStateKeeper
+    /// Reaches workers, and answers for the ones that fail.
+    let workers: WorkerSupervisor
+    /// The plugins' functions as any thread reaches them (calls, and plugins' `invoke`).
+    let functionInvoker: FunctionInvoker
+    /// Reports calls that do not return within the call timeout; nil without one.
+    private let watchdog: CallWatchdog?
 
     /// The container offered to loaded C plugins as the `files` host service;
     /// nil offers none. See also ``FilesPlugin``.
     public var fileFacade: FileFacade? { loader.fileFacade }
-
     /// Where loaded libraries run.
     public var isolation: PluginIsolation { loader.isolation }
     /// How workers are confined (in process, nothing is).
     public var sandboxMode: SandboxMode { loader.sandboxMode }
+    /// The authorization decorator's policy, if the host has one (``PluginDecorator``).
+    public var accessPolicy: AccessPolicy? { callSite.decorators.authorization?.policy }
+
+    /// Whether each plugin call is timed (two clock reads become one per call, and
+    /// a clock read costs more than a C callback), or only each event.
+    ///
+    /// Read once per event; not checked for exclusive access at run time (that
+    /// check cost more than a C callback), which is safe because a host is used
+    /// from one thread.
+    public var timing: CallTiming {
+        get { dispatcher.timing }
+        set { dispatcher.timing = newValue }
+    }
 
     /// Asked while the host waits for a worker's answer: true stops the wait, the
     /// worker with it (the call is reported as interrupted). For an application that
@@ -45,6 +75,7 @@ public final class PluginHost {
         get { loader.scanCache }
         set { loader.scanCache = newValue }
     }
+
     /// Load libraries the scan cache remembers as crashed all the same.
     public var retryCrashed: Bool {
         get { loader.retryCrashed }
@@ -53,35 +84,6 @@ public final class PluginHost {
 
     /// Every plugin whose worker failed during a call so far, in the order it happened.
     public var failures: [PluginFailure] { workers.failures }
-
-    /// What plugin code this host's dispatch thread runs, for fault and timeout messages.
-    let calls = CallRecord()
-    /// The notifications plugins and the embedding API post, their observers, and their delivery.
-    let notifications: NotificationDeliverer
-    /// Reaches workers, and answers for the ones that fail.
-    let workers: WorkerSupervisor
-    /// Restores and saves the plugins' states.
-    let savedState: SavedStateKeeper
-    /// The plugins' functions as any thread reaches them (calls, and plugins' `invoke`).
-    let functionInvoker: FunctionInvoker
-    /// Reports calls that do not return within the call timeout; nil without one.
-    private let watchdog: CallWatchdog?
-
-    /// The authorization decorator's policy, if the host has one (``PluginDecorator``).
-    public var accessPolicy: AccessPolicy? { callSite.decorators.authorization?.policy }
-    /// How every plugin call is made: recorded in ``calls``, timed and decorated.
-    let callSite: PluginCallSite
-    /// The thread-confinement decorator, if the host has one: besides delivering after calls
-    /// (``callSite``), it carries plugin threads' log lines and completions to the dispatch thread.
-    var confinement: DispatchThreadConfinement? { callSite.decorators.confinement }
-
-    /// Whether each plugin call is timed (two clock reads become one per call, and
-    /// a clock read costs more than a C callback), or only each event.
-    ///
-    /// Read once per event; not checked for exclusive access at run time (that
-    /// check cost more than a C callback), which is safe because a host is used
-    /// from one thread.
-    @exclusivity(unchecked) public var timing: CallTiming
 
     /// An empty host.
     /// - Parameters:
@@ -103,42 +105,34 @@ public final class PluginHost {
                 isolation: PluginIsolation = .inProcess, sandbox: SandboxMode = .best, restarts: Int = 0,
                 decorators: [PluginDecorator] = [],
                 logHandler: @escaping LogHandler = { _ in }, outputHandler: @escaping OutputHandler = { _ in }) {
-        self.timing = timing
         if case .workers = isolation, sandbox == .best, !SandboxSupport.kernel.missing.isEmpty {
             logHandler(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .warning,
                                        message: "sandbox: this kernel lacks \(SandboxSupport.kernel.missing.joined(separator: "; ")); workers get the layers it has (--sandbox strict refuses to start them)"))
         }
-        self.logHandler = logHandler
         let decorators = CallDecorators(decorators, log: logHandler)
         registry.policy = decorators.authorization?.policy
         decorators.confinement?.adopt()
-        let record = calls
-        let callSite = PluginCallSite(record: record, decorators: decorators)
-        self.callSite = callSite
+        let record = CallRecord()
+        callSite = PluginCallSite(record: record, decorators: decorators)
         watchdog = callTimeout.map { CallWatchdog(record: record, timeout: $0, report: logHandler) }
-        let invoker = FunctionInvoker(callSite: callSite, callTimeout: callTimeout, log: logHandler)
-        functionInvoker = invoker
-        invoker.follow(registry)
+        functionInvoker = FunctionInvoker(callSite: callSite, callTimeout: callTimeout, log: logHandler)
+        functionInvoker.follow(registry)
         let bus = NotificationBus()
-        loader = LibraryLoader(registry: registry, invoker: invoker, bus: bus, callSite: callSite, log: logHandler,
+        loader = LibraryLoader(registry: registry, invoker: functionInvoker, bus: bus, callSite: callSite, log: logHandler,
                                isolation: isolation, sandbox: sandbox, callTimeout: callTimeout, restarts: restarts,
                                fileFacade: fileFacade, output: outputHandler)
         workers = WorkerSupervisor(loader: loader, record: record, log: logHandler)
         savedState = SavedStateKeeper(registry: registry, callSite: callSite, workers: workers, log: logHandler)
         workers.savedState = savedState
         notifications = NotificationDeliverer(bus: bus, registry: registry, callSite: callSite, workers: workers)
+        dispatcher = EventDispatcher(registry: registry, callSite: callSite, workers: workers, notifications: notifications,
+                                     timing: timing, log: logHandler)
     }
 
     deinit { shutdown() }
 
     /// The registered plugins, in dispatch order.
-    public var plugins: [PluginSummary] {
-        registry.prepare()
-        return registry.entries.map {
-            PluginSummary(descriptor: $0.descriptor, concerns: $0.concerns.sorted(), source: $0.source,
-                          functions: $0.functions, refusedFunctions: $0.refusedFunctions)
-        }
-    }
+    public var plugins: [PluginSummary] { registry.summaries }
 
     /// Registers a plugin compiled into the process; a duplicate id is refused.
     public func register(_ plugin: any ApplicationPlugin) throws(LoadFailure) {
@@ -156,14 +150,11 @@ public final class PluginHost {
         loader.shutdown()
     }
 
-    /// The registry, in dispatch order, for an event about to be dispatched.
-    var prepared: PluginRegistry { callSite.prepared(registry) }
-
     /// With ``PluginDecorator/threadConfinement``, delivers on this thread (which must be the
     /// dispatch thread) what plugin threads sent since the last event: the host does so after
     /// each event; an application that waits for plugins between events calls it from its
     /// dispatch thread's loop. Without it, nothing.
     public func deliverConfined() {
-        confinement?.drain()
+        callSite.decorators.confinement?.drain()
     }
 }
