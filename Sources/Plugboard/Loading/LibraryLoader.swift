@@ -11,9 +11,6 @@ import PlugboardWorkerProtocol
 /// process's loader are the same type; a worker's loads in its own process only, reaching the
 /// files service through its host and announcing each stage of a library's own functions.
 final class LibraryLoader {
-    /// Receives every line plugin code prints in a worker, from any thread.
-    typealias OutputHandler = PluginHost.OutputHandler
-
     /// Where the loaded plugins are registered.
     let registry: PluginRegistry
     /// The plugins' functions as any thread reaches them; libraries' `invoke` goes to it.
@@ -22,6 +19,7 @@ final class LibraryLoader {
     let bus: NotificationBus
     /// How plugin code is called: the record of a library's own functions, and the decorators.
     let callSite: PluginCallSite
+    /// Receives the host's warnings and errors about loading, and the plugins' log lines (``pluginLogSink``).
     let log: PluginHost.LogHandler
 
     /// Where loaded libraries run when a load does not say.
@@ -37,7 +35,7 @@ final class LibraryLoader {
     /// In a worker process: the host's files service, reached through the channel.
     private let filesProxy: HostFilesProxy?
     /// Receives what plugin code prints in workers.
-    let outputHandler: OutputHandler
+    let outputHandler: PluginHost.OutputHandler
     /// Told each stage of a library's own functions before it runs (a worker tells its host).
     private let announce: (@Sendable (LibraryFunction) -> Void)?
 
@@ -58,7 +56,7 @@ final class LibraryLoader {
     init(registry: PluginRegistry, invoker: FunctionInvoker, bus: NotificationBus, callSite: PluginCallSite,
          log: @escaping PluginHost.LogHandler, isolation: PluginIsolation = .inProcess, sandbox: SandboxMode = .best,
          callTimeout: Duration? = nil, restarts: Int = 0, fileFacade: FileFacade? = nil, filesProxy: HostFilesProxy? = nil,
-         output: @escaping OutputHandler = { _ in }, announce: (@Sendable (LibraryFunction) -> Void)? = nil) {
+         output: @escaping PluginHost.OutputHandler = { _ in }, announce: (@Sendable (LibraryFunction) -> Void)? = nil) {
         self.registry = registry
         self.invoker = invoker
         self.bus = bus

@@ -90,18 +90,17 @@ final class NotificationDeliverer {
         return ranks
     }
 
-    /// Asks `connection`'s worker to call its observer `token`, waiting at most the call timeout;
+    /// Asks `connection`'s worker to call its observer `token`, through the host's ``WorkerSupervisor``;
     /// a worker that fails is reported as for any call. Returns the failure's sentence, if any.
     private func deliver(_ notification: PluginNotification, depth: Int, to connection: WorkerConnection, token: UInt64,
                          receiver: String) -> String? {
         let message = WorkerMessage.deliver(token: token, name: notification.name, payload: notification.payload,
                                             sender: notification.sender, depth: UInt32(clamping: depth))
-        let ending: WorkerEnding
-        switch connection.request(message, timeout: workers.callTimeout, interrupted: workers.interruption) {
-        case .success(.delivered): return nil
-        case .success(let other): ending = connection.abandon("it answered \(other.kind) to deliver")
-        case .failure(let failed): ending = failed
+        let delivered = workers.request(message, to: connection, purpose: "deliver", who: receiver,
+                                        callback: PluginCallKind.observerCallback.description) { reply in
+            if case .delivered = reply { () } else { nil }
         }
-        return workers.failed(connection, ending, who: receiver, callback: PluginCallKind.observerCallback.description).message
+        guard case .failure(let failure) = delivered else { return nil }
+        return failure.message
     }
 }

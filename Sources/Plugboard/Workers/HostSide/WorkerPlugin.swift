@@ -9,10 +9,10 @@ struct WorkerPlugin {
     /// The plugin's number in the worker (the protocol's `call.plugin`).
     let index: UInt32
 
-    /// Calls the plugin, `id`, in its worker with `request`, waiting at most `workers`' call timeout;
-    /// a worker that speaks a protocol older than the request needs answers `refused`. When the
-    /// worker fails, its plugins take no further part: `workers` logs the failure once, as one line
-    /// naming the plugin, the callback and the library, and withdraws them.
+    /// Calls the plugin, `id`, in its worker with `request` through `workers`, which waits at most the
+    /// call timeout; a worker that speaks a protocol older than the request needs answers `refused`.
+    /// When the worker fails, its plugins take no further part: `workers` logs the failure once, as
+    /// one line naming the plugin, the callback and the library, and withdraws them.
     func call(_ request: CallRequest, id: PluginID, _ workers: WorkerSupervisor) -> Result<CallAnswer, PluginFailure> {
         workers.record.leave()
         let callback = request.callbackName
@@ -20,16 +20,9 @@ struct WorkerPlugin {
         if let refusal = connection.refusal(needing: request.introducedInMinor, for: callback.description) {
             return .success(.refused(refusal))
         }
-        let outcome = connection.request(.call(plugin: index, request: request), timeout: workers.callTimeout,
-                                         interrupted: workers.interruption)
-        switch outcome {
-        case .success(.answer(let answer)):
-            return .success(answer)
-        case .success(let other):
-            return .failure(workers.failed(connection, connection.abandon("it answered \(other.kind) to a call"), who: id.rawValue,
-                                           callback: callback.description))
-        case .failure(let ending):
-            return .failure(workers.failed(connection, ending, who: id.rawValue, callback: callback.description))
+        return workers.request(.call(plugin: index, request: request), to: connection, purpose: "a call", who: id.rawValue,
+                               callback: callback.description) { reply in
+            if case .answer(let answer) = reply { answer } else { nil }
         }
     }
 }

@@ -1,4 +1,6 @@
-/// What a host does about its workers on the dispatch thread: how long a call waits for one
+import PlugboardWorkerProtocol
+
+/// What a host does about its workers on the dispatch thread: how long a request waits for one
 /// (the call timeout, the ``interruption``), and what a failed worker costs: reported once,
 /// its plugins withdrawn, restarted while its library has restarts left (its plugins get
 /// their saved state back), and every failure listed.
@@ -19,7 +21,8 @@ final class WorkerSupervisor {
     /// supervisor, so it is not held here.
     weak var savedState: SavedStateKeeper?
 
-    /// A supervisor of the workers `loader` starts, whose plugins are in `registry` and observe on `bus`.
+    /// A supervisor of the workers `loader` starts (their plugins in its registry, their observers on
+    /// its bus), which leave the dispatch thread's `record` and whose failures go to `log`.
     init(loader: LibraryLoader, record: CallRecord, log: @escaping PluginHost.LogHandler) {
         callTimeout = loader.callTimeout
         self.record = record
@@ -29,9 +32,26 @@ final class WorkerSupervisor {
         self.log = log
     }
 
+    /// Sends `message` to `connection`'s worker and waits for its reply, at most ``callTimeout`` and
+    /// while ``interruption`` says to; `answer` takes the reply it expects. A worker that fails, or
+    /// replies what `answer` does not take (to `purpose`), is reported and withdrawn
+    /// (``failed(_:_:who:callback:)``), naming `who` and `callback`.
+    func request<Answer>(_ message: WorkerMessage, to connection: WorkerConnection, purpose: String, who: String,
+                         callback: String, _ answer: (WorkerMessage) -> Answer?) -> Result<Answer, PluginFailure> {
+        let ending: WorkerEnding
+        switch connection.request(message, timeout: callTimeout, interrupted: interruption) {
+        case .success(let reply):
+            if let answer = answer(reply) { return .success(answer) }
+            ending = connection.abandon("it answered \(reply.kind) to \(purpose)")
+        case .failure(let failed):
+            ending = failed
+        }
+        return .failure(failed(connection, ending, who: who, callback: callback))
+    }
+
     /// Reports `ending` (once per worker), naming `who` and `callback`, and withdraws the worker's
     /// plugins (``withdraw(_:failure:)``); returns the failure.
-    func failed(_ connection: WorkerConnection, _ ending: WorkerEnding, who: String, callback: String) -> PluginFailure {
+    private func failed(_ connection: WorkerConnection, _ ending: WorkerEnding, who: String, callback: String) -> PluginFailure {
         let sentence = ending.sentence(who: who, callback: callback, library: connection.library)
         if connection.markReported() {
             log(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .error, message: sentence))
