@@ -106,7 +106,9 @@ final class EventDispatcher {
         var report = EventReport(event: kind, answer: answer, trace: run.trace(roster, reversed: reversed, answers: answers),
                                  decidedBy: decidedBy, failures: failures, denied: roster.denied, nanoseconds: run.nanoseconds)
         callSite.reported(report, of: event)
-        report.notifications = notifications.deliver(timing: timing)
+        // Only when something was posted: the report's empty default is not assigned again (its arrays
+        // destroyed and replaced) for an event that posted nothing.
+        if notifications.hasPending { report.notifications = notifications.deliver(timing: timing) }
         return report
     }
 

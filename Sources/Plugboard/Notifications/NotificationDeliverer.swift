@@ -49,6 +49,9 @@ final class NotificationDeliverer {
         _ = bus.stopObserving(token.value, owner: nil)
     }
 
+    /// Whether anything was posted since the last delivery (one atomic load).
+    var hasPending: Bool { bus.hasPending }
+
     /// Delivers every queued notification now, and those the observers post meanwhile, timing each
     /// delivery as `timing` says; see ``PluginHost/deliverNotifications()``.
     func deliver(timing: CallTiming) -> NotificationReport {
