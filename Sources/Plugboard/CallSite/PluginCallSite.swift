@@ -17,13 +17,12 @@ struct PluginCallSite: Sendable {
     /// The host's decorators.
     let decorators: CallDecorators
 
-    /// `registry` in dispatch order, for calls about to be made from this thread, which under
+    /// Puts `registry` in dispatch order for calls about to be made from this thread, which under
     /// thread confinement is the dispatch thread from now on.
     @inline(__always)
-    func prepared(_ registry: PluginRegistry) -> PluginRegistry {
+    func prepare(_ registry: PluginRegistry) {
         decorators.confinement?.adopt()
         registry.prepare()
-        return registry
     }
 
     /// Logs the plugins the authorization decorator keeps out of `callback` (a call of

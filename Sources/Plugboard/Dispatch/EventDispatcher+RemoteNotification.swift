@@ -19,7 +19,8 @@ extension EventDispatcher {
     ) -> FetchAggregation {
         let event = LifecycleEvent.remoteNotification(userInfo: EventText(userInfo), deadline: deadline)
         let kind = event.kind
-        let participants = prepared.remoteNotifications
+        callSite.prepare(registry)
+        let participants = registry.remoteNotifications
         let log = log
         let callSite = callSite
         let aggregation = FetchAggregation(ids: participants.ids, denied: participants.denied, onFinish: { report in

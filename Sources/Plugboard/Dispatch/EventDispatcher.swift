@@ -35,9 +35,6 @@ final class EventDispatcher {
         self.log = log
     }
 
-    /// The registry, in dispatch order, for an event about to be dispatched.
-    var prepared: PluginRegistry { callSite.prepared(registry) }
-
     /// Dispatches `event`; see ``PluginHost/dispatch(_:)``. Always inlined, so that each typed
     /// method (``PluginHost/willTerminate()``…) is this loop for its one event, with the event's
     /// calls reduced to its slot.
@@ -46,8 +43,8 @@ final class EventDispatcher {
         if case .remoteNotification(let userInfo, let deadline) = event {
             return remoteNotification(userInfo: userInfo.string, deadline: deadline)
         }
+        callSite.prepare(registry)
         return event.withCArguments { arguments in
-            let registry = prepared
             return switch event.kind.concern {
             case .launch: dispatch(event, arguments, registry.launch)
             case .openURL: dispatch(event, arguments, registry.openURL)

@@ -85,7 +85,7 @@ final class NotificationDeliverer {
     /// Each registered plugin's place in dispatch order and its label, by id: the observers' order.
     /// Made again only after the registrations changed.
     private var observerRanks: [String: ObserverRank] {
-        let registry = callSite.prepared(registry)
+        callSite.prepare(registry)
         if let cached = cachedObserverRanks, cached.generation == registry.generation { return cached.ranks }
         var ranks: [String: ObserverRank] = [:]
         for (rank, entry) in registry.entries.enumerated() { ranks[entry.descriptor.id.rawValue] = ObserverRank(rank: rank, label: entry.label) }

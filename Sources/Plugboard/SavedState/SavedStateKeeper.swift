@@ -49,7 +49,8 @@ final class SavedStateKeeper {
 
     /// Restores the plugins `only` names (nil: every plugin of the concern) from `store`.
     private func restore(from store: SavedStateStore, only: Set<PluginID>?) -> SavedStateReport {
-        let roster = callSite.prepared(registry).savedState
+        callSite.prepare(registry)
+        let roster = registry.savedState
         let denied = only.map { only in roster.denied.filter(only.contains) } ?? roster.denied
         callSite.logDenials("restore_state", .savedState, denied)
         var entries: [SavedStateReport.Entry] = []
@@ -85,7 +86,8 @@ final class SavedStateKeeper {
 
     /// Asks each plugin for its state and writes it to `store`; see ``PluginHost/saveState(to:)``.
     func save(to store: SavedStateStore) -> SavedStateReport {
-        let roster = callSite.prepared(registry).savedState
+        callSite.prepare(registry)
+        let roster = registry.savedState
         callSite.logDenials("save_state", .savedState, roster.denied)
         var versions: [PluginID: String] = [:]
         for entry in registry.entries { versions[entry.descriptor.id] = entry.descriptor.version }

@@ -76,7 +76,8 @@ package final class WorkerHarness {
     /// plugin whose slot is NULL answers that it takes no part. Returns the failures (a crash, an
     /// exit, a hang), handled as for any call.
     package func sendToEveryPlugin(_ event: LifecycleEvent) -> [PluginFailure] {
-        host.dispatcher.prepared.entries.compactMap { entry in
+        host.callSite.prepare(host.registry)
+        return host.registry.entries.compactMap { entry in
             guard case .worker(let plugin) = entry.implementation,
                   case .failure(let failure) = plugin.call(.event(event), id: entry.descriptor.id, host.workers) else {
                 return nil
