@@ -17,6 +17,14 @@ struct PluginCallSite: Sendable {
     /// The host's decorators.
     let decorators: CallDecorators
 
+    /// Puts `registry` in dispatch order for calls about to be made from this thread, which under
+    /// thread confinement is the dispatch thread from now on.
+    @inline(__always)
+    func prepare(_ registry: PluginRegistry) {
+        decorators.confinement?.adopt()
+        registry.prepare()
+    }
+
     /// Logs the plugins the authorization decorator keeps out of `callback` (a call of
     /// `concern`), once per event or saved-state operation, before the calls.
     ///

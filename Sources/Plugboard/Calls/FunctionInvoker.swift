@@ -50,6 +50,12 @@ final class FunctionInvoker: Sendable {
         self.log = log
     }
 
+    /// Keeps in step with `registry` from now on: every change is published here.
+    func follow(_ registry: PluginRegistry) {
+        registry.didChange = { [self] in publish($0) }
+        registry.didAdd = { [self] in add($0) }
+    }
+
     /// Takes the registry's plugins as they are now.
     func publish(_ entries: [PluginRegistry.Entry]) {
         let table = Dictionary(entries.map { ($0.descriptor.id, Self.target(of: $0)) }) { $1 }

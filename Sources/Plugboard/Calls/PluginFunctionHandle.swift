@@ -16,31 +16,37 @@ public final class PluginFunctionHandle {
     /// The parsed signature that arguments are checked against.
     public var signature: FunctionSignature { resolved.signature }
 
-    private let host: PluginHost
+    private let registry: PluginRegistry
+    private let invoker: FunctionInvoker
+    private let workers: WorkerSupervisor
     // Read on every call and used from the host's one thread (like the host): not checked
     // for exclusive access at run time.
     @exclusivity(unchecked) private var resolved: ResolvedFunction
     @exclusivity(unchecked) private var generation: Int
 
-    /// Resolves `address` in `host`'s plugins, or throws why it cannot be called.
-    init(_ address: FunctionAddress, in host: PluginHost) throws(PluginCallError) {
+    /// Resolves `address` among `registry`'s plugins through `invoker`, or throws why it cannot be
+    /// called; a worker that fails during a call goes to `workers`.
+    init(_ address: FunctionAddress, registry: PluginRegistry, invoker: FunctionInvoker,
+         workers: WorkerSupervisor) throws(PluginCallError) {
         self.address = address
-        self.host = host
-        generation = host.registry.generation
-        resolved = try host.functionInvoker.resolve(address, caller: .here).get()
+        self.registry = registry
+        self.invoker = invoker
+        self.workers = workers
+        generation = registry.generation
+        resolved = try invoker.resolve(address, caller: .here).get()
     }
 
     /// Calls the function with `arguments`, checked against ``signature``, and returns its
     /// result; see ``PluginHost/call(_:_:)`` for how the call runs and what it throws.
     public func call(_ arguments: [PluginValue]) throws(PluginCallError) -> PluginValue {
-        if generation != host.registry.generation {
-            generation = host.registry.generation
-            resolved = try host.functionInvoker.resolve(address, caller: .here).get()
+        if generation != registry.generation {
+            generation = registry.generation
+            resolved = try invoker.resolve(address, caller: .here).get()
         }
-        let outcome = host.functionInvoker.call(resolved, arguments, depth: 0, onDispatchThread: true,
-                                                interrupted: { [host] in host.interruption() })
+        let outcome = invoker.call(resolved, arguments, depth: 0, onDispatchThread: true,
+                                   interrupted: { [workers] in workers.interruption() })
         if case .failure(.workerEnded(_, let sentence)) = outcome, case .worker(let connection, _, _) = resolved.place {
-            host.withdrawFailedWorker(connection, failure: PluginFailure(plugin: address.plugin, message: sentence))
+            workers.withdraw(connection, failure: PluginFailure(plugin: address.plugin, message: sentence))
         }
         return try outcome.get()
     }

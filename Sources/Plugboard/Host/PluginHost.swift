@@ -1,4 +1,3 @@
-import PlugboardWorkerProtocol
 import PlugboardFiles
 
 /// The host: composes built-in Swift plugins and loaded C plugins behind one
@@ -9,85 +8,46 @@ import PlugboardFiles
 /// Install ``FaultReporter`` to have a crash in plugin code named.
 /// Libraries are shared by the hosts of a process; hosts that share a library
 /// must dispatch from the same thread.
+///
+/// A façade over parts that each own their state: ``LibraryLoader`` (the libraries and workers
+/// held), ``EventDispatcher`` (the events' loops and their timing), ``NotificationDeliverer``
+/// (the bus), ``SavedStateKeeper`` (the store), ``WorkerSupervisor`` (failed workers), and the
+/// ``FunctionInvoker`` (the plugins' functions), all over one ``PluginRegistry`` and one
+/// ``PluginCallSite``.
 public final class PluginHost {
     /// Receives every message plugins log, and the host's own warnings about plugin misuse.
     public typealias LogHandler = @Sendable (PluginLogRecord) -> Void
     /// Receives every line plugin code prints in a worker, from any thread.
     public typealias OutputHandler = @Sendable (PluginOutputLine) -> Void
 
-    /// The registered plugins; a constant reference, so reading it costs no exclusivity check.
+    /// The registered plugins, in dispatch order once prepared.
     let registry = PluginRegistry()
-    /// The libraries this host holds and the files it tried (changed by loading and shutdown).
-    var loaded = HostLibraries()
-    let logHandler: LogHandler
-
-    /// The container offered to loaded C plugins as the `files` host service;
-    /// nil offers none. See also ``FilesPlugin``.
-    public let fileFacade: FileFacade?
-
-    /// Where loaded libraries run.
-    public let isolation: PluginIsolation
-    /// How workers are confined (in process, nothing is).
-    public let sandboxMode: SandboxMode
-    /// How long one plugin call may take: in process, a warning; in a worker, the worker is stopped.
-    let callTimeout: Duration?
-    /// How often a library's failed worker is started again.
-    let restartLimit: Int
-    /// Receives what plugin code prints in workers.
-    let outputHandler: OutputHandler
-
-    /// Asked while the host waits for a worker's answer: true stops the wait, the
-    /// worker with it (the call is reported as interrupted). For an application that
-    /// must stop promptly on a signal, even while a plugin spins. Default: never.
-    public var interruption: @Sendable () -> Bool = { false }
-
-    /// Where the host remembers libraries whose worker crashed, exited or hung while
-    /// loading them (the scan cache of `list`): such a library is skipped, with its
-    /// stored reason, until its file changes, unless ``retryCrashed``. nil remembers nothing.
-    public var scanCache: ScanCache?
-    /// Load libraries the scan cache remembers as crashed all the same.
-    public var retryCrashed = false
-
-    /// Every plugin whose worker failed during a call so far, in the order it happened.
-    public internal(set) var failures: [PluginFailure] = []
-
-    /// What plugin code this host's dispatch thread runs, for fault and timeout messages.
-    let calls = CallRecord()
-    /// The notifications plugins and the embedding API post, and their observers.
-    let notifications = NotificationBus()
-    /// Where ``restoreState(from:)`` took the states from: a restarted worker's plugins get theirs
-    /// back from it (see ``restoreState(from:only:)``).
-    var stateStore: SavedStateStore?
-    /// The observers' order for the registry generation it was made for (see ``deliverNotifications()``).
-    var cachedObserverRanks: (generation: Int, ranks: [String: ObserverRank])?
+    /// How every plugin call is made: recorded for fault and timeout messages, timed and decorated.
+    let callSite: PluginCallSite
+    /// Loads libraries, and holds them and their workers.
+    let loader: LibraryLoader
+    /// Dispatches the lifecycle events.
+    let dispatcher: EventDispatcher
+    /// The notifications plugins and the embedding API post, their observers, and their delivery.
+    let notifications: NotificationDeliverer
+    /// Restores and saves the plugins' states.
+    let savedState: SavedStateKeeper
+    /// Reaches workers, and answers for the ones that fail.
+    let workers: WorkerSupervisor
     /// The plugins' functions as any thread reaches them (calls, and plugins' `invoke`).
     let functionInvoker: FunctionInvoker
-    /// The host's files service as a worker reaches it (a worker's host sets it).
-    var filesProxy: HostFilesProxy?
-    /// The files service a library loaded now gets: the host's through the worker's
-    /// channel, or the facade here; none without a container.
-    var filesAccess: FilesAccess? {
-        filesProxy.map { FilesAccess(.worker($0)) } ?? fileFacade.map { FilesAccess(.here(FilesService(facade: $0))) }
-    }
-
-    /// Told each stage of a library's own functions before it runs (a worker's host sets it).
-    var stageAnnouncer: (@Sendable (LibraryFunction) -> Void)?
-    /// Told, from any thread, of each notification-bus call of a loaded library that the host
-    /// refused and logged (the first ``RefusalLogBudget/limit`` of each library), in process or in
-    /// its worker; set before loading (a worker's host sets it, to relay them to its host).
-    var busRefusalHandler: LogRouter.RefusalSink?
-    /// How the library's own functions are called: recorded, and announced.
-    var libraryCalls: LibraryCallSite { LibraryCallSite(record: calls, announce: stageAnnouncer) }
     /// Reports calls that do not return within the call timeout; nil without one.
     private let watchdog: CallWatchdog?
 
+    /// The container offered to loaded C plugins as the `files` host service;
+    /// nil offers none. See also ``FilesPlugin``.
+    public var fileFacade: FileFacade? { loader.fileFacade }
+    /// Where loaded libraries run.
+    public var isolation: PluginIsolation { loader.isolation }
+    /// How workers are confined (in process, nothing is).
+    public var sandboxMode: SandboxMode { loader.sandboxMode }
     /// The authorization decorator's policy, if the host has one (``PluginDecorator``).
     public var accessPolicy: AccessPolicy? { callSite.decorators.authorization?.policy }
-    /// How every plugin call is made: recorded in ``calls``, timed and decorated.
-    let callSite: PluginCallSite
-    /// The thread-confinement decorator, if the host has one: besides delivering after calls
-    /// (``callSite``), it carries plugin threads' log lines and completions to the dispatch thread.
-    var confinement: DispatchThreadConfinement? { callSite.decorators.confinement }
 
     /// Whether each plugin call is timed (two clock reads become one per call, and
     /// a clock read costs more than a C callback), or only each event.
@@ -95,7 +55,35 @@ public final class PluginHost {
     /// Read once per event; not checked for exclusive access at run time (that
     /// check cost more than a C callback), which is safe because a host is used
     /// from one thread.
-    @exclusivity(unchecked) public var timing: CallTiming
+    public var timing: CallTiming {
+        get { dispatcher.timing }
+        set { dispatcher.timing = newValue }
+    }
+
+    /// Asked while the host waits for a worker's answer: true stops the wait, the
+    /// worker with it (the call is reported as interrupted). For an application that
+    /// must stop promptly on a signal, even while a plugin spins. Default: never.
+    public var interruption: @Sendable () -> Bool {
+        get { workers.interruption }
+        set { workers.interruption = newValue }
+    }
+
+    /// Where the host remembers libraries whose worker crashed, exited or hung while
+    /// loading them (the scan cache of `list`): such a library is skipped, with its
+    /// stored reason, until its file changes, unless ``retryCrashed``. nil remembers nothing.
+    public var scanCache: ScanCache? {
+        get { loader.scanCache }
+        set { loader.scanCache = newValue }
+    }
+
+    /// Load libraries the scan cache remembers as crashed all the same.
+    public var retryCrashed: Bool {
+        get { loader.retryCrashed }
+        set { loader.retryCrashed = newValue }
+    }
+
+    /// Every plugin whose worker failed during a call so far, in the order it happened.
+    public var failures: [PluginFailure] { workers.failures }
 
     /// An empty host.
     /// - Parameters:
@@ -117,38 +105,31 @@ public final class PluginHost {
                 isolation: PluginIsolation = .inProcess, sandbox: SandboxMode = .best, restarts: Int = 0,
                 decorators: [PluginDecorator] = [],
                 logHandler: @escaping LogHandler = { _ in }, outputHandler: @escaping OutputHandler = { _ in }) {
-        self.timing = timing
-        self.fileFacade = fileFacade
-        self.callTimeout = callTimeout
-        self.isolation = isolation
-        sandboxMode = sandbox
         if case .workers = isolation, sandbox == .best { SandboxSupport.warnOnceOfMissingLayers(logHandler) }
-        restartLimit = max(0, restarts)
-        self.logHandler = logHandler
-        self.outputHandler = outputHandler
         let decorators = CallDecorators(decorators, log: logHandler)
         registry.policy = decorators.authorization?.policy
         decorators.confinement?.adopt()
-        let record = calls
-        let callSite = PluginCallSite(record: record, decorators: decorators)
-        self.callSite = callSite
+        let record = CallRecord()
+        callSite = PluginCallSite(record: record, decorators: decorators)
         watchdog = callTimeout.map { CallWatchdog(record: record, timeout: $0, report: logHandler) }
-        let invoker = FunctionInvoker(callSite: callSite, callTimeout: callTimeout, log: logHandler)
-        functionInvoker = invoker
-        registry.didChange = { invoker.publish($0) }
-        registry.didAdd = { invoker.add($0) }
+        functionInvoker = FunctionInvoker(callSite: callSite, callTimeout: callTimeout, log: logHandler)
+        functionInvoker.follow(registry)
+        let bus = NotificationBus()
+        loader = LibraryLoader(registry: registry, invoker: functionInvoker, bus: bus, callSite: callSite, log: logHandler,
+                               isolation: isolation, sandbox: sandbox, callTimeout: callTimeout, restarts: restarts,
+                               fileFacade: fileFacade, output: outputHandler)
+        workers = WorkerSupervisor(loader: loader, record: record, log: logHandler)
+        savedState = SavedStateKeeper(registry: registry, callSite: callSite, workers: workers, log: logHandler)
+        workers.savedState = savedState
+        notifications = NotificationDeliverer(bus: bus, registry: registry, callSite: callSite, workers: workers)
+        dispatcher = EventDispatcher(registry: registry, callSite: callSite, workers: workers, notifications: notifications,
+                                     timing: timing, log: logHandler)
     }
 
     deinit { shutdown() }
 
     /// The registered plugins, in dispatch order.
-    public var plugins: [PluginSummary] {
-        registry.prepare()
-        return registry.entries.map {
-            PluginSummary(descriptor: $0.descriptor, concerns: $0.concerns.sorted(), source: $0.source,
-                          functions: $0.functions, refusedFunctions: $0.refusedFunctions)
-        }
-    }
+    public var plugins: [PluginSummary] { registry.summaries }
 
     /// Registers a plugin compiled into the process; a duplicate id is refused.
     public func register(_ plugin: any ApplicationPlugin) throws(LoadFailure) {
@@ -163,31 +144,7 @@ public final class PluginHost {
     /// empty when every library ended well, and when called again.
     @discardableResult
     public func shutdown() -> [String] {
-        registry.removeAll()
-        let (libraries, workers) = loaded.removeAll()
-        for library in libraries {
-            LibraryTable.shared.release(library, owner: ObjectIdentifier(self), calls: libraryCalls)
-        }
-        let failures = workers.compactMap { $0.close(timeout: workerGrace) }
-        // After every deinit: what a library observed or posted in its deinit must not outlive it.
-        notifications.removeAll()
-        // What the libraries' deinit sent from their workers' threads, under confinement.
-        confinement?.drain()
-        return failures
-    }
-
-    /// The registry, in dispatch order, for an event about to be dispatched.
-    var prepared: PluginRegistry {
-        confinement?.adopt()
-        registry.prepare()
-        return registry
-    }
-
-    /// Where plugin log lines go: the log handler, through the dispatch thread when confined.
-    var pluginLogSink: LogHandler {
-        guard let confinement else { return logHandler }
-        let handler = logHandler
-        return { record in confinement.deliver { handler(record) } }
+        loader.shutdown()
     }
 
     /// With ``PluginDecorator/threadConfinement``, delivers on this thread (which must be the
@@ -195,6 +152,6 @@ public final class PluginHost {
     /// each event; an application that waits for plugins between events calls it from its
     /// dispatch thread's loop. Without it, nothing.
     public func deliverConfined() {
-        confinement?.drain()
+        callSite.decorators.confinement?.drain()
     }
 }

@@ -5,7 +5,7 @@ import Synchronization
 /// or `register_plugins` can be explained in the load report. Thread-safe: plugins log from any thread.
 final class LogRouter: Sendable {
     typealias Sink = @Sendable (PluginLogRecord) -> Void
-    /// Receives the library's refused bus calls as values (``PluginHost/busRefusalHandler``).
+    /// Receives the library's refused bus calls as values (``LibraryLoader/busRefusalHandler``).
     typealias RefusalSink = @Sendable (BusRefusal) -> Void
 
     private let sinks = Mutex<[ObjectIdentifier: (log: Sink, refusals: RefusalSink?)]>([:])

@@ -22,3 +22,11 @@ public struct LoadFailure: Error, Sendable, Codable, Equatable, CustomStringConv
         return line
     }
 }
+
+extension LoadFailure {
+    /// The refusal of the plugin id `id`, which the libraries at `first` and `second` both register:
+    /// it belongs to neither.
+    static func contested(_ id: PluginID, first: String, second: String) -> LoadFailure {
+        LoadFailure(.register, "plugin id '\(id)' is claimed by two libraries, \(first) and \(second): refused for both")
+    }
+}

@@ -51,6 +51,28 @@ public struct LoadReport: Sendable, Codable {
         report.sameFileAs = same
         return report
     }
+
+    /// This report with each plugin `refusal` names moved to ``refused``; failed when none is left
+    /// (the rule that a plugin id two libraries register belongs to neither, in a host or a listing).
+    func withdrawing(_ refusal: (PluginID) -> LoadFailure?) -> LoadReport {
+        guard status == .loaded else { return self }
+        var report = self
+        for plugin in plugins {
+            guard let failure = refusal(plugin.descriptor.id) else { continue }
+            report.refused.append(PluginRefusal(id: plugin.descriptor.id.rawValue, failure: failure))
+        }
+        report.plugins.removeAll { refusal($0.descriptor.id) != nil }
+        if report.plugins.isEmpty { report.failForNoPlugin() }
+        return report
+    }
+
+    /// Fails the report of a library left with no registered plugin, naming each refusal.
+    mutating func failForNoPlugin() {
+        status = .failed
+        failure = LoadFailure(.register, refused.isEmpty
+            ? "the library registered no plugin"
+            : "no plugin of the library could be registered: " + refused.map(\.failure.message).joined(separator: "; "))
+    }
 }
 
 /// When a file's loading began and how long it took, on the host's monotonic clock.

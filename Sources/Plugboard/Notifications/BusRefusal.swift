@@ -1,6 +1,6 @@
 /// A notification-bus call of a plugin library that the host refused, as a value: what the
 /// host logs as the warning `CALL …: CAUSE; refused`, for a tool that must tell refusals
-/// apart without reading log text (``PluginHost/busRefusalHandler``).
+/// apart without reading log text (``LibraryLoader/busRefusalHandler``).
 package struct BusRefusal: Sendable, Equatable {
     /// The bus calls of `pb_notifications_t`.
     package enum Call: String, Sendable {

@@ -178,6 +178,15 @@ final class NotificationBus: Sendable {
         state.withLock { $0.delivering = nil }
     }
 
+    /// Calls a C observer with the notification's strings, valid during the call.
+    static func call(_ callback: pb_notification_fn, _ ctx: UnsafeMutableRawPointer?, _ notification: PluginNotification) {
+        notification.name.withCString { name in
+            notification.payload.withCString { payload in
+                notification.sender.withCString { callback(ctx, name, payload, $0) }
+            }
+        }
+    }
+
     /// The names `receivers` observe now, sorted, each once.
     func names(observedBy receivers: Set<String>) -> [String] {
         Set(state.withLock { $0.observers }.filter { receivers.contains($0.receiver) }.map(\.name)).sorted()

@@ -93,6 +93,15 @@ final class PluginRegistry {
         if let added = entries.last { didAdd(added) }
     }
 
+    /// The registered plugins as reports show them, in dispatch order.
+    var summaries: [PluginSummary] {
+        prepare()
+        return entries.map {
+            PluginSummary(descriptor: $0.descriptor, concerns: $0.concerns.sorted(), source: $0.source,
+                          functions: $0.functions, refusedFunctions: $0.refusedFunctions)
+        }
+    }
+
     /// The registered plugin `id`, if there is one.
     func entry(_ id: PluginID) -> Entry? {
         entries.first { $0.descriptor.id == id }

@@ -12,21 +12,12 @@ enum ContestedPluginIDs {
         }
         var refusals: [PluginID: LoadFailure] = [:]
         for (id, paths) in claimants where paths.count > 1 {
-            refusals[id] = LoadFailure(.register, "plugin id '\(id)' is claimed by two libraries, \(paths[0]) and \(paths[1]): refused for both")
+            refusals[id] = .contested(id, first: paths[0], second: paths[1])
         }
         guard !refusals.isEmpty else { return libraries }
         return libraries.map { library in
             var library = library
-            guard library.report.status == .loaded else { return library }
-            for plugin in library.report.plugins {
-                guard let refusal = refusals[plugin.descriptor.id] else { continue }
-                library.report.refused.append(PluginRefusal(id: plugin.descriptor.id.rawValue, failure: refusal))
-            }
-            library.report.plugins.removeAll { refusals[$0.descriptor.id] != nil }
-            if library.report.plugins.isEmpty {
-                library.report.status = .failed
-                library.report.failure = PluginHost.nothingRegistered(library.report.refused)
-            }
+            library.report = library.report.withdrawing { refusals[$0] }
             return library
         }
     }

@@ -11,7 +11,7 @@ extension ScanCache {
         var seen: [FileIdentity: String] = [:]
         var found: Set<String> = []
         var refusedDirectories: Set<String> = []
-        let libraries = PluginHost.candidates(in: searchPath, trust: trust).map { candidate in
+        let libraries = LoadCandidate.all(in: searchPath, trust: trust).map { candidate in
             switch candidate {
             case .refused(let report):
                 refusedDirectories.insert(report.path)
@@ -38,7 +38,7 @@ extension ScanCache {
         let status: FileStatus
         let warnings: [String]
         do throws(LoadFailure) {
-            status = try PluginHost.libraryStatus(of: path)
+            status = try FileStatus.ofLibrary(path)
             if let same = seen[status.identity] { return ScannedLibrary(report: .skipped(path, sameFileAs: same), cached: false) }
             seen[status.identity] = path
             warnings = try directoryWarnings + trust.admit(path, status)

@@ -22,7 +22,7 @@ extension ScanCacheKey {
     /// The key of the library file at `path` as it is now; throws the scan failure
     /// when it cannot be read or is not a regular file.
     public init(path: String) throws(LoadFailure) {
-        self.init(path: path, status: try PluginHost.libraryStatus(of: path))
+        self.init(path: path, status: try FileStatus.ofLibrary(path))
     }
 
     init(path: String, status: FileStatus) {

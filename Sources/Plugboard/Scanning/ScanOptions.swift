@@ -42,7 +42,7 @@ public struct ScanOptions: Sendable {
             defer { host.shutdown() }
             var report = host.loadLibrary(at: path, trust: .allowInsecure)
             report.warnings = []
-            if host.loaded.lostWhileLoading[path] != nil, let failure = report.failure {
+            if host.loader.loaded.lostWhileLoading[path] != nil, let failure = report.failure {
                 return .crashed(reason: failure)
             }
             return .scanned(report: report)

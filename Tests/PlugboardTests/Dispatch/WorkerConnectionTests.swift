@@ -49,7 +49,7 @@ import Testing
             let report = host.didReceiveRemoteNotification(userInfo: "{}", deadline: .milliseconds(100))
             #expect(report.calls.count == 2, "\(report)")
         }
-        let connections = [quick, late].flatMap { host.loaded.workers(loadedFrom: $0) }
+        let connections = [quick, late].flatMap { host.loader.loaded.workers(loadedFrom: $0) }
         #expect(connections.count == 2)
         #expect(connections.map(\.expectedCompletions) == [0, 0], "each aggregation finished, so no completion is held")
 
@@ -72,8 +72,8 @@ import Testing
         for library in [crashing, living] { try #require(host.loadLibrary(at: library).status == .loaded) }
         let report = host.open(url: "myapp://x")
         #expect(report.failures.map(\.plugin.rawValue) == ["com.example.crashing"], "\(report)")
-        let dead = try #require(host.loaded.workers(loadedFrom: crashing).first)
-        let alive = try #require(host.loaded.workers(loadedFrom: living).first)
+        let dead = try #require(host.loader.loaded.workers(loadedFrom: crashing).first)
+        let alive = try #require(host.loader.loaded.workers(loadedFrom: living).first)
         let waited = ContinuousClock.now
         while !dead.channel.isClosed, ContinuousClock.now - waited < .seconds(20) { usleep(10_000) }
         #expect(dead.channel.isClosed, "the reader closes the channel once the worker ended")

@@ -23,7 +23,7 @@ import Testing
         let host = PluginHost(callTimeout: .seconds(30), isolation: isolation,
                               logHandler: { record in logged.withLock { $0.append(record.message) } })
         defer { host.shutdown() }
-        host.busRefusalHandler = { refusal in refused.withLock { $0.append(refusal) } }
+        host.loader.busRefusalHandler = { refusal in refused.withLock { $0.append(refusal) } }
         #expect(host.loadLibrary(at: library).status == .loaded)
         host.open(url: "myapp://x")
 

@@ -41,7 +41,7 @@ package final class WorkerHarness {
         let granting = grant.isEmpty ? [] : [PluginDecorator.authorization(AccessPolicy(source: "the harness's grant", libraries: [library: grant]))]
         host = PluginHost(fileFacade: scratch?.facade, callTimeout: callTimeout, isolation: .workers(worker: worker),
                           decorators: granting, logHandler: logHandler, outputHandler: outputHandler)
-        host.busRefusalHandler = { refusal in refused.refusals.withLock { $0.append(refusal) } }
+        host.loader.busRefusalHandler = { refusal in refused.refusals.withLock { $0.append(refusal) } }
         let clock = ContinuousClock()
         let start = clock.now
         report = host.loadLibrary(at: library)
@@ -68,7 +68,7 @@ package final class WorkerHarness {
 
     /// The notification names the plugins of the load's report observe now, sorted, each once.
     package var observedNames: [String] {
-        host.notifications.names(observedBy: Set(report.plugins.map(\.descriptor.id.rawValue)))
+        host.notifications.bus.names(observedBy: Set(report.plugins.map(\.descriptor.id.rawValue)))
     }
 
     /// Calls every plugin in the worker with `event` exactly as given (its text need not be UTF-8,
@@ -76,9 +76,10 @@ package final class WorkerHarness {
     /// plugin whose slot is NULL answers that it takes no part. Returns the failures (a crash, an
     /// exit, a hang), handled as for any call.
     package func sendToEveryPlugin(_ event: LifecycleEvent) -> [PluginFailure] {
-        host.prepared.entries.compactMap { entry in
+        host.callSite.prepare(host.registry)
+        return host.registry.entries.compactMap { entry in
             guard case .worker(let plugin) = entry.implementation,
-                  case .failure(let failure) = host.callWorker(plugin, .event(event), id: entry.descriptor.id) else {
+                  case .failure(let failure) = plugin.call(.event(event), id: entry.descriptor.id, host.workers) else {
                 return nil
             }
             return failure
@@ -101,7 +102,7 @@ package final class WorkerHarness {
         let failed = { (ending: WorkerEnding) in
             DeinitFailure(ending: ending, sentence: ending.sentence(who: self.library, callback: "deinit", library: self.library))
         }
-        guard let connection = host.loaded.workers(loadedFrom: library).last, connection.ending == nil else {
+        guard let connection = host.loader.loaded.workers(loadedFrom: library).last, connection.ending == nil else {
             return .failure(failed(.lost("no worker of this host holds the library")))
         }
         if let refusal = connection.refusal(needing: WorkerMessage.Kind.unload.introducedInMinor, for: "unload") {
@@ -109,9 +110,9 @@ package final class WorkerHarness {
         }
         host.registry.removeAll(from: .library(path: library))
         let milliseconds = UInt32(clamping: linger.nanoseconds / 1_000_000)
-        let answer = connection.request(.unload(lingerMilliseconds: milliseconds), timeout: host.callTimeout.map { $0 + linger })
+        let answer = connection.request(.unload(lingerMilliseconds: milliseconds), timeout: host.workers.callTimeout.map { $0 + linger })
         // Its observers end with it (those its deinit made too: their frames came before the answer).
-        host.notifications.removeObservers(of: ObjectIdentifier(connection))
+        host.notifications.bus.removeObservers(of: ObjectIdentifier(connection))
         switch answer {
         case .success(.unloaded(let census)): return .success(census)
         case .success(let other): return .failure(failed(connection.abandon("it answered the unload with \(other.kind)")))
@@ -122,10 +123,10 @@ package final class WorkerHarness {
     /// Loads the library again in the worker that unloaded it (``unload(linger:)``), so its `init`
     /// and `register_plugins` run a second time in the same process, and registers its plugins.
     package func loadAgain() -> LoadReport {
-        guard let connection = host.loaded.workers(loadedFrom: library).last, connection.ending == nil else {
+        guard let connection = host.loader.loaded.workers(loadedFrom: library).last, connection.ending == nil else {
             return .failed(library, LoadFailure(.worker, "no worker of this host holds the library"))
         }
-        return host.load(library, in: connection)
+        return host.loader.load(library, in: connection)
     }
 
     /// The names the library file at `path` exports, read from its dynamic symbol table without

@@ -1,13 +1,30 @@
 import PlugboardWorkerProtocol
 
-/// A plugin a worker process loaded: its connection and its number in that worker. The host
-/// calls it with ``PluginHost/callWorker(_:_:id:)`` (the version gate, the call, and the report
-/// and withdrawal of a worker that failed); what a call's outcome counts as is said here, once.
+/// A plugin a worker process loaded: its connection and its number in that worker. Reaching it is
+/// said here, once: the version gate, the call, what its outcome counts as; a worker that fails
+/// goes to the host's ``WorkerSupervisor``.
 struct WorkerPlugin {
     /// The worker (kept alive by the host's library list).
     let connection: Unmanaged<WorkerConnection>
     /// The plugin's number in the worker (the protocol's `call.plugin`).
     let index: UInt32
+
+    /// Calls the plugin, `id`, in its worker with `request` through `workers`, which waits at most the
+    /// call timeout; a worker that speaks a protocol older than the request needs answers `refused`.
+    /// When the worker fails, its plugins take no further part: `workers` logs the failure once, as
+    /// one line naming the plugin, the callback and the library, and withdraws them.
+    func call(_ request: CallRequest, id: PluginID, _ workers: WorkerSupervisor) -> Result<CallAnswer, PluginFailure> {
+        workers.record.leave()
+        let callback = request.callbackName
+        let connection = connection.takeUnretainedValue()
+        if let refusal = connection.refusal(needing: request.introducedInMinor, for: callback.description) {
+            return .success(.refused(refusal))
+        }
+        return workers.request(.call(plugin: index, request: request), to: connection, purpose: "a call", who: id.rawValue,
+                               callback: callback.description) { reply in
+            if case .answer(let answer) = reply { answer } else { nil }
+        }
+    }
 }
 
 extension Result where Success == CallAnswer, Failure == PluginFailure {

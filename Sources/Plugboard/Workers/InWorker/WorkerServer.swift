@@ -89,7 +89,10 @@ public enum WorkerServer {
 /// What one worker has loaded and how it answers each request.
 final class WorkerSession {
     private let channel: WorkerChannel
-    private let host: PluginHost
+    /// Loads libraries exactly as a host does in process, and lets go of them.
+    private let loader: LibraryLoader
+    /// The bus, relayed to the host.
+    private let bus: WorkerBus
     /// The plugins loaded so far, numbered in registration order across loads since the start or
     /// the last `unload` (the protocol's plugin numbers).
     private var plugins: [(definition: CPluginDefinition, library: LoadedLibrary)] = []
@@ -98,14 +101,18 @@ final class WorkerSession {
 
     init(channel: WorkerChannel, files: HostFilesProxy?, invoke: HostInvokeProxy) {
         self.channel = channel
-        host = PluginHost { record in
+        let log: PluginHost.LogHandler = { record in
             try? channel.send(.log(pluginID: record.plugin, level: record.level.abiValue, message: record.message))
         }
-        host.stageAnnouncer = { function in try? channel.send(.stage(function)) }
-        host.filesProxy = files
-        host.functionInvoker.relay(to: invoke)
-        host.relayNotifications(over: channel)
-        functionCalls = WorkerFunctionCalls(channel: channel, invoker: host.functionInvoker)
+        let callSite = PluginCallSite(record: CallRecord(), decorators: CallDecorators([], log: log))
+        let registry = PluginRegistry()
+        let invoker = FunctionInvoker(callSite: callSite, callTimeout: nil, log: log)
+        invoker.follow(registry)
+        invoker.relay(to: invoke)
+        bus = WorkerBus(channel: channel, registry: registry, callSite: callSite)
+        loader = LibraryLoader(registry: registry, invoker: invoker, bus: bus.bus, callSite: callSite, log: log,
+                               filesProxy: files, announce: { function in try? channel.send(.stage(function)) })
+        functionCalls = WorkerFunctionCalls(channel: channel, invoker: invoker)
     }
 
     /// Answers one message; false when the worker should exit.
@@ -117,16 +124,16 @@ final class WorkerSession {
             // Set before any load: each library's refusals go where the handler said when it loaded.
             if version.minor >= WorkerMessage.Kind.refused.introducedInMinor {
                 let channel = channel
-                host.busRefusalHandler = { refusal in
+                loader.busRefusalHandler = { refusal in
                     try? channel.send(.refused(pluginID: refusal.plugin, call: refusal.call.rawValue, name: refusal.name,
                                                reason: refusal.reason))
                 }
             }
             return version.major == WorkerProtocolVersion.current.major
         case .load(let path, let allowInsecure):
-            let report = host.loadLibrary(at: path, trust: allowInsecure ? .allowInsecure : .strict)
+            let report = loader.loadLibrary(at: path, trust: allowInsecure ? .allowInsecure : .strict, placement: nil)
             for summary in report.plugins {
-                for entry in host.registry.entries where entry.descriptor.id == summary.descriptor.id {
+                for entry in loader.registry.entries where entry.descriptor.id == summary.descriptor.id {
                     if case .native(let definition, let library) = entry.implementation { plugins.append((definition, library)) }
                 }
             }
@@ -143,7 +150,7 @@ final class WorkerSession {
                                            notification: id, gate: gate)
             try gate.answer(answer, requestID: id)
         case .shutdown:
-            host.shutdown()
+            loader.shutdown()
             try channel.send(.bye, requestID: id)
             return false
         case .unload(let linger):
@@ -151,7 +158,7 @@ final class WorkerSession {
             // mapped (RTLD_NODELETE), so a later `load` runs `init` again in this process.
             var libraries: [ObjectIdentifier: LoadedLibrary] = [:]
             for (_, library) in plugins { libraries[ObjectIdentifier(library)] = library }
-            host.shutdown()
+            loader.shutdown()
             plugins = []
             functionCalls.number([])
             Thread.sleep(forTimeInterval: Double(linger) / 1000)
@@ -160,7 +167,7 @@ final class WorkerSession {
         case .functionCall:
             try functionCalls.run(received)
         case .deliver(let token, let name, let payload, let sender, let depth):
-            host.deliverRelayed(PluginNotification(name: name, payload: payload, sender: sender), to: token, depth: Int(depth))
+            bus.deliver(PluginNotification(name: name, payload: payload, sender: sender), to: token, depth: Int(depth))
             try channel.send(.delivered, requestID: id)
         case .serviceReply, .helloReply, .loaded, .answer, .log, .files, .completion, .bye, .stage, .unloaded,
              .functionResult, .invoke, .invokeReply, .delivered, .observe, .stopObserving, .post, .refused:

@@ -3,7 +3,7 @@ import PlugboardWorkerProtocol
 
 /// Loading a library in a worker process: the same checks and the same load
 /// report as in process, with the library's code out of the host's process.
-extension PluginHost {
+extension LibraryLoader {
     /// How long a worker has for its handshake and for `deinit` at shutdown when there is no call timeout.
     var workerGrace: Duration { callTimeout ?? .seconds(10) }
 
@@ -48,17 +48,17 @@ extension PluginHost {
         return report
     }
 
-    /// Starts a worker for `path`, confined as the host's sandbox mode and policy say.
-    func startWorker(_ worker: String, for path: String, trust: PluginTrust) throws(LoadFailure) -> WorkerConnection {
+    /// Starts a worker for `path`, confined as the sandbox mode and the policy say.
+    private func startWorker(_ worker: String, for path: String, trust: PluginTrust) throws(LoadFailure) -> WorkerConnection {
         let grant = accessPolicy?.grant(forLibrary: path) ?? SandboxGrant()
         let sandbox = try WorkerSandbox.plan(for: path, mode: sandboxMode, support: .kernel, grant: grant)
         return try WorkerConnection(library: path, trust: trust, sandbox: sandbox, worker: worker, facade: fileFacade,
-                                    invoker: functionInvoker, bus: notifications, log: pluginLogSink,
+                                    invoker: invoker, bus: bus, log: pluginLogSink,
                                     refusals: busRefusalHandler, output: outputHandler)
     }
 
     /// Has the worker of `connection`, past its handshake, load the library at `path`, and
-    /// registers its plugins as worker participants; the host keeps the worker while one is registered.
+    /// registers its plugins as worker participants; the loader keeps the worker while one is registered.
     func load(_ path: String, in connection: WorkerConnection) -> LoadReport {
         // Until the library has registered its plugins, the policy's default rule is its rule.
         if let accessPolicy { connection.gate.apply(accessPolicy, library: path, plugins: nil) }
@@ -103,11 +103,31 @@ extension PluginHost {
     /// With workers, starts one for every candidate file before any is loaded, so their
     /// start-up (exec, the runtime) overlaps the loads; a worker no load takes is closed.
     /// In process, or when a worker cannot be started (the load reports it), nothing.
-    func prestartWorkers(for candidates: [Candidate], trust: PluginTrust) {
+    func prestartWorkers(for candidates: [LoadCandidate], trust: PluginTrust) {
         guard case .workers(let worker) = isolation else { return }
         for case .file(let path, _) in candidates {
             guard let connection = try? startWorker(worker, for: path, trust: trust) else { continue }
             loaded.prestart(connection, for: path)
         }
+    }
+
+    /// Starts a new worker for the library of `failed` if it has restarts left, logs what came of it,
+    /// and returns the new load's report; nil when there is no restart. The new worker loads the file
+    /// under the same trust rule: it may have changed since.
+    func restart(_ failed: WorkerConnection) -> LoadReport? {
+        guard case .workers(let worker) = isolation else { return nil }
+        let library = failed.library
+        let used = loaded.restarts(of: library)
+        guard used < restartLimit else { return nil }
+        loaded.countRestart(of: library)
+        let report = loadInWorker(library, worker: worker, trust: failed.trust)
+        let attempt = "restart \(used + 1) of \(restartLimit)"
+        let message = report.status == .loaded
+            ? "restarted the worker of \(library) (\(attempt)): " + report.plugins.map(\.descriptor.id.rawValue).joined(separator: ", ")
+                + " take part again"
+            : "could not restart the worker of \(library) (\(attempt)): " + (report.failure?.description ?? "no plugin registered")
+        log(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: report.status == .loaded ? .warning : .error,
+                            message: message))
+        return report
     }
 }

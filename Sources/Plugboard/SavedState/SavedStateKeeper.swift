@@ -6,20 +6,51 @@ import PlugboardWorkerProtocol
 /// will-finish-launching, the state it gave after the previous run's will-terminate. Both walk
 /// the plugins in dispatch order (higher priority first, then id), one plugin at a time, each
 /// call recorded as any call is (a crash or a hang in a worker is that plugin's failure).
-extension PluginHost {
-    /// Gives each plugin the state `store` holds for its id. Call before ``willFinishLaunching(options:)``.
-    /// A missing file means no state, quietly; an unusable one (unreadable, corrupt, truncated,
-    /// foreign) means no state and a warning naming the file and the cause; a plugin whose
-    /// `restore_state` is NULL is not asked. The host keeps `store`: the plugins of a worker restarted
-    /// later in the run (`restarts`) get their saved state back from it before their next event.
-    public func restoreState(from store: SavedStateStore) -> SavedStateReport {
-        stateStore = store
-        return restoreState(from: store, only: nil)
+///
+/// Keeps the store the states were restored from, so a worker restarted later in the run gives
+/// its plugins their state back (``restoreRestarted(_:)``).
+final class SavedStateKeeper {
+    private let registry: PluginRegistry
+    private let callSite: PluginCallSite
+    private let workers: WorkerSupervisor
+    private let log: PluginHost.LogHandler
+    /// Where ``restore(from:)`` took the states from.
+    private var store: SavedStateStore?
+
+    /// A keeper of `registry`'s plugins' states, calling them through `callSite` and, in workers, `workers`.
+    init(registry: PluginRegistry, callSite: PluginCallSite, workers: WorkerSupervisor, log: @escaping PluginHost.LogHandler) {
+        self.registry = registry
+        self.callSite = callSite
+        self.workers = workers
+        self.log = log
+    }
+
+    /// Gives each plugin the state `store` holds for its id, and keeps `store`; see ``PluginHost/restoreState(from:)``.
+    func restore(from store: SavedStateStore) -> SavedStateReport {
+        self.store = store
+        return restore(from: store, only: nil)
+    }
+
+    /// Gives the plugins of a restarted worker their saved state back (a plugin of the saved-state
+    /// concern restarts without its memory otherwise, and would save that empty memory over the
+    /// state of the previous run at will-terminate); each outcome is one log line. Nothing before
+    /// a ``restore(from:)``.
+    func restoreRestarted(_ plugins: Set<PluginID>) {
+        guard let store else { return }
+        for entry in restore(from: store, only: plugins).entries {
+            let what = switch entry.outcome {
+            case .restored: "restored its saved state (\(entry.bytes ?? 0) bytes) after the restart"
+            default: "restarted without its saved state: " + (entry.warning ?? entry.outcome.rawValue)
+            }
+            log(PluginLogRecord(source: HostIdentity.name, plugin: entry.plugin.rawValue,
+                                level: entry.outcome == .restored ? .info : .warning, message: what))
+        }
     }
 
     /// Restores the plugins `only` names (nil: every plugin of the concern) from `store`.
-    func restoreState(from store: SavedStateStore, only: Set<PluginID>?) -> SavedStateReport {
-        let roster = prepared.savedState
+    private func restore(from store: SavedStateStore, only: Set<PluginID>?) -> SavedStateReport {
+        callSite.prepare(registry)
+        let roster = registry.savedState
         let denied = only.map { only in roster.denied.filter(only.contains) } ?? roster.denied
         callSite.logDenials("restore_state", .savedState, denied)
         var entries: [SavedStateReport.Entry] = []
@@ -53,13 +84,10 @@ extension PluginHost {
         return SavedStateReport(operation: .restore, entries: entries + deniedEntries(denied))
     }
 
-    /// Asks each plugin for its state and writes it to `store`, atomically, with the plugin's
-    /// version and a checksum. Call after ``willTerminate()``. A plugin that saves nothing, breaks
-    /// the rules (NULL data with a size, a state over 16 MiB), crashes or hangs keeps its previous
-    /// file, with a warning; a plugin whose worker failed earlier is not asked (its file stays);
-    /// one whose worker was restarted got its state back then (``restoreState(from:)``) and is asked.
-    public func saveState(to store: SavedStateStore) -> SavedStateReport {
-        let roster = prepared.savedState
+    /// Asks each plugin for its state and writes it to `store`; see ``PluginHost/saveState(to:)``.
+    func save(to store: SavedStateStore) -> SavedStateReport {
+        callSite.prepare(registry)
+        let roster = registry.savedState
         callSite.logDenials("save_state", .savedState, roster.denied)
         var versions: [PluginID: String] = [:]
         for entry in registry.entries { versions[entry.descriptor.id] = entry.descriptor.version }
@@ -104,7 +132,7 @@ extension PluginHost {
     private func deniedEntries(_ denied: [PluginID]) -> [SavedStateReport.Entry] {
         denied.map { id in
             .init(plugin: id, outcome: .denied, bytes: nil,
-                  warning: "the policy '\(accessPolicy?.source ?? "")' denies \(id) saved-state; its state file is left as it is")
+                  warning: "the policy '\(callSite.decorators.authorization?.policy.source ?? "")' denies \(id) saved-state; its state file is left as it is")
         }
     }
 
@@ -142,7 +170,7 @@ extension PluginHost {
         case .swift(let conformance):
             return (roster.conformances[conformance] as? any SavedStatePlugin).map(swift)
         case .worker(let plugin):
-            return callWorker(plugin, request, id: roster.ids[index]).savedStateAnswer(callback)
+            return plugin.call(request, id: roster.ids[index], workers).savedStateAnswer(callback)
         }
     }
 }

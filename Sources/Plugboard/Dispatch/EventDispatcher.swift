@@ -1,25 +1,50 @@
 import PlugboardWorkerProtocol
 
-/// Dispatching one event: its ``LifecycleEvent/Kind/policy`` picks the loop over its concern's
-/// roster, run by the call site's per-event form (``PluginCallSite/callInOrder(_:_:reversed:timing:_:)``),
-/// and each participant is called through the event's own calls (a C slot, a Swift method or a
-/// worker's `call`), whatever the mix of participants. The event's arguments are converted to C
-/// once, not per plugin.
-extension PluginHost {
-    /// Dispatches `event` to the plugins of its concern as its policy says, reduces their
-    /// answers and reports them; then delivers the notifications posted meanwhile. For
-    /// broadcasts, the calls' answers are ignored. A participant whose worker fails counts as
-    /// if it had not answered (no veto, not handled) and is reported in the report's
-    /// ``EventReport/failures``. A remote notification waits for its deadline at most.
-    /// Always inlined, so that each typed method (``willTerminate()``…) is this loop for its
-    /// one event, with the event's calls reduced to its slot.
-    @discardableResult @inline(__always)
-    public func dispatch(_ event: LifecycleEvent) -> EventReport {
+/// Dispatches lifecycle events to the registered plugins: an event's ``LifecycleEvent/Kind/policy``
+/// picks the loop over its concern's roster, run by the call site's per-event form
+/// (``PluginCallSite/callInOrder(_:_:reversed:timing:_:)``), and each participant is called
+/// through the event's own calls (a C slot, a Swift method or a worker's `call`), whatever the
+/// mix of participants. The event's arguments are converted to C once, not per plugin. After an
+/// event's calls, the notifications posted meanwhile are delivered.
+final class EventDispatcher {
+    /// The plugins, one roster per concern.
+    let registry: PluginRegistry
+    /// How every plugin call is made: recorded, timed and decorated.
+    let callSite: PluginCallSite
+    /// Reaches the participants in workers.
+    let workers: WorkerSupervisor
+    /// Delivers the notifications posted during an event, after its calls.
+    let notifications: NotificationDeliverer
+    /// Where a remote notification's late or repeated answers are reported.
+    let log: PluginHost.LogHandler
+
+    /// What is timed; see ``PluginHost/timing``. Read once per event; not checked for exclusive
+    /// access at run time (that check cost more than a C callback), which is safe because a
+    /// dispatcher is used from one thread.
+    @exclusivity(unchecked) var timing: CallTiming
+
+    /// A dispatcher of `registry`'s plugins, called through `callSite` and, in workers, `workers`;
+    /// `notifications` delivers after each event.
+    init(registry: PluginRegistry, callSite: PluginCallSite, workers: WorkerSupervisor,
+         notifications: NotificationDeliverer, timing: CallTiming, log: @escaping PluginHost.LogHandler) {
+        self.registry = registry
+        self.callSite = callSite
+        self.workers = workers
+        self.notifications = notifications
+        self.timing = timing
+        self.log = log
+    }
+
+    /// Dispatches `event`; see ``PluginHost/dispatch(_:)``. Always inlined, so that each typed
+    /// method (``PluginHost/willTerminate()``…) is this loop for its one event, with the event's
+    /// calls reduced to its slot.
+    @inline(__always)
+    func dispatch(_ event: LifecycleEvent) -> EventReport {
         if case .remoteNotification(let userInfo, let deadline) = event {
-            return didReceiveRemoteNotification(userInfo: userInfo.string, deadline: deadline)
+            return remoteNotification(userInfo: userInfo.string, deadline: deadline)
         }
+        callSite.prepare(registry)
         return event.withCArguments { arguments in
-            let registry = prepared
             return switch event.kind.concern {
             case .launch: dispatch(event, arguments, registry.launch)
             case .openURL: dispatch(event, arguments, registry.openURL)
@@ -78,7 +103,9 @@ extension PluginHost {
         var report = EventReport(event: kind, answer: answer, trace: run.trace(roster, reversed: reversed, answers: answers),
                                  decidedBy: decidedBy, failures: failures, denied: roster.denied, nanoseconds: run.nanoseconds)
         callSite.reported(report, of: event)
-        report.notifications = deliverNotifications()
+        // Only when something was posted: the report's empty default is not assigned again (its arrays
+        // destroyed and replaced) for an event that posted nothing.
+        if notifications.hasPending { report.notifications = notifications.deliver(timing: timing) }
         return report
     }
 
@@ -103,6 +130,6 @@ extension PluginHost {
     @inline(never)
     private func callWorker(_ plugin: WorkerPlugin, _ event: LifecycleEvent, id: PluginID, unanswered: Bool,
                             _ failures: inout [PluginFailure]) -> Bool {
-        callWorker(plugin, .event(event), id: id).eventAnswer(unanswered: unanswered, failures: &failures)
+        plugin.call(.event(event), id: id, workers).eventAnswer(unanswered: unanswered, failures: &failures)
     }
 }

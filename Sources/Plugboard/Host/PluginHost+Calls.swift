@@ -6,7 +6,7 @@ extension PluginHost {
     ///
     /// Call it from the thread that uses the host, like every other host method.
     public func function(_ address: FunctionAddress) throws(PluginCallError) -> PluginFunctionHandle {
-        try PluginFunctionHandle(address, in: self)
+        try PluginFunctionHandle(address, registry: registry, invoker: functionInvoker, workers: workers)
     }
 
     /// Calls the function at `address` (`plugin-id.function`) with `arguments`, checked

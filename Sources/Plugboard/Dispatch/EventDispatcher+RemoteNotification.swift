@@ -1,41 +1,27 @@
 import PlugboardWorkerProtocol
 
 /// Remote notifications: every plugin is called and may answer later.
-extension PluginHost {
-    /// Delivers a notification to every plugin; `completion` receives the reduced
-    /// answer (new data > no data > failed; no data with no plugins) exactly once,
-    /// when all answered or `deadline` after the call, on whichever thread that happens
-    /// (with ``PluginDecorator/threadConfinement``, on the dispatch thread, when
-    /// ``deliverConfined()`` or a later event delivers the answers).
-    /// Notifications posted meanwhile are delivered at the next event or ``deliverNotifications()``.
-    public func didReceiveRemoteNotification(
-        userInfo: String, deadline: Duration = .seconds(30),
-        completion: @escaping @Sendable (EventReport) -> Void
-    ) {
-        _ = dispatchRemoteNotification(userInfo: userInfo, deadline: deadline, completion: completion)
-    }
-
-    /// Delivers a notification and waits on this thread for the reduced answer
-    /// (at most `deadline`). A plugin that answers on this same thread later
-    /// than its callback cannot answer in time. With ``PluginDecorator/threadConfinement``
-    /// the wait delivers what plugin threads send as it arrives, on this thread. Then delivers
-    /// the notifications posted meanwhile.
-    @discardableResult
-    public func didReceiveRemoteNotification(userInfo: String, deadline: Duration = .seconds(30)) -> EventReport {
-        let aggregation = dispatchRemoteNotification(userInfo: userInfo, deadline: deadline) { _ in }
-        confinement?.wait(until: { aggregation.isFinished })
+extension EventDispatcher {
+    /// Delivers a remote notification and waits on this thread for the reduced answer; see
+    /// ``PluginHost/didReceiveRemoteNotification(userInfo:deadline:)``.
+    func remoteNotification(userInfo: String, deadline: Duration) -> EventReport {
+        let aggregation = remoteNotification(userInfo: userInfo, deadline: deadline) { _ in }
+        callSite.decorators.confinement?.wait(until: { aggregation.isFinished })
         var report = aggregation.waitForReport()
-        report.notifications = deliverNotifications()
+        report.notifications = notifications.deliver(timing: timing)
         return report
     }
 
-    private func dispatchRemoteNotification(
+    /// Delivers a remote notification to every plugin, the reduced answer to `completion`; see
+    /// ``PluginHost/didReceiveRemoteNotification(userInfo:deadline:completion:)``.
+    func remoteNotification(
         userInfo: String, deadline: Duration, completion: @escaping @Sendable (EventReport) -> Void
     ) -> FetchAggregation {
         let event = LifecycleEvent.remoteNotification(userInfo: EventText(userInfo), deadline: deadline)
         let kind = event.kind
-        let participants = prepared.remoteNotifications
-        let log = logHandler
+        callSite.prepare(registry)
+        let participants = registry.remoteNotifications
+        let log = log
         let callSite = callSite
         let aggregation = FetchAggregation(ids: participants.ids, denied: participants.denied, onFinish: { report in
             callSite.reported(report, of: event)
@@ -43,7 +29,7 @@ extension PluginHost {
         }) { id, message in
             log(PluginLogRecord(source: HostIdentity.name, plugin: id.rawValue, level: .warning, message: message))
         }
-        let confinement = confinement
+        let confinement = callSite.decorators.confinement
         _ = event.withCArguments { arguments in
             callSite.callInOrder(kind, participants, reversed: false, timing: timing) { index, participant in
                 let completion = confinement.map { aggregation.completion(for: index).confined(to: $0) }
@@ -63,7 +49,7 @@ extension PluginHost {
                     let request = connection.nextRequestID
                     connection.expectCompletion(of: request, from: plugin.index, id: participants.ids[index], completion)
                     aggregation.whenFinished { connection.forgetCompletion(of: request) }
-                    switch callWorker(plugin, .event(event), id: participants.ids[index]) {
+                    switch plugin.call(.event(event), id: participants.ids[index], workers) {
                     case .success(.pending): break
                     case .success: completion.abstain()
                     case .failure(let failure):

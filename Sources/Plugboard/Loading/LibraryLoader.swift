@@ -1,0 +1,260 @@
+import PlugboardFiles
+import PlugboardWorkerProtocol
+
+/// Loads plugin libraries into one registry, following the loading rules: stable order, each
+/// file once, trusted files only, one bad file never stops the others, and an id two libraries
+/// claim belongs to neither. In this process or in workers, every load ends the same way
+/// (``register(_:of:into:gate:add:keep:release:)``).
+///
+/// Owns what loading leaves: the libraries and workers it holds and the files it tried
+/// (``loaded``), and the scan cache's remembered crashes. A host's loader and a worker
+/// process's loader are the same type; a worker's loads in its own process only, reaching the
+/// files service through its host and announcing each stage of a library's own functions.
+final class LibraryLoader {
+    /// Where the loaded plugins are registered.
+    let registry: PluginRegistry
+    /// The plugins' functions as any thread reaches them; libraries' `invoke` goes to it.
+    let invoker: FunctionInvoker
+    /// The notification bus libraries post to and observe.
+    let bus: NotificationBus
+    /// How plugin code is called: the record of a library's own functions, and the decorators.
+    let callSite: PluginCallSite
+    /// Receives the host's warnings and errors about loading, and the plugins' log lines (``pluginLogSink``).
+    let log: PluginHost.LogHandler
+
+    /// Where loaded libraries run when a load does not say.
+    let isolation: PluginIsolation
+    /// How workers are confined.
+    let sandboxMode: SandboxMode
+    /// How long a worker may take to load a library; also its handshake's and `deinit`'s limit (``workerGrace``).
+    let callTimeout: Duration?
+    /// How often a library's failed worker is started again.
+    let restartLimit: Int
+    /// The container of the `files` host service; nil offers none (unless ``filesProxy``).
+    let fileFacade: FileFacade?
+    /// In a worker process: the host's files service, reached through the channel.
+    private let filesProxy: HostFilesProxy?
+    /// Receives what plugin code prints in workers.
+    let outputHandler: PluginHost.OutputHandler
+    /// Told each stage of a library's own functions before it runs (a worker tells its host).
+    private let announce: (@Sendable (LibraryFunction) -> Void)?
+
+    /// Told, from any thread, of each notification-bus call of a loaded library that was refused
+    /// and logged (the first ``RefusalLogBudget/limit`` of each library), in process or in its
+    /// worker; set before loading.
+    var busRefusalHandler: LogRouter.RefusalSink?
+    /// Where crashes while loading are remembered (see ``PluginHost/scanCache``).
+    var scanCache: ScanCache?
+    /// Load libraries the scan cache remembers as crashed all the same.
+    var retryCrashed = false
+    /// The libraries and workers held and the files tried.
+    var loaded = HostLibraries()
+
+    /// A loader that registers into `registry`, gives libraries `invoker` and `bus`, calls their
+    /// code through `callSite` and logs to `log`. The rest as ``PluginHost/init(timing:fileFacade:callTimeout:isolation:sandbox:restarts:decorators:logHandler:outputHandler:)``
+    /// says; a worker process's loader gives `filesProxy` and `announce` instead.
+    init(registry: PluginRegistry, invoker: FunctionInvoker, bus: NotificationBus, callSite: PluginCallSite,
+         log: @escaping PluginHost.LogHandler, isolation: PluginIsolation = .inProcess, sandbox: SandboxMode = .best,
+         callTimeout: Duration? = nil, restarts: Int = 0, fileFacade: FileFacade? = nil, filesProxy: HostFilesProxy? = nil,
+         output: @escaping PluginHost.OutputHandler = { _ in }, announce: (@Sendable (LibraryFunction) -> Void)? = nil) {
+        self.registry = registry
+        self.invoker = invoker
+        self.bus = bus
+        self.callSite = callSite
+        self.log = log
+        self.isolation = isolation
+        sandboxMode = sandbox
+        self.callTimeout = callTimeout
+        restartLimit = max(0, restarts)
+        self.fileFacade = fileFacade
+        self.filesProxy = filesProxy
+        outputHandler = output
+        self.announce = announce
+    }
+
+    deinit { shutdown() }
+
+    /// The identity libraries and the bus know this loader's host by.
+    private var owner: ObjectIdentifier { ObjectIdentifier(self) }
+
+    /// How a library's own functions are called: recorded, and announced.
+    var libraryCalls: LibraryCallSite { LibraryCallSite(record: callSite.record, announce: announce) }
+
+    /// Where plugin log lines go: ``log``, through the dispatch thread when confined.
+    var pluginLogSink: PluginHost.LogHandler {
+        guard let confinement = callSite.decorators.confinement else { return log }
+        let log = log
+        return { record in confinement.deliver { log(record) } }
+    }
+
+    /// The files service a library loaded now gets: the host's through the worker's channel,
+    /// or the facade here; none without a container.
+    private var filesAccess: FilesAccess? {
+        filesProxy.map { FilesAccess(.worker($0)) } ?? fileFacade.map { FilesAccess(.here(FilesService(facade: $0))) }
+    }
+
+    /// The authorization decorator's policy, if any.
+    var accessPolicy: AccessPolicy? { callSite.decorators.authorization?.policy }
+
+    /// Loads every candidate file of `searchPath`; see ``PluginHost/loadPlugins(from:trust:)``.
+    func loadPlugins(from searchPath: PluginSearchPath, trust: PluginTrust) -> [LoadReport] {
+        let candidates = LoadCandidate.all(in: searchPath, trust: trust)
+        prestartWorkers(for: candidates, trust: trust)
+        defer { for unused in loaded.takeUnusedPrestarted() { unused.close(timeout: workerGrace) } }
+        let reports = candidates.map { candidate in
+            switch candidate {
+            case .refused(let report):
+                return report
+            case .file(let path, let directoryWarnings):
+                let start = MonotonicClock.now()
+                var report = loadLibrary(at: path, trust: trust, placement: nil)
+                report.loadTime = LoadTime(start: start, nanoseconds: MonotonicClock.now() &- start)
+                report.warnings = directoryWarnings + report.warnings
+                return report
+            }
+        }
+        return reports.map { $0.withdrawing(registry.refusal(forContested:)) }
+    }
+
+    /// Loads the library at `path`, in a worker or here as `placement` (or ``isolation``) says;
+    /// see ``PluginHost/loadLibrary(at:trust:placement:)``.
+    func loadLibrary(at path: String, trust: PluginTrust, placement: PluginIsolation?) -> LoadReport {
+        callSite.decorators.confinement?.adopt()
+        defer { callSite.decorators.confinement?.drain() }
+        let status: FileStatus
+        do {
+            status = try FileStatus.ofLibrary(path)
+        } catch {
+            return .failed(path, error)
+        }
+        if let same = loaded.earlierTry(of: status.identity, at: path) {
+            return .skipped(path, sameFileAs: same)
+        }
+        let warnings: [String]
+        do {
+            warnings = try trust.admit(path, status)
+        } catch {
+            return .failed(path, error)
+        }
+        let key = scanCache == nil ? nil : try? ScanCacheKey(path: path)
+        if !retryCrashed, let key, let remembered = scanCache?.entry(for: key), case .crashed = remembered {
+            return remembered.report(at: path)
+        }
+        if case .workers(let worker) = placement ?? isolation {
+            let report = loadInWorker(path, worker: worker, trust: trust)
+            if let key, loaded.lostWhileLoading[path] != nil, let failure = report.failure {
+                scanCache?.recordCrash(failure, for: key)
+            }
+            return report
+        }
+        return loadHere(path, status: status, warnings: warnings)
+    }
+
+    /// Loads the library at `path`, whose `status` passed the trust rule with `warnings`, in this
+    /// process, and registers its plugins.
+    private func loadHere(_ path: String, status: FileStatus, warnings: [String]) -> LoadReport {
+        let owner = owner
+        let library: LoadedLibrary
+        // Until the library has registered its plugins, the policy's default rule is its rule.
+        let gate = ServiceGate(log: pluginLogSink)
+        if let accessPolicy { gate.apply(accessPolicy, library: path, plugins: nil) }
+        do {
+            library = try LibraryTable.shared.acquire(path: path, identity: status.identity, fileSize: status.size, owner: owner,
+                                                      sink: pluginLogSink, refusals: busRefusalHandler, files: filesAccess,
+                                                      gate: gate, calls: libraryCalls)
+        } catch {
+            var report = LoadReport.failed(path, error.failure)
+            report.abi = error.abi
+            return report
+        }
+        library.invocations.attach(owner, invoker, bus)
+        var report = LoadReport(path: path, status: .loaded)
+        report.abi = library.abi
+        report.sandbox = SandboxSummary(mode: "in-process", layers: [], grants: [])
+        report.warnings = warnings
+        report.refused = library.refusals
+        let summaries = library.definitions.map { definition in
+            PluginSummary(descriptor: definition.descriptor, concerns: definition.concerns, source: .library(path: path),
+                          functions: definition.functions.declarations, refusedFunctions: definition.functions.refused)
+        }
+        return register(summaries, of: path, into: report, gate: library.gate) { (index) throws(LoadFailure) in
+            try registry.add(library.definitions[index], from: library)
+        } keep: { _ in
+            loaded.keep(library)
+        } release: {
+            LibraryTable.shared.release(library, owner: owner, calls: libraryCalls)
+        }
+    }
+
+    /// The end of every load, in process or in a worker: registers each plugin the library
+    /// registered (`add` with its index; an id claimed twice is refused, see ``claim(_:path:register:)``),
+    /// then either applies the policy to the library's `gate` and `keep`s the library, given the ids
+    /// registered, or, with none registered, `release`s it and fails the report.
+    func register(_ summaries: [PluginSummary], of path: String, into report: LoadReport, gate: ServiceGate,
+                  add: (Int) throws(LoadFailure) -> Void, keep: ([PluginID]) -> Void,
+                  release: () -> Void) -> LoadReport {
+        var report = report
+        report.plugins = []
+        for (index, summary) in summaries.enumerated() {
+            do throws(LoadFailure) {
+                try claim(summary.descriptor.id, path: path) { () throws(LoadFailure) in try add(index) }
+                report.plugins.append(summary)
+            } catch {
+                report.refused.append(PluginRefusal(id: summary.descriptor.id.rawValue, failure: error))
+            }
+        }
+        guard report.plugins.isEmpty else {
+            let ids = report.plugins.map(\.descriptor.id)
+            if let accessPolicy { gate.apply(accessPolicy, library: path, plugins: ids) }
+            keep(ids)
+            return report
+        }
+        release()
+        report.failForNoPlugin()
+        return report
+    }
+
+    /// Registers one plugin of a library. An id another library registered
+    /// first is withdrawn from that library too, and refused for every library
+    /// from then on; a built-in plugin's id is refused for the library only.
+    /// `register` adds it to the registry once the id is free.
+    private func claim(_ id: PluginID, path: String, register: () throws(LoadFailure) -> Void) throws(LoadFailure) {
+        if case .library(let first)? = registry.source(of: id) {
+            let refusal = LoadFailure.contested(id, first: first, second: path)
+            registry.withdraw(id, refusal: refusal)
+            releaseIfUnused(first)
+            throw refusal
+        }
+        try register()
+    }
+
+    /// Releases the library loaded from `path` when none of its plugins is registered any more.
+    private func releaseIfUnused(_ path: String) {
+        guard !registry.entries.contains(where: { $0.source == .library(path: path) }) else { return }
+        if let library = loaded.remove(loadedFrom: path) {
+            LibraryTable.shared.release(library, owner: owner, calls: libraryCalls)
+        }
+        for worker in loaded.workers(loadedFrom: path) { worker.close(timeout: workerGrace) }
+    }
+
+    /// How the worker of the library at `path` ended while it loaded the library or served a call, if it did.
+    func workerEnding(of path: String) -> WorkerEnding? {
+        loaded.lostWhileLoading[path] ?? loaded.workers(loadedFrom: path).lazy.compactMap(\.reportedEnding).first
+    }
+
+    /// Unregisters every plugin and lets go of every library and worker; see ``PluginHost/shutdown()``.
+    @discardableResult
+    func shutdown() -> [String] {
+        registry.removeAll()
+        let (libraries, workers) = loaded.removeAll()
+        for library in libraries {
+            LibraryTable.shared.release(library, owner: owner, calls: libraryCalls)
+        }
+        let failures = workers.compactMap { $0.close(timeout: workerGrace) }
+        // After every deinit: what a library observed or posted in its deinit must not outlive it.
+        bus.removeAll()
+        // What the libraries' deinit sent from their workers' threads, under confinement.
+        callSite.decorators.confinement?.drain()
+        return failures
+    }
+}

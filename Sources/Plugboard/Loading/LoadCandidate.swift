@@ -1,0 +1,53 @@
+import SystemPackage
+
+/// What walking a search path finds: a file to try, or the report of a directory whose files
+/// are not tried. Loading (``LibraryLoader``) and listing (``ScanCache``) walk the same way.
+enum LoadCandidate {
+    /// A candidate file, with the trust warnings its directory passes on to it.
+    case file(String, directoryWarnings: [String])
+    /// An explicit directory that cannot be scanned, or any directory that fails the trust rule.
+    case refused(LoadReport)
+
+    /// The candidate files of every directory of `searchPath`, in loading order, and the
+    /// reports of the directories that cannot be scanned (explicit ones only) or are refused by `trust`.
+    static func all(in searchPath: PluginSearchPath, trust: PluginTrust) -> [LoadCandidate] {
+        var candidates: [LoadCandidate] = []
+        for directory in searchPath.directories {
+            let files: [String]
+            let status: FileStatus
+            do throws(LoadFailure) {
+                files = try PluginDirectoryScanner.scan(directory.path)
+                status = try FileStatus.ofCandidate(directory.path)
+            } catch {
+                if directory.isExplicit { candidates.append(.refused(.failed(directory.path, error))) }
+                continue
+            }
+            do throws(LoadFailure) {
+                let warnings = try trust.admit(directory.path, status)
+                candidates += files.map { .file($0, directoryWarnings: warnings) }
+            } catch {
+                candidates.append(.refused(.failed(directory.path, error)))
+            }
+        }
+        return candidates
+    }
+}
+
+extension FileStatus {
+    /// The `stat` of a plugin library file, or a scan failure: it cannot be read or is not a regular file.
+    static func ofLibrary(_ path: String) throws(LoadFailure) -> FileStatus {
+        let status = try ofCandidate(path)
+        guard status.isRegularFile else { throw LoadFailure(.scan, "not a regular file") }
+        return status
+    }
+
+    /// The `stat` of a plugin file or directory, or a scan failure naming the cause.
+    fileprivate static func ofCandidate(_ path: String) throws(LoadFailure) -> FileStatus {
+        do {
+            return try FileStatus.of(path)
+        } catch {
+            throw LoadFailure(.scan, error == .noSuchFileOrDirectory ? "the file does not exist" : "cannot access the file",
+                              systemError: error.description)
+        }
+    }
+}
