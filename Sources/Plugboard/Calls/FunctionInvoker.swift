@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// A function in this process runs on the calling thread, recorded for fault and
 /// timeout messages; one in a worker is forwarded to that worker (`function-call`).
-/// In a worker's own host, a plugin id it does not hold is relayed to the host
+/// In a worker process, a plugin id it does not hold is relayed to the host
 /// (`invoke`).
 final class FunctionInvoker: Sendable {
     /// The most invocations one call may be nested in: a cycle ends with an error, not a hang.

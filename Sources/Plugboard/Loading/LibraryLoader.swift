@@ -7,9 +7,9 @@ import PlugboardWorkerProtocol
 /// (``register(_:of:into:gate:add:keep:release:)``).
 ///
 /// Owns what loading leaves: the libraries and workers it holds and the files it tried
-/// (``loaded``), and the scan cache's remembered crashes. A host's loader and a worker
-/// process's loader are the same type; a worker's loads in its own process only, reaching the
-/// files service through its host and announcing each stage of a library's own functions.
+/// (``loaded``), and the scan cache's remembered crashes. A host and a worker process load with
+/// the same type; a worker process's loader loads in that process only, reaches the files service
+/// through its host and announces each stage of a library's own functions.
 final class LibraryLoader {
     /// Where the loaded plugins are registered.
     let registry: PluginRegistry
@@ -74,7 +74,7 @@ final class LibraryLoader {
 
     deinit { shutdown() }
 
-    /// The identity libraries and the bus know this loader's host by.
+    /// The identity the library table, a library's log router and its invocations know this loader by.
     private var owner: ObjectIdentifier { ObjectIdentifier(self) }
 
     /// How a library's own functions are called: recorded, and announced.

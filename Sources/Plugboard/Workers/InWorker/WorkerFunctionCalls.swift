@@ -3,7 +3,7 @@ import PlugboardWorkerProtocol
 import Synchronization
 
 /// How a worker runs the host's `function-call`s: on any thread (the main thread when it
-/// is idle, else one of their own), through the worker host's engine, answering each with
+/// is idle, else one of their own), through the worker's function engine, answering each with
 /// its `function-result`. A crash in the function ends the worker, which the host reports
 /// as the function's crash.
 final class WorkerFunctionCalls: Sendable {
