@@ -55,3 +55,26 @@ extension [UInt8] {
         (0..<MemoryLayout<Value>.size).reversed().reduce(Value(0)) { $0 << 8 | Value(self[offset + $1]) }
     }
 }
+
+extension ELFFileReader {
+    /// Runs `body` on the file at `path`, read through one descriptor that is closed afterwards.
+    static func reading<Result>(_ path: String, _ body: (ELFFileReader) throws(LoadFailure) -> Result) throws(LoadFailure) -> Result {
+        let descriptor = try openFile(path)
+        defer { close(descriptor) }
+        var status = stat()
+        do {
+            try systemCall { fstat(descriptor, &status) }
+        } catch {
+            throw LoadFailure(.open, "cannot read the file's size", systemError: error.description)
+        }
+        return try body(ELFFileReader(descriptor: descriptor, size: UInt64(max(status.st_size, 0))))
+    }
+
+    /// The file's dynamic symbols, read after its 64-byte header; nil for a file shorter than the
+    /// header or without a dynamic section.
+    func dynamicSymbols() throws(LoadFailure) -> ELFDynamicSymbols? {
+        let header = try bytes(at: 0, count: min(64, size), "the ELF header")
+        guard header.count == 64 else { return nil }
+        return try ELFDynamicSymbols(file: self, header: header)
+    }
+}

@@ -63,12 +63,12 @@ enum LibraryDependencies {
     /// The program that runs `program` when it is executed: an ELF file's interpreter (`PT_INTERP`,
     /// the dynamic loader), or a script's `#!` line's; nil for neither.
     static func interpreter(of program: String) -> String? {
-        guard let descriptor = try? ELFFileReader.openFile(program) else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return nil }
-        let file = ELFFileReader(descriptor: descriptor, size: UInt64(max(status.st_size, 0)))
-        guard let start = try? file.bytes(at: 0, count: min(256, file.size), "the start") else { return nil }
+        try? ELFFileReader.reading(program) { (file) throws(LoadFailure) in try interpreter(in: file) }
+    }
+
+    /// The interpreter `file` names (see ``interpreter(of:)``).
+    private static func interpreter(in file: ELFFileReader) throws(LoadFailure) -> String? {
+        let start = try file.bytes(at: 0, count: min(256, file.size), "the start")
         if start.starts(with: Array("#!".utf8)) {
             let line = start.dropFirst(2).prefix { $0 != UInt8(ascii: "\n") }
             return String(decoding: line, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init)
@@ -76,26 +76,18 @@ enum LibraryDependencies {
         guard start.count >= 64, start.starts(with: [0x7F, 0x45, 0x4C, 0x46]), start[4] == 2 else { return nil }
         let tableOffset = start.littleEndian(UInt64.self, at: 32)
         let entrySize = UInt64(start.littleEndian(UInt16.self, at: 54)), count = UInt64(start.littleEndian(UInt16.self, at: 56))
-        guard entrySize >= 56, let table = try? file.bytes(at: tableOffset, count: entrySize * count, "the program headers") else {
-            return nil
-        }
+        guard entrySize >= 56 else { return nil }
+        let table = try file.bytes(at: tableOffset, count: entrySize * count, "the program headers")
         for entry in stride(from: 0, to: table.count, by: Int(entrySize)) where table.littleEndian(UInt32.self, at: entry) == 3 {  // PT_INTERP
             let offset = table.littleEndian(UInt64.self, at: entry + 8), size = table.littleEndian(UInt64.self, at: entry + 32)
-            guard size < 4096, let text = try? file.bytes(at: offset, count: size, "the interpreter") else { return nil }
-            return String(decoding: text.prefix { $0 != 0 }, as: UTF8.self)
+            guard size < 4096 else { return nil }
+            return String(decoding: try file.bytes(at: offset, count: size, "the interpreter").prefix { $0 != 0 }, as: UTF8.self)
         }
         return nil
     }
 
     /// The needed names and search folders of the ELF library at `path`; nil when it cannot be read as one.
     private static func dependencies(of path: String) -> (needed: [String], searchPath: [String])? {
-        guard let descriptor = try? ELFFileReader.openFile(path) else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return nil }
-        let file = ELFFileReader(descriptor: descriptor, size: UInt64(max(status.st_size, 0)))
-        guard let header = try? file.bytes(at: 0, count: min(64, file.size), "the ELF header"), header.count == 64,
-              let symbols = try? ELFDynamicSymbols(file: file, header: header) else { return nil }
-        return try? symbols.dependencies()
+        try? ELFFileReader.reading(path) { (file) throws(LoadFailure) in try file.dynamicSymbols()?.dependencies() }
     }
 }

@@ -132,20 +132,10 @@ package final class WorkerHarness {
     /// The names the library file at `path` exports, read from its dynamic symbol table without
     /// loading it, or why they cannot be read.
     package static func exportedSymbols(of path: String) throws(LoadFailure) -> [String] {
-        let descriptor = try ELFFileReader.openFile(path)
-        defer { close(descriptor) }
-        var status = stat()
-        do {
-            try systemCall { fstat(descriptor, &status) }
-        } catch {
-            throw LoadFailure(.open, "cannot read the file's size", systemError: error.description)
+        try ELFFileReader.reading(path) { (file) throws(LoadFailure) in
+            guard let symbols = try file.dynamicSymbols() else { throw LoadFailure(.open, "the file has no dynamic section") }
+            return try symbols.exportedNames()
         }
-        let file = ELFFileReader(descriptor: descriptor, size: UInt64(max(status.st_size, 0)))
-        let header = try file.bytes(at: 0, count: min(64, file.size), "the ELF header")
-        guard header.count == 64, let symbols = try ELFDynamicSymbols(file: file, header: header) else {
-            throw LoadFailure(.open, "the file has no dynamic section")
-        }
-        return try symbols.exportedNames()
     }
 }
 
