@@ -22,6 +22,8 @@ final class EventDispatcher {
     /// access at run time (that check cost more than a C callback), which is safe because a
     /// dispatcher is used from one thread.
     @exclusivity(unchecked) var timing: CallTiming
+    /// Where the application is, as the launch, app-state and termination events dispatched tell.
+    private(set) var phase = ApplicationPhase()
 
     /// A dispatcher of `registry`'s plugins, called through `callSite` and, in workers, `workers`;
     /// `notifications` delivers after each event.
@@ -46,17 +48,24 @@ final class EventDispatcher {
         callSite.prepare(registry)
         return event.withCArguments { arguments in
             return switch event.kind.concern {
-            case .launch: dispatch(event, arguments, registry.launch)
+            case .launch: noting(event) { dispatch(event, arguments, registry.launch) }
             case .openURL: dispatch(event, arguments, registry.openURL)
             case .userActivity: dispatch(event, arguments, registry.userActivity)
             case .remoteNotifications: dispatch(event, arguments, registry.remoteNotifications)
             case .memory: dispatch(event, arguments, registry.memory)
             case .protectedData: dispatch(event, arguments, registry.protectedData)
-            case .appState: dispatch(event, arguments, registry.appState)
-            case .termination: dispatch(event, arguments, registry.termination)
+            case .appState: noting(event) { dispatch(event, arguments, registry.appState) }
+            case .termination: noting(event) { dispatch(event, arguments, registry.termination) }
             case .savedState: dispatch(event, arguments, registry.savedState)
             }
         }
+    }
+
+    /// Notes `event` in ``phase``, then dispatches it with `dispatch`.
+    @inline(__always)
+    private func noting(_ event: LifecycleEvent, _ dispatch: () -> EventReport) -> EventReport {
+        phase.note(event)
+        return dispatch()
     }
 
     /// Dispatches `event` to `roster`, its concern's, whose C participants carry their vtable of

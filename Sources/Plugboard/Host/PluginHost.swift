@@ -12,8 +12,8 @@ import PlugboardFiles
 /// A façade over parts that each own their state: ``LibraryLoader`` (the libraries and workers
 /// held), ``EventDispatcher`` (the events' loops and their timing), ``NotificationDeliverer``
 /// (the bus), ``SavedStateKeeper`` (the store), ``WorkerSupervisor`` (failed workers), and the
-/// ``FunctionInvoker`` (the plugins' functions), all over one ``PluginRegistry`` and one
-/// ``PluginCallSite``.
+/// ``FunctionInvoker`` (the plugins' functions), and ``LiveLibraries`` (libraries that join, reload
+/// and leave while it runs), all over one ``PluginRegistry`` and one ``PluginCallSite``.
 public final class PluginHost {
     /// Receives every message plugins log, and the host's own warnings about plugin misuse.
     public typealias LogHandler = @Sendable (PluginLogRecord) -> Void
@@ -36,6 +36,8 @@ public final class PluginHost {
     let workers: WorkerSupervisor
     /// The plugins' functions as any thread reaches them (calls, and plugins' `invoke`).
     let functionInvoker: FunctionInvoker
+    /// Applies joins, reloads and departures of libraries while the host runs.
+    let live: LiveLibraries
     /// Reports calls that do not return within the call timeout; nil without one.
     private let watchdog: CallWatchdog?
 
@@ -124,6 +126,8 @@ public final class PluginHost {
         notifications = NotificationDeliverer(bus: bus, registry: registry, callSite: callSite, workers: workers)
         dispatcher = EventDispatcher(registry: registry, callSite: callSite, workers: workers, notifications: notifications,
                                      timing: timing, log: logHandler)
+        live = LiveLibraries(loader: loader, callSite: callSite, workers: workers, savedState: savedState,
+                             dispatcher: dispatcher, log: logHandler)
     }
 
     deinit { shutdown() }

@@ -27,4 +27,9 @@ struct FileStatus: Sendable {
                           size: Int(info.st_size), permissions: UInt32(info.st_mode & 0o7777), owner: UInt32(info.st_uid),
                           modified: .seconds(info.st_mtim.tv_sec) + .nanoseconds(info.st_mtim.tv_nsec))
     }
+
+    /// Whether `other` is the same file, unchanged: same inode, size and modification time.
+    func isSameFile(as other: FileStatus) -> Bool {
+        identity == other.identity && size == other.size && modified == other.modified
+    }
 }

@@ -13,6 +13,22 @@ struct HostLibraries {
     private var restarted: [String: Int] = [:]
     /// The path each file was first tried from, loaded or not.
     private var triedFiles: [FileIdentity: String] = [:]
+    /// What each path's file was when it was last tried, loaded or not: a live change compares it
+    /// with the file there now.
+    private(set) var triedStatus: [String: FileStatus] = [:]
+
+    /// Notes that the file at `path` is being tried, as `status` describes it.
+    mutating func noteTried(_ path: String, _ status: FileStatus) {
+        triedStatus[path] = status
+    }
+
+    /// Forgets that the file at `path` was tried: a later try of the same file is a first try
+    /// (the file was replaced, or removed and put back).
+    mutating func forgetTry(of path: String) {
+        if let identity = triedStatus.removeValue(forKey: path)?.identity, triedFiles[identity] == path {
+            triedFiles[identity] = nil
+        }
+    }
 
     /// The path the file `identity` was tried from before; nil if this is its
     /// first try, which is recorded as `path`.
@@ -83,6 +99,7 @@ struct HostLibraries {
             libraries = []
             workers = []
             triedFiles = [:]
+            triedStatus = [:]
             restarted = [:]
         }
         return (libraries.reversed(), workers.reversed())

@@ -9,8 +9,8 @@ extension LibraryLoader {
 
     /// Starts a worker for `path` (whose identity the host checked), has it load
     /// the library under `trust` (its report carries the trust warning), and
-    /// registers its plugins as worker participants.
-    func loadInWorker(_ path: String, worker: String, trust: PluginTrust) -> LoadReport {
+    /// registers its plugins as worker participants into `target`.
+    func loadInWorker(_ path: String, worker: String, trust: PluginTrust, into target: PluginRegistry) -> LoadReport {
         let connection: WorkerConnection
         if let prestarted = loaded.takePrestarted(for: path) {
             connection = prestarted
@@ -43,7 +43,7 @@ extension LibraryLoader {
             return .failed(path, LoadFailure(.worker, ending.sentence(who: "the plugin worker", callback: "its handshake",
                                                                        library: path)))
         }
-        var report = load(path, in: connection)
+        var report = load(path, in: connection, into: target)
         report.sandbox = connection.sandbox?.summary ?? SandboxSummary(mode: SandboxMode.off.rawValue, layers: [], grants: [])
         return report
     }
@@ -58,8 +58,8 @@ extension LibraryLoader {
     }
 
     /// Has the worker of `connection`, past its handshake, load the library at `path`, and
-    /// registers its plugins as worker participants; the loader keeps the worker while one is registered.
-    func load(_ path: String, in connection: WorkerConnection) -> LoadReport {
+    /// registers its plugins as worker participants into `target`; the loader keeps the worker while one is registered.
+    func load(_ path: String, in connection: WorkerConnection, into target: PluginRegistry) -> LoadReport {
         // Until the library has registered its plugins, the policy's default rule is its rule.
         if let accessPolicy { connection.gate.apply(accessPolicy, library: path, plugins: nil) }
         let report: LoadReport
@@ -90,8 +90,8 @@ extension LibraryLoader {
             return report
         }
         let summaries = report.plugins
-        return register(summaries, of: path, into: report, gate: connection.gate) { (index) throws(LoadFailure) in
-            try registry.add(WorkerPlugin(connection: .passUnretained(connection), index: UInt32(index)), summaries[index])
+        return register(summaries, of: path, into: report, in: target, gate: connection.gate) { (index) throws(LoadFailure) in
+            try target.add(WorkerPlugin(connection: .passUnretained(connection), index: UInt32(index)), summaries[index])
         } keep: { ids in
             connection.admit(ids)
             loaded.keep(connection)
@@ -120,7 +120,7 @@ extension LibraryLoader {
         let used = loaded.restarts(of: library)
         guard used < restartLimit else { return nil }
         loaded.countRestart(of: library)
-        let report = loadInWorker(library, worker: worker, trust: failed.trust)
+        let report = loadInWorker(library, worker: worker, trust: failed.trust, into: registry)
         let attempt = "restart \(used + 1) of \(restartLimit)"
         let message = report.status == .loaded
             ? "restarted the worker of \(library) (\(attempt)): " + report.plugins.map(\.descriptor.id.rawValue).joined(separator: ", ")

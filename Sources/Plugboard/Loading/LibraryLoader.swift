@@ -116,9 +116,12 @@ final class LibraryLoader {
         return reports.map { $0.withdrawing(registry.refusal(forContested:)) }
     }
 
-    /// Loads the library at `path`, in a worker or here as `placement` (or ``isolation``) says;
-    /// see ``PluginHost/loadLibrary(at:trust:placement:)``.
-    func loadLibrary(at path: String, trust: PluginTrust, placement: PluginIsolation?) -> LoadReport {
+    /// Loads the library at `path`, in a worker or here as `placement` (or ``isolation``) says, and
+    /// registers its plugins into `target` (the host's registry when nil; a live change stages a
+    /// library in a registry of its own first); see ``PluginHost/loadLibrary(at:trust:placement:)``.
+    func loadLibrary(at path: String, trust: PluginTrust, placement: PluginIsolation?,
+                     into target: PluginRegistry? = nil) -> LoadReport {
+        let target = target ?? registry
         callSite.decorators.confinement?.adopt()
         defer { callSite.decorators.confinement?.drain() }
         let status: FileStatus
@@ -127,6 +130,7 @@ final class LibraryLoader {
         } catch {
             return .failed(path, error)
         }
+        loaded.noteTried(path, status)
         if let same = loaded.earlierTry(of: status.identity, at: path) {
             return .skipped(path, sameFileAs: same)
         }
@@ -141,18 +145,18 @@ final class LibraryLoader {
             return remembered.report(at: path)
         }
         if case .workers(let worker) = placement ?? isolation {
-            let report = loadInWorker(path, worker: worker, trust: trust)
+            let report = loadInWorker(path, worker: worker, trust: trust, into: target)
             if let key, loaded.lostWhileLoading[path] != nil, let failure = report.failure {
                 scanCache?.recordCrash(failure, for: key)
             }
             return report
         }
-        return loadHere(path, status: status, warnings: warnings)
+        return loadHere(path, status: status, warnings: warnings, into: target)
     }
 
     /// Loads the library at `path`, whose `status` passed the trust rule with `warnings`, in this
-    /// process, and registers its plugins.
-    private func loadHere(_ path: String, status: FileStatus, warnings: [String]) -> LoadReport {
+    /// process, and registers its plugins into `target`.
+    private func loadHere(_ path: String, status: FileStatus, warnings: [String], into target: PluginRegistry) -> LoadReport {
         let owner = owner
         let library: LoadedLibrary
         // Until the library has registered its plugins, the policy's default rule is its rule.
@@ -177,8 +181,8 @@ final class LibraryLoader {
             PluginSummary(descriptor: definition.descriptor, concerns: definition.concerns, source: .library(path: path),
                           functions: definition.functions.declarations, refusedFunctions: definition.functions.refused)
         }
-        return register(summaries, of: path, into: report, gate: library.gate) { (index) throws(LoadFailure) in
-            try registry.add(library.definitions[index], from: library)
+        return register(summaries, of: path, into: report, in: target, gate: library.gate) { (index) throws(LoadFailure) in
+            try target.add(library.definitions[index], from: library)
         } keep: { _ in
             loaded.keep(library)
         } release: {
@@ -187,17 +191,17 @@ final class LibraryLoader {
     }
 
     /// The end of every load, in process or in a worker: registers each plugin the library
-    /// registered (`add` with its index; an id claimed twice is refused, see ``claim(_:path:register:)``),
+    /// registered into `target` (`add` with its index; an id claimed twice is refused, see ``claim(_:path:in:register:)``),
     /// then either applies the policy to the library's `gate` and `keep`s the library, given the ids
     /// registered, or, with none registered, `release`s it and fails the report.
-    func register(_ summaries: [PluginSummary], of path: String, into report: LoadReport, gate: ServiceGate,
+    func register(_ summaries: [PluginSummary], of path: String, into report: LoadReport, in target: PluginRegistry, gate: ServiceGate,
                   add: (Int) throws(LoadFailure) -> Void, keep: ([PluginID]) -> Void,
                   release: () -> Void) -> LoadReport {
         var report = report
         report.plugins = []
         for (index, summary) in summaries.enumerated() {
             do throws(LoadFailure) {
-                try claim(summary.descriptor.id, path: path) { () throws(LoadFailure) in try add(index) }
+                try claim(summary.descriptor.id, path: path, in: target) { () throws(LoadFailure) in try add(index) }
                 report.plugins.append(summary)
             } catch {
                 report.refused.append(PluginRefusal(id: summary.descriptor.id.rawValue, failure: error))
@@ -217,24 +221,39 @@ final class LibraryLoader {
     /// Registers one plugin of a library. An id another library registered
     /// first is withdrawn from that library too, and refused for every library
     /// from then on; a built-in plugin's id is refused for the library only.
-    /// `register` adds it to the registry once the id is free.
-    private func claim(_ id: PluginID, path: String, register: () throws(LoadFailure) -> Void) throws(LoadFailure) {
-        if case .library(let first)? = registry.source(of: id) {
+    /// `register` adds it to `target` once the id is free.
+    private func claim(_ id: PluginID, path: String, in target: PluginRegistry,
+                       register: () throws(LoadFailure) -> Void) throws(LoadFailure) {
+        if case .library(let first)? = target.source(of: id) {
             let refusal = LoadFailure.contested(id, first: first, second: path)
-            registry.withdraw(id, refusal: refusal)
-            releaseIfUnused(first)
+            target.withdraw(id, refusal: refusal)
+            releaseIfUnused(first, in: target)
             throw refusal
         }
         try register()
     }
 
-    /// Releases the library loaded from `path` when none of its plugins is registered any more.
-    private func releaseIfUnused(_ path: String) {
-        guard !registry.entries.contains(where: { $0.source == .library(path: path) }) else { return }
+    /// Releases the library loaded from `path` when none of its plugins is registered in `target` any more.
+    private func releaseIfUnused(_ path: String, in target: PluginRegistry) {
+        guard !target.entries.contains(where: { $0.source == .library(path: path) }) else { return }
         if let library = loaded.remove(loadedFrom: path) {
             LibraryTable.shared.release(library, owner: owner, calls: libraryCalls)
         }
         for worker in loaded.workers(loadedFrom: path) { worker.close(timeout: workerGrace) }
+    }
+
+    /// Lets go of what loaded the library at `path` for a live change that did not take it: its worker
+    /// `connection` (`deinit`, then it ends), or in process the library itself (its `deinit` runs when
+    /// no other host holds it); its observations end either way. The file stays tried: it is not
+    /// tried again until it changes.
+    func drop(_ path: String, connection: WorkerConnection?) {
+        if let connection {
+            bus.removeObservers(of: ObjectIdentifier(connection))
+            connection.close(timeout: workerGrace)
+        } else if let library = loaded.remove(loadedFrom: path) {
+            bus.removeObservers(of: library.observerOwner)
+            LibraryTable.shared.release(library, owner: owner, calls: libraryCalls)
+        }
     }
 
     /// How the worker of the library at `path` ended while it loaded the library or served a call, if it did.

@@ -138,6 +138,9 @@ final class LoadedLibrary: @unchecked Sendable {
     /// The services the host's policy denies the library.
     var gate: ServiceGate { services.context.gate }
 
+    /// The owner of the library's observations on the notification bus.
+    var observerOwner: ObjectIdentifier { ObjectIdentifier(services.context) }
+
     /// Whose functions the library's `invoke` reaches.
     var invocations: InvocationRouter { services.context.invocations }
 

@@ -68,7 +68,22 @@ final class PluginRegistry {
                 functions: summary.functions, refusedFunctions: summary.refusedFunctions)
     }
 
-    /// Removes every plugin of `source` (a library whose worker ended): they take no further part.
+    /// Adds the plugins of `staged`, a registry a live change loaded a library into (their ids free here:
+    /// the change checked), as they are: the host switches to them.
+    func adopt(_ staged: PluginRegistry) throws(LoadFailure) {
+        for entry in staged.entries {
+            try add(entry.implementation, descriptor: entry.descriptor, concerns: entry.concerns, source: entry.source,
+                    functions: entry.functions, refusedFunctions: entry.refusedFunctions)
+        }
+    }
+
+    /// The ids of the plugins of `source`, in dispatch order.
+    func ids(from source: PluginSource) -> [PluginID] {
+        prepare()
+        return entries.filter { $0.source == source }.map(\.descriptor.id)
+    }
+
+    /// Removes every plugin of `source` (a library whose worker ended, or that left): they take no further part.
     func removeAll(from source: PluginSource) {
         entries.removeAll { $0.source == source }
         sources = sources.filter { $0.value != source }

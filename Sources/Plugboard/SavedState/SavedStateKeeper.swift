@@ -14,8 +14,8 @@ final class SavedStateKeeper {
     private let callSite: PluginCallSite
     private let workers: WorkerSupervisor
     private let log: PluginHost.LogHandler
-    /// Where ``restore(from:)`` took the states from.
-    private var store: SavedStateStore?
+    /// Where ``restore(from:)`` took the states from, and where a library that leaves a running host saves them.
+    private(set) var store: SavedStateStore?
 
     /// A keeper of `registry`'s plugins' states, calling them through `callSite` and, in workers, `workers`.
     init(registry: PluginRegistry, callSite: PluginCallSite, workers: WorkerSupervisor, log: @escaping PluginHost.LogHandler) {
@@ -28,7 +28,7 @@ final class SavedStateKeeper {
     /// Gives each plugin the state `store` holds for its id, and keeps `store`; see ``PluginHost/restoreState(from:)``.
     func restore(from store: SavedStateStore) -> SavedStateReport {
         self.store = store
-        return restore(from: store, only: nil)
+        return restore(only: nil, from: store.load)
     }
 
     /// Gives the plugins of a restarted worker their saved state back (a plugin of the saved-state
@@ -37,7 +37,7 @@ final class SavedStateKeeper {
     /// a ``restore(from:)``.
     func restoreRestarted(_ plugins: Set<PluginID>) {
         guard let store else { return }
-        for entry in restore(from: store, only: plugins).entries {
+        for entry in restore(only: plugins, from: store.load).entries {
             let what = switch entry.outcome {
             case .restored: "restored its saved state (\(entry.bytes ?? 0) bytes) after the restart"
             default: "restarted without its saved state: " + (entry.warning ?? entry.outcome.rawValue)
@@ -47,8 +47,9 @@ final class SavedStateKeeper {
         }
     }
 
-    /// Restores the plugins `only` names (nil: every plugin of the concern) from `store`.
-    private func restore(from store: SavedStateStore, only: Set<PluginID>?) -> SavedStateReport {
+    /// Restores the plugins `only` names (nil: every plugin of the concern), each from what `lookup`
+    /// finds for its id (a store's file, or the state the previous version of a reloaded library gave).
+    func restore(only: Set<PluginID>?, from lookup: (PluginID) -> SavedStateLookup) -> SavedStateReport {
         callSite.prepare(registry)
         let roster = registry.savedState
         let denied = only.map { only in roster.denied.filter(only.contains) } ?? roster.denied
@@ -58,7 +59,7 @@ final class SavedStateKeeper {
             let id = roster.ids[index]
             if let only, !only.contains(id) { continue }
             let file: SavedStateFile
-            switch store.load(id) {
+            switch lookup(id) {
             case .none: continue
             case .unusable(let problem):
                 entries.append(.init(plugin: id, outcome: .noState, bytes: nil, warning: "unusable state file \(problem)"))
@@ -86,46 +87,68 @@ final class SavedStateKeeper {
 
     /// Asks each plugin for its state and writes it to `store`; see ``PluginHost/saveState(to:)``.
     func save(to store: SavedStateStore) -> SavedStateReport {
-        callSite.prepare(registry)
-        let roster = registry.savedState
-        callSite.logDenials("save_state", .savedState, roster.denied)
-        var versions: [PluginID: String] = [:]
-        for entry in registry.entries { versions[entry.descriptor.id] = entry.descriptor.version }
+        write(capture(only: nil), to: store)
+    }
+
+    /// The states plugins gave (``capture(only:)``): one file per plugin that gave one, and the report's
+    /// entries of those that did not.
+    struct Captured {
+        /// Each state given, with the plugin's id and version and the time, in dispatch order.
+        var files: [SavedStateFile] = []
+        /// The plugins that gave no state, and why (the previous state is kept).
         var entries: [SavedStateReport.Entry] = []
-        for index in 0..<roster.count {
-            let id = roster.ids[index]
-            let answer = callSavedState(roster, index, "save_state", arguments: "", request: .saveState) { table, ctx in
-                SavedStateCall.save(table, ctx: ctx)
-            } swift: { plugin in
-                plugin.saveState().map(SavedStateCall.Answer.state) ?? .refused("saveState returned nil")
-            }
-            let state: [UInt8]
-            switch answer {
-            case nil: continue
-            case .state(let bytes) where bytes.count > SavedStateFile.maximumStateSize:
-                entries.append(.init(plugin: id, outcome: .kept, bytes: nil, warning:
-                    "its state of \(bytes.count) bytes is over the limit of \(SavedStateFile.maximumStateSize); the previous state is kept"))
-                continue
-            case .state(let bytes): state = bytes
-            case .restored:
-                entries.append(.init(plugin: id, outcome: .kept, bytes: nil,
-                                     warning: "it answered save_state without a state; the previous state is kept"))
-                continue
-            case .refused(let reason):
-                entries.append(.init(plugin: id, outcome: .kept, bytes: nil, warning: "\(reason); the previous state is kept"))
-                continue
-            }
-            let file = SavedStateFile(pluginID: id.rawValue, pluginVersion: versions[id] ?? "0",
-                                      savedAtNanoseconds: Self.nanosecondsSince1970(), state: state)
+    }
+
+    /// Writes the states of `captured` to `store`; a file that cannot be written keeps the previous one.
+    func write(_ captured: Captured, to store: SavedStateStore) -> SavedStateReport {
+        var entries: [SavedStateReport.Entry] = []
+        for file in captured.files {
+            let id = PluginID(unchecked: file.pluginID)
             do {
                 try store.save(file, for: id)
-                entries.append(.init(plugin: id, outcome: .saved, bytes: state.count, warning: nil))
+                entries.append(.init(plugin: id, outcome: .saved, bytes: file.state.count, warning: nil))
             } catch {
                 entries.append(.init(plugin: id, outcome: .kept, bytes: nil,
                                      warning: "cannot write the state file '\(store.path(of: id))': \(error); the previous state is kept"))
             }
         }
-        return SavedStateReport(operation: .save, entries: entries + deniedEntries(roster.denied))
+        return SavedStateReport(operation: .save, entries: entries + captured.entries)
+    }
+
+    /// Asks the plugins `only` names (nil: every plugin of the concern), in dispatch order, for their states.
+    func capture(only: Set<PluginID>?) -> Captured {
+        callSite.prepare(registry)
+        let roster = registry.savedState
+        let denied = only.map { only in roster.denied.filter(only.contains) } ?? roster.denied
+        callSite.logDenials("save_state", .savedState, denied)
+        var versions: [PluginID: String] = [:]
+        for entry in registry.entries { versions[entry.descriptor.id] = entry.descriptor.version }
+        var captured = Captured()
+        for index in 0..<roster.count {
+            let id = roster.ids[index]
+            if let only, !only.contains(id) { continue }
+            let answer = callSavedState(roster, index, "save_state", arguments: "", request: .saveState) { table, ctx in
+                SavedStateCall.save(table, ctx: ctx)
+            } swift: { plugin in
+                plugin.saveState().map(SavedStateCall.Answer.state) ?? .refused("saveState returned nil")
+            }
+            switch answer {
+            case nil: continue
+            case .state(let bytes) where bytes.count > SavedStateFile.maximumStateSize:
+                captured.entries.append(.init(plugin: id, outcome: .kept, bytes: nil, warning:
+                    "its state of \(bytes.count) bytes is over the limit of \(SavedStateFile.maximumStateSize); the previous state is kept"))
+            case .state(let bytes):
+                captured.files.append(SavedStateFile(pluginID: id.rawValue, pluginVersion: versions[id] ?? "0",
+                                                    savedAtNanoseconds: Self.nanosecondsSince1970(), state: bytes))
+            case .restored:
+                captured.entries.append(.init(plugin: id, outcome: .kept, bytes: nil,
+                                              warning: "it answered save_state without a state; the previous state is kept"))
+            case .refused(let reason):
+                captured.entries.append(.init(plugin: id, outcome: .kept, bytes: nil, warning: "\(reason); the previous state is kept"))
+            }
+        }
+        captured.entries += deniedEntries(denied)
+        return captured
     }
 
     /// An entry for each plugin the policy denies saved state: never asked, its file left as it is.

@@ -103,6 +103,10 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var pictures: RunPictureOptions
     @OptionGroup var decorators: DecoratorOptions
 
+    @Flag(name: .customLong("watch"),
+          help: "Watch the plugin folders: libraries dropped in join, replaced ones reload, removed ones leave; run until SIGINT or SIGTERM.")
+    var watch = false
+
     @Flag(name: .customLong("reset-state"),
           help: "Remove every plugin's saved state (the container's Library/Plugboard State/*.state) before loading: start clean.")
     var resetState = false

@@ -101,6 +101,16 @@ enum HumanFormat {
         }
     }
 
+    /// A live change: the new file's load, restoring and catching up its plugins, then the change's
+    /// sentence (`reloaded /p/libx.so 1.2.0 → 1.3.0 in 14 ms`) with its warnings below.
+    static func change(_ change: LibraryChange) -> [String] {
+        var lines = change.load.map { load($0) } ?? []
+        lines += change.states.flatMap(savedState)
+        lines += change.catchUp.filter { !$0.calls.isEmpty }.flatMap { event($0, detail: nil) }
+        lines.append(change.sentence)
+        return lines + change.warnings.map { "    warning: \($0)" }
+    }
+
     /// A line plugin code printed in a worker.
     static func output(_ line: PluginOutputLine) -> String {
         "  [\(line.source)] \(line.stream.rawValue): \(line.text)"

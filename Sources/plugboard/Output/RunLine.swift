@@ -22,6 +22,9 @@ enum RunLine: Codable {
     case note(String)
     /// An events line that was skipped, and why.
     case inputError(line: Int, message: String)
+    /// A library that joined, reloaded or left the running host, or could not; its `type` is the
+    /// change's kind (joined, join-failed, reloaded, reload-failed, left, restart-needed).
+    case change(LibraryChange)
     /// The exit code; the last line.
     case exit(code: Int)
 
@@ -37,6 +40,7 @@ enum RunLine: Codable {
         case .state: "state"
         case .note: "note"
         case .inputError: "input-error"
+        case .change(let change): change.kind.rawValue
         case .exit: "exit"
         }
     }
@@ -62,6 +66,7 @@ enum RunLine: Codable {
             var container = encoder.container(keyedBy: Key.self)
             try container.encode(line, forKey: .line)
             try container.encode(message, forKey: .message)
+        case .change(let change): try change.encode(to: encoder)
         case .exit(let code):
             var container = encoder.container(keyedBy: Key.self)
             try container.encode(code, forKey: .code)
@@ -89,6 +94,7 @@ enum RunLine: Codable {
             self = .inputError(line: try container.decode(Int.self, forKey: .line),
                                message: try container.decode(String.self, forKey: .message))
         case "exit": self = .exit(code: try container.decode(Int.self, forKey: .code))
+        case let type where LibraryChange.Kind(rawValue: type) != nil: self = .change(try LibraryChange(from: decoder))
         case let type:
             throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "\(type) is not a run line's type")
         }

@@ -1,31 +1,46 @@
 import Glibc
+import Plugboard
 import PlugboardSystem
 
-/// Reads an events stream line by line while watching for signals: each call
-/// returns the next line, a signal, or the end, whichever comes first.
+/// Reads an events stream line by line while watching for signals and for changes in the plugin
+/// folders: each call returns the next line, a signal, a request to apply the folders' changes, or
+/// the end, whichever comes first. Without a stream it waits for signals and changes only.
 struct EventLineReader {
     /// What came next.
     enum Next: Equatable {
         case line(number: Int, text: String)
         case signal(Int32)
+        /// SIGHUP arrived, or the watched folders changed and then stayed quiet for
+        /// ``PluginFolderWatcher/quietTime``: apply the changes.
+        case foldersChanged
         case end
         case failure(String)
     }
 
-    private let descriptor: Int32
+    /// The events stream; nil: none, wait for signals and changes.
+    private let descriptor: Int32?
     private let signals: SignalWatcher?
+    private let watcher: PluginFolderWatcher?
     private var buffer: [UInt8] = []
     private var lineNumber = 0
     private var atEnd = false
+    /// When the folders' last change is quiet long enough to be applied; nil: no change waits.
+    private var changesDue: ContinuousClock.Instant?
 
-    init(descriptor: Int32, signals: SignalWatcher?) {
+    init(descriptor: Int32?, signals: SignalWatcher?, watcher: PluginFolderWatcher?) {
         self.descriptor = descriptor
         self.signals = signals
+        self.watcher = watcher
     }
 
     mutating func next() -> Next {
         while true {
             if let signal = signals?.pending() { return .signal(signal) }
+            if signals?.takeHangUp() == true { return .foldersChanged }
+            if let due = changesDue, ContinuousClock.now >= due {
+                changesDue = nil
+                return .foldersChanged
+            }
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = buffer[..<newline]
                 buffer.removeSubrange(...newline)
@@ -45,16 +60,24 @@ struct EventLineReader {
         return lineNumber
     }
 
-    /// Waits for input or a signal, then reads what is there; nil on success.
+    /// Waits for input, a signal, a change in the folders, or the quiet time of the last change to
+    /// end, then reads what is there; nil on success.
     private mutating func fill() -> String? {
-        var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+        var fds = [pollfd(fd: descriptor ?? -1, events: Int16(POLLIN), revents: 0)]
         if let signals { fds.append(pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0)) }
+        if let watcher { fds.append(pollfd(fd: watcher.descriptor, events: Int16(POLLIN), revents: 0)) }
+        var timeout: Int32 = -1
+        if let due = changesDue {
+            let left = ContinuousClock.now.duration(to: due).components
+            timeout = Int32(clamping: max(0, left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000 + 1))
+        }
         do {
-            try systemCall { poll(&fds, nfds_t(fds.count), -1) }
+            try systemCall { poll(&fds, nfds_t(fds.count), timeout) }
         } catch {
             return "cannot wait for events: \(error)"
         }
-        guard fds[0].revents != 0 else { return nil }
+        if let watcher, watcher.takeChanges() { changesDue = ContinuousClock.now + PluginFolderWatcher.quietTime }
+        guard let descriptor, fds[0].revents != 0 else { return nil }
         var chunk = [UInt8](repeating: 0, count: 65_536)
         let count: Int
         do {

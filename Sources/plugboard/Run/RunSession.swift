@@ -19,6 +19,8 @@ struct RunSession {
     func perform(_ command: RunCommand, signals: SignalWatcher?) -> ExitCode {
         if command.resetState, !resetState() { return ExitCodes.failure }
         let searchPath = command.search.searchPath
+        // Watching starts before loading: a file dropped meanwhile is not missed.
+        let watcher = command.watch ? watch(searchPath) : nil
         let loadStart = MonotonicClock.now()
         let reports = host.loadPlugins(from: searchPath, trust: command.trust.policy)
         recording?.recordLoading(reports, start: loadStart) { host.workerEnding(of: $0) != nil }
@@ -32,7 +34,8 @@ struct RunSession {
             note("--trace-plugin \(id): no plugin loaded has this id; nothing is traced for it")
         }
         if !json { console.line(HumanFormat.tally(reports)) }
-        if !host.plugins.contains(where: { $0.source != .builtIn }) && searchPath.directories.contains(where: \.isExplicit) {
+        if !command.watch && !host.plugins.contains(where: { $0.source != .builtIn })
+            && searchPath.directories.contains(where: \.isExplicit) {
             note("no plugin could be loaded from " + searchPath.directories.map(\.path).joined(separator: ", "))
             return ExitCodes.noPluginLoaded
         }
@@ -53,9 +56,23 @@ struct RunSession {
             if let signal = signals?.pending() { return terminate(signal: signal) }
             play(url) { host.open(url: url) }
         }
+        let changes = LiveChanges(searchPath: searchPath, trust: command.trust.policy, watcher: watcher)
+        // With --watch the run waits for changes after its events, unless they came from a stream
+        // (standard input, a FIFO) that ended, or ended with will-terminate.
+        var waits = command.watch
         if let path = command.eventsPath {
-            switch deliverEvents(from: path, signals: signals) {
-            case .finished: break
+            let descriptor: Int32
+            do {
+                descriptor = path == "-" ? STDIN_FILENO : try systemCall { open(path, O_RDONLY | O_CLOEXEC) }
+            } catch {
+                note("cannot open the events file '\(path)': \(error)")
+                terminateAndSave()
+                return ExitCodes.failure
+            }
+            defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+            switch follow(descriptor, changes, signals: signals) {
+            case .finished: waits = waits && path != "-" && Self.isRegularFile(descriptor)
+            case .terminated: waits = false
             case .signal(let signal): return terminate(signal: signal)
             case .unreadable(let message):
                 note(message)
@@ -63,6 +80,7 @@ struct RunSession {
                 return ExitCodes.failure
             }
         }
+        if waits, case .signal(let signal) = follow(nil, changes, signals: signals) { return terminate(signal: signal) }
         if let signal = signals?.pending() { return terminate(signal: signal) }
         terminateAndSave()
         return codeWhenDone
@@ -81,31 +99,38 @@ struct RunSession {
     }
 
     private enum EventsOutcome {
+        /// The stream ended.
         case finished
+        /// A will-terminate line ended the script.
+        case terminated
         case signal(Int32)
         case unreadable(String)
     }
 
-    private func deliverEvents(from path: String, signals: SignalWatcher?) -> EventsOutcome {
-        let descriptor: Int32
-        do {
-            descriptor = path == "-" ? STDIN_FILENO : try systemCall { open(path, O_RDONLY | O_CLOEXEC) }
-        } catch {
-            return .unreadable("cannot open the events file '\(path)': \(error)")
-        }
-        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
-        var reader = EventLineReader(descriptor: descriptor, signals: signals)
+    /// Where the run looks for live changes, and what tells it to.
+    struct LiveChanges {
+        let searchPath: PluginSearchPath
+        let trust: PluginTrust
+        /// Nil without --watch: SIGHUP alone applies changes then.
+        let watcher: PluginFolderWatcher?
+    }
+
+    /// Delivers the events of the stream `descriptor` (nil: none, only waits) as they come, and applies
+    /// the plugin folders' changes between them on SIGHUP or, when watching, once the folders are quiet.
+    private func follow(_ descriptor: Int32?, _ changes: LiveChanges, signals: SignalWatcher?) -> EventsOutcome {
+        var reader = EventLineReader(descriptor: descriptor, signals: signals, watcher: changes.watcher)
         while true {
             switch reader.next() {
             case .end: return .finished
             case .signal(let signal): return .signal(signal)
             case .failure(let message): return .unreadable(message)
+            case .foldersChanged: apply(changes)
             case .line(let number, let text):
                 if text.allSatisfy(\.isWhitespace) { continue }
                 do throws(ScriptError) {
                     switch try ScriptLine(jsonLine: text) {
                     case .event(let event):
-                        if event == .willTerminate { return .finished }
+                        if event == .willTerminate { return .terminated }
                         play(detail(event)) { host.dispatch(event) }
                     case .post(let name, let payload):
                         post(name, payload: payload)
@@ -115,6 +140,34 @@ struct RunSession {
                 }
             }
         }
+    }
+
+    /// Applies what changed in the plugin folders, and prints and records each change.
+    private func apply(_ changes: LiveChanges) {
+        for change in host.applyChanges(in: changes.searchPath, trust: changes.trust) {
+            recording?.recordChange(change, end: MonotonicClock.now())
+            json ? console.jsonLine(RunLine.change(change)) : HumanFormat.change(change).forEach(console.line)
+        }
+    }
+
+    /// A watcher of the folders of `searchPath`, with a note naming them; nil, with a note saying why,
+    /// when the folders cannot be watched (SIGHUP still applies changes).
+    private func watch(_ searchPath: PluginSearchPath) -> PluginFolderWatcher? {
+        do {
+            let watcher = try PluginFolderWatcher(searchPath)
+            let folders = watcher.folders.isEmpty ? "no folder (none exists)" : watcher.folders.joined(separator: ", ")
+            note("--watch: watching \(folders) for libraries that join, change or leave")
+            return watcher
+        } catch {
+            note("--watch: cannot watch the plugin folders: \(error); send SIGHUP to apply changes")
+            return nil
+        }
+    }
+
+    /// Whether `descriptor` is a regular file (whose end is not the end of a stream of events).
+    private static func isRegularFile(_ descriptor: Int32) -> Bool {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     private func terminate(signal: Int32) -> ExitCode {

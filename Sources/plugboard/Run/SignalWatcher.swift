@@ -3,7 +3,8 @@ import Synchronization
 
 /// Turns SIGINT and SIGTERM into bytes on a pipe, so the run loop can wait for
 /// "the next event line or a signal" with one `poll` and answer a signal with
-/// an orderly will-terminate instead of dying mid-callback.
+/// an orderly will-terminate instead of dying mid-callback. SIGHUP wakes the loop the
+/// same way and asks it to apply the changes in the plugin folders (``takeHangUp()``).
 ///
 /// A plugin cannot take the signals away for long: every ``pending()`` check (after
 /// loading, before each event) installs the handlers again and unblocks the signals,
@@ -33,34 +34,50 @@ struct SignalWatcher {
         interruptFarewell = rendered(farewell(SIGINT))
         terminateFarewell = rendered(farewell(SIGTERM))
         _ = signalsReceived.load(ordering: .relaxed)
+        _ = hangUps.load(ordering: .relaxed)
         let watcher = SignalWatcher(descriptor: fds[0])
         watcher.reclaim()
         return watcher
     }
 
     /// Re-installs the handlers and unblocks the signals (a plugin may have undone
-    /// either), then returns the first signal received so far, without waiting.
+    /// either), then returns the first SIGINT or SIGTERM received so far, without waiting.
     /// Also reopens standard descriptors a plugin closed (``StandardStream/reopenClosed()``):
     /// this is the run's one check point between plugin calls.
     func pending() -> Int32? {
         reclaim()
         StandardStream.reopenClosed()
         var byte: UInt8 = 0
-        return read(descriptor, &byte, 1) == 1 ? Int32(byte) : nil
+        while read(descriptor, &byte, 1) == 1 {
+            guard Int32(byte) != SIGHUP else { continue }
+            signalsTaken.add(1, ordering: .relaxed)
+            return Int32(byte)
+        }
+        return nil
     }
 
-    /// Whether a signal arrived that ``pending()`` has not taken yet; takes nothing.
+    /// Whether SIGHUP arrived since the last call: the plugin folders should be looked at again.
+    func takeHangUp() -> Bool {
+        hangUps.exchange(0, ordering: .relaxed) > 0
+    }
+
+    /// Whether a SIGINT or SIGTERM arrived that ``pending()`` has not taken yet; takes nothing.
     /// Safe from any thread.
     func arrived() -> Bool {
-        var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&waiting, 1, 0) == 1
+        signalsReceived.load(ordering: .relaxed) > signalsTaken.load(ordering: .relaxed)
     }
 
-    /// Installs the handler for SIGINT and SIGTERM and unblocks them in this thread
+    /// Installs the handler for SIGINT, SIGTERM and SIGHUP and unblocks them in this thread
     /// (a parent, or a plugin, may have blocked them: the mask is inherited).
     private func reclaim() {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { signal in
+            if signal == SIGHUP {
+                hangUps.add(1, ordering: .relaxed)
+                var byte = UInt8(truncatingIfNeeded: signal)
+                _ = write(signalPipeWriteEnd, &byte, 1)
+                return
+            }
             if signalsReceived.wrappingAdd(1, ordering: .relaxed).oldValue > 0 {
                 let farewell = signal == SIGINT ? interruptFarewell : terminateFarewell
                 _ = write(reportDescriptor, farewell.baseAddress, farewell.count)
@@ -72,7 +89,7 @@ struct SignalWatcher {
         sigemptyset(&action.sa_mask)
         var wanted = sigset_t()
         sigemptyset(&wanted)
-        for signal in [SIGINT, SIGTERM] {
+        for signal in [SIGINT, SIGTERM, SIGHUP] {
             sigaction(signal, &action, nil)
             sigaddset(&wanted, signal)
         }
@@ -90,6 +107,10 @@ struct SignalWatcher {
 
 /// SIGINT and SIGTERM received so far; the second ends the process at once.
 private let signalsReceived = Atomic<Int>(0)
+/// SIGINT and SIGTERM that ``SignalWatcher/pending()`` returned.
+private let signalsTaken = Atomic<Int>(0)
+/// SIGHUP received since ``SignalWatcher/takeHangUp()`` last looked.
+private let hangUps = Atomic<Int>(0)
 
 // Written only before the handlers are installed; read by the signal handler.
 nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1

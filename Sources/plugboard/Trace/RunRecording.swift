@@ -38,6 +38,14 @@ final class RunRecording {
         }
     }
 
+    /// Records a live change that ended at `end`: a span on the library's lane named for the change's
+    /// kind, with its sentence.
+    func recordChange(_ change: LibraryChange, end: UInt64) {
+        span(change.kind.rawValue + " " + change.path, .load, lane: "library " + change.path,
+             from: end &- change.nanoseconds, nanoseconds: change.nanoseconds,
+             args: ["library": change.path, "change": change.kind.rawValue, "message": change.sentence])
+    }
+
     /// Records one event that ran from `start` to `end`: its span, each timed call laid
     /// end to end from `start` (calls run one after another) and clipped to the event,
     /// and an instant for each plugin whose worker failed during it.

@@ -126,7 +126,7 @@ package final class WorkerHarness {
         guard let connection = host.loader.loaded.workers(loadedFrom: library).last, connection.ending == nil else {
             return .failed(library, LoadFailure(.worker, "no worker of this host holds the library"))
         }
-        return host.loader.load(library, in: connection)
+        return host.loader.load(library, in: connection, into: host.registry)
     }
 
     /// The names the library file at `path` exports, read from its dynamic symbol table without

@@ -21,12 +21,18 @@ final class WorkerSupervisor {
     /// supervisor, so it is not held here.
     weak var savedState: SavedStateKeeper?
 
-    /// A supervisor of the workers `loader` starts (their plugins in its registry, their observers on
-    /// its bus), which leave the dispatch thread's `record` and whose failures go to `log`.
-    init(loader: LibraryLoader, record: CallRecord, log: @escaping PluginHost.LogHandler) {
+    /// Whether a failed worker is started again (while its library has restarts left).
+    private let restarts: Bool
+
+    /// A supervisor of the workers `loader` starts (their plugins in `registry`, the loader's when nil,
+    /// their observers on its bus), which leave the dispatch thread's `record` and whose failures go to
+    /// `log`; a failed worker is restarted when `restarts` says so.
+    init(loader: LibraryLoader, registry: PluginRegistry? = nil, restarts: Bool = true, record: CallRecord,
+         log: @escaping PluginHost.LogHandler) {
         callTimeout = loader.callTimeout
         self.record = record
-        registry = loader.registry
+        self.registry = registry ?? loader.registry
+        self.restarts = restarts
         bus = loader.bus
         self.loader = loader
         self.log = log
@@ -70,7 +76,7 @@ final class WorkerSupervisor {
         guard connection.markWithdrawn() else { return }
         bus.removeObservers(of: ObjectIdentifier(connection))
         registry.removeAll(from: .library(path: connection.library))
-        if let report = loader.restart(connection), report.status == .loaded {
+        if restarts, let report = loader.restart(connection), report.status == .loaded {
             savedState?.restoreRestarted(Set(report.plugins.map(\.descriptor.id)))
         }
     }

@@ -1,0 +1,228 @@
+/// Changes to a running host's libraries, applied between events on the dispatch thread: a library
+/// joins, a changed one is reloaded, a removed one leaves (``applyChanges(in:trust:)`` finds which).
+///
+/// Nothing is ever unloaded from a process. With workers, a new version is loaded in a new worker
+/// beside the old one (``StagedLibrary``); the old version's plugins hand their states over, the new
+/// ones catch up with the application's events, and only then does the host switch to them and end
+/// the old worker; anything that fails before the switch leaves the old version serving. In process,
+/// a library can join; a change to one already loaded is reported once as needing a restart.
+final class LiveLibraries {
+    private let loader: LibraryLoader
+    private let registry: PluginRegistry
+    private let callSite: PluginCallSite
+    private let workers: WorkerSupervisor
+    private let savedState: SavedStateKeeper
+    private let dispatcher: EventDispatcher
+    private let log: PluginHost.LogHandler
+    /// The in-process libraries reported as needing a restart, with the file they were reported for
+    /// (nil: removed): each change is reported once.
+    private var restartReported: [String: FileStatus?] = [:]
+
+    /// The live changes of the host whose parts these are.
+    init(loader: LibraryLoader, callSite: PluginCallSite, workers: WorkerSupervisor, savedState: SavedStateKeeper,
+         dispatcher: EventDispatcher, log: @escaping PluginHost.LogHandler) {
+        self.loader = loader
+        registry = loader.registry
+        self.callSite = callSite
+        self.workers = workers
+        self.savedState = savedState
+        self.dispatcher = dispatcher
+        self.log = log
+    }
+
+    /// Compares the files of `searchPath` with the ones the host tried, and applies what changed: a
+    /// new file joins, a changed one (another inode, size or modification time) is reloaded, and a
+    /// removed one leaves. A file still open for writing is left for a later call; a file that failed
+    /// is not tried again until it changes. Returns one change per library, in loading order.
+    func applyChanges(in searchPath: PluginSearchPath, trust: PluginTrust) -> [LibraryChange] {
+        var changes: [LibraryChange] = []
+        var present: Set<String> = []
+        for case .file(let path, _) in LoadCandidate.all(in: searchPath, trust: trust) {
+            present.insert(path)
+            guard let status = try? FileStatus.ofLibrary(path), !LibraryFile.isOpenForWriting(path) else { continue }
+            if let tried = loader.loaded.triedStatus[path], tried.isSameFile(as: status) { continue }
+            changes.append(isHeld(path) ? reload(path, trust: trust) : join(path, trust: trust))
+        }
+        for path in heldPaths where !present.contains(path) && (try? FileStatus.ofLibrary(path)) == nil {
+            if let change = leave(path) { changes.append(change) }
+        }
+        return changes.filter { $0.kind != .restartNeeded || firstReport(of: $0.path) }
+    }
+
+    /// Loads the library at `path` into the running host: see ``PluginHost/join(libraryAt:trust:)``.
+    func join(_ path: String, trust: PluginTrust) -> LibraryChange {
+        let start = MonotonicClock.now()
+        loader.loaded.forgetTry(of: path)
+        let staged = stage(path, trust: trust, replacing: nil)
+        var change = LibraryChange(.joined, path: path)
+        change.load = staged.report
+        change.toVersion = LibraryChange.version(of: staged.report.plugins)
+        if staged.loaded {
+            change.states.append(staged.savedState.restore(only: nil) { savedState.store?.load($0) ?? .none })
+            (change.catchUp, change.warnings) = staged.catchUp(dispatcher.phase.catchUp)
+        }
+        if let failure = staged.failure {
+            loader.drop(path, connection: staged.connection)
+            change = failed(change, .joinFailed, failure)
+        } else {
+            switchTo(staged)
+            change.plugins = staged.ids
+        }
+        change.nanoseconds = MonotonicClock.now() &- start
+        return change
+    }
+
+    /// Replaces the library at `path` with the file there now: see ``PluginHost/reload(libraryAt:trust:)``.
+    func reload(_ path: String, trust: PluginTrust) -> LibraryChange {
+        let start = MonotonicClock.now()
+        let old = registry.summaries.filter { $0.source == .library(path: path) }
+        guard !old.isEmpty else { return join(path, trust: trust) }
+        guard !isInProcess(path) else { return restartNeeded(path, "changed") }
+        let oldIDs = Set(old.map(\.descriptor.id))
+        var change = LibraryChange(.reloaded, path: path)
+        change.fromVersion = LibraryChange.version(of: old)
+        loader.loaded.forgetTry(of: path)
+        let staged = stage(path, trust: trust, replacing: path)
+        change.load = staged.report
+        change.toVersion = LibraryChange.version(of: staged.report.plugins)
+        var handedOver: [PluginID: SavedStateFile] = [:]
+        var captured = SavedStateKeeper.Captured()
+        if staged.loaded {
+            captured = savedState.capture(only: oldIDs)
+            for file in captured.files { handedOver[PluginID(unchecked: file.pluginID)] = file }
+            change.states.append(staged.savedState.restore(only: nil) { id in
+                handedOver[id].map(SavedStateLookup.found) ?? savedState.store?.load(id) ?? .none
+            })
+            (change.catchUp, change.warnings) = staged.catchUp(dispatcher.phase.catchUp)
+        }
+        if let failure = staged.failure {
+            loader.drop(path, connection: staged.connection)
+            change = failed(change, .reloadFailed, failure)
+            change.nanoseconds = MonotonicClock.now() &- start
+            return change
+        }
+        let replaced = loader.loaded.workers(loadedFrom: path).filter { $0 !== staged.connection && $0.ending == nil }
+        registry.removeAll(from: .library(path: path))
+        switchTo(staged)
+        change.plugins = staged.ids
+        change.departed = old.map(\.descriptor.id).filter { !staged.ids.contains($0) }
+        change.nanoseconds = MonotonicClock.now() &- start
+        // The plugins that left with the old version keep their states in the store.
+        let departed = Set(change.departed)
+        captured.files.removeAll { !departed.contains(PluginID(unchecked: $0.pluginID)) }
+        captured.entries.removeAll { !departed.contains($0.plugin) }
+        if let store = savedState.store, !departed.isEmpty { change.states.append(savedState.write(captured, to: store)) }
+        change.warnings += end(replaced)
+        return change
+    }
+
+    /// Has the plugins of the library at `path` save their states and leave: see
+    /// ``PluginHost/unload(libraryAt:)``. nil when nothing of it serves.
+    func leave(_ path: String) -> LibraryChange? {
+        let start = MonotonicClock.now()
+        let old = registry.summaries.filter { $0.source == .library(path: path) }
+        loader.loaded.forgetTry(of: path)
+        guard !old.isEmpty else { return nil }
+        guard !isInProcess(path) else { return restartNeeded(path, "was removed") }
+        var change = LibraryChange(.left, path: path)
+        change.fromVersion = LibraryChange.version(of: old)
+        change.plugins = old.map(\.descriptor.id)
+        let captured = savedState.capture(only: Set(change.plugins))
+        if let store = savedState.store { change.states.append(savedState.write(captured, to: store)) }
+        let leaving = loader.loaded.workers(loadedFrom: path).filter { $0.ending == nil }
+        registry.removeAll(from: .library(path: path))
+        change.warnings = end(leaving)
+        change.nanoseconds = MonotonicClock.now() &- start
+        return change
+    }
+
+    /// Loads the library at `path` beside the running plugins, refusing the ids another source serves
+    /// (`replacing`'s own, the library being reloaded, are free).
+    private func stage(_ path: String, trust: PluginTrust, replacing: String?) -> StagedLibrary {
+        let staged = StagedLibrary(path: path, trust: trust, loader: loader, callSite: callSite, timing: dispatcher.timing,
+                                   interruption: workers.interruption, log: log)
+        staged.refuseTaken { id in
+            guard let source = registry.source(of: id), source != .library(path: replacing ?? "") else { return nil }
+            return source
+        }
+        return staged
+    }
+
+    /// Makes the staged plugins the host's: they take part from the next event, their functions
+    /// resolve, their observers get the notifications waiting.
+    private func switchTo(_ staged: StagedLibrary) {
+        do {
+            try registry.adopt(staged.registry)
+        } catch {
+            // The ids were checked free; a refusal here is reported, not hidden.
+            log(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .error,
+                                message: "\(staged.report.path): \(error.description)"))
+        }
+    }
+
+    /// Ends the workers of a version the host no longer uses, each after its `deinit`; returns the
+    /// sentence of each that failed there.
+    private func end(_ connections: [WorkerConnection]) -> [String] {
+        connections.compactMap { connection in
+            loader.bus.removeObservers(of: ObjectIdentifier(connection))
+            return connection.close(timeout: loader.workerGrace)
+        }
+    }
+
+    /// `change` as a failure of `kind` for `cause`.
+    private func failed(_ change: LibraryChange, _ kind: LibraryChange.Kind, _ cause: String) -> LibraryChange {
+        var failed = LibraryChange(kind, path: change.path)
+        failed.fromVersion = change.fromVersion
+        failed.toVersion = change.toVersion
+        failed.load = change.load
+        failed.states = change.states
+        failed.catchUp = change.catchUp
+        failed.warnings = change.warnings
+        failed.failure = cause
+        return failed
+    }
+
+    /// The report that an in-process library `what` (changed, was removed) and cannot follow.
+    private func restartNeeded(_ path: String, _ what: String) -> LibraryChange {
+        var change = LibraryChange(.restartNeeded, path: path)
+        change.failure = what + ", but it is loaded in the host's process, where a library is never unloaded; "
+            + "it serves as it was loaded"
+        change.plugins = registry.ids(from: .library(path: path))
+        return change
+    }
+
+    /// Whether the file at `path` now differs from the one last reported as needing a restart: the
+    /// scan reports each change of an in-process library once.
+    private func firstReport(of path: String) -> Bool {
+        let status = try? FileStatus.ofLibrary(path)
+        defer { restartReported[path] = .some(status) }
+        guard let reported = restartReported[path] else { return true }
+        switch (reported, status) {
+        case (nil, nil): return false
+        case (let reported?, let status?): return !reported.isSameFile(as: status)
+        default: return true
+        }
+    }
+
+    /// Whether plugins of the library at `path` serve.
+    private func isHeld(_ path: String) -> Bool {
+        registry.entries.contains { $0.source == .library(path: path) }
+    }
+
+    /// The libraries whose plugins serve, each once, in dispatch order.
+    private var heldPaths: [String] {
+        var seen: Set<String> = []
+        return registry.entries.compactMap { entry in
+            guard case .library(let path) = entry.source, seen.insert(path).inserted else { return nil }
+            return path
+        }
+    }
+
+    /// Whether the plugins of the library at `path` run in the host's process.
+    private func isInProcess(_ path: String) -> Bool {
+        registry.entries.contains { entry in
+            guard entry.source == .library(path: path), case .native = entry.implementation else { return false }
+            return true
+        }
+    }
+}

@@ -1,0 +1,84 @@
+/// A library loaded beside a running host's plugins and not yet part of them: its own registry and
+/// the host's parts over it (a supervisor that restarts nothing, a saved-state keeper, a dispatcher),
+/// to restore its plugins' states and catch them up on the application's events before the host
+/// switches to them (``LiveLibraries``).
+final class StagedLibrary {
+    /// The staged plugins only.
+    let registry = PluginRegistry()
+    /// Reaches the staged worker; a failure withdraws the staged plugins and restarts nothing.
+    let workers: WorkerSupervisor
+    /// Restores the staged plugins' states.
+    let savedState: SavedStateKeeper
+    /// Dispatches the catch-up events to the staged plugins. It delivers no notification: what the
+    /// staged plugins post waits on the host's bus for the host's next event, when the host has
+    /// switched to them (or dropped them), so no observer gets it twice.
+    let dispatcher: EventDispatcher
+    /// The load of the library, as at start, amended with the ids a running host refused it.
+    private(set) var report: LoadReport
+    /// The worker the library was loaded in; nil in process or when no plugin registered.
+    let connection: WorkerConnection?
+
+    /// Loads the library at `path` under `trust` with `loader`, into a registry of its own, its calls
+    /// made through `callSite`, timed as `timing` says, waits on workers stopped by `interruption`.
+    init(path: String, trust: PluginTrust, loader: LibraryLoader, callSite: PluginCallSite, timing: CallTiming,
+         interruption: @escaping @Sendable () -> Bool, log: @escaping PluginHost.LogHandler) {
+        registry.policy = loader.accessPolicy
+        workers = WorkerSupervisor(loader: loader, registry: registry, restarts: false, record: callSite.record, log: log)
+        workers.interruption = interruption
+        savedState = SavedStateKeeper(registry: registry, callSite: callSite, workers: workers, log: log)
+        let quiet = NotificationDeliverer(bus: NotificationBus(), registry: registry, callSite: callSite, workers: workers)
+        dispatcher = EventDispatcher(registry: registry, callSite: callSite, workers: workers, notifications: quiet,
+                                     timing: timing, log: log)
+        report = loader.loadLibrary(at: path, trust: trust, placement: nil, into: registry)
+        connection = registry.entries.lazy.compactMap { entry -> WorkerConnection? in
+            guard case .worker(let plugin) = entry.implementation else { return nil }
+            return plugin.connection.takeUnretainedValue()
+        }.first
+    }
+
+    /// The staged plugins' ids, in dispatch order.
+    var ids: [PluginID] { registry.ids(from: .library(path: report.path)) }
+
+    /// Whether the library loaded with plugins registered.
+    var loaded: Bool { report.status == .loaded && !registry.entries.isEmpty }
+
+    /// Refuses the staged plugins whose ids `owner` names a source for (another library, or a plugin
+    /// compiled into the host): a library joining a running host cannot take an id that serves.
+    func refuseTaken(_ owner: (PluginID) -> PluginSource?) {
+        for id in ids {
+            guard let source = owner(id) else { continue }
+            let refusal = LoadFailure(.register, "plugin id '\(id)' is registered by \(source) already; a library "
+                                      + "joining a running host cannot take it")
+            registry.withdraw(id, refusal: refusal)
+            report.plugins.removeAll { $0.descriptor.id == id }
+            report.refused.append(PluginRefusal(id: id.rawValue, failure: refusal))
+        }
+    }
+
+    /// Why the host cannot switch to the staged library: it did not load, its plugins were all refused,
+    /// or its worker failed while restoring or catching up; nil when it can.
+    var failure: String? {
+        if report.status != .loaded { return report.failure?.description ?? "it did not load" }
+        if let failed = workers.failures.first { return failed.message }
+        if registry.entries.isEmpty {
+            return "no plugin is left: " + report.refused.map(\.failure.message).joined(separator: "; ")
+        }
+        return nil
+    }
+
+    /// Catches the staged plugins up with `events` (``ApplicationPhase/catchUp``): returns each event's
+    /// report, and a warning for each veto, which cannot undo a launch that happened.
+    func catchUp(_ events: [LifecycleEvent]) -> (reports: [EventReport], warnings: [String]) {
+        var reports: [EventReport] = []
+        var warnings: [String] = []
+        for event in events where failure == nil {
+            let report = dispatcher.dispatch(event)
+            reports.append(report)
+            if report.accepted == false {
+                warnings.append(report.decidedBy.map(\.rawValue).joined(separator: ", ") + " vetoed \(event.kind.name)"
+                                + ", but the application launched already: a late veto does not undo the launch")
+            }
+        }
+        return (reports, warnings)
+    }
+}
