@@ -47,7 +47,22 @@ struct RunCommand: ParsableCommand {
 
             With --json, every load report, log message, printed line, event report and input \
             error is one JSON object per line, with a "type" of load, policy, log, output, event, \
-            post, state, note, input-error or exit.
+            post, state, note, input-error, joined, join-failed, reloaded, reload-failed, left, \
+            restart-needed or exit.
+
+            Live plugins: SIGHUP makes the run look at its plugin folders again between events, and \
+            with --watch it does so by itself once a folder changed and stayed quiet for 100 ms; --watch \
+            also keeps the run up after its events until SIGINT or SIGTERM (or the end of standard input \
+            or a FIFO given to --events). A new library joins (loaded as at start; its plugins get their \
+            saved state, will-finish-launching, did-finish-launching and the application's current state; \
+            a veto then does not undo the launch). A changed library (another inode, size or modification \
+            time) is loaded in a new worker beside the old one; the old plugins' states go to the new ones, \
+            which catch up the same way; then the run switches to them and the old worker gets deinit and \
+            ends. If anything fails before the switch, the old version keeps serving. A removed library's \
+            plugins save their state, get deinit and leave. A file still open for writing waits; one that \
+            failed waits until it changes. Drop files with install(1) or write-then-rename, never by \
+            writing over a loaded file. With --isolation none a library can join, but a change or removal \
+            is reported once as needing a restart.
 
             Saved state: each plugin of the saved-state concern gets back, before \
             will-finish-launching, the state it gave after the previous run's will-terminate (one \

@@ -145,7 +145,7 @@ import Testing
     @Test func runHelpListsEveryJSONLineType() throws {
         let result = try CLI.run(["run", "--help"])
         let text = result.output.collapsingWhitespace
-        let sentence = try #require(text.range(of: "with a \"type\" of ").map { String(text[$0.upperBound...].prefix(90)) },
+        let sentence = try #require(text.range(of: "with a \"type\" of ").map { String(text[$0.upperBound...].prefix(200)) },
                                     "\(result.output)")
         for type in CLI.documentedLineTypes.sorted() {
             #expect(sentence.contains(type), "run --help's list of JSON line types lacks \(type): \(sentence)")

@@ -29,6 +29,7 @@ extension RunLine {
         if case .post(let name, let payload, let notifications) = self { (name, payload, notifications) } else { nil }
     }
     var exitCode: Int? { if case .exit(let code) = self { code } else { nil } }
+    var change: LibraryChange? { if case .change(let change) = self { change } else { nil } }
     var inputError: (line: Int, message: String)? { if case .inputError(let line, let message) = self { (line, message) } else { nil } }
 
     /// The `message` of a log, note or input-error line.

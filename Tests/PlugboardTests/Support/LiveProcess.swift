@@ -48,6 +48,11 @@ final class LiveProcess: Sendable {
         try child.send(Array(text.utf8))
     }
 
+    /// Closes the child's standard input: it reads the end.
+    func closeInput() {
+        child.closeInput()
+    }
+
     /// Reaps the child if it ended; its ending so far.
     private func poll() -> Ending {
         switch try? child.reapIfEnded() {
