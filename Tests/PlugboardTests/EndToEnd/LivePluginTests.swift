@@ -43,14 +43,14 @@ import Testing
         let process: LiveProcess
         let mark = LeftoverProcesses.mark()
 
-        init(_ stage: Stage, isolation: String = "process", watch: Bool = true, events: String = "-") throws {
+        init(_ stage: Stage, isolation: String = "process", watch: Bool = true, events: String = "-", _ extra: [String] = []) throws {
             var environment = TestPaths.hermeticEnvironment
             environment["PLUGBOARD_PLUGIN_PATH"] = nil
             environment.merge(mark) { $1 }
             process = try LiveProcess(try CLI.binary(),
                                       ["run", "--json", "--isolation", isolation, "--plugin-dir", stage.workspace.plugins,
                                        "--container", stage.workspace.root.file("container"), "--events", events]
-                                      + (watch ? ["--watch"] : []),
+                                      + (watch ? ["--watch"] : []) + extra,
                                       environment: environment)
             // Ready once launched: the folders are watched from before loading.
             #expect(waitFor("\"event\":\"did-finish-launching\""), "\(process.output)")
@@ -147,6 +147,7 @@ import Testing
 
     @Test(arguments: [
         (["LIVE_CRASH_IN_INIT"], "crashed with SIGSEGV in init"),
+        (["LIVE_HANG_IN_INIT"], "did not return from init within 1 s"),
         (["LIVE_REFUSE"], "init returned false: this version refuses to start"),
         (["LIVE_CRASH_IN_RESTORE"], "com.example.live crashed with SIGSEGV in restore_state"),
     ])
@@ -156,7 +157,7 @@ import Testing
         try stage.build("one")
         try stage.build("broken", version: "2.0", fault)
         try stage.install("one")
-        let host = try Host(stage)
+        let host = try Host(stage, ["--call-timeout", "1"])
         try host.openURL(1)
         try stage.install("broken")
         host.waitForChange(.reloadFailed)
@@ -168,6 +169,23 @@ import Testing
         #expect(failed.sentence.hasPrefix("reload of \(stage.library) failed: ") && failed.sentence.hasSuffix("; 1.0 kept"),
                 "\(failed.sentence)")
         #expect(lines.logs(of: Self.id).filter { $0.hasPrefix("count") } == ["count 1 (1.0)", "count 2 (1.0)"])
+    }
+
+    @Test func aLibraryCannotJoinWithTheIDOfAPluginThatServes() throws {
+        let stage = try Stage("same-id")
+        defer { stage.workspace.remove() }
+        try stage.build("one")
+        try stage.install("one")
+        let host = try Host(stage)
+        try stage.install("one", as: "libcopy.so")
+        host.waitForChange(.joinFailed)
+        try host.openURL(1)
+        let lines = try host.finish()
+        let refused = try #require(lines.compactMap(\.change).first)
+        #expect(refused.path == stage.workspace.plugins + "/libcopy.so")
+        #expect(refused.failure?.contains("plugin id 'com.example.live' is registered by \(stage.library) already") == true,
+                "\(refused.sentence)")
+        #expect(lines.logs(of: Self.id).filter { $0.hasPrefix("count") } == ["count 1 (1.0)"], "the first one serves on")
     }
 
     @Test func aVetoFromAJoiningPluginIsReportedAndDoesNotUndoTheLaunch() throws {

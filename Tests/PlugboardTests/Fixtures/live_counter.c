@@ -7,8 +7,8 @@
  * Its state is the text "count N".
  *
  * Identity: LIVE_ID (default "com.example.live"), LIVE_VERSION (default "1.0").
- * A broken next version, by macro: LIVE_CRASH_IN_INIT (SIGSEGV in init), LIVE_REFUSE (init
- * returns false, saying why), LIVE_CRASH_IN_RESTORE (SIGSEGV in restore_state), LIVE_VETO
+ * A broken next version, by macro: LIVE_CRASH_IN_INIT (SIGSEGV in init), LIVE_HANG_IN_INIT (init
+ * never returns), LIVE_REFUSE (init returns false, saying why), LIVE_CRASH_IN_RESTORE (SIGSEGV in restore_state), LIVE_VETO
  * (will-finish-launching answers false).
  */
 #include <plugboard.h>
@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef LIVE_ID
 #define LIVE_ID "com.example.live"
@@ -97,6 +98,9 @@ static bool init(const pb_host_t *given) {
     host = given;
 #ifdef LIVE_CRASH_IN_INIT
     raise(SIGSEGV);
+#endif
+#ifdef LIVE_HANG_IN_INIT
+    for (;;) pause();
 #endif
 #ifdef LIVE_REFUSE
     host->log(host, NULL, PB_LOG_ERROR, "this version refuses to start");

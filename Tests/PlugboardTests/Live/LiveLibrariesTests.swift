@@ -1,0 +1,151 @@
+import Foundation
+import Glibc
+import PlugboardFiles
+import Synchronization
+import Testing
+@testable import Plugboard
+
+/// Live plugins in the embedding API: a host joins, reloads and unloads libraries by path, applies a
+/// folder's changes when told, and a ``PluginFolderWatcher`` says when a folder changed.
+@Suite struct LiveLibrariesTests {
+    private static var worker: String {
+        URL(fileURLWithPath: TestPaths.plugboard).deletingLastPathComponent().appendingPathComponent("plugboard-worker").path
+    }
+
+    /// A folder with the live counter built as `liblive.so` version `version`, a container, and a host
+    /// over them whose plugin log lines are collected.
+    struct Setting {
+        let directory: TemporaryDirectory
+        let plugins: String
+        let host: PluginHost
+        let logs = LogCollector()
+        let store: SavedStateStore
+
+        init(isolation: PluginIsolation) throws {
+            directory = try TemporaryDirectory("plugboard-live")
+            plugins = directory.file("plugins")
+            try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: false)
+            store = SavedStateStore(facade: FileFacade(container: try Container(rootPath: directory.file("container"))))
+            let logs = logs
+            host = PluginHost(isolation: isolation) { record in
+                logs.append(source: record.source, plugin: record.plugin, level: record.level.rawValue, message: record.message)
+            }
+        }
+
+        /// Builds the counter as `version` into the folder as `name` (written then renamed into place).
+        @discardableResult
+        func drop(version: String, as name: String = "liblive.so", _ defines: [String] = []) throws -> String {
+            let built = try PluginCompiler.compile(TestPaths.fixtures + "/live_counter.c", to: directory.file("next.so"),
+                                                   flags: ["-DLIVE_VERSION=\"\(version)\""] + defines.map { "-D" + $0 })
+            let target = plugins + "/" + name
+            #expect(rename(built, target) == 0)
+            return target
+        }
+
+        var searchPath: PluginSearchPath { PluginSearchPath(explicit: [plugins]) }
+
+        func counts() -> [String] { logs.messages(plugin: "com.example.live").filter { $0.hasPrefix("count") } }
+
+        func remove() {
+            host.shutdown()
+            directory.remove()
+        }
+    }
+
+    @Test func aJoinBeforeLaunchGetsNoCatchUpAndOneAfterLaunchGetsTheLaunchAndTheState() throws {
+        let setting = try Setting(isolation: .workers(worker: Self.worker))
+        defer { setting.remove() }
+        let early = setting.host.join(libraryAt: try setting.drop(version: "1.0", as: "libearly.so", [#"LIVE_ID="com.example.early""#]))
+        #expect(early.kind == .joined && early.catchUp.isEmpty, "\(early.sentence)")
+        setting.host.willFinishLaunching(options: #"{"k":1}"#)
+        setting.host.didFinishLaunching(options: #"{"k":2}"#)
+        setting.host.didEnterBackground()
+        let late = setting.host.join(libraryAt: try setting.drop(version: "1.0"))
+        #expect(late.kind == .joined, "\(late.sentence)")
+        #expect(late.catchUp.map(\.event.name) == ["will-finish-launching", "did-finish-launching", "did-enter-background"])
+        #expect(setting.logs.messages(plugin: "com.example.live") == ["will-finish-launching", "did-finish-launching", "did-enter-background"])
+        setting.host.willTerminate()
+        let after = setting.host.join(libraryAt: try setting.drop(version: "1.0", as: "libafter.so", [#"LIVE_ID="com.example.after""#]))
+        #expect(after.kind == .joined && after.catchUp.isEmpty, "after will-terminate nothing is caught up")
+    }
+
+    @Test func reloadCarriesTheStateAndUnloadSavesIt() throws {
+        let setting = try Setting(isolation: .workers(worker: Self.worker))
+        defer { setting.remove() }
+        let path = try setting.drop(version: "1.0")
+        #expect(setting.host.loadPlugins(from: setting.searchPath).map(\.status) == [.loaded])
+        _ = setting.host.restoreState(from: setting.store)
+        setting.host.open(url: "a")
+        setting.host.open(url: "b")
+        try setting.drop(version: "2.0")
+        let reloaded = setting.host.reload(libraryAt: path)
+        #expect(reloaded.kind == .reloaded && reloaded.fromVersion == "1.0" && reloaded.toVersion == "2.0", "\(reloaded.sentence)")
+        setting.host.open(url: "c")
+        #expect(setting.counts() == ["count 1 (1.0)", "count 2 (1.0)", "count 3 (2.0)"])
+        #expect(setting.host.plugins.map { $0.descriptor.version } == ["2.0"])
+        let left = try #require(setting.host.unload(libraryAt: path))
+        #expect(left.kind == .left && left.states.first?.entries.map(\.outcome) == [.saved], "\(left.sentence)")
+        #expect(setting.host.plugins.isEmpty && setting.host.unload(libraryAt: path) == nil)
+        guard case .found(let file) = setting.store.load(PluginID(unchecked: "com.example.live")) else {
+            Issue.record("no state file after the plugin left")
+            return
+        }
+        #expect(String(decoding: file.state, as: UTF8.self) == "count 3" && file.pluginVersion == "2.0")
+    }
+
+    @Test func applyChangesTakesEachChangeOnceAndLeavesAFileThatFailedUntilItChanges() throws {
+        let setting = try Setting(isolation: .workers(worker: Self.worker))
+        defer { setting.remove() }
+        #expect(setting.host.applyChanges(in: setting.searchPath).isEmpty)
+        try setting.drop(version: "1.0")
+        #expect(setting.host.applyChanges(in: setting.searchPath).map(\.kind) == [.joined])
+        #expect(setting.host.applyChanges(in: setting.searchPath).isEmpty, "unchanged: nothing to do")
+        try setting.drop(version: "2.0", ["LIVE_REFUSE"])
+        #expect(setting.host.applyChanges(in: setting.searchPath).map(\.kind) == [.reloadFailed])
+        #expect(setting.host.applyChanges(in: setting.searchPath).isEmpty, "a file that failed waits until it changes")
+        try setting.drop(version: "3.0")
+        let fixed = setting.host.applyChanges(in: setting.searchPath)
+        #expect(fixed.map(\.kind) == [.reloaded] && fixed.first?.fromVersion == "1.0" && fixed.first?.toVersion == "3.0")
+    }
+
+    @Test func inProcessALibraryJoinsAndAChangeNeedsARestartReportedOnce() throws {
+        let setting = try Setting(isolation: .inProcess)
+        defer { setting.remove() }
+        let path = try setting.drop(version: "1.0", as: "libinprocess.so", [#"LIVE_ID="com.example.inprocess""#])
+        #expect(setting.host.applyChanges(in: setting.searchPath).map(\.kind) == [.joined])
+        try setting.drop(version: "2.0", as: "libinprocess.so", [#"LIVE_ID="com.example.inprocess""#])
+        #expect(setting.host.applyChanges(in: setting.searchPath).map(\.kind) == [.restartNeeded])
+        #expect(setting.host.applyChanges(in: setting.searchPath).isEmpty, "reported once")
+        #expect(unlink(path) == 0)
+        #expect(setting.host.applyChanges(in: setting.searchPath).map(\.kind) == [.restartNeeded], "the removal, once")
+        #expect(setting.host.applyChanges(in: setting.searchPath).isEmpty)
+        #expect(setting.host.plugins.map(\.descriptor.version) == ["1.0"], "the loaded library serves on")
+    }
+
+    @Test func theWatcherSaysWhenAFolderChanged() throws {
+        let setting = try Setting(isolation: .inProcess)
+        defer { setting.remove() }
+        let watcher = try PluginFolderWatcher(setting.searchPath)
+        #expect(watcher.folders == [setting.plugins] && !watcher.takeChanges())
+        try setting.drop(version: "1.0")
+        var ready = pollfd(fd: watcher.descriptor, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&ready, 1, 5_000) == 1 && watcher.takeChanges())
+        #expect(!watcher.takeChanges(), "taken")
+        let missing = try PluginFolderWatcher(PluginSearchPath(explicit: [setting.directory.file("none")]))
+        #expect(missing.folders.isEmpty, "a missing folder is not watched")
+    }
+
+    @Test func aFileOpenForWritingIsNotComplete() throws {
+        let directory = try TemporaryDirectory("plugboard-live-writer")
+        defer { directory.remove() }
+        let path = directory.file("lib.so")
+        let writer = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        #expect(writer >= 0)
+        #expect(LibraryFile.isOpenForWriting(path))
+        close(writer)
+        #expect(!LibraryFile.isOpenForWriting(path))
+        let reader = open(path, O_RDONLY | O_CLOEXEC)
+        #expect(!LibraryFile.isOpenForWriting(path), "a reader is no writer")
+        close(reader)
+    }
+}
