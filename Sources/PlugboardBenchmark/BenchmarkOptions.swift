@@ -43,6 +43,13 @@ struct BenchmarkOptions: ParsableArguments {
         """)
     var bus = false
 
+    @Flag(help: """
+        Only the live-plugin rows: a C and a Swift plugin's reload (file in place → new version answers) \
+        against a load into a fresh worker; 100 reloads under events (none lost or answered twice); \
+        `run` over 20,000 events with and without --watch.
+        """)
+    var live = false
+
     /// The `plugboard` CLI to time; default: next to this executable.
     @Option(name: .customLong("plugboard"),
             help: ArgumentHelp("The plugboard CLI to time (default: next to this executable).", valueName: "PATH"))

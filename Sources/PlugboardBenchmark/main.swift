@@ -16,6 +16,7 @@ struct BenchmarkCommand: ParsableCommand {
             plugboard-benchmark --decorators [--quick]
             plugboard-benchmark --state [--quick]
             plugboard-benchmark --bus [--quick] [--plugboard PATH]
+            plugboard-benchmark --live [--quick] [--plugboard PATH]
             plugboard-benchmark --profile-dispatch PLUGINS EVENTS [--timing per-call|per-event] [--read-calls]
             plugboard-benchmark --profile-calls CALLS
             """,
@@ -73,6 +74,9 @@ struct BenchmarkCommand: ParsableCommand {
         }
         if options.bus {
             return try runBus(options)
+        }
+        if options.live {
+            return try runLive(options)
         }
         if let profile = try options.profile() {
             return try runProfile(options, plugins: profile.plugins, events: profile.events)
@@ -235,6 +239,25 @@ struct BenchmarkCommand: ParsableCommand {
             .run(directory: factory.cacheDirectory + "/bus", factory: factory, worker: worker, counts: [1, 10, 100])
         print(BusBenchmark.markdown(measurements, machine: MachineInfo.current(compiler: factory.compiler),
                                     loadAverages: (loadAtStart, MachineInfo.loadAverage())))
+    }
+
+    /// The live-plugin rows (``LiveBenchmark``), with the worker next to the CLI and the benchmark's Swift plugin.
+    static func runLive(_ options: BenchmarkOptions) throws {
+        guard let executable = Files.currentExecutable() else {
+            throw BenchmarkError("cannot find this executable through /proc/self/exe")
+        }
+        let product = "PlugboardBenchmarkSwiftPlugin"
+        let swiftLibrary = Files.parent(executable) + "/lib\(product).so"
+        guard buildNext(to: executable, products: [product]) || Files.exists(swiftLibrary) else {
+            throw BenchmarkError("no \(swiftLibrary); build it with `swift build -c release --scratch-path .build-bench --product \(product)`")
+        }
+        guard let cli = try findCLI(options.cli, next: executable), let worker = findWorker(next: cli) else {
+            throw BenchmarkError("the live rows need the plugboard CLI and its worker")
+        }
+        let temporary = FileManager.default.temporaryDirectory.path
+        try LiveBenchmark(rounds: options.quick ? 5 : 21, reloads: options.quick ? 10 : 100, packageRoot: packageRoot,
+                          worker: worker, cli: cli, swiftLibrary: swiftLibrary,
+                          root: (temporary.hasSuffix("/") ? temporary : temporary + "/") + "plugboard-benchmark-live").run()
     }
 
     /// The language rows: builds each language's plugins (``LanguagePlugins``) and measures dispatch to

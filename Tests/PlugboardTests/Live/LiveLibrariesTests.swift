@@ -93,6 +93,29 @@ import Testing
         #expect(String(decoding: file.state, as: UTF8.self) == "count 3" && file.pluginVersion == "2.0")
     }
 
+    /// A notification queued for the old version's observer is delivered once, to the new version.
+    @Test func aNotificationWaitingForTheOldVersionGoesToTheNewOne() throws {
+        let setting = try Setting(isolation: .workers(worker: Self.worker))
+        defer { setting.remove() }
+        let path = setting.plugins + "/libbus.so"
+        func build(_ marker: String) throws {
+            let built = try PluginCompiler.compile(TestPaths.fixtures + "/bus_plugin.c", to: setting.directory.file("bus.so"),
+                                                   flags: [#"-DBUS_OBSERVE="com.example.ping""#, "-DBUILD_\(marker)"])
+            #expect(rename(built, path) == 0)
+        }
+        try build("ONE")
+        #expect(setting.host.loadLibrary(at: path).status == .loaded)
+        setting.host.willFinishLaunching()
+        setting.host.didFinishLaunching()
+        try setting.host.post("com.example.ping")
+        try build("TWO")
+        #expect(setting.host.reload(libraryAt: path).kind == .reloaded)
+        let delivered = setting.host.deliverNotifications()
+        #expect(delivered.deliveries.map(\.receiver) == ["com.example.bus"] && delivered.deliveries.allSatisfy { $0.failure == nil },
+                "\(delivered)")
+        #expect(setting.logs.messages(plugin: "com.example.bus").filter { $0.hasPrefix("received") }.count == 1)
+    }
+
     @Test func applyChangesTakesEachChangeOnceAndLeavesAFileThatFailedUntilItChanges() throws {
         let setting = try Setting(isolation: .workers(worker: Self.worker))
         defer { setting.remove() }

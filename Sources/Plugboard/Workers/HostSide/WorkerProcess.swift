@@ -80,9 +80,12 @@ final class WorkerProcess: Sendable {
     /// returns once what it printed was delivered (at most ``lastLinesWait`` after it is gone).
     func terminate() {
         try? channel.shutdown()
+        // A worker that answered its shutdown is exiting: it usually ends within a few milliseconds,
+        // so the waits are short (a reload ends the old worker on the dispatch thread).
+        for _ in 0..<20 where (try? process.reapIfEnded()) == nil { usleep(1_000) }
         if (try? process.reapIfEnded()) == nil {
             try? process.signal(SIGTERM)
-            for _ in 0..<20 where (try? process.reapIfEnded()) == nil { usleep(10_000) }
+            for _ in 0..<200 where (try? process.reapIfEnded()) == nil { usleep(1_000) }
         }
         process.stop()
         _ = readers.wait(timeout: .now() + Self.lastLinesWait)
