@@ -31,7 +31,7 @@ final class LiveLibraries {
     }
 
     /// Compares the files of `searchPath` with the ones the host tried, and applies what changed: a
-    /// new file joins, a changed one (another inode, size or modification time) is reloaded, and a
+    /// new file joins, a changed one (another inode, size, modification time, owner or permissions) is reloaded, and a
     /// removed one leaves. A file still open for writing is left for a later call; a file that failed
     /// is not tried again until it changes. Returns one change per library, in loading order.
     func applyChanges(in searchPath: PluginSearchPath, trust: PluginTrust) -> [LibraryChange] {

@@ -28,8 +28,10 @@ struct FileStatus: Sendable {
                           modified: .seconds(info.st_mtim.tv_sec) + .nanoseconds(info.st_mtim.tv_nsec))
     }
 
-    /// Whether `other` is the same file, unchanged: same inode, size and modification time.
+    /// Whether `other` is the same file, unchanged: same inode, size, modification time, owner and
+    /// permissions (which the trust rule checks: a `chmod` that makes a refused file trusted is a change).
     func isSameFile(as other: FileStatus) -> Bool {
-        identity == other.identity && size == other.size && modified == other.modified
+        identity == other.identity && size == other.size && modified == other.modified && owner == other.owner
+            && permissions == other.permissions
     }
 }

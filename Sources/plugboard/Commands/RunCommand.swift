@@ -55,8 +55,8 @@ struct RunCommand: ParsableCommand {
             also keeps the run up after its events until SIGINT or SIGTERM (or the end of standard input \
             or a FIFO given to --events). A new library joins (loaded as at start; its plugins get their \
             saved state, will-finish-launching, did-finish-launching and the application's current state; \
-            a veto then does not undo the launch). A changed library (another inode, size or modification \
-            time) is loaded in a new worker beside the old one; the old plugins' states go to the new ones, \
+            a veto then does not undo the launch). A changed library (another inode, size, modification \
+            time, owner or permissions) is loaded in a new worker beside the old one; the old plugins' states go to the new ones, \
             which catch up the same way; then the run switches to them and the old worker gets deinit and \
             ends. If anything fails before the switch, the old version keeps serving. A removed library's \
             plugins save their state, get deinit and leave. A file still open for writing waits; one that \

@@ -131,6 +131,19 @@ import Testing
         #expect(fixed.map(\.kind) == [.reloaded] && fixed.first?.fromVersion == "1.0" && fixed.first?.toVersion == "3.0")
     }
 
+    @Test func aFileTheTrustRuleRefusedJoinsOnceItsPermissionsAreFixed() throws {
+        let setting = try Setting(isolation: .workers(worker: Self.worker))
+        defer { setting.remove() }
+        let path = try setting.drop(version: "1.0")
+        #expect(chmod(path, 0o777) == 0)
+        let refused = setting.host.applyChanges(in: setting.searchPath)
+        #expect(refused.map(\.kind) == [.joinFailed] && refused.first?.failure?.contains("writable") == true,
+                "\(refused.map(\.sentence))")
+        #expect(setting.host.applyChanges(in: setting.searchPath).isEmpty, "refused once")
+        #expect(chmod(path, 0o755) == 0)
+        #expect(setting.host.applyChanges(in: setting.searchPath).map(\.kind) == [.joined], "a chmod is a change")
+    }
+
     @Test func inProcessALibraryJoinsAndAChangeNeedsARestartReportedOnce() throws {
         let setting = try Setting(isolation: .inProcess)
         defer { setting.remove() }
