@@ -116,6 +116,28 @@ import Testing
         #expect(setting.logs.messages(plugin: "com.example.bus").filter { $0.hasPrefix("received") }.count == 1)
     }
 
+    /// A function handle resolved before a reload calls the new version (the old worker is gone).
+    @Test func aFunctionHandleResolvesToTheNewVersion() throws {
+        let setting = try Setting(isolation: .workers(worker: Self.worker))
+        defer { setting.remove() }
+        let path = setting.plugins + "/libfunctions.so"
+        func build(_ marker: String) throws {
+            let built = try PluginCompiler.compile(TestPaths.fixtures + "/functions_plugin.c", to: setting.directory.file("f.so"),
+                                                   flags: ["-DBUILD_\(marker)"])
+            #expect(rename(built, path) == 0)
+        }
+        try build("ONE")
+        #expect(setting.host.loadLibrary(at: path).status == .loaded)
+        let handle = try setting.host.function(FunctionAddress(parsing: "com.example.functions.weigh"))
+        let arguments: [PluginValue] = [.int(3), .double(2.5), .string("abc")]
+        #expect(try handle.call(arguments) == .double(10.5))
+        try build("TWO")
+        let workersBefore = setting.host.loader.loaded.workers(loadedFrom: path)
+        #expect(setting.host.reload(libraryAt: path).kind == .reloaded)
+        #expect(try handle.call(arguments) == .double(10.5))
+        #expect(workersBefore.allSatisfy { $0.ending != nil }, "the old worker ended")
+    }
+
     @Test func applyChangesTakesEachChangeOnceAndLeavesAFileThatFailedUntilItChanges() throws {
         let setting = try Setting(isolation: .workers(worker: Self.worker))
         defer { setting.remove() }
