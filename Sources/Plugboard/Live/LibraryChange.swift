@@ -56,12 +56,12 @@ public struct LibraryChange: Sendable, Codable {
     public var sentence: String {
         let took = DurationText.of(nanoseconds: nanoseconds)
         return switch kind {
-        case .joined: "joined \(path) \(toVersion ?? "") in \(took): " + names(plugins)
+        case .joined: "joined \(path) \(toVersion ?? "?") in \(took): " + names(plugins)
         case .joinFailed: "\(path) could not join: \(failure ?? "unknown cause")"
         case .reloaded: "reloaded \(path) \(fromVersion ?? "?") → \(toVersion ?? "?") in \(took)"
             + (departed.isEmpty ? "" : "; left: " + names(departed))
         case .reloadFailed: "reload of \(path) failed: \(failure ?? "unknown cause"); \(fromVersion ?? "the previous version") kept"
-        case .left: "left \(path) \(fromVersion ?? ""): " + names(plugins)
+        case .left: "left \(path) \(fromVersion ?? "?"): " + names(plugins)
         case .restartNeeded: "\(path) \(failure ?? "changed"): restart plugboard to use the change"
         }
     }
@@ -70,10 +70,10 @@ public struct LibraryChange: Sendable, Codable {
         ids.isEmpty ? "no plugin" : ids.map(\.rawValue).joined(separator: ", ")
     }
 
-    /// The version of `plugins`: the one they share, or each plugin's `id version`.
-    static func version(of plugins: [PluginSummary]) -> String {
+    /// The version of `plugins`: the one they share, or each plugin's `id version`; nil without plugins.
+    static func version(of plugins: [PluginSummary]) -> String? {
         let versions = Set(plugins.map(\.descriptor.version))
         if versions.count == 1, let only = versions.first { return only }
-        return plugins.map { "\($0.descriptor.id) \($0.descriptor.version)" }.joined(separator: ", ")
+        return plugins.isEmpty ? nil : plugins.map { "\($0.descriptor.id) \($0.descriptor.version)" }.joined(separator: ", ")
     }
 }

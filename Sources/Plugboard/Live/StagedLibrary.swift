@@ -43,16 +43,19 @@ final class StagedLibrary {
     var loaded: Bool { report.status == .loaded && !registry.entries.isEmpty }
 
     /// Refuses the staged plugins whose ids `owner` names a source for (another library, or a plugin
-    /// compiled into the host): a library joining a running host cannot take an id that serves.
+    /// compiled into the host): a library joining a running host cannot take an id that serves. Its
+    /// worker may then speak on the bus for its other plugins only (not as the serving plugin).
     func refuseTaken(_ owner: (PluginID) -> PluginSource?) {
-        for id in ids {
-            guard let source = owner(id) else { continue }
+        let taken = ids.compactMap { id in owner(id).map { (id, $0) } }
+        guard !taken.isEmpty else { return }
+        for (id, source) in taken {
             let refusal = LoadFailure(.register, "plugin id '\(id)' is registered by \(source) already; a library "
                                       + "joining a running host cannot take it")
             registry.withdraw(id, refusal: refusal)
             report.plugins.removeAll { $0.descriptor.id == id }
             report.refused.append(PluginRefusal(id: id.rawValue, failure: refusal))
         }
+        connection?.admit(ids)
     }
 
     /// Why the host cannot switch to the staged library: it did not load, its plugins were all refused,
