@@ -75,12 +75,14 @@ enum PluginCompiler {
                     flags: definitions.map { "-D" + $0 }, cplusplus: cplusplus)
     }
 
-    /// Compiles `source` (a path) into a shared library at `output`, as C11 or, when `cplusplus`, as C++17.
+    /// Compiles `source` (a path) into a shared library at `output`, as C11 or, when `cplusplus`, as C++17,
+    /// against the headers in `include` (the package's by default).
     @discardableResult
-    static func compile(_ source: String, to output: String, flags: [String] = [], cplusplus: Bool = false) throws -> String {
+    static func compile(_ source: String, to output: String, flags: [String] = [], cplusplus: Bool = false,
+                        include: String = TestPaths.include) throws -> String {
         let language = cplusplus ? ["c++", "-x", "c++", "-std=c++17"] : ["cc", "-std=c11"]
         let result = try run("/usr/bin/env", language + ["-Wall", "-Wextra", "-Werror", "-O1", "-shared", "-fPIC",
-                                                         "-fvisibility=hidden", "-I", TestPaths.include] + flags
+                                                         "-fvisibility=hidden", "-I", include] + flags
                                                          + [source, "-o", output, "-lpthread"])
         guard result.status == 0 else { throw TestFailure("\(language[0]) failed for \(output):\n\(result.output)") }
         return output
