@@ -12,7 +12,8 @@ struct IsolationOptions: ParsableArguments {
         case none
     }
 
-    /// The environment variable that names the worker executable (default: `plugboard-worker` next to `plugboard`).
+    /// The environment variable that names the worker executable (default: `plugboard-worker` next to
+    /// `plugboard`, else where an install puts helper programs, `../libexec/plugboard/plugboard-worker`).
     static let workerVariable = "PLUGBOARD_WORKER"
 
     @Option(name: .customLong("isolation"),
@@ -30,12 +31,22 @@ struct IsolationOptions: ParsableArguments {
         .workers(worker: try workerPath())
     }
 
-    /// `$PLUGBOARD_WORKER`, else `plugboard-worker` next to this executable; a usage error when it is not one.
+    /// `$PLUGBOARD_WORKER`, else `plugboard-worker` next to this executable (a build folder), else in
+    /// `../libexec/plugboard/` from it (an install: `<prefix>/bin/plugboard`,
+    /// `<prefix>/libexec/plugboard/plugboard-worker`); a usage error naming where it looked otherwise.
     static func workerPath() throws -> String {
-        let worker = ProcessInfo.processInfo.environment[Self.workerVariable]
-            ?? URL(fileURLWithPath: CommandLine.executablePath).deletingLastPathComponent().appendingPathComponent("plugboard-worker").path
-        guard access(worker, X_OK) == 0 else {
-            throw ValidationError("plugin workers need the plugboard-worker executable, and \(worker) is not one (set \(Self.workerVariable) to its path)")
+        let candidates: [String]
+        if let named = ProcessInfo.processInfo.environment[Self.workerVariable] {
+            candidates = [named]
+        } else {
+            let folder = URL(fileURLWithPath: CommandLine.executablePath).deletingLastPathComponent()
+            candidates = [folder.appendingPathComponent("plugboard-worker").path,
+                          folder.deletingLastPathComponent().appendingPathComponent("libexec/plugboard/plugboard-worker").path]
+        }
+        guard let worker = candidates.first(where: { access($0, X_OK) == 0 }) else {
+            let looked = candidates.count == 1 ? "\(candidates[0]) is not one"
+                : "none of " + candidates.joined(separator: ", ") + " is one"
+            throw ValidationError("plugin workers need the plugboard-worker executable, and \(looked) (set \(Self.workerVariable) to its path)")
         }
         return worker
     }
