@@ -35,8 +35,14 @@ import Testing
         /// Builds the counter as `version` into the folder as `name` (written then renamed into place).
         @discardableResult
         func drop(version: String, as name: String = "liblive.so", _ defines: [String] = []) throws -> String {
-            let built = try PluginCompiler.compile(TestPaths.fixtures + "/live_counter.c", to: directory.file("next.so"),
-                                                   flags: ["-DLIVE_VERSION=\"\(version)\""] + defines.map { "-D" + $0 })
+            try drop("live_counter.c", as: name, ["LIVE_VERSION=\"\(version)\""] + defines)
+        }
+
+        /// Builds the fixture `source` with `defines` into the folder as `name` (written then renamed into place).
+        @discardableResult
+        func drop(_ source: String, as name: String, _ defines: [String]) throws -> String {
+            let built = try PluginCompiler.compile(TestPaths.fixtures + "/" + source, to: directory.file("next.so"),
+                                                   flags: defines.map { "-D" + $0 })
             let target = plugins + "/" + name
             #expect(rename(built, target) == 0)
             return target
@@ -97,18 +103,15 @@ import Testing
     @Test func aNotificationWaitingForTheOldVersionGoesToTheNewOne() throws {
         let setting = try Setting(isolation: .workers(worker: Self.worker))
         defer { setting.remove() }
-        let path = setting.plugins + "/libbus.so"
-        func build(_ marker: String) throws {
-            let built = try PluginCompiler.compile(TestPaths.fixtures + "/bus_plugin.c", to: setting.directory.file("bus.so"),
-                                                   flags: [#"-DBUS_OBSERVE="com.example.ping""#, "-DBUILD_\(marker)"])
-            #expect(rename(built, path) == 0)
+        let build = { (marker: String) in
+            try setting.drop("bus_plugin.c", as: "libbus.so", [#"BUS_OBSERVE="com.example.ping""#, "BUILD_\(marker)"])
         }
-        try build("ONE")
+        let path = try build("ONE")
         #expect(setting.host.loadLibrary(at: path).status == .loaded)
         setting.host.willFinishLaunching()
         setting.host.didFinishLaunching()
         try setting.host.post("com.example.ping")
-        try build("TWO")
+        _ = try build("TWO")
         #expect(setting.host.reload(libraryAt: path).kind == .reloaded)
         let delivered = setting.host.deliverNotifications()
         #expect(delivered.deliveries.map(\.receiver) == ["com.example.bus"] && delivered.deliveries.allSatisfy { $0.failure == nil },
@@ -120,18 +123,13 @@ import Testing
     @Test func aFunctionHandleResolvesToTheNewVersion() throws {
         let setting = try Setting(isolation: .workers(worker: Self.worker))
         defer { setting.remove() }
-        let path = setting.plugins + "/libfunctions.so"
-        func build(_ marker: String) throws {
-            let built = try PluginCompiler.compile(TestPaths.fixtures + "/functions_plugin.c", to: setting.directory.file("f.so"),
-                                                   flags: ["-DBUILD_\(marker)"])
-            #expect(rename(built, path) == 0)
-        }
-        try build("ONE")
+        let build = { (marker: String) in try setting.drop("functions_plugin.c", as: "libfunctions.so", ["BUILD_\(marker)"]) }
+        let path = try build("ONE")
         #expect(setting.host.loadLibrary(at: path).status == .loaded)
         let handle = try setting.host.function(FunctionAddress(parsing: "com.example.functions.weigh"))
         let arguments: [PluginValue] = [.int(3), .double(2.5), .string("abc")]
         #expect(try handle.call(arguments) == .double(10.5))
-        try build("TWO")
+        _ = try build("TWO")
         let workersBefore = setting.host.loader.loaded.workers(loadedFrom: path)
         #expect(setting.host.reload(libraryAt: path).kind == .reloaded)
         #expect(try handle.call(arguments) == .double(10.5))

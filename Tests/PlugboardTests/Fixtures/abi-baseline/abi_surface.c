@@ -55,19 +55,6 @@ enum pb_abi_constants {
 
 /** Every public type, by value or through a pointer, so that its layout is described. */
 PB_EXPORT void pb_abi_surface(enum pb_abi_constants constants, const pb_entry_t *entry, pb_entry_fn entry_function,
-                              const pb_host_t *host, const pb_registrar_t *registrar, const pb_plugin_t *plugin,
-                              const pb_launch_t *launch, const pb_open_url_t *open_url,
-                              const pb_user_activity_t *user_activity, const pb_remote_notifications_t *remote_notifications,
-                              const pb_fetch_completion_t *completion, pb_fetch_result_t fetch_result,
-                              const pb_memory_t *memory, const pb_protected_data_t *protected_data,
-                              const pb_app_state_t *app_state, const pb_termination_t *termination,
-                              const pb_saved_state_t *saved_state, const pb_files_t *files, pb_buffer_t buffer,
-                              pb_file_attributes_t attributes, pb_file_kind_t file_kind,
-                              const pb_notifications_t *notifications, pb_notification_fn notification_function,
-                              const pb_function_t *function, pb_value_t value, pb_value_kind_t value_kind, pb_bytes_t bytes,
-                              pb_status_t status, pb_log_level_t level);
-
-void pb_abi_surface(enum pb_abi_constants constants, const pb_entry_t *entry, pb_entry_fn entry_function,
                     const pb_host_t *host, const pb_registrar_t *registrar, const pb_plugin_t *plugin,
                     const pb_launch_t *launch, const pb_open_url_t *open_url,
                     const pb_user_activity_t *user_activity, const pb_remote_notifications_t *remote_notifications,
