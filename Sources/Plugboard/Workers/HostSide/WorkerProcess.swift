@@ -76,8 +76,9 @@ final class WorkerProcess: Sendable {
         process.stop()
     }
 
-    /// Shuts the channel down, then gives a worker still there SIGTERM, a short wait, and SIGKILL;
-    /// returns once what it printed was delivered (at most ``lastLinesWait`` after it is gone).
+    /// Shuts the channel down, then gives a worker still there up to 20 ms to exit by itself, then
+    /// SIGTERM and up to 200 ms, then SIGKILL; returns once what it printed was delivered (at most
+    /// ``lastLinesWait`` after it is gone).
     func terminate() {
         try? channel.shutdown()
         // A worker that answered its shutdown is exiting: it usually ends within a few milliseconds,
