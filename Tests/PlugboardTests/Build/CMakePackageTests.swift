@@ -7,7 +7,9 @@ private let buildToolsPresent = ["cmake", "ninja", "pkg-config"].allSatisfy { to
 }
 
 /// The CMake build installs a package that third-party plugins can build against,
-/// with `find_package(Plugboard)` and with pkg-config, and the results load.
+/// with `find_package(Plugboard)` and with pkg-config, and the results load; with
+/// `PLUGBOARD_HOST_BINARIES` it installs the host too, which runs the installed example plugins
+/// in both isolation modes with its worker found in libexec/, and its bash completion loads.
 @Suite(.enabled(if: buildToolsPresent, "needs cmake, ninja and pkg-config (.ci/run installs them)"))
 struct CMakePackageTests {
     private static let plugin = """
@@ -34,7 +36,9 @@ struct CMakePackageTests {
         defer { work.remove() }
         let root = TestPaths.packageRoot.path
         let build = work.file("build"), prefix = work.file("prefix")
-        try check(run("/usr/bin/env", ["cmake", "-S", root, "-B", build, "-G", "Ninja"]), "configure")
+        let binaries = URL(fileURLWithPath: TestPaths.plugboard).deletingLastPathComponent().path
+        try check(run("/usr/bin/env", ["cmake", "-S", root, "-B", build, "-G", "Ninja", "-DPLUGBOARD_HOST_BINARIES=\(binaries)"]),
+                  "configure")
         try check(run("/usr/bin/env", ["cmake", "--build", build]), "build")
         try check(run("/usr/bin/env", ["cmake", "--install", build, "--prefix", prefix]), "install")
 
@@ -53,21 +57,25 @@ struct CMakePackageTests {
                                        "-DCMAKE_PREFIX_PATH=\(prefix)"]), "find_package configure")
         try check(run("/usr/bin/env", ["cmake", "--build", work.file("oot/build")]), "find_package build")
 
-        var environment = ProcessInfo.processInfo.environment
-        environment["PKG_CONFIG_PATH"] = prefix + "/share/pkgconfig"
-        let cflags = try run("/usr/bin/env", ["pkg-config", "--cflags", "plugboard"], environment: environment)
+        var pkgConfig = ProcessInfo.processInfo.environment
+        pkgConfig["PKG_CONFIG_PATH"] = prefix + "/share/pkgconfig"
+        let cflags = try run("/usr/bin/env", ["pkg-config", "--cflags", "plugboard"], environment: pkgConfig)
         try check(cflags, "pkg-config")
         try FileManager.default.createDirectory(atPath: work.file("pc"), withIntermediateDirectories: true)
         try check(run("/usr/bin/env", ["cc", "-std=c11", "-Wall", "-Wextra", "-pedantic", "-Werror", "-shared", "-fPIC",
                                        "-fvisibility=hidden"] + cflags.output.split(whereSeparator: \.isWhitespace).map(String.init)
                                        + ["-o", work.file("pc/hello.so"), work.file("oot/hello.c")]), "pkg-config build")
 
+        // The installed host, with nothing of the build or the tests in its environment.
+        let plugboard = prefix + "/bin/plugboard"
+        let environment = ["PATH": "/usr/bin:/bin", "HOME": work.path, "XDG_DATA_HOME": work.file("data")]
+        #expect(FileManager.default.isExecutableFile(atPath: prefix + "/libexec/plugboard/plugboard-worker"))
         for library in [work.file("oot/build/hello.so"), work.file("pc/hello.so")] {
-            let inspect = try run(TestPaths.plugboard, ["inspect", library])
+            let inspect = try run(plugboard, ["inspect", library], environment: environment)
             #expect(inspect.status == 0, "\(inspect.output)")
             #expect(inspect.output.contains("org.thirdparty.hello"))
         }
-        let installed = try run(TestPaths.plugboard, ["list", "--plugin-dir", prefix + "/lib/plugboard/plugins"])
+        let installed = try run(plugboard, ["list", "--plugin-dir", prefix + "/lib/plugboard/plugins"], environment: environment)
         #expect(installed.status == 0, "\(installed.output)")
         // CMake builds the folders of plugins/ that hold C or C++ sources (not the Rust crates).
         let plugins = TestPaths.packageRoot.path + "/plugins"
@@ -77,5 +85,17 @@ struct CMakePackageTests {
         }.count
         #expect(examples >= 4)
         #expect(installed.output.contains("\(examples) file(s): \(examples) loaded"), "\(installed.output)")
+        for isolation in ["process", "none"] {
+            let ran = try run(plugboard, ["run", "--isolation", isolation, "--plugin-dir", prefix + "/lib/plugboard/plugins"],
+                              environment: environment)
+            #expect(ran.status == 0 && ran.output.contains("\(examples) file(s): \(examples) loaded"),
+                    "installed run, --isolation \(isolation):\n\(ran.output)\(ran.errorOutput)")
+        }
+        let completion = try run("/bin/bash", ["-c", "source \(prefix)/share/bash-completion/completions/plugboard && complete -p plugboard"],
+                                 environment: environment)
+        #expect(completion.status == 0 && completion.output.contains("plugboard"), "\(completion.output)\(completion.errorOutput)")
+        for file in ["/share/zsh/site-functions/_plugboard", "/share/fish/vendor_completions.d/plugboard.fish"] {
+            #expect(FileManager.default.fileExists(atPath: prefix + file), "\(file) installed")
+        }
     }
 }
