@@ -191,6 +191,36 @@ import Testing
         #expect(missing.folders.isEmpty, "a missing folder is not watched")
     }
 
+    /// A folder reached through a symbolic link that is swapped, and a folder made after the watcher
+    /// started, are watched from then on.
+    @Test func theWatcherFollowsASwappedLinkAndAFolderMadeLater() throws {
+        let directory = try TemporaryDirectory("plugboard-live-watch")
+        defer { directory.remove() }
+        for folder in ["one", "two"] { try FileManager.default.createDirectory(atPath: directory.file(folder), withIntermediateDirectories: false) }
+        #expect(symlink(directory.file("one"), directory.file("current")) == 0)
+        let later = directory.file("later")
+        let watcher = try PluginFolderWatcher(PluginSearchPath(explicit: [directory.file("current"), later]))
+        #expect(watcher.folders == [directory.file("current")])
+        /// Whether the watcher reports a change within `milliseconds` (short when none is expected).
+        func changed(within milliseconds: Int32 = 5_000) -> Bool {
+            var ready = pollfd(fd: watcher.descriptor, events: Int16(POLLIN), revents: 0)
+            return poll(&ready, 1, milliseconds) == 1 && watcher.takeChanges()
+        }
+        #expect(FileManager.default.createFile(atPath: directory.file("two/early.so"), contents: Data([1])))
+        #expect(!changed(within: 300), "the folder the link does not lead to yet is not watched")
+        // `ln -sfn two current`: a new link renamed over the old one.
+        #expect(symlink(directory.file("two"), directory.file("next")) == 0 && rename(directory.file("next"), directory.file("current")) == 0)
+        #expect(changed(), "the swap is a change")
+        #expect(FileManager.default.createFile(atPath: directory.file("two/lib.so"), contents: Data([1])))
+        #expect(changed(), "the folder the link leads to now is watched")
+        #expect(FileManager.default.createFile(atPath: directory.file("one/old.so"), contents: Data([1])))
+        #expect(!changed(within: 300), "the folder it led to before is not")
+        #expect(mkdir(later, 0o755) == 0)
+        #expect(changed() && watcher.folders == [directory.file("current"), later])
+        #expect(FileManager.default.createFile(atPath: later + "/lib.so", contents: Data([1])))
+        #expect(changed(), "a folder made later is watched")
+    }
+
     @Test func aFileOpenForWritingIsNotComplete() throws {
         let directory = try TemporaryDirectory("plugboard-live-writer")
         defer { directory.remove() }
