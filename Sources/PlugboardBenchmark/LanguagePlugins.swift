@@ -67,12 +67,7 @@ struct LanguagePlugins {
 
     /// Runs a compiler to its end; throws with its output when it fails.
     private func run(_ program: String, _ arguments: [String]) throws {
-        let log = root + "/build.log"
-        let child = try ChildProcess(program, arguments, output: .file(log), error: .sameAsOutput)
-        let termination = try child.wait()
-        guard termination.succeeded else {
-            throw BenchmarkError("\(program) \(arguments.joined(separator: " ")) failed (\(termination)):\n\(Files.text(log) ?? "")")
-        }
+        try Files.build(program, arguments, log: root + "/build.log")
     }
 
     /// `cargo` on PATH, else rustup's in `$CARGO_HOME/bin` or `~/.cargo/bin`.

@@ -3,6 +3,7 @@ import Glibc
 import Plugboard
 import PlugboardChildProcess
 import PlugboardFiles
+import Synchronization
 
 /// `--live`: plugins that reload in a running host, through the embedding API with workers.
 ///
@@ -46,8 +47,8 @@ struct LiveBenchmark {
         let source = packageRoot + "/Tests/PlugboardTests/Fixtures/live_counter.c"
         let versions = try (1...2).map { version in
             let output = root + "/counter-\(version).so"
-            try run("cc", ["-std=c11", "-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-I", packageRoot + "/include",
-                           "-DLIVE_VERSION=\"\(version).0\"", source, "-o", output])
+            try Files.build("cc", ["-std=c11", "-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-I", packageRoot + "/include",
+                                   "-DLIVE_VERSION=\"\(version).0\"", source, "-o", output], log: root + "/build.log")
             return output
         }
         Progress.say("live: reloading a C and a Swift plugin …")
@@ -72,7 +73,7 @@ struct LiveBenchmark {
         let folder = root + "/reload-" + language
         try Files.makeDirectory(folder)
         let target = folder + "/liblive.so"
-        try copy(versions[0], to: target)
+        try Files.copy(versions[0], to: target)
         var loads: [UInt64] = []
         var reloadTimes: [UInt64] = []
         let (host, store) = try host(folder)
@@ -92,7 +93,7 @@ struct LiveBenchmark {
             fresh.shutdown()
             guard loaded.status == .loaded else { throw BenchmarkError("live: \(language) plugin did not load") }
 
-            try copy(versions[(round + 1) % 2], to: target + ".new")
+            try Files.copy(versions[(round + 1) % 2], to: target + ".new")
             try rename(target + ".new", to: target)
             let placed = Clock.now()
             let changes = host.applyChanges(in: searchPath)
@@ -102,7 +103,7 @@ struct LiveBenchmark {
                 throw BenchmarkError("live: the \(language) reload did not take: \(changes.map(\.sentence))")
             }
         }
-        return Reload(language: language, load: median(loads), reload: median(reloadTimes))
+        return Reload(language: language, load: loads.median, reload: reloadTimes.median)
     }
 
     /// `reloads` reloads of the counter with 10 events before each: the events answered, and how many
@@ -111,7 +112,7 @@ struct LiveBenchmark {
         let folder = root + "/exact"
         try Files.makeDirectory(folder)
         let target = folder + "/liblive.so"
-        try copy(versions[0], to: target)
+        try Files.copy(versions[0], to: target)
         let counts = Counts()
         let host = PluginHost(isolation: .workers(worker: worker)) { record in
             if record.message.hasPrefix("count "), let number = record.message.split(separator: " ").dropFirst().first {
@@ -126,7 +127,7 @@ struct LiveBenchmark {
         var events = 0
         for round in 0..<reloads {
             for _ in 0..<10 where host.open(url: "myapp://x").accepted == true { events += 1 }
-            try copy(versions[(round + 1) % 2], to: target + ".new")
+            try Files.copy(versions[(round + 1) % 2], to: target + ".new")
             try rename(target + ".new", to: target)
             guard host.applyChanges(in: searchPath).map(\.kind) == [.reloaded] else {
                 throw BenchmarkError("live: reload \(round + 1) did not take")
@@ -156,7 +157,7 @@ struct LiveBenchmark {
     private func watching(library: String) throws -> Watching {
         let folder = root + "/watch"
         try Files.makeDirectory(folder)
-        try copy(library, to: folder + "/liblive.so")
+        try Files.copy(library, to: folder + "/liblive.so")
         var times: [[UInt64]] = [[], [], [], []]
         for round in 0..<rounds {
             for (index, (events, watch)) in [(200, false), (20_200, false), (200, true), (20_200, true)].enumerated() {
@@ -169,8 +170,8 @@ struct LiveBenchmark {
                                                   root + "/watch.container", "--events", file] + (watch ? ["--watch"] : [])))
             }
         }
-        return Watching(plainShort: median(times[0]), plainLong: median(times[1]), watchedShort: median(times[2]),
-                        watchedLong: median(times[3]))
+        return Watching(plainShort: times[0].median, plainLong: times[1].median, watchedShort: times[2].median,
+                        watchedLong: times[3].median)
     }
 
     /// The CPU time (user + system, nanoseconds) of `plugboard arguments…`, its report discarded.
@@ -212,34 +213,15 @@ struct LiveBenchmark {
         return lines.joined(separator: "\n")
     }
 
-    private func median(_ values: [UInt64]) -> UInt64 {
-        values.sorted()[values.count / 2]
-    }
-
-    private func copy(_ source: String, to target: String) throws {
-        try? FileManager.default.removeItem(atPath: target)
-        do {
-            try FileManager.default.copyItem(atPath: source, toPath: target)
-        } catch {
-            throw BenchmarkError("cannot copy \(source) to \(target): \(error.localizedDescription)")
-        }
-    }
-
+    /// Renames `source` to `target`, replacing it: how a new version is put in place.
     private func rename(_ source: String, to target: String) throws {
         guard Glibc.rename(source, target) == 0 else { throw BenchmarkError("cannot rename \(source) to \(target)") }
     }
 
-    private func run(_ program: String, _ arguments: [String]) throws {
-        let child = try ChildProcess("/usr/bin/env", [program] + arguments, environment: ProcessInfo.processInfo.environment,
-                                     input: .discard, output: .discard, error: .inherit)
-        guard case .exited(0) = try child.wait() else { throw BenchmarkError("\(program) failed") }
-    }
-
     /// The counts the counter logged, from its worker's thread.
-    private final class Counts: @unchecked Sendable {
-        private let lock = NSLock()
-        private var values: [Int] = []
-        func append(_ value: Int) { lock.withLock { values.append(value) } }
-        var all: [Int] { lock.withLock { values } }
+    private final class Counts: Sendable {
+        private let values = Mutex<[Int]>([])
+        func append(_ value: Int) { values.withLock { $0.append(value) } }
+        var all: [Int] { values.withLock { $0 } }
     }
 }

@@ -71,8 +71,8 @@ enum StateBenchmark {
             reads.append(try baselineRead(count: contents.count, from: folder))
             unsynced.append(try baselineWrite(contents, into: folder, sync: false))
         }
-        let result = Result(save: median(saves), restore: median(restores), baselineWrite: median(writes),
-                            baselineRead: median(reads), baselineWriteWithoutSync: median(unsynced))
+        let result = Result(save: saves.median, restore: restores.median, baselineWrite: writes.median,
+                            baselineRead: reads.median, baselineWriteWithoutSync: unsynced.median)
         print(table(result, rounds: rounds))
     }
 
@@ -138,9 +138,5 @@ enum StateBenchmark {
             guard read > stateBytes else { throw BenchmarkError("short read of \(folder)/p\(index).state") }
         }
         return Clock.now() &- start
-    }
-
-    private static func median(_ values: [UInt64]) -> UInt64 {
-        values.sorted()[values.count / 2]
     }
 }

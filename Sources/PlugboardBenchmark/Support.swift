@@ -1,6 +1,7 @@
 import CBenchmarkBaseline
 import Foundation
 import Glibc
+import PlugboardChildProcess
 
 /// A setup or measurement problem, with a sentence saying what went wrong.
 struct BenchmarkError: Error, CustomStringConvertible {
@@ -67,6 +68,26 @@ enum Files {
             try FileManager.default.removeItem(atPath: path)
         } catch {
             throw BenchmarkError("cannot remove \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Copies the file at `source` to `target`, replacing it.
+    static func copy(_ source: String, to target: String) throws {
+        try? FileManager.default.removeItem(atPath: target)
+        do {
+            try FileManager.default.copyItem(atPath: source, toPath: target)
+        } catch {
+            throw BenchmarkError("cannot copy \(source) to \(target): \(error.localizedDescription)")
+        }
+    }
+
+    /// Runs a build tool (a compiler, cargo) to its end, its output in the file `log`; throws with that
+    /// output when it fails.
+    static func build(_ program: String, _ arguments: [String], log: String) throws {
+        let child = try ChildProcess(program, arguments, output: .file(log), error: .sameAsOutput)
+        let termination = try child.wait()
+        guard termination.succeeded else {
+            throw BenchmarkError("\(program) \(arguments.joined(separator: " ")) failed (\(termination)):\n\(text(log) ?? "")")
         }
     }
 
@@ -175,4 +196,9 @@ enum Format {
     static func left(_ text: String, _ width: Int) -> String {
         text + String(repeating: " ", count: max(0, width - text.count))
     }
+}
+
+extension Array where Element == UInt64 {
+    /// The middle value once sorted (the upper one of an even count).
+    var median: UInt64 { sorted()[count / 2] }
 }

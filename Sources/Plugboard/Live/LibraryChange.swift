@@ -20,7 +20,7 @@ public struct LibraryChange: Sendable, Codable {
     }
 
     /// What happened.
-    public let kind: Kind
+    public internal(set) var kind: Kind
     /// The library's path.
     public let path: String
     /// The plugins' version before the change (reload, leave): one version, or `id version` pairs.

@@ -37,13 +37,16 @@ final class LiveLibraries {
     func applyChanges(in searchPath: PluginSearchPath, trust: PluginTrust) -> [LibraryChange] {
         var changes: [LibraryChange] = []
         var present: Set<String> = []
+        let held = heldPaths
         for case .file(let path, _) in LoadCandidate.all(in: searchPath, trust: trust) {
             present.insert(path)
-            guard let status = try? FileStatus.ofLibrary(path), !LibraryFile.isOpenForWriting(path) else { continue }
+            guard let status = try? FileStatus.ofLibrary(path) else { continue }
             if let tried = loader.loaded.triedStatus[path], tried.isSameFile(as: status) { continue }
-            changes.append(isHeld(path) ? reload(path, trust: trust) : join(path, trust: trust))
+            // Only a file that changed is opened, for the writer check.
+            guard !LibraryFile.isOpenForWriting(path) else { continue }
+            changes.append(held.contains(path) ? reload(path, trust: trust) : join(path, trust: trust))
         }
-        for path in heldPaths where !present.contains(path) && (try? FileStatus.ofLibrary(path)) == nil {
+        for path in held where !present.contains(path) && (try? FileStatus.ofLibrary(path)) == nil {
             if let change = leave(path) { changes.append(change) }
         }
         return changes.filter { $0.kind != .restartNeeded || firstReport(of: $0.path) }
@@ -55,16 +58,7 @@ final class LiveLibraries {
         loader.loaded.forgetTry(of: path)
         let staged = stage(path, trust: trust, replacing: nil)
         var change = LibraryChange(.joined, path: path)
-        change.load = staged.report
-        change.toVersion = LibraryChange.version(of: staged.report.plugins)
-        if staged.loaded {
-            change.states.append(staged.savedState.restore(only: nil) { savedState.store?.load($0) ?? .none })
-            (change.catchUp, change.warnings) = staged.catchUp(dispatcher.phase.catchUp)
-        }
-        if let failure = staged.failure {
-            loader.drop(path, connection: staged.connection)
-            change = failed(change, .joinFailed, failure)
-        } else {
+        if bringUp(staged, into: &change, failing: .joinFailed, from: { savedState.store?.load($0) ?? .none }) {
             switchTo(staged)
             change.plugins = staged.ids
         }
@@ -83,21 +77,12 @@ final class LiveLibraries {
         change.fromVersion = LibraryChange.version(of: old)
         loader.loaded.forgetTry(of: path)
         let staged = stage(path, trust: trust, replacing: path)
-        change.load = staged.report
-        change.toVersion = LibraryChange.version(of: staged.report.plugins)
-        var handedOver: [PluginID: SavedStateFile] = [:]
-        var captured = SavedStateKeeper.Captured()
-        if staged.loaded {
-            captured = savedState.capture(only: oldIDs)
-            for file in captured.files { handedOver[PluginID(unchecked: file.pluginID)] = file }
-            change.states.append(staged.savedState.restore(only: nil) { id in
-                handedOver[id].map(SavedStateLookup.found) ?? savedState.store?.load(id) ?? .none
-            })
-            (change.catchUp, change.warnings) = staged.catchUp(dispatcher.phase.catchUp)
-        }
-        if let failure = staged.failure {
-            loader.drop(path, connection: staged.connection)
-            change = failed(change, .reloadFailed, failure)
+        // The old version's states, asked for once the new version loaded.
+        var captured = staged.loaded ? savedState.capture(only: oldIDs) : SavedStateKeeper.Captured()
+        let handedOver = Dictionary(captured.files.map { (PluginID(unchecked: $0.pluginID), $0) }) { first, _ in first }
+        guard bringUp(staged, into: &change, failing: .reloadFailed, from: { id in
+            handedOver[id].map(SavedStateLookup.found) ?? savedState.store?.load(id) ?? .none
+        }) else {
             change.nanoseconds = MonotonicClock.now() &- start
             return change
         }
@@ -169,17 +154,22 @@ final class LiveLibraries {
         }
     }
 
-    /// `change` as a failure of `kind` for `cause`.
-    private func failed(_ change: LibraryChange, _ kind: LibraryChange.Kind, _ cause: String) -> LibraryChange {
-        var failed = LibraryChange(kind, path: change.path)
-        failed.fromVersion = change.fromVersion
-        failed.toVersion = change.toVersion
-        failed.load = change.load
-        failed.states = change.states
-        failed.catchUp = change.catchUp
-        failed.warnings = change.warnings
-        failed.failure = cause
-        return failed
+    /// Restores the staged plugins' states (each from `lookup`) and catches them up with the application,
+    /// noting the load, the restore and the catch-up in `change`. Returns whether the host can switch to
+    /// them; when it cannot, the staged library is dropped and `change` becomes a failure of `kind`.
+    private func bringUp(_ staged: StagedLibrary, into change: inout LibraryChange, failing kind: LibraryChange.Kind,
+                         from lookup: (PluginID) -> SavedStateLookup) -> Bool {
+        change.load = staged.report
+        change.toVersion = LibraryChange.version(of: staged.report.plugins)
+        if staged.loaded {
+            change.states.append(staged.savedState.restore(only: nil, from: lookup))
+            (change.catchUp, change.warnings) = staged.catchUp(dispatcher.phase.catchUp)
+        }
+        guard let failure = staged.failure else { return true }
+        loader.drop(staged.report.path, connection: staged.connection)
+        change.kind = kind
+        change.failure = failure
+        return false
     }
 
     /// The report that an in-process library `what` (changed, was removed) and cannot follow.
@@ -204,18 +194,12 @@ final class LiveLibraries {
         }
     }
 
-    /// Whether plugins of the library at `path` serve.
-    private func isHeld(_ path: String) -> Bool {
-        registry.entries.contains { $0.source == .library(path: path) }
-    }
-
-    /// The libraries whose plugins serve, each once, in dispatch order.
-    private var heldPaths: [String] {
-        var seen: Set<String> = []
-        return registry.entries.compactMap { entry in
-            guard case .library(let path) = entry.source, seen.insert(path).inserted else { return nil }
+    /// The libraries whose plugins serve.
+    private var heldPaths: Set<String> {
+        Set(registry.entries.compactMap { entry in
+            guard case .library(let path) = entry.source else { return nil }
             return path
-        }
+        })
     }
 
     /// Whether the plugins of the library at `path` run in the host's process.

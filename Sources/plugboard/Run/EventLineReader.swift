@@ -76,7 +76,9 @@ struct EventLineReader {
         } catch {
             return "cannot wait for events: \(error)"
         }
-        if let watcher, watcher.takeChanges() { changesDue = ContinuousClock.now + PluginFolderWatcher.quietTime }
+        if let watcher, fds.last?.fd == watcher.descriptor, fds.last?.revents != 0, watcher.takeChanges() {
+            changesDue = ContinuousClock.now + PluginFolderWatcher.quietTime
+        }
         guard let descriptor, fds[0].revents != 0 else { return nil }
         var chunk = [UInt8](repeating: 0, count: 65_536)
         let count: Int
