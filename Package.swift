@@ -1,6 +1,12 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// The host's executables export no symbol. Linked with the Swift runtime inside (`--static-swift-stdlib`, how
+// the host is installed), the toolchain adds --export-dynamic, and a Swift plugin's own copies of the SDK and
+// plugin API would bind to the host's, run by the host's runtime instead of the plugin's. A plugin reaches the
+// host only through the C ABI's tables, never by symbol.
+let exportsNothing: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]
+
 let package = Package(
     name: "Plugboard",
     products: [
@@ -83,9 +89,10 @@ let package = Package(
                 "PlugboardSystem",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            ],
+            linkerSettings: exportsNothing),
         // The plugin worker: loads one library out of the host's process and serves its calls.
-        .executableTarget(name: "plugboard-worker", dependencies: ["Plugboard"]),
+        .executableTarget(name: "plugboard-worker", dependencies: ["Plugboard"], linkerSettings: exportsNothing),
         // Benchmarks: measured as ratios against a hand-written C baseline; see BENCHMARKS.md.
         .target(name: "CBenchmarkBaseline", dependencies: ["CPlugboard", "CFFI"]),
         .executableTarget(
