@@ -128,9 +128,10 @@ struct InstallTests {
         return count
     }
 
-    /// A Swift plugin brings its own runtime (from its RUNPATH) into the installed host, whose runtime is
-    /// linked in and private: it loads in both modes, its saved state round-trips, and its runtime error is
-    /// reported as a crash. With the toolchain hidden it cannot load, and the report names the library it lacks.
+    /// A Swift plugin brings its own runtime into the installed host, whose runtime is linked in and
+    /// private. Linked dynamically (from its RUNPATH) it loads in both modes, its saved state round-trips,
+    /// and its runtime error is reported as a crash; with the toolchain hidden it cannot load, and the report
+    /// names the library it lacks. Linked with `-static-stdlib` it runs with the toolchain hidden.
     private func swiftPluginsLoadInTheInstalledWorker(_ install: Install) throws {
         let folder = install.work.file("swift-plugins")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -154,6 +155,22 @@ struct InstallTests {
                              environment: install.environment)
         #expect(hidden.status == 1 && hidden.output.contains("2 failed") && hidden.output.contains("libswift")
                 && hidden.output.contains("cannot open shared object file"), "\(hidden.output)\(hidden.errorOutput)")
+
+        let selfContained = install.work.file("swift-static-stdlib")
+        try check(run("/usr/bin/env", ["swift", "build", "--package-path", TestPaths.packageRoot.path, "--scratch-path",
+                                       install.work.file("swift-static-stdlib-build"), "-c", "release",
+                                       "-Xswiftc", "-static-stdlib", "--product", "SwiftExamplePlugin"]),
+                  "swift build -Xswiftc -static-stdlib")
+        try FileManager.default.createDirectory(atPath: selfContained, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: install.work.file("swift-static-stdlib-build/release/") + SwiftPackageLibraries.example,
+                                         toPath: selfContained + "/" + SwiftPackageLibraries.example)
+        for isolation in ["process", "none"] {
+            let ran = try runHiding(try toolchainLibraryFolders(), install.plugboard,
+                                    ["run", "--isolation", isolation, "--plugin-dir", selfContained, "--open-url", "swiftapp://one"],
+                                    environment: install.environment)
+            #expect(ran.status == 0 && ran.output.contains("open-url swiftapp://one → handled by com.example.swift-links"),
+                    "self-contained Swift plugin, --isolation \(isolation), toolchain hidden:\n\(ran.output)\(ran.errorOutput)")
+        }
     }
 
     /// Plugins built against the installed headers, through `find_package(Plugboard)` and through pkg-config,
