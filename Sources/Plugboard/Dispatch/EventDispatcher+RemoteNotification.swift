@@ -7,9 +7,7 @@ extension EventDispatcher {
     func remoteNotification(userInfo: String, deadline: Duration) -> EventReport {
         let aggregation = remoteNotification(userInfo: userInfo, deadline: deadline) { _ in }
         callSite.decorators.confinement?.wait(until: { aggregation.isFinished })
-        var report = aggregation.waitForReport()
-        report.notifications = notifications.deliver(timing: timing)
-        return report
+        return aggregation.waitForReport().with(notifications.deliver(timing: timing))
     }
 
     /// Delivers a remote notification to every plugin, the reduced answer to `completion`; see

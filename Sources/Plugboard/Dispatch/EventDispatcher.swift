@@ -109,13 +109,12 @@ final class EventDispatcher {
         case .trueUnlessDecided: .bool(decidedBy.isEmpty)
         case .falseUnlessDecided: .bool(!decidedBy.isEmpty)
         }
-        var report = EventReport(event: kind, answer: answer, trace: run.trace(roster, reversed: reversed, answers: answers),
+        let report = EventReport(event: kind, answer: answer, trace: run.trace(roster, reversed: reversed, answers: answers),
                                  decidedBy: decidedBy, failures: failures, denied: roster.denied, nanoseconds: run.nanoseconds)
         callSite.reported(report, of: event)
-        // Only when something was posted: the report's empty default is not assigned again (its arrays
-        // destroyed and replaced) for an event that posted nothing.
-        if notifications.hasPending { report.notifications = notifications.deliver(timing: timing) }
-        return report
+        // Only when something was posted: an event that posted nothing returns its report as made.
+        guard notifications.hasPending else { return report }
+        return report.with(notifications.deliver(timing: timing))
     }
 
     /// One event call of one participant, by how it is reached.

@@ -19,22 +19,48 @@ public struct EventReport: Sendable, Codable {
     }
     /// The participants whose worker failed during the event: they count as if
     /// they had not answered (no veto, not handled, no notification answer).
-    public let failures: [PluginFailure]
+    public var failures: [PluginFailure] { exceptions?.failures ?? [] }
     /// Who decided: the vetoing plugins of a launch event, the handler of a URL or
     /// activity, the plugins whose answer became a notification's result.
     public let decidedBy: [PluginID]
     /// Misuse the host noticed and ignored (late or repeated completions, unknown values).
-    public let notes: [String]
+    public var notes: [String] { exceptions?.notes ?? [] }
     /// The plugins taking part in the event's concern that the host's policy denies it:
     /// not called, not counted (``PluginDecorator/authorization(_:)``).
-    public let denied: [PluginID]
+    public var denied: [PluginID] { exceptions?.denied ?? [] }
     /// Wall time from the first call to the reduced answer.
     public let nanoseconds: UInt64
     /// The notifications delivered after the event's calls returned: those its
     /// callbacks posted, those posted since the last delivery, and those their observers posted.
-    public internal(set) var notifications = NotificationReport()
+    public var notifications: NotificationReport { exceptions?.notifications ?? NotificationReport() }
     /// The calls as the dispatcher recorded them.
     let trace: CallTrace
+    /// What most events do not have, kept apart so that an event without any costs one nil: a report
+    /// is made for every event, and each array in it is a reference counted when it is made,
+    /// copied and destroyed.
+    private let exceptions: Exceptions?
+
+    /// Failures, notes, denials and notifications, when one of them is not empty.
+    private final class Exceptions: Sendable {
+        let failures: [PluginFailure]
+        let notes: [String]
+        let denied: [PluginID]
+        let notifications: NotificationReport
+
+        /// The four, or nil when all are empty.
+        static func of(failures: [PluginFailure], notes: [String], denied: [PluginID],
+                       notifications: NotificationReport) -> Exceptions? {
+            if failures.isEmpty && notes.isEmpty && denied.isEmpty && notifications.isEmpty { return nil }
+            return Exceptions(failures: failures, notes: notes, denied: denied, notifications: notifications)
+        }
+
+        private init(failures: [PluginFailure], notes: [String], denied: [PluginID], notifications: NotificationReport) {
+            self.failures = failures
+            self.notes = notes
+            self.denied = denied
+            self.notifications = notifications
+        }
+    }
 
     /// A report whose calls were recorded one by one.
     init(event: LifecycleEvent.Kind, answer: EventAnswer, calls: [PluginCall], decidedBy: [PluginID], notes: [String],
@@ -45,15 +71,20 @@ public struct EventReport: Sendable, Codable {
 
     /// A report whose calls follow from `trace` and `decidedBy`.
     init(event: LifecycleEvent.Kind, answer: EventAnswer, trace: CallTrace, decidedBy: [PluginID], notes: [String] = [],
-         failures: [PluginFailure] = [], denied: [PluginID] = [], nanoseconds: UInt64) {
-        self.failures = failures
-        self.denied = denied
+         failures: [PluginFailure] = [], denied: [PluginID] = [], nanoseconds: UInt64,
+         notifications: NotificationReport = NotificationReport()) {
         self.event = event
         self.answer = answer
         self.trace = trace
         self.decidedBy = decidedBy
-        self.notes = notes
         self.nanoseconds = nanoseconds
+        exceptions = .of(failures: failures, notes: notes, denied: denied, notifications: notifications)
+    }
+
+    /// This report with `notifications`, delivered after its calls.
+    func with(_ notifications: NotificationReport) -> EventReport {
+        EventReport(event: event, answer: answer, trace: trace, decidedBy: decidedBy, notes: notes, failures: failures,
+                    denied: denied, nanoseconds: nanoseconds, notifications: notifications)
     }
 
     /// The answer as a Bool, for launch, URL and activity events.
@@ -85,13 +116,13 @@ public struct EventReport: Sendable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(event: try container.decode(LifecycleEvent.Kind.self, forKey: .event),
                   answer: try container.decode(EventAnswer.self, forKey: .answer),
-                  calls: try container.decode([PluginCall].self, forKey: .calls),
+                  trace: .recorded(try container.decode([PluginCall].self, forKey: .calls)),
                   decidedBy: try container.decode([PluginID].self, forKey: .decidedBy),
                   notes: try container.decode([String].self, forKey: .notes),
                   failures: try container.decode([PluginFailure].self, forKey: .failures),
                   denied: try container.decodeIfPresent([PluginID].self, forKey: .denied) ?? [],
-                  nanoseconds: try container.decode(UInt64.self, forKey: .nanoseconds))
-        notifications = try container.decode(NotificationReport.self, forKey: .notifications)
+                  nanoseconds: try container.decode(UInt64.self, forKey: .nanoseconds),
+                  notifications: try container.decode(NotificationReport.self, forKey: .notifications))
     }
 }
 

@@ -2,8 +2,8 @@
 /// (``Kind`` names it in reports), what an events-script line parses into, what the worker
 /// protocol's `call` carries and what the tracer prints.
 ///
-/// Adding an event: a case here, its row in ``Kind``'s table, its arms in ``arguments``,
-/// ``init(kind:arguments:)`` and the two calls (`LifecycleEvent+Calls.swift`); then its C slot
+/// Adding an event: a case here, its row in ``Kind``'s table and its arm in `Kind.dispatch`, its
+/// arms in ``arguments``, ``init(kind:arguments:)`` and the two calls (`LifecycleEvent+Calls.swift`); then its C slot
 /// in the concern's header and the SDKs. The host's dispatch, worker, script, wire and tracer
 /// take it from here.
 public enum LifecycleEvent: Sendable, Equatable {
@@ -38,8 +38,9 @@ public enum LifecycleEvent: Sendable, Equatable {
     /// The application is about to terminate.
     case willTerminate
 
-    /// Which event this is.
-    @inlinable
+    /// Which event this is. Always inlined, with ``Kind``'s dispatch facts: so that they are decided
+    /// when compiling where the event is known.
+    @inlinable @inline(__always)
     public var kind: Kind {
         switch self {
         case .willFinishLaunching: .willFinishLaunching
@@ -161,12 +162,8 @@ extension LifecycleEvent {
              willEnterForeground, willTerminate
 
         /// One row of the table.
-        @usableFromInline
         struct Row: Sendable {
             let name: String
-            @usableFromInline let callback: StaticString
-            @usableFromInline let concern: PluginConcern
-            @usableFromInline let policy: DispatchPolicy
             let parameters: [EventParameter]
             /// The number of a `call` for it on the worker wire: never changed, and never one of the
             /// saved-state calls' (16, 17); a new event takes the next free one (18, …).
@@ -175,58 +172,81 @@ extension LifecycleEvent {
             let minor: UInt16
         }
 
-        /// Per event, in the cases' order: its name in reports and scripts, its C slot, its concern,
-        /// its policy, its parameters, its number on the worker wire and the protocol minor that
-        /// introduced it (a new event comes in a new minor).
-        @usableFromInline
+        /// Per event, in the cases' order: its name in reports and scripts, its parameters, its number
+        /// on the worker wire and the protocol minor that introduced it (a new event comes in a new
+        /// minor). What dispatch needs (its C slot, concern and policy) is in ``dispatch``.
         static let table: [Row] = [
-            Row(name: "will-finish-launching", callback: "will_finish_launching", concern: .launch, policy: .callAllAnd,
-                parameters: [.options], wire: 1, minor: 0),
-            Row(name: "did-finish-launching", callback: "did_finish_launching", concern: .launch, policy: .callAllAnd,
-                parameters: [.options], wire: 2, minor: 0),
-            Row(name: "open-url", callback: "open_url", concern: .openURL, policy: .firstTrueWins,
-                parameters: [EventParameter(name: "url", wireField: "call.url", form: .text), .options], wire: 3, minor: 0),
-            Row(name: "continue-user-activity", callback: "continue_user_activity", concern: .userActivity,
-                policy: .firstTrueWins,
-                parameters: [EventParameter(name: "type", wireField: "call.activity-type", form: .text), .userInfo], wire: 4, minor: 0),
-            Row(name: "remote-notification", callback: "did_receive_remote_notification", concern: .remoteNotifications,
-                policy: .callAllStrongestFetch,
-                parameters: [.userInfo, EventParameter(name: "deadlineMs", wireField: "call.deadline-ms", form: .milliseconds)], wire: 5, minor: 0),
-            Row(name: "register-token", callback: "did_register", concern: .remoteNotifications, policy: .broadcast,
-                parameters: [EventParameter(name: "token", wireField: "call.token", form: .bytes)], wire: 6, minor: 0),
-            Row(name: "register-failed", callback: "did_fail_to_register", concern: .remoteNotifications, policy: .broadcast,
-                parameters: [EventParameter(name: "error", wireField: "call.error", form: .text)], wire: 7, minor: 0),
-            Row(name: "memory-warning", callback: "did_receive_memory_warning", concern: .memory, policy: .broadcast,
-                parameters: [], wire: 8, minor: 0),
-            Row(name: "protected-data-will-become-unavailable", callback: "will_become_unavailable", concern: .protectedData,
-                policy: .broadcast, parameters: [], wire: 9, minor: 0),
-            Row(name: "protected-data-did-become-available", callback: "did_become_available", concern: .protectedData,
-                policy: .broadcast, parameters: [], wire: 10, minor: 0),
-            Row(name: "did-become-active", callback: "did_become_active", concern: .appState, policy: .broadcast, parameters: [], wire: 11, minor: 0),
-            Row(name: "will-resign-active", callback: "will_resign_active", concern: .appState, policy: .broadcast, parameters: [], wire: 12, minor: 0),
-            Row(name: "did-enter-background", callback: "did_enter_background", concern: .appState, policy: .broadcast,
-                parameters: [], wire: 13, minor: 0),
-            Row(name: "will-enter-foreground", callback: "will_enter_foreground", concern: .appState, policy: .broadcast,
-                parameters: [], wire: 14, minor: 0),
-            Row(name: "will-terminate", callback: "will_terminate", concern: .termination, policy: .broadcastReverse,
-                parameters: [], wire: 15, minor: 0),
+            Row(name: "will-finish-launching", parameters: [.options], wire: 1, minor: 0),
+            Row(name: "did-finish-launching", parameters: [.options], wire: 2, minor: 0),
+            Row(name: "open-url", parameters: [EventParameter(name: "url", wireField: "call.url", form: .text), .options], wire: 3, minor: 0),
+            Row(name: "continue-user-activity", parameters: [EventParameter(name: "type", wireField: "call.activity-type", form: .text), .userInfo], wire: 4, minor: 0),
+            Row(name: "remote-notification", parameters: [.userInfo, EventParameter(name: "deadlineMs", wireField: "call.deadline-ms", form: .milliseconds)], wire: 5, minor: 0),
+            Row(name: "register-token", parameters: [EventParameter(name: "token", wireField: "call.token", form: .bytes)], wire: 6, minor: 0),
+            Row(name: "register-failed", parameters: [EventParameter(name: "error", wireField: "call.error", form: .text)], wire: 7, minor: 0),
+            Row(name: "memory-warning", parameters: [], wire: 8, minor: 0),
+            Row(name: "protected-data-will-become-unavailable", parameters: [], wire: 9, minor: 0),
+            Row(name: "protected-data-did-become-available", parameters: [], wire: 10, minor: 0),
+            Row(name: "did-become-active", parameters: [], wire: 11, minor: 0),
+            Row(name: "will-resign-active", parameters: [], wire: 12, minor: 0),
+            Row(name: "did-enter-background", parameters: [], wire: 13, minor: 0),
+            Row(name: "will-enter-foreground", parameters: [], wire: 14, minor: 0),
+            Row(name: "will-terminate", parameters: [], wire: 15, minor: 0),
         ]
 
         /// Its row's index in ``table``.
-        @inlinable
         var row: Int { Int(rawValue) }
 
         /// The name in reports, traces and events scripts (`open-url`).
         public var name: String { Self.table[row].name }
         /// The C slot it calls, as traces, fault and timeout messages name it (`open_url`).
-        @inlinable
-        public var callbackName: StaticString { Self.table[row].callback }
+        @inlinable @inline(__always)
+        public var callbackName: StaticString { dispatch.callback }
         /// The concern whose plugins receive it.
-        @inlinable
-        public var concern: PluginConcern { Self.table[row].concern }
+        @inlinable @inline(__always)
+        public var concern: PluginConcern { dispatch.concern }
         /// How the host calls plugins for it and reduces their answers.
-        @inlinable
-        public var policy: DispatchPolicy { Self.table[row].policy }
+        @inlinable @inline(__always)
+        public var policy: DispatchPolicy { dispatch.policy }
+
+        /// What dispatching it takes: its C slot, its concern and its policy.
+        @usableFromInline
+        struct Dispatch {
+            @usableFromInline let callback: StaticString
+            @usableFromInline let concern: PluginConcern
+            @usableFromInline let policy: DispatchPolicy
+
+            @inlinable
+            init(callback: StaticString, concern: PluginConcern, policy: DispatchPolicy) {
+                self.callback = callback
+                self.concern = concern
+                self.policy = policy
+            }
+        }
+
+        /// Per event, what dispatching it takes. A switch, not a row of ``table``: an event known where
+        /// it is dispatched (a typed method of the host) then has its concern, policy and slot decided
+        /// when compiling, and its dispatch is the one loop over its concern's plugins.
+        @inlinable @inline(__always)
+        var dispatch: Dispatch {
+            switch self {
+            case .willFinishLaunching: Dispatch(callback: "will_finish_launching", concern: .launch, policy: .callAllAnd)
+            case .didFinishLaunching: Dispatch(callback: "did_finish_launching", concern: .launch, policy: .callAllAnd)
+            case .openURL: Dispatch(callback: "open_url", concern: .openURL, policy: .firstTrueWins)
+            case .continueUserActivity: Dispatch(callback: "continue_user_activity", concern: .userActivity, policy: .firstTrueWins)
+            case .remoteNotification: Dispatch(callback: "did_receive_remote_notification", concern: .remoteNotifications, policy: .callAllStrongestFetch)
+            case .registerToken: Dispatch(callback: "did_register", concern: .remoteNotifications, policy: .broadcast)
+            case .registerFailed: Dispatch(callback: "did_fail_to_register", concern: .remoteNotifications, policy: .broadcast)
+            case .memoryWarning: Dispatch(callback: "did_receive_memory_warning", concern: .memory, policy: .broadcast)
+            case .protectedDataWillBecomeUnavailable: Dispatch(callback: "will_become_unavailable", concern: .protectedData, policy: .broadcast)
+            case .protectedDataDidBecomeAvailable: Dispatch(callback: "did_become_available", concern: .protectedData, policy: .broadcast)
+            case .didBecomeActive: Dispatch(callback: "did_become_active", concern: .appState, policy: .broadcast)
+            case .willResignActive: Dispatch(callback: "will_resign_active", concern: .appState, policy: .broadcast)
+            case .didEnterBackground: Dispatch(callback: "did_enter_background", concern: .appState, policy: .broadcast)
+            case .willEnterForeground: Dispatch(callback: "will_enter_foreground", concern: .appState, policy: .broadcast)
+            case .willTerminate: Dispatch(callback: "will_terminate", concern: .termination, policy: .broadcastReverse)
+            }
+        }
+
         /// Its parameters, in order.
         public var parameters: [EventParameter] { Self.table[row].parameters }
         /// Its number in the worker protocol's `call` (WORKER-PROTOCOL.md, "Events").
