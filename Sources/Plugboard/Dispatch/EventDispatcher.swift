@@ -23,7 +23,8 @@ final class EventDispatcher {
     /// dispatcher is used from one thread.
     @exclusivity(unchecked) var timing: CallTiming
     /// Where the application is, as the launch, app-state and termination events dispatched tell.
-    private(set) var phase = ApplicationPhase()
+    /// Not checked for exclusive access at run time, as ``timing`` is not.
+    @exclusivity(unchecked) private(set) var phase = ApplicationPhase()
 
     /// A dispatcher of `registry`'s plugins, called through `callSite` and, in workers, `workers`;
     /// `notifications` delivers after each event.
