@@ -24,8 +24,8 @@ final class BenchmarkPlugin: OpenURLPlugin, MemoryWarningPlugin {
         descriptor = PluginDescriptor(id: try PluginID(validating: id), version: "1.0.0")
     }
 
-    func open(url: String, options: String) -> Bool {
-        url.hasPrefix("benchapp://")
+    func open(url: UTF8Span, options: UTF8Span) -> Bool {
+        url.hasBytePrefix("benchapp://")
     }
 
     func didReceiveMemoryWarning() {

@@ -1,7 +1,17 @@
 /// Takes part in remote notifications. Registration results are broadcast; a
 /// notification goes to every plugin and the answers are reduced
 /// (new data > no data > failed) once all answered or the deadline passed.
+///
+/// Implement one of the two forms of each event: the host calls the borrowed one, whose default
+/// copies the bytes or text into an array or a `String` for the other (see ``ApplicationPlugin``, "Text").
 public protocol RemoteNotificationPlugin: ApplicationPlugin {
+    /// The device registered; `deviceToken` is opaque bytes, borrowed for the call. Default: the array form.
+    func didRegisterForRemoteNotifications(deviceToken: Span<UInt8>)
+    /// Registration failed for `error`, borrowed for the call. Default: the `String` form.
+    func didFailToRegisterForRemoteNotifications(error: UTF8Span)
+    /// A notification arrived with `userInfo` (JSON object text, borrowed for the call); call
+    /// `completion` exactly once, now or later, on any thread. Default: the `String` form.
+    func didReceiveRemoteNotification(userInfo: UTF8Span, completion: FetchCompletion)
     /// The device registered; `deviceToken` is opaque bytes. Default: nothing.
     func didRegisterForRemoteNotifications(deviceToken: [UInt8])
     /// Registration failed for `error`. Default: nothing.
@@ -12,6 +22,21 @@ public protocol RemoteNotificationPlugin: ApplicationPlugin {
 }
 
 extension RemoteNotificationPlugin {
+    /// The default: the array form, with the bytes copied.
+    public func didRegisterForRemoteNotifications(deviceToken: Span<UInt8>) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(deviceToken.count)
+        for index in deviceToken.indices { bytes.append(deviceToken[index]) }
+        didRegisterForRemoteNotifications(deviceToken: bytes)
+    }
+    /// The default: the `String` form, with the text copied.
+    public func didFailToRegisterForRemoteNotifications(error: UTF8Span) {
+        didFailToRegisterForRemoteNotifications(error: String(copying: error))
+    }
+    /// The default: the `String` form, with the text copied.
+    public func didReceiveRemoteNotification(userInfo: UTF8Span, completion: FetchCompletion) {
+        didReceiveRemoteNotification(userInfo: String(copying: userInfo), completion: completion)
+    }
     /// The default: see the requirement.
     public func didRegisterForRemoteNotifications(deviceToken: [UInt8]) {}
     /// The default: see the requirement.

@@ -9,40 +9,42 @@ enum ConcernTables {
     static let launch = RecordPointer(pb_launch_t(
         struct_size: UInt32(MemoryLayout<pb_launch_t>.size),
         will_finish_launching: { ctx, json, length in
-            PluginContext.with(ctx, else: true) { $0.willFinishLaunching?(text(json, length)) ?? true }
+            PluginContext.with(ctx, else: true) { plugin in text(json, length) { plugin.willFinishLaunching?($0) ?? true } }
         },
         did_finish_launching: { ctx, json, length in
-            PluginContext.with(ctx, else: true) { $0.didFinishLaunching?(text(json, length)) ?? true }
+            PluginContext.with(ctx, else: true) { plugin in text(json, length) { plugin.didFinishLaunching?($0) ?? true } }
         }))
 
     static let openURL = RecordPointer(pb_open_url_t(
         struct_size: UInt32(MemoryLayout<pb_open_url_t>.size),
         open_url: { ctx, url, urlLength, json, jsonLength in
-            PluginContext.with(ctx, else: false) { $0.openURL?(text(url, urlLength), text(json, jsonLength)) ?? false }
+            PluginContext.with(ctx, else: false) { plugin in
+                text(url, urlLength) { url in text(json, jsonLength) { plugin.openURL?(url, $0) ?? false } }
+            }
         }))
 
     static let userActivity = RecordPointer(pb_user_activity_t(
         struct_size: UInt32(MemoryLayout<pb_user_activity_t>.size),
         continue_user_activity: { ctx, type, typeLength, json, jsonLength in
-            PluginContext.with(ctx, else: false) {
-                $0.continueUserActivity?(text(type, typeLength), text(json, jsonLength)) ?? false
+            PluginContext.with(ctx, else: false) { plugin in
+                text(type, typeLength) { type in text(json, jsonLength) { plugin.continueUserActivity?(type, $0) ?? false } }
             }
         }))
 
     static let remoteNotifications = RecordPointer(pb_remote_notifications_t(
         struct_size: UInt32(MemoryLayout<pb_remote_notifications_t>.size),
         did_register: { ctx, token, length in
-            let bytes = token.map { Array(UnsafeBufferPointer(start: $0, count: length)) } ?? []
-            PluginContext.with(ctx, else: ()) { $0.didRegisterForRemoteNotifications?(bytes) }
+            let bytes = UnsafeBufferPointer(start: length > 0 ? token : nil, count: token == nil ? 0 : length)
+            PluginContext.with(ctx, else: ()) { $0.didRegisterForRemoteNotifications?(bytes.span) }
         },
         did_fail_to_register: { ctx, error, length in
-            PluginContext.with(ctx, else: ()) { $0.didFailToRegisterForRemoteNotifications?(text(error, length)) }
+            PluginContext.with(ctx, else: ()) { plugin in text(error, length) { plugin.didFailToRegisterForRemoteNotifications?($0) } }
         },
         did_receive_remote_notification: { ctx, json, length, completion in
             guard let completion else { return }
             let answer = CompletionPointer(completion: completion)
-            PluginContext.with(ctx, else: ()) {
-                $0.didReceiveRemoteNotification?(text(json, length), FetchCompletion(answer.complete))
+            PluginContext.with(ctx, else: ()) { plugin in
+                text(json, length) { plugin.didReceiveRemoteNotification?($0, FetchCompletion(answer.complete)) }
             }
         }))
 
@@ -86,12 +88,11 @@ enum ConcernTables {
             return taken ? PB_OK : PB_ERR_INVALID_ARGUMENT
         }))
 
-    /// The `length` UTF-8 bytes at `bytes` as a String ("" for NULL); invalid UTF-8 is repaired.
-    private static func text(_ bytes: UnsafePointer<CChar>?, _ length: Int) -> String {
-        guard let bytes else { return "" }
-        return bytes.withMemoryRebound(to: UInt8.self, capacity: length) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
-        }
+    /// Runs `body` with the `length` UTF-8 bytes at `bytes` borrowed as text (empty for NULL;
+    /// invalid UTF-8 is repaired into a copy).
+    @inline(__always)
+    private static func text<Result>(_ bytes: UnsafePointer<CChar>?, _ length: Int, _ body: (UTF8Span) -> Result) -> Result {
+        withUTF8Span(UnsafeRawPointer(bytes)?.assumingMemoryBound(to: UInt8.self), count: length, body)
     }
 }
 

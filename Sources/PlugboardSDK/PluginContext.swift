@@ -2,7 +2,8 @@ import CPlugboard
 import PlugboardPluginAPI
 
 /// One plugin as the host's `ctx`: the plugin value and one closure per callback of each concern
-/// it takes part in, bound once to its conformance (nil for the rest).
+/// it takes part in, bound once to its conformance (nil for the rest). Text and bytes reach the
+/// closures borrowed (`UTF8Span`, `Span`), as the concern protocols' borrowed forms take them.
 ///
 /// Binding once keeps the callbacks cheap: a call runs the bound closure, with no cast and no copy
 /// of an existential per call (an `(any Concern)?` read from here is copied through the generic
@@ -12,13 +13,13 @@ import PlugboardPluginAPI
 /// time (the C ABI's thread rule), so the plugin value is never used by two threads at once.
 final class PluginContext: @unchecked Sendable {
     let plugin: any ApplicationPlugin
-    let willFinishLaunching: ((String) -> Bool)?
-    let didFinishLaunching: ((String) -> Bool)?
-    let openURL: ((String, String) -> Bool)?
-    let continueUserActivity: ((String, String) -> Bool)?
-    let didRegisterForRemoteNotifications: (([UInt8]) -> Void)?
-    let didFailToRegisterForRemoteNotifications: ((String) -> Void)?
-    let didReceiveRemoteNotification: ((String, FetchCompletion) -> Void)?
+    let willFinishLaunching: ((UTF8Span) -> Bool)?
+    let didFinishLaunching: ((UTF8Span) -> Bool)?
+    let openURL: ((UTF8Span, UTF8Span) -> Bool)?
+    let continueUserActivity: ((UTF8Span, UTF8Span) -> Bool)?
+    let didRegisterForRemoteNotifications: ((Span<UInt8>) -> Void)?
+    let didFailToRegisterForRemoteNotifications: ((UTF8Span) -> Void)?
+    let didReceiveRemoteNotification: ((UTF8Span, FetchCompletion) -> Void)?
     let didReceiveMemoryWarning: (() -> Void)?
     let protectedDataWillBecomeUnavailable: (() -> Void)?
     let protectedDataDidBecomeAvailable: (() -> Void)?

@@ -36,11 +36,15 @@ struct LinkHistoryPlugin: OpenURLPlugin, UserActivityPlugin, TerminationPlugin {
         files = host.files
     }
 
-    /// Handles `swiftapp://` links; any other link is left to the next plugin.
-    func open(url: String, options: String) -> Bool {
-        guard url.hasPrefix("swiftapp://") else { return false }
-        let target = url.dropFirst("swiftapp://".count)
-        if target == "trap" { fatalError("asked to trap by \(url)") }
+    /// Handles `swiftapp://` links; any other link is left to the next plugin. The text is lent for
+    /// the call (`UTF8Span`): a link that is not ours costs no copy, and ours is copied into a
+    /// `String` to be kept. (Writing `func open(url: String, options: String)` instead works too, and
+    /// copies both texts on every call.)
+    func open(url: UTF8Span, options: UTF8Span) -> Bool {
+        guard url.hasBytePrefix(Self.scheme) else { return false }
+        let link = String(copying: url)
+        let target = link.dropFirst(Self.scheme.count)
+        if target == "trap" { fatalError("asked to trap by \(link)") }
         do {
             let history = try readHistory()
             try files?.write(history + target + "\n", to: Self.historyPath, overwrite: true)
@@ -53,8 +57,8 @@ struct LinkHistoryPlugin: OpenURLPlugin, UserActivityPlugin, TerminationPlugin {
 
     /// Continues the `com.example.swift-links.show-history` activity (Handoff: the user was looking
     /// at the history on another device): logs the history; any other activity is left to the next plugin.
-    func continueUserActivity(type: String, userInfo: String) -> Bool {
-        guard type == "com.example.swift-links.show-history" else { return false }
+    func continueUserActivity(type: UTF8Span, userInfo: UTF8Span) -> Bool {
+        guard type.bytesEqual(to: "com.example.swift-links.show-history".utf8) else { return false }
         do {
             let links = try readHistory().split(separator: "\n")
             log.info("history: \(links.isEmpty ? "empty" : links.joined(separator: ", "))")
@@ -73,6 +77,9 @@ struct LinkHistoryPlugin: OpenURLPlugin, UserActivityPlugin, TerminationPlugin {
             log.warning("cannot read the history: \(error)")
         }
     }
+
+    /// The links this plugin opens.
+    static let scheme = "swiftapp://"
 
     /// Where the history is kept, in the container.
     static let historyPath = "Documents/swift-links.txt"

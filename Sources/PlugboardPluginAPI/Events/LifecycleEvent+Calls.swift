@@ -168,22 +168,26 @@ extension LifecycleEvent {
     package func callSwift(_ plugin: any ApplicationPlugin, completion: () -> FetchCompletion?) -> Bool? {
         switch self {
         case .willFinishLaunching(let options):
-            return (plugin as? any LaunchPlugin)?.willFinishLaunching(options: options.string)
+            guard let plugin = plugin as? any LaunchPlugin else { return nil }
+            return options.withUTF8Span { plugin.willFinishLaunching(options: $0) }
         case .didFinishLaunching(let options):
-            return (plugin as? any LaunchPlugin)?.didFinishLaunching(options: options.string)
+            guard let plugin = plugin as? any LaunchPlugin else { return nil }
+            return options.withUTF8Span { plugin.didFinishLaunching(options: $0) }
         case .openURL(let url, let options):
-            return (plugin as? any OpenURLPlugin)?.open(url: url.string, options: options.string)
+            guard let plugin = plugin as? any OpenURLPlugin else { return nil }
+            return url.withUTF8Span { url in options.withUTF8Span { plugin.open(url: url, options: $0) } }
         case .continueUserActivity(let type, let userInfo):
-            return (plugin as? any UserActivityPlugin)?.continueUserActivity(type: type.string, userInfo: userInfo.string)
+            guard let plugin = plugin as? any UserActivityPlugin else { return nil }
+            return type.withUTF8Span { type in userInfo.withUTF8Span { plugin.continueUserActivity(type: type, userInfo: $0) } }
         case .remoteNotification(let userInfo, _):
             guard let plugin = plugin as? any RemoteNotificationPlugin, let completion = completion() else { return nil }
-            plugin.didReceiveRemoteNotification(userInfo: userInfo.string, completion: completion)
+            userInfo.withUTF8Span { plugin.didReceiveRemoteNotification(userInfo: $0, completion: completion) }
         case .registerToken(let token):
             guard let plugin = plugin as? any RemoteNotificationPlugin else { return nil }
-            plugin.didRegisterForRemoteNotifications(deviceToken: token)
+            token.withUnsafeBufferPointer { plugin.didRegisterForRemoteNotifications(deviceToken: $0.span) }
         case .registerFailed(let error):
             guard let plugin = plugin as? any RemoteNotificationPlugin else { return nil }
-            plugin.didFailToRegisterForRemoteNotifications(error: error.string)
+            error.withUTF8Span { plugin.didFailToRegisterForRemoteNotifications(error: $0) }
         case .memoryWarning:
             guard let plugin = plugin as? any MemoryWarningPlugin else { return nil }
             plugin.didReceiveMemoryWarning()

@@ -52,16 +52,17 @@ extension LanguageTemplate {
                             log = host.logger(for: descriptor.id)
                         }
 
-                        /// Launch is a vote: false would veto it.
-                        func didFinishLaunching(options: String) -> Bool {
+                        /// Launch is a vote: false would veto it. Text is lent for the call
+                        /// (`UTF8Span`, no copy); the `String` forms of the methods work too, at a copy per call.
+                        func didFinishLaunching(options: UTF8Span) -> Bool {
                             log.info("launched")
                             return true
                         }
 
                         /// Asked for each URL until a plugin answers true.
-                        func open(url: String, options: String) -> Bool {
-                            guard url.hasPrefix(Self.scheme) else { return false }
-                            log.info("open \(url.dropFirst(Self.scheme.count))")
+                        func open(url: UTF8Span, options: UTF8Span) -> Bool {
+                            guard url.hasBytePrefix(Self.scheme) else { return false }
+                            log.info("open \(String(copying: url).dropFirst(Self.scheme.count))")
                             return true
                         }
 
