@@ -43,7 +43,7 @@ struct LinkHistoryPlugin: OpenURLPlugin, UserActivityPlugin, TerminationPlugin {
     func open(url: UTF8Span, options: UTF8Span) -> Bool {
         guard url.hasBytePrefix(Self.scheme) else { return false }
         let link = String(copying: url)
-        let target = link.dropFirst(Self.scheme.count)
+        let target = link.dropFirst(Self.scheme.utf8CodeUnitCount)
         if target == "trap" { fatalError("asked to trap by \(link)") }
         do {
             let history = try readHistory()
@@ -79,7 +79,7 @@ struct LinkHistoryPlugin: OpenURLPlugin, UserActivityPlugin, TerminationPlugin {
     }
 
     /// The links this plugin opens.
-    static let scheme = "swiftapp://"
+    static let scheme: StaticString = "swiftapp://"
 
     /// Where the history is kept, in the container.
     static let historyPath = "Documents/swift-links.txt"

@@ -1,4 +1,4 @@
-import PlugboardPluginAPI
+@testable import PlugboardPluginAPI
 import Testing
 @testable import Plugboard
 
@@ -77,13 +77,38 @@ import Testing
 
     @Test func bytePrefixComparesBytes() {
         /// `#expect` cannot hold a non-escapable value: the span lives in here.
-        func starts(_ text: String, with prefix: String) -> Bool { text.utf8Span.hasBytePrefix(prefix) }
+        func starts(_ text: String, with prefix: StaticString) -> Bool { text.utf8Span.hasBytePrefix(prefix) }
         #expect(starts("benchapp://x", with: "benchapp://"))
         #expect(starts("benchapp://x", with: ""))
+        #expect(starts("", with: ""))
+        #expect(!starts("", with: "b"))
         #expect(!starts("benchapp://x", with: "benchapp://xy"))
         #expect(!starts("benchapp://x", with: "bench-app"))
+        #expect(starts("\u{E9}t\u{E9}", with: "\u{E9}"))
         // Bytes, not characters: "é" precomposed is not "e" and a combining accent, as String sees it.
         #expect(!starts("\u{E9}t\u{E9}", with: "e\u{301}"))
         #expect("\u{E9}t\u{E9}".hasPrefix("e\u{301}"))
+    }
+
+    @Test func asciiIsRecognizedEightBytesAtATime() {
+        func ascii(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBufferPointer { isASCII($0) } }
+        #expect(ascii([]))
+        #expect(ascii(Array("benchapp://item/42".utf8)))
+        for position in 0..<19 {
+            var bytes = Array("benchapp://item/42!".utf8)
+            bytes[position] = 0xC3
+            #expect(!ascii(bytes), "a high byte at \(position)")
+        }
+    }
+
+    @Test func lentTextIsValidatedUnlessASCII() {
+        func lent(_ bytes: [UInt8]) -> String {
+            bytes.withUnsafeBufferPointer { buffer in withUTF8Span(buffer.baseAddress, count: buffer.count) { String(copying: $0) } }
+        }
+        #expect(lent(Array("plain".utf8)) == "plain")
+        #expect(lent(Array("h\u{E9}llo \u{65E5}\u{672C}".utf8)) == "h\u{E9}llo \u{65E5}\u{672C}")
+        #expect(lent([0x61, 0xC3]) == "a\u{FFFD}")
+        #expect(lent([0xFF, 0xFE, 0x41]) == "\u{FFFD}\u{FFFD}A")
+        #expect(withUTF8Span(nil, count: 5) { $0.count } == 0)
     }
 }

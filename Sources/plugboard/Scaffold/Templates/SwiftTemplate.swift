@@ -62,7 +62,7 @@ extension LanguageTemplate {
                         /// Asked for each URL until a plugin answers true.
                         func open(url: UTF8Span, options: UTF8Span) -> Bool {
                             guard url.hasBytePrefix(Self.scheme) else { return false }
-                            log.info("open \(String(copying: url).dropFirst(Self.scheme.count))")
+                            log.info("open \(String(copying: url).dropFirst(Self.scheme.utf8CodeUnitCount))")
                             return true
                         }
 
@@ -71,7 +71,7 @@ extension LanguageTemplate {
                         }
 
                         /// The links this plugin opens.
-                        static let scheme = "\#(project.name.scheme)://"
+                        static let scheme: StaticString = "\#(project.name.scheme)://"
                     }
 
                     """#),
