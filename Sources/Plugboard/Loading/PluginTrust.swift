@@ -29,10 +29,15 @@ struct TrustProblem: Sendable {
     /// The command that fixes it.
     let fix: String
 
+    /// The user the trust rule trusts besides root: this process's effective user when the first
+    /// file was checked (asked once, not once per library; a plugin that changes it later changes
+    /// nothing here).
+    private static let user = geteuid()
+
     /// The problem with the file or directory `status` describes, if any.
     init?(_ path: String, _ status: FileStatus) {
         kind = status.isDirectory ? "plugin directory" : "plugin file"
-        let user = geteuid()
+        let user = Self.user
         let writers = [(0o020, "group"), (0o002, "others")].filter { status.permissions & UInt32($0.0) != 0 }.map(\.1)
         if status.owner != 0 && status.owner != user {
             cause = "is owned by uid \(status.owner), neither root nor the current user (uid \(user))"
