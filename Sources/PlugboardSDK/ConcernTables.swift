@@ -34,7 +34,7 @@ enum ConcernTables {
     static let remoteNotifications = RecordPointer(pb_remote_notifications_t(
         struct_size: UInt32(MemoryLayout<pb_remote_notifications_t>.size),
         did_register: { ctx, token, length in
-            let bytes = UnsafeBufferPointer(start: length > 0 ? token : nil, count: token == nil ? 0 : length)
+            let bytes = lentBuffer(token, count: length)
             PluginContext.with(ctx, else: ()) { $0.didRegisterForRemoteNotifications?(bytes.span) }
         },
         did_fail_to_register: { ctx, error, length in

@@ -23,11 +23,18 @@ extension UTF8Span {
 /// without the standard library's validation, which reads a byte at a time (twice as long here).
 @inlinable
 package func withUTF8Span<Result>(_ bytes: UnsafePointer<UInt8>?, count: Int, _ body: (UTF8Span) -> Result) -> Result {
-    let buffer = UnsafeBufferPointer(start: count > 0 ? bytes : nil, count: bytes == nil ? 0 : count)
+    let buffer = lentBuffer(bytes, count: count)
     if isASCII(buffer) { return body(unsafe UTF8Span(unchecked: buffer.span, isKnownASCII: true)) }
     if let text = try? UTF8Span(validating: buffer.span) { return body(text) }
     let repaired = String(decoding: buffer, as: UTF8.self)
     return body(repaired.utf8Span)
+}
+
+/// The `count` bytes at `bytes` as a C callback receives them: empty for NULL or a count below one.
+@inlinable
+package func lentBuffer(_ bytes: UnsafePointer<UInt8>?, count: Int) -> UnsafeBufferPointer<UInt8> {
+    guard let bytes, count > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
+    return UnsafeBufferPointer(start: bytes, count: count)
 }
 
 /// Whether every byte of `buffer` is ASCII (below 0x80).
