@@ -4,6 +4,13 @@
 /// (``LaunchPlugin``, ``OpenURLPlugin``, …); the host sends each event only to
 /// the plugins of its concern. Lifecycle calls come on the host's one dispatch
 /// thread, one at a time.
+///
+/// Text: each method that carries text or bytes comes in two forms. The host calls the borrowed
+/// one, which lends them for the call as `UTF8Span` (bytes as `Span<UInt8>`): no copy and no
+/// allocation, valid until the method returns (`String(copying:)` keeps a copy). Its default copies
+/// them into a `String` (or an array) and calls the other form, which is the one to implement
+/// when convenience matters more than a copy per call. Text that is not UTF-8 arrives repaired
+/// with U+FFFD.
 public protocol ApplicationPlugin {
     /// Who the plugin is.
     var descriptor: PluginDescriptor { get }
