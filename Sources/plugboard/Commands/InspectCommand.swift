@@ -61,8 +61,7 @@ struct InspectCommand: ParsableCommand {
             console.jsonDocument(Inspection(hostABI: .host, library: CachedReport(library: library), notes: scanCache.notes,
                                             policy: denials))
         } else {
-            lines(report, cached: library.cached, denials: denials).forEach(console.line)
-            scanCache.notes.map { "note: " + $0 }.forEach(console.line)
+            console.lines(lines(report, cached: library.cached, denials: denials) + scanCache.notes.map { "note: " + $0 })
         }
         if report.status == .failed { throw ExitCodes.failure }
     }

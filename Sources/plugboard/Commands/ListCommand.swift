@@ -70,15 +70,14 @@ struct ListCommand: ParsableCommand {
             console.jsonDocument(Listing(searchPath: searchPath.directories.map(\.path), libraries: libraries.map(CachedReport.init),
                                          cacheFile: scanCache.location?.file, notes: scanCache.notes, policy: denials))
         } else {
-            if reports.isEmpty {
-                console.line("no plugin files in " + searchPath.directories.map(\.path).joined(separator: ", "))
-            }
+            var listing = reports.isEmpty ? ["no plugin files in " + searchPath.directories.map(\.path).joined(separator: ", ")] : []
             for library in libraries {
                 let lines = HumanFormat.load(library.report, denials: denials)
-                (lines.prefix(1).map { library.cached ? $0 + "  (cached)" : $0 } + lines.dropFirst()).forEach(console.line)
+                listing += lines.prefix(1).map { library.cached ? $0 + "  (cached)" : $0 } + lines.dropFirst()
             }
-            scanCache.notes.map { "note: " + $0 }.forEach(console.line)
-            console.line(HumanFormat.tally(reports))
+            listing += scanCache.notes.map { "note: " + $0 }
+            listing.append(HumanFormat.tally(reports))
+            console.lines(listing)
         }
         if reports.contains(where: { $0.status == .failed }) { throw ExitCodes.failure }
     }

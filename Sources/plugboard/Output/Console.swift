@@ -42,7 +42,14 @@ final class Console: Sendable {
 
     /// Writes one human line: control characters escaped, then a newline.
     func line(_ text: String) {
-        write(ControlCharacters.escaped(text) + "\n")
+        lines(CollectionOfOne(text))
+    }
+
+    /// Writes human lines as one unit, each as ``line(_:)`` would: a whole listing in one write.
+    func lines(_ texts: some Sequence<String>) {
+        var text = ""
+        for line in texts { text += ControlCharacters.escaped(line) + "\n" }
+        write(text)
     }
 
     /// Writes `value` as one line of compact JSON.

@@ -25,8 +25,11 @@ enum ControlCharacters {
         return result
     }
 
+    /// Whether `scalar` is of the general category Control (Cc), which is exactly C0, DEL and C1:
+    /// compared by value, as a property lookup per scalar made a report line cost as much as
+    /// the rest of `list` together.
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.generalCategory == .control
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// U+202A–U+202E (LRE, RLE, PDF, LRO, RLO) and U+2066–U+2069 (LRI, RLI, FSI, PDI).
