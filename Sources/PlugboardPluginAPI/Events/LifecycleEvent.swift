@@ -3,9 +3,9 @@
 /// protocol's `call` carries and what the tracer prints.
 ///
 /// Adding an event: a case here, its row in ``Kind``'s table and its arm in `Kind.dispatch`, its
-/// arms in ``arguments``, ``init(kind:arguments:)`` and the two calls (`LifecycleEvent+Calls.swift`); then its C slot
-/// in the concern's header and the SDKs. The host's dispatch, worker, script, wire and tracer
-/// take it from here.
+/// arms in ``arguments``, ``init(kind:arguments:)`` and the two calls (`LifecycleEvent+Calls.swift`);
+/// then its C slot in the concern's header and the SDKs. The host's dispatch, worker, script, wire
+/// and tracer take it from here.
 public enum LifecycleEvent: Sendable, Equatable {
     /// The application is about to finish launching; launch options as JSON object text.
     case willFinishLaunching(options: EventText)
@@ -178,11 +178,21 @@ extension LifecycleEvent {
         static let table: [Row] = [
             Row(name: "will-finish-launching", parameters: [.options], wire: 1, minor: 0),
             Row(name: "did-finish-launching", parameters: [.options], wire: 2, minor: 0),
-            Row(name: "open-url", parameters: [EventParameter(name: "url", wireField: "call.url", form: .text), .options], wire: 3, minor: 0),
-            Row(name: "continue-user-activity", parameters: [EventParameter(name: "type", wireField: "call.activity-type", form: .text), .userInfo], wire: 4, minor: 0),
-            Row(name: "remote-notification", parameters: [.userInfo, EventParameter(name: "deadlineMs", wireField: "call.deadline-ms", form: .milliseconds)], wire: 5, minor: 0),
-            Row(name: "register-token", parameters: [EventParameter(name: "token", wireField: "call.token", form: .bytes)], wire: 6, minor: 0),
-            Row(name: "register-failed", parameters: [EventParameter(name: "error", wireField: "call.error", form: .text)], wire: 7, minor: 0),
+            Row(name: "open-url",
+                parameters: [EventParameter(name: "url", wireField: "call.url", form: .text), .options],
+                wire: 3, minor: 0),
+            Row(name: "continue-user-activity",
+                parameters: [EventParameter(name: "type", wireField: "call.activity-type", form: .text), .userInfo],
+                wire: 4, minor: 0),
+            Row(name: "remote-notification",
+                parameters: [.userInfo, EventParameter(name: "deadlineMs", wireField: "call.deadline-ms", form: .milliseconds)],
+                wire: 5, minor: 0),
+            Row(name: "register-token",
+                parameters: [EventParameter(name: "token", wireField: "call.token", form: .bytes)],
+                wire: 6, minor: 0),
+            Row(name: "register-failed",
+                parameters: [EventParameter(name: "error", wireField: "call.error", form: .text)],
+                wire: 7, minor: 0),
             Row(name: "memory-warning", parameters: [], wire: 8, minor: 0),
             Row(name: "protected-data-will-become-unavailable", parameters: [], wire: 9, minor: 0),
             Row(name: "protected-data-did-become-available", parameters: [], wire: 10, minor: 0),
@@ -232,13 +242,17 @@ extension LifecycleEvent {
             case .willFinishLaunching: Dispatch(callback: "will_finish_launching", concern: .launch, policy: .callAllAnd)
             case .didFinishLaunching: Dispatch(callback: "did_finish_launching", concern: .launch, policy: .callAllAnd)
             case .openURL: Dispatch(callback: "open_url", concern: .openURL, policy: .firstTrueWins)
-            case .continueUserActivity: Dispatch(callback: "continue_user_activity", concern: .userActivity, policy: .firstTrueWins)
-            case .remoteNotification: Dispatch(callback: "did_receive_remote_notification", concern: .remoteNotifications, policy: .callAllStrongestFetch)
+            case .continueUserActivity:
+                Dispatch(callback: "continue_user_activity", concern: .userActivity, policy: .firstTrueWins)
+            case .remoteNotification:
+                Dispatch(callback: "did_receive_remote_notification", concern: .remoteNotifications, policy: .callAllStrongestFetch)
             case .registerToken: Dispatch(callback: "did_register", concern: .remoteNotifications, policy: .broadcast)
             case .registerFailed: Dispatch(callback: "did_fail_to_register", concern: .remoteNotifications, policy: .broadcast)
             case .memoryWarning: Dispatch(callback: "did_receive_memory_warning", concern: .memory, policy: .broadcast)
-            case .protectedDataWillBecomeUnavailable: Dispatch(callback: "will_become_unavailable", concern: .protectedData, policy: .broadcast)
-            case .protectedDataDidBecomeAvailable: Dispatch(callback: "did_become_available", concern: .protectedData, policy: .broadcast)
+            case .protectedDataWillBecomeUnavailable:
+                Dispatch(callback: "will_become_unavailable", concern: .protectedData, policy: .broadcast)
+            case .protectedDataDidBecomeAvailable:
+                Dispatch(callback: "did_become_available", concern: .protectedData, policy: .broadcast)
             case .didBecomeActive: Dispatch(callback: "did_become_active", concern: .appState, policy: .broadcast)
             case .willResignActive: Dispatch(callback: "will_resign_active", concern: .appState, policy: .broadcast)
             case .didEnterBackground: Dispatch(callback: "did_enter_background", concern: .appState, policy: .broadcast)
