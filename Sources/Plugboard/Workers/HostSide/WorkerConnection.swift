@@ -161,7 +161,9 @@ final class WorkerConnection: Sendable {
         do {
             try channel.send(message, requestID: id)
         } catch {
-            end(.lost(error.description))
+            // As when a read fails: a worker that ended first (one that could not confine itself,
+            // say) is reported by its own end, not as a broken channel.
+            end(process.ending(after: error))
         }
         return pending.wait(for: id, timeout: timeout, interrupted: interrupted) { end($0) }
     }
