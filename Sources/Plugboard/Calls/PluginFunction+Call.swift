@@ -180,11 +180,17 @@ private struct ArgumentWriter {
     /// contiguous storage; returns where the copy starts, or nil when `text` holds a NUL
     /// character (it would end the C string early).
     private mutating func copyToPayload(_ text: String) -> UnsafeMutableRawPointer? {
+        // Read in place when the text is contiguous UTF-8 (a native string): no copy of the string,
+        // so no reference counting; else made contiguous first.
+        if let copied = text.utf8.withContiguousStorageIfAvailable({ copyToPayload(checking: $0) }) { return copied }
         var text = text
-        return text.withUTF8 { utf8 in
-            let start = copyToPayload(utf8)
-            return memchr(start, 0, utf8.count) == nil ? start : nil
-        }
+        return text.withUTF8 { copyToPayload(checking: $0) }
+    }
+
+    /// Copies `utf8` as ``copyToPayload(_:)-(String)`` does; nil when it holds a NUL.
+    private mutating func copyToPayload(checking utf8: UnsafeBufferPointer<UInt8>) -> UnsafeMutableRawPointer? {
+        let start = copyToPayload(utf8)
+        return memchr(start, 0, utf8.count) == nil ? start : nil
     }
 
     /// Copies `bytes` and a NUL byte into the payload (a string's terminator; for a buffer,

@@ -44,7 +44,7 @@ public final class PluginFunctionHandle {
             resolved = try invoker.resolve(address, caller: .here).get()
         }
         let outcome = invoker.call(resolved, arguments, depth: 0, onDispatchThread: true,
-                                   interrupted: { [workers] in workers.interruption() })
+                                   interrupted: { workers.interruption() })
         if case .failure(.workerEnded(_, let sentence)) = outcome, case .worker(let connection, _, _) = resolved.place {
             workers.withdraw(connection, failure: PluginFailure(plugin: address.plugin, message: sentence))
         }
