@@ -24,10 +24,7 @@ public protocol RemoteNotificationPlugin: ApplicationPlugin {
 extension RemoteNotificationPlugin {
     /// The default: the array form, with the bytes copied.
     public func didRegisterForRemoteNotifications(deviceToken: Span<UInt8>) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(deviceToken.count)
-        for index in deviceToken.indices { bytes.append(deviceToken[index]) }
-        didRegisterForRemoteNotifications(deviceToken: bytes)
+        didRegisterForRemoteNotifications(deviceToken: deviceToken.withUnsafeBufferPointer { Array($0) })
     }
     /// The default: the `String` form, with the text copied.
     public func didFailToRegisterForRemoteNotifications(error: UTF8Span) {

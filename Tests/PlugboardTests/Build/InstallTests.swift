@@ -34,6 +34,8 @@ struct InstallTests {
     /// The install under test: its work folder, build folder and prefix.
     private struct Install {
         let work: TemporaryDirectory
+        /// The folders of the Swift toolchain's runtime libraries, hidden from the installed host.
+        let toolchainLibraries: [String]
         var build: String { work.file("build") }
         var prefix: String { work.file("prefix") }
         var plugboard: String { prefix + "/bin/plugboard" }
@@ -48,7 +50,8 @@ struct InstallTests {
 
     /// One test: the build is minutes of SwiftPM and CMake, done once for every check.
     @Test func oneCommandInstallsEverythingAndTheInstallRunsWithoutTheToolchain() throws {
-        let install = Install(work: try TemporaryDirectory("plugboard-install"))
+        let toolchainLibraries = try toolchainLibraryFolders()
+        let install = Install(work: try TemporaryDirectory("plugboard-install"), toolchainLibraries: toolchainLibraries)
         defer { install.work.remove() }
         let root = TestPaths.packageRoot.path
         try check(run("/usr/bin/env", ["cmake", "-S", root, "-B", install.build, "-G", "Ninja"]), "configure")
@@ -102,7 +105,7 @@ struct InstallTests {
         }
 
         let examples = try Self.exampleCount()
-        let hidden = try toolchainLibraryFolders()
+        let hidden = install.toolchainLibraries
         for isolation in ["process", "none"] {
             let ran = try runHiding(hidden, install.plugboard,
                               ["run", "--isolation", isolation, "--plugin-dir", install.plugins, "--open-url", "myapp://item/1"],
@@ -151,7 +154,7 @@ struct InstallTests {
             #expect(trapped.status == 5 && trapped.output.contains("com.example.swift-links crashed with SIGILL in open_url")
                     && trapped.output.contains("count 3"), "\(trapped.output)\(trapped.errorOutput)")
         }
-        let hidden = try runHiding(try toolchainLibraryFolders(), install.plugboard, ["list", "--plugin-dir", folder],
+        let hidden = try runHiding(install.toolchainLibraries, install.plugboard, ["list", "--plugin-dir", folder],
                              environment: install.environment)
         #expect(hidden.status == 1 && hidden.output.contains("2 failed") && hidden.output.contains("libswift")
                 && hidden.output.contains("cannot open shared object file"), "\(hidden.output)\(hidden.errorOutput)")
@@ -165,7 +168,7 @@ struct InstallTests {
         try FileManager.default.copyItem(atPath: install.work.file("swift-static-stdlib-build/release/") + SwiftPackageLibraries.example,
                                          toPath: selfContained + "/" + SwiftPackageLibraries.example)
         for isolation in ["process", "none"] {
-            let ran = try runHiding(try toolchainLibraryFolders(), install.plugboard,
+            let ran = try runHiding(install.toolchainLibraries, install.plugboard,
                                     ["run", "--isolation", isolation, "--plugin-dir", selfContained, "--open-url", "swiftapp://one"],
                                     environment: install.environment)
             #expect(ran.status == 0 && ran.output.contains("open-url swiftapp://one → handled by com.example.swift-links"),
