@@ -8,8 +8,10 @@ struct CallResults {
     let direct: Double
     /// Raw libffi from C, the `ffi_cif` prepared once.
     let libffi: Double
-    /// Our engine in process, through a resolved ``PluginFunctionHandle``.
+    /// Our engine in process, through a resolved ``PluginFunctionHandle`` (arguments checked per call).
     let ours: Double
+    /// Our engine in process, through a ``PreparedFunctionCall`` (arguments checked once): the goal's side.
+    let prepared: Double
     /// Python's ctypes on the same function pointer (`argtypes`/`restype` set), timed inside Python.
     let ctypes: Double?
     /// Why ctypes was not measured (no `python3`), if it was not.
@@ -24,10 +26,10 @@ struct CallResults {
     /// The shortest measurement of any side, in ns.
     let shortestMeasurement: UInt64
 
-    /// Ours divided by raw libffi: the goal's ratio.
-    var oursOverLibffi: Double { ours / libffi }
-    /// ctypes divided by ours: how many times faster ours is.
-    var ctypesOverOurs: Double? { ctypes.map { $0 / ours } }
+    /// The prepared call divided by raw libffi (its cif prepared, its arguments set once): the goal's ratio.
+    var preparedOverLibffi: Double { prepared / libffi }
+    /// ctypes divided by the prepared call: how many times faster ours is.
+    var ctypesOverOurs: Double? { ctypes.map { $0 / prepared } }
     /// Into a worker divided by the raw channel round trip: the worker goal's ratio.
     var workerOverFloor: Double? { worker.flatMap { worker in channelFloor.map { worker / $0 } } }
 }
@@ -121,6 +123,8 @@ struct CallBenchmark {
         let handle: PluginFunctionHandle
         /// `3, 2.5, "abc"`, built once: no allocation per call.
         let arguments: [PluginValue]
+        /// The call with those arguments, prepared.
+        let prepared: PreparedFunctionCall
         /// The same function's pointer, found by the C baseline.
         let function: pbb_function_t
     }
@@ -152,10 +156,11 @@ struct CallBenchmark {
         var direct = 0.0, libffi = 0.0
         _ = pbb_call_direct(function, 1, &direct)
         _ = pbb_call_ffi(function, 1, &libffi)
-        guard try handle.call(arguments) == .double(10.5), direct == 10.5, libffi == 10.5 else {
+        let prepared = try handle.prepare(arguments)
+        guard try handle.call(arguments) == .double(10.5), try prepared.call() == .double(10.5), direct == 10.5, libffi == 10.5 else {
             throw BenchmarkError("a side of the call benchmark does not compute weigh(3, 2.5, \"abc\") = 10.5")
         }
-        return try body(Subjects(library: library, handle: handle, arguments: arguments, function: function))
+        return try body(Subjects(library: library, handle: handle, arguments: arguments, prepared: prepared, function: function))
     }
 
     /// The sizes of the worker protocol's frames for this call, length prefix included:
@@ -191,15 +196,16 @@ struct CallBenchmark {
         }
     }
 
-    /// Makes `calls` calls through our engine, then `calls` through raw libffi, one loop each:
-    /// a fixed workload for a profiler (`valgrind --tool=callgrind --toggle-collect=…`).
-    /// Returns each side's ns per call.
-    static func profile(calls: UInt64, directory: String, factory: PluginFactory) throws -> (ours: Double, libffi: Double) {
+    /// Makes `calls` calls through our engine's handle, then `calls` through a prepared call, then
+    /// `calls` through raw libffi, one loop each: a fixed workload for a profiler
+    /// (`valgrind --tool=callgrind --toggle-collect=…`). Returns each side's ns per call.
+    static func profile(calls: UInt64, directory: String, factory: PluginFactory) throws -> (ours: Double, prepared: Double, libffi: Double) {
         try withSubjects(directory: directory, factory: factory) { subjects in
             let ours = try timeEngine(subjects.handle, subjects.arguments, calls)
+            let prepared = try timePrepared(subjects.prepared, calls)
             var sum = 0.0
             let libffi = pbb_call_ffi(subjects.function, calls, &sum)
-            return (Double(ours) / Double(calls), Double(libffi) / Double(calls))
+            return (Double(ours) / Double(calls), Double(prepared) / Double(calls), Double(libffi) / Double(calls))
         }
     }
 
@@ -208,6 +214,7 @@ struct CallBenchmark {
     private func measure(_ subjects: Subjects, directory: String,
                          remote: (handle: PluginFunctionHandle, floor: OpaquePointer)?) throws -> CallResults {
         let (library, handle, arguments, function) = (subjects.library, subjects.handle, subjects.arguments, subjects.function)
+        let prepared = subjects.prepared
         var sum = 0.0
         var failure: PluginCallError?
         func engine(_ handle: PluginFunctionHandle) -> (UInt64) -> UInt64 {
@@ -225,6 +232,14 @@ struct CallBenchmark {
             { pbb_call_direct(function, $0, &sum) },
             { pbb_call_ffi(function, $0, &sum) },
             engine(handle),
+            { iterations in
+                do throws(PluginCallError) {
+                    return try Self.timePrepared(prepared, iterations)
+                } catch {
+                    failure = error
+                    return UInt64.max
+                }
+            },
         ]
         if let remote {
             bodies.append(engine(remote.handle))
@@ -249,9 +264,9 @@ struct CallBenchmark {
         if let failure { throw BenchmarkError("our engine failed: \(failure)") }
         if floorFailed { throw BenchmarkError("the channel floor's echo process failed") }
         blackHole(sum)
-        return CallResults(direct: states[0].best, libffi: states[1].best, ours: states[2].best,
+        return CallResults(direct: states[0].best, libffi: states[1].best, ours: states[2].best, prepared: states[3].best,
                            ctypes: python ? ctypes : nil, ctypesNote: python ? nil : "python3 not found",
-                           worker: remote == nil ? nil : states[3].best, channelFloor: remote == nil ? nil : states[4].best,
+                           worker: remote == nil ? nil : states[4].best, channelFloor: remote == nil ? nil : states[5].best,
                            repetitions: repetitions, shortestMeasurement: states.map(\.shortest).min() ?? 0)
     }
 
@@ -277,6 +292,19 @@ struct CallBenchmark {
         let start = Clock.now()
         for _ in 0..<iterations {
             if case .double(let value) = try handle.call(arguments) { total += value }
+        }
+        let elapsed = Clock.now() &- start
+        blackHole(total)
+        return elapsed
+    }
+
+    /// Times `iterations` calls of `prepared`, adding up the results.
+    @inline(never)
+    static func timePrepared(_ prepared: PreparedFunctionCall, _ iterations: UInt64) throws(PluginCallError) -> UInt64 {
+        var total = 0.0
+        let start = Clock.now()
+        for _ in 0..<iterations {
+            if case .double(let value) = try prepared.call() { total += value }
         }
         let elapsed = Clock.now() &- start
         blackHole(total)

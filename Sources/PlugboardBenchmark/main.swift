@@ -84,7 +84,8 @@ struct BenchmarkCommand: ParsableCommand {
         if let calls = try options.profileCalls() {
             let factory = try PluginFactory(includeDirectory: options.include ?? packageInclude)
             let perCall = try CallBenchmark.profile(calls: calls, directory: factory.cacheDirectory + "/calls", factory: factory)
-            print("\(calls) calls of weigh, ns per call: ours \(Format.fixed(perCall.ours, 1)), raw libffi \(Format.fixed(perCall.libffi, 1))")
+            print("\(calls) calls of weigh, ns per call: ours through a handle \(Format.fixed(perCall.ours, 1)), "
+                  + "prepared \(Format.fixed(perCall.prepared, 1)), raw libffi \(Format.fixed(perCall.libffi, 1))")
             return
         }
         let results = try runAll(options)

@@ -129,7 +129,7 @@ struct PluginCallSite: Sendable {
     @inline(__always)
     func call<Answer>(_ kind: PluginCallKind, of plugin: PluginID?, traced shown: () -> String,
                       answer shownAnswer: (Answer) -> String?, _ body: () -> Answer) -> (answer: Answer, nanoseconds: UInt64?) {
-        let tracer = plugin.flatMap { plugin in decorators.tracer.flatMap { $0.traces(plugin) ? $0 : nil } }
+        let tracer = decorators.traces ? decorators.tracer.flatMap { tracer in plugin.flatMap { tracer.traces($0) } == true ? tracer : nil } : nil
         let timed = kind.isTimed(traced: tracer != nil)
         let start = timed ? MonotonicClock.now() : 0
         let answer: Answer

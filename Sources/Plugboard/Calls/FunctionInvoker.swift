@@ -152,23 +152,48 @@ final class FunctionInvoker: Sendable {
 
     /// Calls `function`, resolved by ``resolve(_:caller:)``, as ``call(_:_:depth:caller:onDispatchThread:interrupted:)``
     /// does, through the call site's per-call form: traced when the host traces its plugin.
-    func call(_ function: ResolvedFunction, _ arguments: [PluginValue], depth: UInt32,
+    /// With `frame` (written for `function`, holding `arguments`), a call in this process
+    /// takes its arguments from the frame, checked and converted when they were set.
+    func call(_ function: ResolvedFunction, _ arguments: [PluginValue], frame: ArgumentFrame? = nil, depth: UInt32,
               onDispatchThread: Bool, interrupted: () -> Bool) -> Result<PluginValue, PluginCallError> {
         callSite.call(.function, of: function.address.plugin, traced: { CallTracer.call(function.address, arguments) },
                       answer: CallTracer.answer) {
-            run(function, arguments, depth: depth, onDispatchThread: onDispatchThread, interrupted: interrupted)
+            run(function, arguments, frame: frame, depth: depth, onDispatchThread: onDispatchThread, interrupted: interrupted)
         }.answer
     }
 
+    /// Calls the function `frame` was written for with the arguments set in it, on the host's
+    /// dispatch thread, as ``call(_:_:frame:depth:onDispatchThread:interrupted:)`` does. In this
+    /// process, with no tracing, that is the function's run and nothing else: nothing on
+    /// this path is reference counted.
+    @inline(__always)
+    func call(_ frame: ArgumentFrame, interrupted: () -> Bool) -> Result<PluginValue, PluginCallError> {
+        guard let code = frame.code, let label = frame.label, !callSite.decorators.traces else {
+            return call(frame.resolved, frame.values, frame: frame, depth: 0, onDispatchThread: true, interrupted: interrupted)
+        }
+        return code._withUnsafeGuaranteedRef { code in
+            InvocationDepth.with(0) { () -> Result<PluginValue, PluginCallError> in
+                do throws(PluginCallError) {
+                    return .success(try code.call(frame: frame.base, of: frame.resolved, record: callSite.record, label: label))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+    }
+
     /// Runs `function` where it lives: here on the calling thread, or in its worker.
-    private func run(_ function: ResolvedFunction, _ arguments: [PluginValue], depth: UInt32,
+    private func run(_ function: ResolvedFunction, _ arguments: [PluginValue], frame: ArgumentFrame?, depth: UInt32,
                      onDispatchThread: Bool, interrupted: () -> Bool) -> Result<PluginValue, PluginCallError> {
         switch function.place {
         case .here(let code, let label):
             return withRecord(onDispatchThread: onDispatchThread) { record in
                 InvocationDepth.with(depth) { () -> Result<PluginValue, PluginCallError> in
                     do throws(PluginCallError) {
-                        return .success(try code.call(arguments, address: function.address, record: record, label: label))
+                        if let frame {
+                            return .success(try code.call(frame: frame.base, of: function, record: record, label: label))
+                        }
+                        return .success(try code.call(arguments, of: function, record: record, label: label))
                     } catch {
                         return .failure(error)
                     }

@@ -14,18 +14,18 @@ final class PluginFunction: @unchecked Sendable {
     let function: @convention(c) () -> Void
     /// Frees a returned string or buffer, or nil when results stay the plugin's.
     let release: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
-    /// The libffi call interface, prepared at load.
-    let prepared: PreparedCall
+    /// The libffi call interface and the frame layout, prepared at load.
+    let interface: CallInterface
     /// "function NAME", what a fault or timeout message says was running; never freed.
     let callbackName: UnsafePointer<CChar>
 
     init(declaration: FunctionDeclaration, signature: FunctionSignature, function: @escaping @convention(c) () -> Void,
-         release: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?, prepared: PreparedCall, callbackName: UnsafePointer<CChar>) {
+         release: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?, interface: CallInterface, callbackName: UnsafePointer<CChar>) {
         self.declaration = declaration
         self.signature = signature
         self.function = function
         self.release = release
-        self.prepared = prepared
+        self.interface = interface
         self.callbackName = callbackName
     }
 }

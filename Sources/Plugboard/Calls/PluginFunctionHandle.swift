@@ -39,15 +39,49 @@ public final class PluginFunctionHandle {
     /// Calls the function with `arguments`, checked against ``signature``, and returns its
     /// result; see ``PluginHost/call(_:_:)`` for how the call runs and what it throws.
     public func call(_ arguments: [PluginValue]) throws(PluginCallError) -> PluginValue {
+        try call(current(), arguments)
+    }
+
+    /// A call of the function with `arguments` prepared once for many calls: they are
+    /// checked and converted now, and ``PreparedFunctionCall/set(_:to:)`` changes one.
+    /// Throws what a call with them would throw before running (a wrong count, a wrong
+    /// type, a value out of range, a string with a NUL character).
+    public func prepare(_ arguments: [PluginValue]) throws(PluginCallError) -> PreparedFunctionCall {
+        try PreparedFunctionCall(self, arguments: arguments)
+    }
+
+    /// The function as resolved now: resolved again when the host's plugins changed since.
+    func current() throws(PluginCallError) -> ResolvedFunction {
         if generation != registry.generation {
             generation = registry.generation
             resolved = try invoker.resolve(address, caller: .here).get()
         }
-        let outcome = invoker.call(resolved, arguments, depth: 0, onDispatchThread: true,
-                                   interrupted: { workers.interruption() })
-        if case .failure(.workerEnded(_, let sentence)) = outcome, case .worker(let connection, _, _) = resolved.place {
+        return resolved
+    }
+
+    /// Whether `function` is the function as resolved now (the host's plugins did not change since).
+    @inline(__always)
+    func isCurrent(_ function: ResolvedFunction) -> Bool {
+        generation == registry.generation && function === resolved
+    }
+
+    /// Calls `function` (``current()``) with `arguments`.
+    private func call(_ function: ResolvedFunction, _ arguments: [PluginValue]) throws(PluginCallError) -> PluginValue {
+        try ended(invoker.call(function, arguments, depth: 0, onDispatchThread: true, interrupted: { workers.interruption() }), function).get()
+    }
+
+    /// Calls the function `frame` was written for (``current()``) with the arguments set in it.
+    @inline(__always)
+    func call(_ frame: ArgumentFrame) -> Result<PluginValue, PluginCallError> {
+        ended(invoker.call(frame, interrupted: { workers.interruption() }), frame.resolved)
+    }
+
+    /// `outcome`; a worker that ended during the call of `function` is withdrawn first.
+    @inline(__always)
+    private func ended(_ outcome: Result<PluginValue, PluginCallError>, _ function: ResolvedFunction) -> Result<PluginValue, PluginCallError> {
+        if case .failure(.workerEnded(_, let sentence)) = outcome, case .worker(let connection, _, _) = function.place {
             workers.withdraw(connection, failure: PluginFailure(plugin: address.plugin, message: sentence))
         }
-        return try outcome.get()
+        return outcome
     }
 }

@@ -75,12 +75,12 @@ extension PluginFunctions {
             guard let text = String(validatingCString: docPointer) else { return refusal("the doc is not valid UTF-8") }
             doc = text
         }
-        guard let prepared = PreparedCall(signature) else {
+        guard let interface = CallInterface(signature) else {
             return refusal("libffi cannot prepare a call of \(signature)")
         }
         return .success(PluginFunction(
             declaration: FunctionDeclaration(name: name, signature: signature.description, doc: doc),
-            signature: signature, function: function, release: declaration.release, prepared: prepared,
+            signature: signature, function: function, release: declaration.release, interface: interface,
             callbackName: permanentCString("function " + name)))
     }
 

@@ -12,8 +12,8 @@ struct CallCommand: ParsableCommand {
         discussion: """
             Loads the plugins as run does (--isolation process by default: each library in a \
             worker), sends no lifecycle event, resolves PLUGIN_ID.FUNCTION (the functions are \
-            listed by plugboard list and inspect), calls it once, prints the result and shuts \
-            the plugins down. With --isolation process the call runs in the plugin's worker (a \
+            listed by plugboard list and inspect), calls it once (--repeat N: N times, the \
+            call prepared once), prints the result and shuts the plugins down. With --isolation process the call runs in the plugin's worker (a \
             crash there is reported in one line and exits 5); --isolation none calls it in this \
             process.
 
@@ -36,13 +36,19 @@ struct CallCommand: ParsableCommand {
             {"type", "value"}, "nanoseconds"}; value is a JSON number or true/false, a string \
             for a string, bytes (hexadecimal), a pointer and for nan, inf and -inf (JSON has \
             no such numbers), null for void; nanoseconds is the call's duration, argument \
-            conversion included. An error is one line on standard error, "plugboard call: …"; \
+            conversion included (with --repeat, the mean of the calls, and "calls": N). An error is one line on standard error, "plugboard call: …"; \
             with --json it is one document on standard output instead, {"error": "…", \
             "exitCode": N}, for every error the call itself meets (from a malformed \
             PLUGIN_ID.FUNCTION to a crash in the worker). Still text on standard error: \
             what the option parser refuses (a bad --isolation, --call-timeout, --container or --cache-dir value), and, in \
             process, the fault line of a crash, which ends plugboard. What plugins log or \
-            print goes to standard error. There is no --restart: the one call is made once.
+            print goes to standard error. There is no --restart: a call that fails ends the \
+            command, so a restarted worker would never be used.
+
+            --repeat N prepares the call once (the arguments are checked and converted to C \
+            once) and makes it N times, printing the last result: a quick way to time a \
+            function, and the loop an embedding program writes with \
+            PluginFunctionHandle.prepare. The first call that fails ends the loop, as one call would.
 
             Which error gives which exit code: 1 for no such plugin or function (the error lists \
             those there are), a declaration refused at load, an invalid result; 5 when the \
@@ -62,6 +68,10 @@ struct CallCommand: ParsableCommand {
               help: ArgumentHelp("The function's arguments, one per declared parameter.", valueName: "arg"))
     var arguments: [String] = []
 
+    @Option(name: .customLong("repeat"),
+            help: ArgumentHelp("Make the call N times, prepared once (1 or more).", valueName: "n"))
+    var repetitions = 1
+
     @OptionGroup var search: PluginSearchOptions
     @OptionGroup var trust: TrustOptions
     @OptionGroup var container: ContainerOptions
@@ -70,6 +80,10 @@ struct CallCommand: ParsableCommand {
     @OptionGroup var sandbox: SandboxOptions
     @OptionGroup var cache: ScanCacheOptions
     @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard repetitions >= 1 else { throw ValidationError("--repeat takes a number of calls, 1 or more (not \(repetitions))") }
+    }
 
     func run() throws {
         let console = Console.takeStandardOutput()
@@ -119,9 +133,10 @@ struct CallCommand: ParsableCommand {
             throw CallFailure(error.description, ExitCodes.usage)
         }
         let started = ContinuousClock.now
-        let result: PluginValue
+        var result = PluginValue.void
         do {
-            result = try handle.call(values)
+            let call = try handle.prepare(values)
+            for _ in 0..<repetitions { result = try call.call() }
         } catch {
             throw CallFailure(error.description, host.failures.isEmpty ? ExitCodes.failure : ExitCodes.pluginFailed)
         }
@@ -129,7 +144,8 @@ struct CallCommand: ParsableCommand {
         if output.json {
             let nanoseconds = UInt64(elapsed.components.seconds) * 1_000_000_000 + UInt64(elapsed.components.attoseconds / 1_000_000_000)
             console.jsonDocument(CallResultFormat.Document(address: address, signature: handle.signature, value: result,
-                                                           nanoseconds: nanoseconds))
+                                                           nanoseconds: nanoseconds / UInt64(repetitions),
+                                                           calls: repetitions == 1 ? nil : repetitions))
         } else if let line = CallResultFormat.human(result) {
             console.line(line)
         }

@@ -38,14 +38,17 @@ enum CallResultFormat {
         let signature: String
         /// The result's type and value.
         let result: Result
-        /// How long the call took, argument conversion included.
+        /// How long the call took, argument conversion included; with `--repeat`, the mean of the calls.
         let nanoseconds: UInt64
+        /// How many calls were made, with `--repeat`; absent for one.
+        let calls: Int?
 
-        init(address: FunctionAddress, signature: FunctionSignature, value: PluginValue, nanoseconds: UInt64) {
+        init(address: FunctionAddress, signature: FunctionSignature, value: PluginValue, nanoseconds: UInt64, calls: Int?) {
             function = address.description
             self.signature = signature.description
             result = Result(type: signature.result.rawValue, value: JSONValue(value))
             self.nanoseconds = nanoseconds
+            self.calls = calls
         }
     }
 

@@ -207,6 +207,26 @@ import Testing
     }
 
     /// `--restart` is `run`'s: `call` makes one call, so it does not offer it (the words are the function's arguments).
+    /// `--repeat N` makes the call N times, prepared once, in process and in a worker, and prints the
+    /// last result; with --json it says how many calls the mean nanoseconds is over.
+    @Test(arguments: ["none", "process"])
+    func repeatMakesTheCallThatManyTimes(isolation: String) throws {
+        let plugins = try Plugins()
+        defer { plugins.workspace.remove() }
+        let f = "com.example.functions."
+        let counted = try plugins.call(["--repeat", "1000", f + "count_call"], isolation: isolation)
+        #expect(counted.status == 0 && counted.output == "1000\n", "\(counted.output) \(counted.errorOutput)")
+        let weighed = try plugins.call(["--repeat", "3", f + "weigh", "3", "2.5", "abc", "--json"], isolation: isolation)
+        let document = try #require(jsonObject(weighed.output), "not a JSON document: \(weighed.output)")
+        #expect((document["calls"] as? NSNumber)?.intValue == 3 && document.object("result")?.string("type") == "double",
+                "\(weighed.output)")
+        let crash = try plugins.call(["--repeat", "5", f + "crash"], isolation: "process")
+        #expect(crash.status == 5 && crash.errorOutput.contains("crashed with SIGSEGV in function crash"), "\(crash.errorOutput)")
+        let none = try plugins.call(["--repeat", "0", f + "touch"], isolation: isolation)
+        #expect(none.status == 64 && none.errorOutput.contains("--repeat takes a number of calls, 1 or more (not 0)"),
+                "\(none.errorOutput)")
+    }
+
     @Test func callOffersNoRestart() throws {
         let help = try CLI.run(["call", "--help"])
         #expect(help.status == 0 && !help.output.contains("--restart <n>"), "\(help.output)")

@@ -101,6 +101,9 @@ static int touches;
 static void touch(void) { touches++; }
 static int32_t touch_count(void) { return touches; }
 
+static int32_t counted_calls;
+static int32_t count_call(void) { return ++counted_calls; }
+
 /* Blocks until `fd` is readable (1) or 60 s passed (0): a call the host's watchdog sees running. */
 static int32_t wait_readable(int32_t fd) {
     struct pollfd entry = {fd, POLLIN, 0};
@@ -154,6 +157,7 @@ static const pb_function_t functions[] = {
     FUNCTION(checksum, "uint64 (bytes, uint32)", NULL),
     FUNCTION(touch, "void ()", NULL),
     FUNCTION(touch_count, "int32 ()", NULL),
+    FUNCTION(count_call, "int32 ()", "Counts its calls: 1, 2, 3…"),
     FUNCTION(wait_readable, "bool (int32)", "Waits until the file descriptor is readable."),
     FUNCTION(crash, "void ()", "Writes through NULL."),
     FUNCTION(null_string, "string ()", NULL),

@@ -1,14 +1,16 @@
 import CFFI
 import CPlugboard
 
-/// libffi's call interface for one signature: the `ffi_cif`, its parameter type
-/// array and, for a `bytes` result, the `pb_bytes_t` struct type, on the heap
-/// (the cif points into them), prepared once when the plugin loads, on the
-/// loading thread (`ffi_prep_cif` may write into the types it is given), and
-/// only read by calls afterwards.
-final class PreparedCall: @unchecked Sendable {
+/// libffi's call interface for one signature, and the layout of a call's frame: the
+/// `ffi_cif`, its parameter type array and, for a `bytes` result, the `pb_bytes_t`
+/// struct type, on the heap (the cif points into them), prepared once (when the plugin
+/// loads, or a call is prepared), and only read by calls afterwards (`ffi_prep_cif` may
+/// write into the types it is given).
+final class CallInterface: @unchecked Sendable {
     /// The C parameters, in order: one per argument, two for `bytes` (data, size).
     let parameterCount: Int
+    /// The C parameter each argument starts at, in argument order.
+    let firstParameter: [Int]
     /// Where a call's result goes in its frame: after one 8-byte slot per C parameter.
     /// It gets at least `ffi_arg` (libffi widens narrow integer results to it).
     let resultOffset: Int
@@ -27,6 +29,11 @@ final class PreparedCall: @unchecked Sendable {
     init?(_ signature: FunctionSignature) {
         let types = signature.arguments.flatMap(\.cParameterTypes)
         parameterCount = types.count
+        var next = 0
+        firstParameter = signature.arguments.map { argument in
+            defer { next += argument.cParameterTypes.count }
+            return next
+        }
         parameterTypes = .allocate(capacity: max(types.count, 1))
         parameterTypes.initialize(from: types.map(Optional.some), count: types.count)
         cif = .allocate(capacity: 1)
@@ -59,12 +66,11 @@ final class PreparedCall: @unchecked Sendable {
         }
     }
 
-    /// Calls `function` with `arguments` (one pointer per C parameter, each to a
-    /// value of that parameter's C type) and writes the result to `result` (in a call's frame, at ``resultOffset``).
+    /// Calls `function` with the arguments written in `frame` (laid out as this interface says)
+    /// and leaves the result in the frame, at ``resultOffset``.
     @inline(__always)
-    func call(_ function: @convention(c) () -> Void, result: UnsafeMutableRawPointer,
-              arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
-        ffi_call(cif, function, result, arguments)
+    func call(_ function: @convention(c) () -> Void, frame: UnsafeMutableRawPointer) {
+        ffi_call(cif, function, frame + resultOffset, (frame + pointersOffset).assumingMemoryBound(to: UnsafeMutableRawPointer?.self))
     }
 }
 
