@@ -32,12 +32,15 @@ struct BenchmarkResults {
 
 /// The goals the numbers are judged against.
 enum Goals {
-    /// Our dispatch may cost at most this many times the C loop.
-    static let dispatchRatio = 1.5
-    /// Loading this many plugins …
+    /// Our dispatch to `plugins` plugins may cost at most this many times its floor (the C loop
+    /// and the clock reads the timing needs): 1.5× for one plugin, 1.2× for more.
+    static func dispatchOverFloor(plugins: Int) -> Double { plugins <= 1 ? 1.5 : 1.2 }
+    /// The dispatch goal is judged at up to this many plugins.
+    static let dispatchPlugins = 10
+    /// Loading this many plugins in a fresh process …
     static let loadPlugins = 1000
-    /// … may take at most this long, in ns.
-    static let loadNanoseconds: UInt64 = 50_000_000
+    /// … may take at most this many times the C loader.
+    static let loadRatio = 1.2
 }
 
 /// Renders results as a plain-text table or as the BENCHMARKS.md section.
@@ -61,8 +64,9 @@ enum Report {
                   let best = results.dispatch.min(by: { mode.ratio($0) < mode.ratio($1) }),
                   let worstFloor = results.dispatch.max(by: { mode.floor($0) < mode.floor($1) }),
                   let bestFloor = results.dispatch.min(by: { mode.floor($0) < mode.floor($1) }) else { continue }
-            let met = mode.ratio(worst) <= Goals.dispatchRatio
-            lines.append("Dispatch within \(Format.fixed(Goals.dispatchRatio, 1))× of the C loop, \(mode.name): "
+            let judged = results.dispatch.filter { $0.plugins <= Goals.dispatchPlugins }
+            let met = judged.allSatisfy { mode.floor($0) <= Goals.dispatchOverFloor(plugins: $0.plugins) }
+            lines.append("Dispatch within 1.5× (1 plugin) and 1.2× (up to \(Goals.dispatchPlugins)) of its floor, \(mode.name): "
                 + (met ? "MET" : "MISSED")
                 + " (ours/C from \(Format.ratio(mode.ratio(best))) [\(best.event.rawValue), \(best.plugins) plugins]"
                 + " to \(Format.ratio(mode.ratio(worst))) [\(worst.event.rawValue), \(worst.plugins) plugins];"
@@ -76,16 +80,16 @@ enum Report {
                 + "\(Format.ratio(worst.ratioPerEventCopied)) [\(worst.event.rawValue), \(worst.plugins) plugins])")
         }
         if let thousand = results.load.first(where: { $0.plugins == Goals.loadPlugins }) {
-            let met = thousand.freshProcess < Goals.loadNanoseconds
-            var line = "\(Goals.loadPlugins) plugins loaded in under \(Format.milliseconds(Goals.loadNanoseconds)) ms: "
-                + (met ? "MET" : "MISSED")
+            let ratio = Double(thousand.freshProcess) / Double(thousand.freshProcessC)
+            var line = "\(Goals.loadPlugins) plugins loaded in a fresh process within \(Format.fixed(Goals.loadRatio, 1))× the C loader: "
+                + (ratio <= Goals.loadRatio ? "MET" : "MISSED") + " (\(Format.ratio(ratio));"
                 + " (fresh process \(Format.milliseconds(thousand.freshProcess)) ms,"
                 + " C loader \(Format.milliseconds(thousand.freshProcessC)) ms,"
                 + " in this process \(Format.milliseconds(thousand.inProcess)) ms"
             if let net = thousand.cliNet { line += ", `plugboard list --json` \(Format.milliseconds(net)) ms net" }
             lines.append(line + ")")
         } else {
-            lines.append("\(Goals.loadPlugins) plugins loaded in under \(Format.milliseconds(Goals.loadNanoseconds)) ms: not measured in this run")
+            lines.append("\(Goals.loadPlugins) plugins loaded within \(Format.fixed(Goals.loadRatio, 1))× the C loader: not measured in this run")
         }
         return lines
     }
