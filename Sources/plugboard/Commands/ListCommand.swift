@@ -40,16 +40,28 @@ struct ListCommand: ParsableCommand {
     @OptionGroup var sandbox: SandboxOptions
     @OptionGroup var output: OutputOptions
 
-    /// The `--json` document.
-    struct Listing: Encodable {
-        let searchPath: [String]
-        let libraries: [CachedReport]
-        /// The scan cache file, if there is one.
-        let cacheFile: String?
-        /// A cache file that was ignored or could not be saved.
-        let notes: [String]
-        /// What `--policy` denies each plugin; absent without one.
-        let policy: PolicyDenials?
+    /// The `--json` document: `{"cacheFile", "libraries", "notes", "policy", "searchPath"}`, the
+    /// scan cache file (absent without one), each file's report with its `cached` flag, what
+    /// the operator should know of the cache file, what `--policy` denies each plugin (absent
+    /// without one), and the directories searched. Written directly, not through `Codable`:
+    /// see ``JSONWriter``.
+    static func listing(searchPath: [String], libraries: [ScannedLibrary], cacheFile: String?, notes: [String],
+                        policy: PolicyDenials?) -> JSONWriter {
+        var writer = JSONWriter()
+        writer.object { writer in
+            writer.member("cacheFile", ifPresent: cacheFile)
+            writer.key("libraries")
+            writer.array(libraries) { $1.writeJSON(into: &$0) }
+            writer.key("notes")
+            writer.array(notes)
+            if let policy {
+                writer.key("policy")
+                policy.writeJSON(into: &writer)
+            }
+            writer.key("searchPath")
+            writer.array(searchPath)
+        }
+        return writer
     }
 
     func run() throws {
@@ -67,8 +79,8 @@ struct ListCommand: ParsableCommand {
         let reports = libraries.map(\.report)
         let denials = PolicyDenials(policy, plugins: reports.flatMap(\.plugins))
         if output.json {
-            console.jsonDocument(Listing(searchPath: searchPath.directories.map(\.path), libraries: libraries.map(CachedReport.init),
-                                         cacheFile: scanCache.location?.file, notes: scanCache.notes, policy: denials))
+            console.jsonDocument(Self.listing(searchPath: searchPath.directories.map(\.path), libraries: libraries,
+                                              cacheFile: scanCache.location?.file, notes: scanCache.notes, policy: denials))
         } else {
             var listing = reports.isEmpty ? ["no plugin files in " + searchPath.directories.map(\.path).joined(separator: ", ")] : []
             for library in libraries {

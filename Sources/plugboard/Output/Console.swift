@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Plugboard
 import PlugboardSystem
 import Synchronization
 import SystemPackage
@@ -62,15 +63,25 @@ final class Console: Sendable {
         write(JSONOutput.encode(value, pretty: true) + "\n")
     }
 
-    /// Writes `text` as one unit. A report that cannot be written (standard output
+    /// Writes the document `writer` holds (the same style as ``jsonDocument(_:)``), then a newline.
+    func jsonDocument(_ writer: JSONWriter) {
+        write(bytes: writer.bytes + [UInt8(ascii: "\n")])
+    }
+
+    /// Writes `text` as one unit, as ``write(bytes:)`` does.
+    private func write(_ text: String) {
+        write(bytes: Array(text.utf8))
+    }
+
+    /// Writes `bytes` as one unit. A report that cannot be written (standard output
     /// closed, or a reader gone: SIGPIPE is ignored, so that is EPIPE) ends the process
     /// with ``ExitCodes/reportLost``, after one line on standard error.
-    private func write(_ text: String) {
+    private func write(bytes: [UInt8]) {
         lock.withLock { _ in
             // Re-asserted at every write: a plugin may have restored SIGPIPE's default action.
             signal(SIGPIPE, SIG_IGN)
             do throws(Errno) {
-                try StandardStream.write(Array(text.utf8), to: descriptor)
+                try StandardStream.write(bytes, to: descriptor)
             } catch {
                 Self.lost(error)
             }

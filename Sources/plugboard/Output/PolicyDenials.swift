@@ -20,6 +20,20 @@ struct PolicyDenials: Codable {
         self.denials = denials
     }
 
+    /// Writes the denials as their `Codable` form would be encoded.
+    func writeJSON(into writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.key("denials")
+            writer.object { writer in
+                for (id, denied) in denials.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+                    writer.key(id)
+                    writer.array(denied)
+                }
+            }
+            writer.member("policy", policy)
+        }
+    }
+
     /// "files, open-url" for `id`, or nil when it is denied nothing.
     func denied(_ id: PluginID) -> String? {
         denials[id.rawValue]?.joined(separator: ", ")

@@ -1,0 +1,151 @@
+/// Writes JSON text byte for byte as `JSONEncoder` does with `[.sortedKeys,
+/// .withoutEscapingSlashes, .prettyPrinted]` (two-space indent, `"key" : value`, an empty
+/// array or object written over two lines), straight into a byte buffer: for the large
+/// reports of a fixed schema (``ScannedLibrary/writeJSON(into:)``), where `Codable`'s
+/// generic machinery, the intermediate tree and the sorting of keys cost more than all
+/// the rest of a command. Why not `JSONEncoder` there: a warm `plugboard list --json` of
+/// 1,000 libraries spent half its time in it.
+///
+/// The caller writes an object's keys in ascending byte order, as the encoder sorts them;
+/// a debug build checks it. Tests compare the output with `JSONEncoder`'s.
+package struct JSONWriter {
+    /// The text written so far, UTF-8.
+    package private(set) var bytes: [UInt8] = []
+    /// Per open array or object: whether it has a member yet (and, in debug builds, its last key).
+    private var levels: [(hasMember: Bool, lastKey: [UInt8])] = []
+    /// A key was just written: its value comes next, on the key's line.
+    private var afterKey = false
+
+    package init() {
+        bytes.reserveCapacity(1 << 16)
+    }
+
+    /// Writes an object: `body` writes its members with ``key(_:)`` and a value each.
+    package mutating func object(_ body: (inout JSONWriter) -> Void) {
+        open(UInt8(ascii: "{"))
+        body(&self)
+        close(UInt8(ascii: "}"))
+    }
+
+    /// Writes an array: `body` writes its elements, a value each.
+    package mutating func array(_ body: (inout JSONWriter) -> Void) {
+        open(UInt8(ascii: "["))
+        body(&self)
+        close(UInt8(ascii: "]"))
+    }
+
+    /// Writes an array of `elements`, each by `element`.
+    package mutating func array<Elements: Sequence>(_ elements: Elements, _ element: (inout JSONWriter, Elements.Element) -> Void) {
+        array { writer in
+            for value in elements { element(&writer, value) }
+        }
+    }
+
+    /// Writes an array of strings.
+    package mutating func array(_ strings: [String]) {
+        array(strings) { $0.string($1) }
+    }
+
+    /// Starts the member `name` of the object being written: its value comes next.
+    package mutating func key(_ name: String) {
+        assert(levels.last.map { $0.lastKey.isEmpty || $0.lastKey.lexicographicallyPrecedes(name.utf8) } ?? false,
+               "JSONWriter: key \"\(name)\" out of order")
+        member()
+        quoted(name)
+        bytes.append(contentsOf: " : ".utf8)
+        afterKey = true
+        #if DEBUG
+        levels[levels.count - 1].lastKey = Array(name.utf8)
+        #endif
+    }
+
+    /// Writes `text` as a JSON string (a value, or an array's element).
+    package mutating func string(_ text: String) {
+        element()
+        quoted(text)
+    }
+
+    /// Writes `number`.
+    package mutating func number(_ number: some BinaryInteger) {
+        element()
+        bytes.append(contentsOf: String(number).utf8)
+    }
+
+    /// Writes `true` or `false`.
+    package mutating func bool(_ value: Bool) {
+        element()
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    /// Writes a member whose value is the string `text`.
+    package mutating func member(_ name: String, _ text: String) {
+        key(name)
+        string(text)
+    }
+
+    /// Writes a member whose value is the string `text`, or nothing when it is nil (as `encodeIfPresent`).
+    package mutating func member(_ name: String, ifPresent text: String?) {
+        if let text { member(name, text) }
+    }
+
+    /// The bytes before a value: after a key, none; in an array, the separator and the indent.
+    private mutating func element() {
+        if afterKey {
+            afterKey = false
+        } else {
+            member()
+        }
+    }
+
+    /// A new member or element of the innermost array or object: a comma after the previous
+    /// one, a new line and the indent.
+    private mutating func member() {
+        guard !levels.isEmpty else { return }
+        if levels[levels.count - 1].hasMember { bytes.append(UInt8(ascii: ",")) }
+        levels[levels.count - 1].hasMember = true
+        newLine(indent: levels.count)
+    }
+
+    private mutating func open(_ bracket: UInt8) {
+        element()
+        bytes.append(bracket)
+        levels.append((false, []))
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        let level = levels.removeLast()
+        // An empty one is written over two lines, as the encoder does: "[", an empty line, "]".
+        if !level.hasMember { bytes.append(UInt8(ascii: "\n")) }
+        newLine(indent: levels.count)
+        bytes.append(bracket)
+    }
+
+    private mutating func newLine(indent: Int) {
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
+    }
+
+    /// `text` quoted: `"` and `\` escaped, control characters as `\b \f \n \r \t` or `\u00xx`
+    /// (lowercase hexadecimal), everything else (`/`, DEL, non-ASCII) as it is.
+    private mutating func quoted(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
+            case 0x08: bytes.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: bytes.append(contentsOf: #"\f"#.utf8)
+            case 0x0A: bytes.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: bytes.append(contentsOf: #"\r"#.utf8)
+            case 0x09: bytes.append(contentsOf: #"\t"#.utf8)
+            case 0..<0x20:
+                let digits = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: #"\u00"#.utf8)
+                bytes.append(digits[Int(byte >> 4)])
+                bytes.append(digits[Int(byte & 0xF)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
