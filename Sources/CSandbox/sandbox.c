@@ -224,7 +224,9 @@ static int apply_landlock(const pbs_rules_t *rules, char *error, size_t size) {
     uint64_t handled = attributes.handled_access_fs;
     int result = allow_paths(ruleset, rules->read_paths, rules->read_count, PBS_READ, handled, error, size);
     if (result == 0) result = allow_mapped_files(ruleset, handled, error, size);
-    if (result == 0 && rules->library) result = allow_file(ruleset, rules->library, 0, error, size);
+    for (size_t i = 0; result == 0 && i < rules->library_count; i++) {
+        result = allow_file(ruleset, rules->library_paths[i], 0, error, size);
+    }
     for (size_t i = 0; result == 0 && i < rules->needed_count; i++) {
         result = allow_file(ruleset, rules->needed_paths[i], 1, error, size);
     }

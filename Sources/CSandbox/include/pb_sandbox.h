@@ -37,9 +37,10 @@ typedef struct pbs_rules {
         (mapped now: its executable and libraries; for the Swift runtime, its whole folder). */
     const char *const *read_paths;
     size_t read_count;
-    /** The library the worker loads, which it may read when it is a regular file (checked on the
-        descriptor the rule is made from). */
-    const char *library;
+    /** The libraries the worker loads, which it may read when each is a regular file (checked on
+        the descriptor the rule is made from). */
+    const char *const *library_paths;
+    size_t library_count;
     /** The libraries it needs, which the worker may read: each only when it is a regular ELF
         file, checked on the descriptor the rule is made from (a library names these itself: a
         folder, or a link to a secret, must not become readable). */

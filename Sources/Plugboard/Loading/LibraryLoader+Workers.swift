@@ -21,37 +21,16 @@ extension LibraryLoader {
                 return .failed(path, error)
             }
         }
-        let hello = WorkerMessage.hello(protocolVersion: .current, hostABIMajor: ABIVersion.host.major,
-                                        hostABIMinor: ABIVersion.host.minor)
-        switch connection.request(hello, timeout: workerGrace) {
-        case .success(.helloReply(let version, _)):
-            do throws(WorkerProtocolError) {
-                try WorkerProtocolVersion.current.requireCompatible(peer: version)
-            } catch {
-                connection.abandon(error.description)
-                return .failed(path, LoadFailure(.worker, "the plugin worker \(worker) cannot serve this host: \(error)"))
-            }
-            connection.peerVersion = version
-        case .success(let other):
-            connection.abandon("it answered the handshake with \(other.kind)")
-            return .failed(path, LoadFailure(.worker, "the plugin worker answered the handshake with \(other.kind)"))
-        case .failure(.exited(status: WorkerSandbox.failureStatus)) where connection.sandbox != nil:
-            connection.close(timeout: .zero)
-            return .failed(path, LoadFailure(.worker, "the plugin worker could not confine itself and ended (its message says why); nothing of the library ran"))
-        case .failure(let ending):
-            connection.close(timeout: .zero)
-            return .failed(path, LoadFailure(.worker, ending.sentence(who: "the plugin worker", callback: "its handshake",
-                                                                       library: path)))
-        }
+        if let failure = connection.handshake(worker: worker, timeout: workerGrace) { return .failed(path, failure) }
         var report = load(path, in: connection, into: target)
-        report.sandbox = connection.sandbox?.summary ?? SandboxSummary(mode: SandboxMode.off.rawValue, layers: [], grants: [])
+        report.sandbox = connection.sandboxSummary
         return report
     }
 
     /// Starts a worker for `path`, confined as the sandbox mode and the policy say.
     private func startWorker(_ worker: String, for path: String, trust: PluginTrust) throws(LoadFailure) -> WorkerConnection {
         let grant = accessPolicy?.grant(forLibrary: path) ?? SandboxGrant()
-        let sandbox = try WorkerSandbox.plan(for: path, mode: sandboxMode, support: .kernel, grant: grant)
+        let sandbox = try WorkerSandbox.plan(for: [path], mode: sandboxMode, support: .kernel, grant: grant)
         return try WorkerConnection(library: path, trust: trust, sandbox: sandbox, worker: worker, facade: fileFacade,
                                     invoker: invoker, bus: bus, log: pluginLogSink,
                                     refusals: busRefusalHandler, output: outputHandler)
@@ -63,27 +42,14 @@ extension LibraryLoader {
         // Until the library has registered its plugins, the policy's default rule is its rule.
         if let accessPolicy { connection.gate.apply(accessPolicy, library: path, plugins: nil) }
         let report: LoadReport
-        switch connection.request(.load(path: path, allowInsecure: connection.trust == .allowInsecure), timeout: callTimeout) {
-        case .success(.loaded(let json)):
-            guard let decoded = try? JSONDecoder().decode(LoadReport.self, from: Data(json)) else {
-                connection.abandon("it sent a load report that does not decode")
-                return .failed(path, LoadFailure(.worker, "the plugin worker sent a load report that does not decode"))
-            }
-            report = decoded
-        case .success(let other):
-            connection.abandon("it answered the load with \(other.kind)")
-            return .failed(path, LoadFailure(.worker, "the plugin worker answered the load with \(other.kind)"))
-        case .failure(let ending):
-            connection.close(timeout: .zero)
+        switch connection.load(path, timeout: callTimeout) {
+        case .report(let answer):
+            report = answer
+        case .broken(let failure):
+            return .failed(path, failure)
+        case .lost(let ending):
             loaded.noteLost(whileLoading: path, ending)
-            let stage = connection.stage
-            let failedAt: LoadStage = switch stage {
-            case .entry: .entry
-            case .`init`: .`init`
-            case .registerPlugins: .register
-            case .`deinit`, nil: .open
-            }
-            return .failed(path, LoadFailure(failedAt, ending.sentence(who: path, callback: stage?.rawValue ?? "dlopen", library: path)))
+            return .failed(path, LoadFailure(lostLoading: path, ending, at: connection.stage))
         }
         guard report.status == .loaded else {
             connection.close(timeout: workerGrace)
@@ -129,5 +95,83 @@ extension LibraryLoader {
         log(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: report.status == .loaded ? .warning : .error,
                             message: message))
         return report
+    }
+}
+
+extension LoadFailure {
+    /// Why the library at `path` failed when its worker ended (`ending`) while loading it, in the
+    /// library function `stage` announced last: the stage it was in (nil or `deinit`, a previous
+    /// library's, means `dlopen`) and the worker's sentence.
+    init(lostLoading path: String, _ ending: WorkerEnding, at stage: LibraryFunction?) {
+        let failedAt: LoadStage = switch stage {
+        case .entry: .entry
+        case .`init`: .`init`
+        case .registerPlugins: .register
+        case .`deinit`, nil: .open
+        }
+        let callback = failedAt == .open ? "dlopen" : stage?.rawValue ?? "dlopen"
+        self.init(failedAt, ending.sentence(who: path, callback: callback, library: path))
+    }
+}
+
+extension WorkerConnection {
+    /// Says `hello` to the worker (the program at `worker`) and checks its answer, waiting at most
+    /// `timeout`: nil when it can serve this host, else why not (the worker is ended then).
+    func handshake(worker: String, timeout: Duration) -> LoadFailure? {
+        let hello = WorkerMessage.hello(protocolVersion: .current, hostABIMajor: ABIVersion.host.major,
+                                        hostABIMinor: ABIVersion.host.minor)
+        switch request(hello, timeout: timeout) {
+        case .success(.helloReply(let version, _)):
+            do throws(WorkerProtocolError) {
+                try WorkerProtocolVersion.current.requireCompatible(peer: version)
+            } catch {
+                abandon(error.description)
+                return LoadFailure(.worker, "the plugin worker \(worker) cannot serve this host: \(error)")
+            }
+            peerVersion = version
+            return nil
+        case .success(let other):
+            abandon("it answered the handshake with \(other.kind)")
+            return LoadFailure(.worker, "the plugin worker answered the handshake with \(other.kind)")
+        case .failure(.exited(status: WorkerSandbox.failureStatus)) where sandbox != nil:
+            close(timeout: .zero)
+            return LoadFailure(.worker, "the plugin worker could not confine itself and ended (its message says why); nothing of the library ran")
+        case .failure(let ending):
+            close(timeout: .zero)
+            return LoadFailure(.worker, ending.sentence(who: "the plugin worker", callback: "its handshake", library: library))
+        }
+    }
+
+    /// What came of a ``load(_:timeout:)``.
+    enum LoadAnswer {
+        /// The worker's report.
+        case report(LoadReport)
+        /// The worker broke the protocol (the failure says how), and was ended.
+        case broken(LoadFailure)
+        /// The worker ended while loading (crashed, exited, or was ended past the timeout); its channel is closed.
+        case lost(WorkerEnding)
+    }
+
+    /// Has the worker load the library at `path`, under the connection's trust rule, waiting at most `timeout`.
+    func load(_ path: String, timeout: Duration?) -> LoadAnswer {
+        switch request(.load(path: path, allowInsecure: trust == .allowInsecure), timeout: timeout) {
+        case .success(.loaded(let json)):
+            guard let report = try? JSONDecoder().decode(LoadReport.self, from: Data(json)) else {
+                abandon("it sent a load report that does not decode")
+                return .broken(LoadFailure(.worker, "the plugin worker sent a load report that does not decode"))
+            }
+            return .report(report)
+        case .success(let other):
+            abandon("it answered the load with \(other.kind)")
+            return .broken(LoadFailure(.worker, "the plugin worker answered the load with \(other.kind)"))
+        case .failure(let ending):
+            close(timeout: .zero)
+            return .lost(ending)
+        }
+    }
+
+    /// How the worker is confined, as a load report says it.
+    var sandboxSummary: SandboxSummary {
+        sandbox?.summary ?? SandboxSummary(mode: SandboxMode.off.rawValue, layers: [], grants: [])
     }
 }

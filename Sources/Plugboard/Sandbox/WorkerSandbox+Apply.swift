@@ -26,7 +26,7 @@ extension WorkerSandbox {
     /// library is opened. On error the process may be partly confined and must exit.
     func apply(environment: [String: String]) throws(SandboxFailure) {
         let read = Self.systemReadPaths + grant.read
-        let needed = LibraryDependencies.files(neededBy: library, environment: environment)
+        let needed = libraries.flatMap { LibraryDependencies.files(neededBy: $0, environment: environment) }
         let write = Self.systemWritePaths + grant.write
         // Executing a program also executes its interpreter (the dynamic loader, or a script's).
         let execute = grant.execute + grant.execute.compactMap(LibraryDependencies.interpreter(of:))
@@ -63,6 +63,9 @@ extension WorkerSandbox {
         let lists = [read, needed, write, execute].map { $0.map { strdup($0) } }
         defer { lists.joined().forEach { free($0) } }
         let pointers = lists.map { $0.map { UnsafePointer($0) } }
+        let libraryCopies = libraries.map { strdup($0) }
+        defer { libraryCopies.forEach { free($0) } }
+        let libraryPointers = libraryCopies.map { UnsafePointer($0) }
         return pointers[0].withUnsafeBufferPointer { readPaths in
             pointers[1].withUnsafeBufferPointer { neededPaths in
                 pointers[2].withUnsafeBufferPointer { writePaths in
@@ -71,7 +74,8 @@ extension WorkerSandbox {
                             bind.withUnsafeBufferPointer { bindPorts in
                                 var rules = pbs_rules_t(
                                     read_paths: readPaths.baseAddress, read_count: readPaths.count,
-                                    library: nil, needed_paths: neededPaths.baseAddress, needed_count: neededPaths.count,
+                                    library_paths: nil, library_count: 0,
+                                    needed_paths: neededPaths.baseAddress, needed_count: neededPaths.count,
                                     write_paths: writePaths.baseAddress, write_count: writePaths.count,
                                     execute_paths: executePaths.baseAddress, execute_count: executePaths.count,
                                     connect_ports: connectPorts.baseAddress, connect_count: connectPorts.count,
@@ -80,8 +84,9 @@ extension WorkerSandbox {
                                     seccomp: seccomp ? 1 : 0, filter: nil, filter_size: 0, report_fd: -1,
                                     open_files: grant.openFiles ?? SandboxGrant.defaultOpenFiles,
                                     memory_bytes: grant.memoryBytes ?? 0, cpu_seconds: grant.cpuSeconds ?? 0)
-                                return library.withCString { path in
-                                    rules.library = path
+                                return libraryPointers.withUnsafeBufferPointer { libraryPaths in
+                                    rules.library_paths = libraryPaths.baseAddress
+                                    rules.library_count = libraryPaths.count
                                     return body(&rules)
                                 }
                             }

@@ -15,7 +15,7 @@ extension WorkerSandbox {
         case .all: "all"
         }
         return [
-            "library=" + texts([library]), "landlock=\(landlockABI)", "seccomp=\(seccomp ? 1 : 0)",
+            "library=" + texts(libraries), "landlock=\(landlockABI)", "seccomp=\(seccomp ? 1 : 0)",
             "filter=" + Hexadecimal.lowercase(filter), "read=" + texts(grant.read), "write=" + texts(grant.write),
             "execute=" + texts(grant.execute), "network=" + network, "connect=" + numbers(connect), "bind=" + numbers(bind),
             "memory=" + numbers(grant.memoryBytes.map { [$0] } ?? []), "cpu=" + numbers(grant.cpuSeconds.map { [$0] } ?? []),
@@ -65,11 +65,12 @@ extension WorkerSandbox {
         grant.memoryBytes = try numbers("memory", as: UInt64.self).first
         grant.cpuSeconds = try numbers("cpu", as: UInt64.self).first
         grant.openFiles = try numbers("open-files", as: UInt64.self).first
-        guard let library = try texts("library").first, let landlockABI = try numbers("landlock", as: Int.self).first,
+        let libraries = try texts("library")
+        guard !libraries.isEmpty, let landlockABI = try numbers("landlock", as: Int.self).first,
               let seccomp = try numbers("seccomp", as: Int.self).first,
               let filter = Hexadecimal.bytes(String(try field("filter"))) else {
             throw SandboxFailure(description: "\(Self.variable) lacks the library, the layers or the filter")
         }
-        self.init(library: library, landlockABI: landlockABI, seccomp: seccomp == 1, grant: grant, filter: filter)
+        self.init(libraries: libraries, landlockABI: landlockABI, seccomp: seccomp == 1, grant: grant, filter: filter)
     }
 }

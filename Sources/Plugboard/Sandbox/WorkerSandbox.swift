@@ -5,8 +5,9 @@ import Synchronization
 /// puts it in the worker's environment (``variable``, ``encoded``); the worker applies it before
 /// it opens the library (``apply(environment:)``).
 public struct WorkerSandbox: Sendable, Equatable {
-    /// The library the worker loads, which it may read (with the libraries it needs).
-    public let library: String
+    /// The libraries the worker loads, which it may read (with the libraries they need): one,
+    /// or a scanner's share of a listing (``ScanOptions/inWorkers(worker:callTimeout:sandbox:grants:output:)``).
+    public let libraries: [String]
     /// The Landlock ABI to use; 0: no Landlock layer.
     public let landlockABI: Int
     /// Whether to install the seccomp filter.
@@ -26,17 +27,17 @@ public struct WorkerSandbox: Sendable, Equatable {
     public static let passedVariables = ["LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_COLLATE", "LC_MESSAGES",
                                          "LC_MONETARY", "LC_NUMERIC", "LC_TIME", "TZ"]
 
-    init(library: String, landlockABI: Int, seccomp: Bool, grant: SandboxGrant, filter: [UInt8] = []) {
-        self.library = library
+    init(libraries: [String], landlockABI: Int, seccomp: Bool, grant: SandboxGrant, filter: [UInt8] = []) {
+        self.libraries = libraries
         self.landlockABI = landlockABI
         self.seccomp = seccomp
         self.grant = grant
         self.filter = filter
     }
 
-    /// The sandbox of a worker for `library`: nil under ``SandboxMode/off``; under
-    /// ``SandboxMode/strict``, an error when `support` lacks a layer.
-    static func plan(for library: String, mode: SandboxMode, support: SandboxSupport,
+    /// The sandbox of a worker for `libraries` (one, or a scanner's share): nil under
+    /// ``SandboxMode/off``; under ``SandboxMode/strict``, an error when `support` lacks a layer.
+    static func plan(for libraries: [String], mode: SandboxMode, support: SandboxSupport,
                      grant: SandboxGrant) throws(LoadFailure) -> WorkerSandbox? {
         switch mode {
         case .off:
@@ -48,10 +49,10 @@ public struct WorkerSandbox: Sendable, Equatable {
         case .best:
             break
         }
-        let unfiltered = WorkerSandbox(library: library, landlockABI: support.landlockABI, seccomp: support.seccomp, grant: grant)
+        let unfiltered = WorkerSandbox(libraries: libraries, landlockABI: support.landlockABI, seccomp: support.seccomp, grant: grant)
         guard support.seccomp else { return unfiltered }
         do throws(SandboxFailure) {
-            return WorkerSandbox(library: library, landlockABI: support.landlockABI, seccomp: true, grant: grant,
+            return WorkerSandbox(libraries: libraries, landlockABI: support.landlockABI, seccomp: true, grant: grant,
                                  filter: try CompiledFilters.shared.filter(for: unfiltered))
         } catch {
             throw LoadFailure(.worker, "the sandbox's seccomp filter cannot be made: \(error); the worker was not started")
@@ -96,7 +97,7 @@ public struct SandboxSummary: Sendable, Equatable, Codable {
             self.init(mode: SandboxMode.off.rawValue, layers: [], grants: [])
         } else {
             let support = SandboxSupport.kernel
-            self = WorkerSandbox(library: library, landlockABI: support.landlockABI, seccomp: support.seccomp, grant: grant).summary
+            self = WorkerSandbox(libraries: [library], landlockABI: support.landlockABI, seccomp: support.seccomp, grant: grant).summary
         }
     }
 

@@ -11,16 +11,17 @@ extension ScanCache {
         var seen: [FileIdentity: String] = [:]
         var found: Set<String> = []
         var refusedDirectories: Set<String> = []
-        let libraries = LoadCandidate.all(in: searchPath, trust: trust).map { candidate in
+        let looks = LoadCandidate.all(in: searchPath, trust: trust).map { candidate in
             switch candidate {
             case .refused(let report):
                 refusedDirectories.insert(report.path)
-                return ScannedLibrary(report: report, cached: false)
+                return Look.known(ScannedLibrary(report: report, cached: false))
             case .file(let path, let directoryWarnings):
                 found.insert(path)
-                return library(at: path, directoryWarnings: directoryWarnings, trust: trust, options: options, seen: &seen)
+                return look(at: path, directoryWarnings: directoryWarnings, trust: trust, options: options, seen: &seen)
             }
         }
+        let libraries = scanning(looks, options: options)
         let listed = searchPath.directories.map(\.path).filter { !refusedDirectories.contains($0) }
         forgetRemovedFiles(of: listed, found: found)
         return ContestedPluginIDs.withdraw(from: libraries)
@@ -30,33 +31,59 @@ extension ScanCache {
     public mutating func library(at path: String, trust: PluginTrust = .strict,
                                  options: ScanOptions = ScanOptions()) -> ScannedLibrary {
         var seen: [FileIdentity: String] = [:]
-        return library(at: path, directoryWarnings: [], trust: trust, options: options, seen: &seen)
+        let look = look(at: path, directoryWarnings: [], trust: trust, options: options, seen: &seen)
+        return scanning([look], options: options)[0]
     }
 
-    private mutating func library(at path: String, directoryWarnings: [String], trust: PluginTrust,
-                                  options: ScanOptions, seen: inout [FileIdentity: String]) -> ScannedLibrary {
+    /// What a first look at a file finds: its report (a failure, a skip, the cache's answer), or
+    /// that it must be scanned.
+    private enum Look {
+        case known(ScannedLibrary)
+        case toScan(path: String, key: ScanCacheKey, warnings: [String])
+    }
+
+    /// Looks at the file at `path`: one `stat`, the trust rule, the cache.
+    private func look(at path: String, directoryWarnings: [String], trust: PluginTrust, options: ScanOptions,
+                      seen: inout [FileIdentity: String]) -> Look {
         let status: FileStatus
         let warnings: [String]
         do throws(LoadFailure) {
             status = try FileStatus.ofLibrary(path)
-            if let same = seen[status.identity] { return ScannedLibrary(report: .skipped(path, sameFileAs: same), cached: false) }
+            if let same = seen[status.identity] { return .known(ScannedLibrary(report: .skipped(path, sameFileAs: same), cached: false)) }
             seen[status.identity] = path
             warnings = try directoryWarnings + trust.admit(path, status)
         } catch {
-            return ScannedLibrary(report: .failed(path, error), cached: false)
+            return .known(ScannedLibrary(report: .failed(path, error), cached: false))
         }
         let key = ScanCacheKey(path: path, status: status)
         if options.reuse, let entry = entry(for: key), !(options.retryCrashed && entry.isCrash) {
-            return ScannedLibrary(report: entry.report(at: path).adding(warnings), cached: true)
+            return .known(ScannedLibrary(report: entry.report(at: path).adding(warnings), cached: true))
         }
-        let entry = options.load(path)
-        // A file replaced while it was loaded is not remembered under the key of the old one.
-        if (try? ScanCacheKey(path: path)) == key {
-            store(entry, for: key)
-        } else {
-            forget(path)
+        return .toScan(path: path, key: key, warnings: warnings)
+    }
+
+    /// The reports of `looks`, in order: the files that must be scanned scanned all at once by
+    /// `options`, and what was learnt remembered.
+    private mutating func scanning(_ looks: [Look], options: ScanOptions) -> [ScannedLibrary] {
+        let paths = looks.compactMap { look in
+            if case .toScan(let path, _, _) = look { path } else { nil }
         }
-        return ScannedLibrary(report: entry.report(at: path).adding(warnings), cached: false)
+        var entries = (paths.isEmpty ? [] : options.scan(paths)).makeIterator()
+        return looks.map { look in
+            switch look {
+            case .known(let library):
+                return library
+            case .toScan(let path, let key, let warnings):
+                let entry = entries.next() ?? .scanned(report: .failed(path, LoadFailure(.worker, "the scan gave no report")))
+                // A file replaced while it was scanned is not remembered under the key of the old one.
+                if (try? ScanCacheKey(path: path)) == key {
+                    store(entry, for: key)
+                } else {
+                    forget(path)
+                }
+                return ScannedLibrary(report: entry.report(at: path).adding(warnings), cached: false)
+            }
+        }
     }
 }
 

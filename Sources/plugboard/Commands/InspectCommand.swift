@@ -49,7 +49,7 @@ struct InspectCommand: ParsableCommand {
         FaultReporter.install()
         var scanCache = try cache.open()
         var library = scanCache.library(at: WorkingDirectory.absolute(file), trust: trust.policy,
-                                        options: cache.scanOptions(loading: ScanOptions.inWorkers(
+                                        options: cache.scanOptions(scanning: ScanOptions.inWorkers(
                                             worker: try IsolationOptions.workerPath(), callTimeout: callTimeout.timeout,
                                             sandbox: sandbox.mode, grants: try policy.policy(), output: StandardStream.writeOutputLine)))
         scanCache.save()

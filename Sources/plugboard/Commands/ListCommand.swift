@@ -7,13 +7,15 @@ struct ListCommand: ParsableCommand {
         commandName: "list",
         abstract: "List the plugin files found, their load status, and their plugins.",
         discussion: """
-            Loads each library in a worker process of its own (entry, version check, init, register) \
-            without sending any lifecycle event, then shuts it down: no plugin code runs in \
-            this process. A library that crashes, exits or does not return within \
-            --call-timeout while loading is reported as failed at the stage it was in (and \
-            remembered by the scan cache until its file changes). What a \
-            plugin prints goes to standard error, attributed to its library, never into the \
-            report; the human report escapes control characters (\\n, \\x1b).
+            Loads each library (entry, version check, init, register) without sending any \
+            lifecycle event, then lets go of it, in scanner workers: no plugin code runs in this \
+            process. A scanner worker loads up to 32 libraries one after another, each alone, \
+            and one scanner per processor runs at a time. A library that crashes, exits or \
+            does not return within --call-timeout while loading is reported as failed at the \
+            stage it was in (and remembered by the scan cache until its file changes), and a \
+            fresh worker goes on with the next. What a plugin prints goes to standard error, \
+            attributed to the library being scanned when it is read, never into the report; \
+            the human report escapes control characters (\\n, \\x1b).
 
             Scan cache: what each library registered is kept in one file, \
             $XDG_CACHE_HOME/plugboard/\(ScanCacheLocation.fileName) (or ~/.cache/plugboard/; \
@@ -70,7 +72,7 @@ struct ListCommand: ParsableCommand {
         let searchPath = search.searchPath
         var scanCache = try cache.open()
         var libraries = scanCache.list(searchPath, trust: trust.policy,
-                                       options: cache.scanOptions(loading: ScanOptions.inWorkers(
+                                       options: cache.scanOptions(scanning: ScanOptions.inWorkers(
                                            worker: try IsolationOptions.workerPath(), callTimeout: callTimeout.timeout,
                                            sandbox: sandbox.mode, grants: try policy.policy(), output: StandardStream.writeOutputLine)))
         scanCache.save()

@@ -27,9 +27,9 @@ struct ScanCacheOptions: ParsableArguments {
         ScanCache(location: try location())
     }
 
-    /// How the command uses the cache, scanning a library that must be scanned with `loading`.
-    func scanOptions(loading: @escaping @Sendable (String) -> ScanCacheEntry) -> ScanOptions {
-        ScanOptions(reuse: !noCache, retryCrashed: retryFailed, load: loading)
+    /// How the command uses the cache, scanning the libraries that must be scanned with `scanning`.
+    func scanOptions(scanning: @escaping @Sendable ([String]) -> [ScanCacheEntry]) -> ScanOptions {
+        ScanOptions(reuse: !noCache, retryCrashed: retryFailed, scan: scanning)
     }
 
     private func location() throws -> ScanCacheLocation? {

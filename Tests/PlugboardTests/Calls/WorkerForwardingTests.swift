@@ -83,7 +83,7 @@ import Testing
     @Test func aFunctionCallTheWorkerCannotRunEndsIt() throws {
         let fixture = try FunctionsFixture()
         defer { fixture.remove() }
-        let sandbox = try WorkerSandbox.plan(for: fixture.library, mode: .best, support: .kernel, grant: SandboxGrant())
+        let sandbox = try WorkerSandbox.plan(for: [fixture.library], mode: .best, support: .kernel, grant: SandboxGrant())
         let connection = try WorkerConnection(library: fixture.library, trust: .strict, sandbox: sandbox, worker: Self.worker,
                                               facade: nil, invoker: nil, bus: nil, log: { _ in }, refusals: nil, output: { _ in })
         defer { connection.close(timeout: .seconds(10)) }

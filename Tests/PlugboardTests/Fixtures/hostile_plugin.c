@@ -90,9 +90,10 @@
  *           misbehaviours of its place first.
  * Identity: HOSTILE_ID (default "com.example.hostile"), HOSTILE_NAME,
  *           HOSTILE_VERSION, HOSTILE_PRIORITY.
- * Marker:   LOAD_MARKER "path" (a constructor appends the line "loaded" to that
- *           file each time the library is loaded, before any of its functions
- *           runs: a test counts the dlopens, e.g. none on a scan cache hit).
+ * Marker:   LOAD_MARKER "path" (a constructor appends the line "loaded PID" to
+ *           that file each time the library is loaded, before any of its functions
+ *           runs: a test counts the dlopens, e.g. none on a scan cache hit, and the
+ *           processes that made them).
  *
  * Every callback that runs logs its event name first, so a test sees how far
  * the plugin got; it answers true to launch and open_url.
@@ -747,7 +748,7 @@ static bool register_plugins(const pb_registrar_t *registrar) {
 #ifdef LOAD_MARKER
 __attribute__((constructor)) static void mark_load(void) {
     FILE *marker = fopen(LOAD_MARKER, "a");
-    if (marker) { fputs("loaded\n", marker); fclose(marker); }
+    if (marker) { fprintf(marker, "loaded %d\n", (int)getpid()); fclose(marker); }
 }
 #endif
 

@@ -14,14 +14,14 @@ import Testing
         grant.memoryBytes = 512 << 20
         grant.cpuSeconds = 60
         grant.openFiles = 4096
-        let sandbox = WorkerSandbox(library: "/p/lib x.so", landlockABI: 7, seccomp: true, grant: grant, filter: [0, 1, 0xFF])
+        let sandbox = WorkerSandbox(libraries: ["/p/lib x.so", "/q/second,one.so"], landlockABI: 7, seccomp: true, grant: grant, filter: [0, 1, 0xFF])
         #expect(try WorkerSandbox(encoded: sandbox.encoded) == sandbox)
-        let plain = WorkerSandbox(library: "/p/l.so", landlockABI: 0, seccomp: false, grant: SandboxGrant())
+        let plain = WorkerSandbox(libraries: ["/p/l.so"], landlockABI: 0, seccomp: false, grant: SandboxGrant())
         #expect(try WorkerSandbox(encoded: plain.encoded) == plain)
     }
 
     @Test func aDamagedTextNamesTheField() {
-        let text = WorkerSandbox(library: "/p/l.so", landlockABI: 7, seccomp: true, grant: SandboxGrant()).encoded
+        let text = WorkerSandbox(libraries: ["/p/l.so"], landlockABI: 7, seccomp: true, grant: SandboxGrant()).encoded
         #expect(throws: SandboxFailure.self) { try WorkerSandbox(encoded: text.replacingOccurrences(of: "network=none", with: "network=some")) }
         #expect(throws: SandboxFailure.self) { try WorkerSandbox(encoded: text.replacingOccurrences(of: "library=", with: "library=zz")) }
         #expect(throws: SandboxFailure.self) { try WorkerSandbox(encoded: "library") }
@@ -30,13 +30,13 @@ import Testing
     /// The host compiles each kind of filter once; the filter is a whole BPF program.
     @Test func theFilterIsCompiledOnceAndIsABPFProgram() throws {
         guard SandboxSupport.kernel.seccomp else { return }
-        let first = try #require(try WorkerSandbox.plan(for: "/p/a.so", mode: .best, support: .kernel, grant: SandboxGrant()))
-        let second = try #require(try WorkerSandbox.plan(for: "/p/b.so", mode: .best, support: .kernel, grant: SandboxGrant()))
+        let first = try #require(try WorkerSandbox.plan(for: ["/p/a.so"], mode: .best, support: .kernel, grant: SandboxGrant()))
+        let second = try #require(try WorkerSandbox.plan(for: ["/p/b.so"], mode: .best, support: .kernel, grant: SandboxGrant()))
         #expect(!first.filter.isEmpty && first.filter.count % 8 == 0)
         #expect(first.filter == second.filter)
         var granted = SandboxGrant()
         granted.execute = ["/bin/true"]
-        let executing = try #require(try WorkerSandbox.plan(for: "/p/c.so", mode: .best, support: .kernel, grant: granted))
+        let executing = try #require(try WorkerSandbox.plan(for: ["/p/c.so"], mode: .best, support: .kernel, grant: granted))
         #expect(executing.filter != first.filter, "an execute grant lets execve through")
     }
 }

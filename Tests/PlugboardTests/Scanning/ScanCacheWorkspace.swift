@@ -36,7 +36,12 @@ struct ScanCacheWorkspace {
 
     /// How many times the library `name` was loaded (by any process).
     func loads(_ name: String) -> Int {
-        ((try? String(contentsOfFile: marker(name), encoding: .utf8)) ?? "").split(separator: "\n").count
+        loaders(name).count
+    }
+
+    /// The process that made each load of the library `name`, in order.
+    func loaders(_ name: String) -> [String] {
+        ((try? String(contentsOfFile: marker(name), encoding: .utf8)) ?? "").split(separator: "\n").map { String($0.dropFirst("loaded ".count)) }
     }
 
     /// `plugboard list --json` over the plugin directory (or `directory`) with this workspace's cache.

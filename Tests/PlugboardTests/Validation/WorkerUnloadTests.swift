@@ -34,7 +34,7 @@ import Testing
         #expect(host.open(url: "a://x").decidedBy.map(\.rawValue) == ["com.example.hostile"])
         #expect(logged.withLock { $0 } == ["init", "deinit", "init", "open-url"])
         // The library's constructor ran once: one dlopen, so one process, and two inits.
-        #expect(try String(contentsOfFile: marker, encoding: .utf8) == "loaded\n")
+        #expect(try String(contentsOfFile: marker, encoding: .utf8).split(separator: "\n").count == 1)
     }
 
     @Test func theCensusCountsCallsFromPluginThreadsAndAfterDeinit() throws {
