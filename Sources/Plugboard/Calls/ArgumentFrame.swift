@@ -17,7 +17,8 @@ final class ArgumentFrame {
     /// The arguments as set, in order. Read on every call, from the host's one thread: not
     /// checked for exclusive access at run time.
     @exclusivity(unchecked) private(set) var values: [PluginValue] = []
-    private let interface: CallInterface
+    /// The layout of the frame and the libffi call interface.
+    let interface: CallInterface
     /// Each argument's payload buffer and its capacity (0 with no buffer).
     private var payloads: [(buffer: UnsafeMutableRawPointer?, capacity: Int)]
 

@@ -18,6 +18,11 @@ public final class PreparedFunctionCall {
     // Read on every call and used from the host's one thread (like the host): not checked
     // for exclusive access at run time.
     @exclusivity(unchecked) private var frame: ArgumentFrame
+    /// Calls of this prepared call in progress: a function can reach back into the embedding
+    /// application (a log line, an observer), which may call or change this prepared call again.
+    @exclusivity(unchecked) private var active = 0
+    /// Frames replaced while a call was in progress, which that call still reads: kept until the calls end.
+    @exclusivity(unchecked) private var retired: [ArgumentFrame] = []
 
     init(_ handle: PluginFunctionHandle, arguments: [PluginValue]) throws(PluginCallError) {
         self.handle = handle
@@ -28,17 +33,33 @@ public final class PreparedFunctionCall {
     /// the next calls; on a throw the argument keeps its value. An `index` the signature has
     /// not is ``PluginCallError/invalidArgument(_:position:reason:)``.
     public func set(_ index: Int, to value: PluginValue) throws(PluginCallError) {
-        try frame.set(index, to: value)
+        guard active > 0 else { return try frame.set(index, to: value) }
+        // A call in progress reads the frame (a string it was given may still be in use): set a copy.
+        let copy = try ArgumentFrame(for: frame.resolved, interface: frame.interface, arguments: frame.values)
+        try copy.set(index, to: value)
+        replace(with: copy)
     }
 
     /// Calls the function with the arguments as set and returns its result.
     public func call() throws(PluginCallError) -> PluginValue {
         if !handle.isCurrent(frame.resolved) {
-            frame = try Self.frame(for: handle.current(), arguments: frame.values)
+            replace(with: try Self.frame(for: handle.current(), arguments: frame.values))
         }
-        // The frame stays this call's own until it returns (it is replaced only above, on this thread):
-        // borrowed, so nothing reached through it is reference counted.
+        active += 1
+        defer {
+            active -= 1
+            if active == 0, !retired.isEmpty { retired = [] }
+        }
+        // The frame outlives this call (a frame replaced meanwhile is retired, not freed): borrowed,
+        // so nothing reached through it is reference counted. `_withUnsafeGuaranteedRef` is the
+        // standard library's way to say so; no public API promises it.
         return try Unmanaged.passUnretained(frame)._withUnsafeGuaranteedRef { handle.call($0) }.get()
+    }
+
+    /// Makes `new` the frame; the old one is kept while a call that reads it is in progress.
+    private func replace(with new: ArgumentFrame) {
+        if active > 0 { retired.append(frame) }
+        frame = new
     }
 
     /// A frame for `function` holding `arguments`, laid out by its libffi call interface (in a

@@ -114,6 +114,35 @@ import Testing
                 && traces[1].hasPrefix("trace: function weigh(3, 2.5, \"abcd\") → 11.5 in "), "\(traces)")
     }
 
+    /// The embedding application's code, reached from inside a call (here a log line), that calls or
+    /// changes the same prepared call: the call in progress keeps the arguments it was given.
+    @Test func aPreparedCallChangedWhileItRunsKeepsItsOwnArguments() throws {
+        final class Reentry: @unchecked Sendable {
+            var call: PreparedFunctionCall?
+            var inner: [PluginValue] = []
+        }
+        let reentry = Reentry()
+        let directory = try TemporaryDirectory("plugboard-prepared-reentry")
+        defer { directory.remove() }
+        let library = try PluginCompiler.compile(TestPaths.fixtures + "/functions_plugin.c", to: directory.file("libfunctions.so"))
+        let long = String(repeating: "x", count: 4096)
+        let host = PluginHost(logHandler: { record in
+            guard record.message == "length_after_log", let call = reentry.call else { return }
+            reentry.call = nil
+            try? call.set(0, to: .string(long))
+            reentry.inner.append((try? call.call()) ?? .void)
+        })
+        defer { host.shutdown() }
+        try #require(host.loadLibrary(at: library).status == .loaded)
+        let call = try host.function(FunctionAddress(parsing: "com.example.functions.length_after_log"))
+            .prepare([.string(String(repeating: "a", count: 100))])
+        reentry.call = call
+        #expect(try call.call() == .uint(100), "the outer call measured its own argument")
+        #expect(reentry.inner == [.uint(4096)])
+        #expect(call.arguments == [.string(long)])
+        #expect(try call.call() == .uint(4096))
+    }
+
     /// A result the host copies and releases is released once per call, prepared or not.
     @Test func aPreparedCallReleasesEachResultOnce() throws {
         let fixture = try FunctionsFixture()

@@ -123,6 +123,21 @@ static pb_bytes_t null_bytes_with_size(void) {
     return result;
 }
 
+/* The host, kept by init, for length_after_log. */
+static const pb_host_t *the_host;
+
+static bool init(const pb_host_t *host) {
+    the_host = host;
+    return true;
+}
+
+/* Logs "length_after_log" through the host, then measures its argument: a function that
+   reaches back into the host while its argument is in use. */
+static uint64_t length_after_log(const char *text) {
+    if (the_host) the_host->log(the_host, "com.example.functions", PB_LOG_INFO, "length_after_log");
+    return strlen(text);
+}
+
 #define FUNCTION(NAME, SIGNATURE, DOC) {sizeof(pb_function_t), #NAME, SIGNATURE, DOC, (void (*)(void))NAME, NULL}
 #define RELEASED(NAME, SIGNATURE, DOC) {sizeof(pb_function_t), #NAME, SIGNATURE, DOC, (void (*)(void))NAME, release_result}
 
@@ -158,6 +173,7 @@ static const pb_function_t functions[] = {
     FUNCTION(touch, "void ()", NULL),
     FUNCTION(touch_count, "int32 ()", NULL),
     FUNCTION(count_call, "int32 ()", "Counts its calls: 1, 2, 3…"),
+    FUNCTION(length_after_log, "uint64 (string)", "Logs, then measures its argument."),
     FUNCTION(wait_readable, "bool (int32)", "Waits until the file descriptor is readable."),
     FUNCTION(crash, "void ()", "Writes through NULL."),
     FUNCTION(null_string, "string ()", NULL),
@@ -218,7 +234,7 @@ static bool register_plugins(const pb_registrar_t *registrar) {
 }
 
 static const pb_entry_t entry = {
-    sizeof(pb_entry_t), PB_ABI_VERSION_MAJOR, PB_ABI_VERSION_MINOR, NULL, NULL, register_plugins,
+    sizeof(pb_entry_t), PB_ABI_VERSION_MAJOR, PB_ABI_VERSION_MINOR, init, NULL, register_plugins,
 };
 
 PB_EXPORT const pb_entry_t *plugboard_entry(void) { return &entry; }
