@@ -33,13 +33,19 @@ import Testing
         return once
     }
 
+    /// A host, in process or with workers, that loaded `fixture`'s library.
+    static func host(loading fixture: FunctionsFixture, inWorkers: Bool) throws -> PluginHost {
+        let host = inWorkers ? PluginHost(isolation: .workers(worker: WorkerForwardingTests.worker)) : PluginHost()
+        try #require(host.loadLibrary(at: fixture.library).status == .loaded)
+        return host
+    }
+
     @Test(arguments: [false, true])
     func aPreparedCallGivesWhatAnUnpreparedCallGives(inWorkers: Bool) throws {
         let fixture = try FunctionsFixture()
         defer { fixture.remove() }
-        let host = inWorkers ? PluginHost(isolation: .workers(worker: WorkerForwardingTests.worker)) : PluginHost()
+        let host = try Self.host(loading: fixture, inWorkers: inWorkers)
         defer { host.shutdown() }
-        try #require(host.loadLibrary(at: fixture.library).status == .loaded)
         for (function, arguments) in Self.calls {
             let unprepared = Result { () throws(PluginCallError) in try host.call("com.example.functions.\(function)", arguments) }
             let prepared = try Self.prepared(host, function, arguments)
@@ -53,9 +59,8 @@ import Testing
     func settingAnArgumentChecksItAndKeepsTheOldValueWhenRefused(inWorkers: Bool) throws {
         let fixture = try FunctionsFixture()
         defer { fixture.remove() }
-        let host = inWorkers ? PluginHost(isolation: .workers(worker: WorkerForwardingTests.worker)) : PluginHost()
+        let host = try Self.host(loading: fixture, inWorkers: inWorkers)
         defer { host.shutdown() }
-        try #require(host.loadLibrary(at: fixture.library).status == .loaded)
         let weigh = try host.function(FunctionAddress(parsing: "com.example.functions.weigh"))
         let call = try weigh.prepare([.int(3), .double(2.5), .string("abc")])
         #expect(try call.call() == .double(10.5))
