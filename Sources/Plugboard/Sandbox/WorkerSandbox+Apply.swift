@@ -55,17 +55,14 @@ extension WorkerSandbox {
         return Array(program.prefix(size))
     }
 
-    /// Calls `body` with this sandbox's rules over `read`, `needed`, `write` and `execute` (valid during the call).
+    /// Calls `body` with this sandbox's rules over its libraries, `read`, `needed`, `write` and `execute` (valid during the call).
     private func withRules<Result>(read: [String], needed: [String], write: [String], execute: [String],
                                    _ body: (inout pbs_rules_t) -> Result) -> Result {
         var connect: [UInt16] = [], bind: [UInt16] = []
         if case .ports(let connecting, let binding) = grant.network { (connect, bind) = (connecting, binding) }
-        let lists = [read, needed, write, execute].map { $0.map { strdup($0) } }
+        let lists = [read, needed, write, execute, libraries].map { $0.map { strdup($0) } }
         defer { lists.joined().forEach { free($0) } }
         let pointers = lists.map { $0.map { UnsafePointer($0) } }
-        let libraryCopies = libraries.map { strdup($0) }
-        defer { libraryCopies.forEach { free($0) } }
-        let libraryPointers = libraryCopies.map { UnsafePointer($0) }
         return pointers[0].withUnsafeBufferPointer { readPaths in
             pointers[1].withUnsafeBufferPointer { neededPaths in
                 pointers[2].withUnsafeBufferPointer { writePaths in
@@ -84,7 +81,7 @@ extension WorkerSandbox {
                                     seccomp: seccomp ? 1 : 0, filter: nil, filter_size: 0, report_fd: -1,
                                     open_files: grant.openFiles ?? SandboxGrant.defaultOpenFiles,
                                     memory_bytes: grant.memoryBytes ?? 0, cpu_seconds: grant.cpuSeconds ?? 0)
-                                return libraryPointers.withUnsafeBufferPointer { libraryPaths in
+                                return pointers[4].withUnsafeBufferPointer { libraryPaths in
                                     rules.library_paths = libraryPaths.baseAddress
                                     rules.library_count = libraryPaths.count
                                     return body(&rules)
