@@ -1,5 +1,3 @@
-import CFaultReporter
-
 /// A call's arguments written as C once, for many calls of one resolved function: the
 /// frame a ``CallInterface`` lays out, on the heap, and one payload buffer per string or
 /// buffer argument (grown when a longer value is set, never shrunk). Setting an argument
@@ -9,11 +7,6 @@ final class ArgumentFrame {
     let resolved: ResolvedFunction
     /// The frame: the interface's slots, result and parameter pointer array.
     let base: UnsafeMutableRawPointer
-    /// In this process: the function and its plugin's fault label, as `resolved` holds them
-    /// (which keeps the function alive), unretained: a call borrows it without reference
-    /// counting; nil in a worker.
-    let code: Unmanaged<PluginFunction>?
-    let label: UnsafePointer<pbf_label_t>?
     /// The arguments as set, in order. Read on every call, from the host's one thread: not
     /// checked for exclusive access at run time.
     @exclusivity(unchecked) private(set) var values: [PluginValue] = []
@@ -27,10 +20,6 @@ final class ArgumentFrame {
     init(for resolved: ResolvedFunction, interface: CallInterface, arguments: [PluginValue]) throws(PluginCallError) {
         self.resolved = resolved
         self.interface = interface
-        (code, label) = switch resolved.place {
-        case .here(let function, let label): (Unmanaged.passUnretained(function), label)
-        case .worker: (nil, nil)
-        }
         base = .allocate(byteCount: interface.frameSize, alignment: 16)
         payloads = Array(repeating: (nil, 0), count: resolved.signature.arguments.count)
         guard arguments.count == payloads.count else {

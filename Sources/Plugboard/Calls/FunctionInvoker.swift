@@ -156,25 +156,40 @@ final class FunctionInvoker: Sendable {
     /// takes its arguments from the frame, checked and converted when they were set.
     func call(_ function: ResolvedFunction, _ arguments: [PluginValue], frame: ArgumentFrame? = nil, depth: UInt32,
               onDispatchThread: Bool, interrupted: () -> Bool) -> Result<PluginValue, PluginCallError> {
-        callSite.call(.function, of: function.address.plugin, traced: { CallTracer.call(function.address, arguments) },
-                      answer: CallTracer.answer) {
+        let direct = runDirectly(function, depth: depth, onDispatchThread: onDispatchThread) { code, record, label throws(PluginCallError) in
+            if let frame { return try code.call(frame: frame.base, of: function, record: record, label: label) }
+            return try code.call(arguments, of: function, record: record, label: label)
+        }
+        if let direct { return direct }
+        return callSite.call(.function, of: function.address.plugin, traced: { CallTracer.call(function.address, arguments) },
+                             answer: CallTracer.answer) {
             run(function, arguments, frame: frame, depth: depth, onDispatchThread: onDispatchThread, interrupted: interrupted)
         }.answer
     }
 
     /// Calls the function `frame` was written for with the arguments set in it, on the host's
-    /// dispatch thread, as ``call(_:_:frame:depth:onDispatchThread:interrupted:)`` does. In this
-    /// process, with no tracing, that is the function's run and nothing else: nothing on
-    /// this path is reference counted.
+    /// dispatch thread, as ``call(_:_:frame:depth:onDispatchThread:interrupted:)`` does, without
+    /// reading the arguments' values unless the call is traced or goes to a worker.
     @inline(__always)
     func call(_ frame: ArgumentFrame, interrupted: () -> Bool) -> Result<PluginValue, PluginCallError> {
-        guard let code = frame.code, let label = frame.label, !callSite.decorators.traces else {
-            return call(frame.resolved, frame.values, frame: frame, depth: 0, onDispatchThread: true, interrupted: interrupted)
-        }
-        return code._withUnsafeGuaranteedRef { code in
-            InvocationDepth.with(0) { () -> Result<PluginValue, PluginCallError> in
+        runDirectly(frame.resolved, depth: 0, onDispatchThread: true) { code, record, label throws(PluginCallError) in
+            try code.call(frame: frame.base, of: frame.resolved, record: record, label: label)
+        } ?? call(frame.resolved, frame.values, frame: frame, depth: 0, onDispatchThread: true, interrupted: interrupted)
+    }
+
+    /// A call of `function` in this process, on the host's dispatch thread and not traced, is its
+    /// run and nothing else (the call site's per-call form adds nothing to it then): `body` runs
+    /// with the function borrowed, the dispatch thread's record and the plugin's label, `depth`
+    /// invocations deep, and nothing on the way is reference counted. Nil for any other call.
+    @inline(__always)
+    private func runDirectly(_ function: ResolvedFunction, depth: UInt32, onDispatchThread: Bool,
+                             _ body: (PluginFunction, CallRecord, UnsafePointer<pbf_label_t>) throws(PluginCallError) -> PluginValue)
+        -> Result<PluginValue, PluginCallError>? {
+        guard onDispatchThread, !callSite.decorators.traces, let here = function.here else { return nil }
+        return here.code._withUnsafeGuaranteedRef { code in
+            InvocationDepth.with(depth) { () -> Result<PluginValue, PluginCallError> in
                 do throws(PluginCallError) {
-                    return .success(try code.call(frame: frame.base, of: frame.resolved, record: callSite.record, label: label))
+                    return .success(try body(code, callSite.record, here.label))
                 } catch {
                     return .failure(error)
                 }

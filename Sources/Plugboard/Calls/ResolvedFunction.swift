@@ -20,11 +20,18 @@ final class ResolvedFunction: @unchecked Sendable {
     let signature: FunctionSignature
     /// Where a call runs.
     let place: Place
+    /// In this process: the function, unretained (``place`` holds it), and its plugin's fault
+    /// label, so that a call borrows them without reference counting; nil in a worker.
+    let here: (code: Unmanaged<PluginFunction>, label: UnsafePointer<pbf_label_t>)?
 
     init(address: FunctionAddress, declaration: FunctionDeclaration, signature: FunctionSignature, place: Place) {
         self.address = address
         self.declaration = declaration
         self.signature = signature
         self.place = place
+        here = switch place {
+        case .here(let function, let label): (.passUnretained(function), label)
+        case .worker: nil
+        }
     }
 }
