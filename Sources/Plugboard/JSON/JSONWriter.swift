@@ -27,6 +27,14 @@ package struct JSONWriter {
         close(UInt8(ascii: "}"))
     }
 
+    /// Writes an object whose members are all strings, given in ascending key order; a nil
+    /// value leaves its member out (as `encodeIfPresent` does).
+    package mutating func object(strings members: KeyValuePairs<String, String?>) {
+        object { writer in
+            for (name, text) in members { writer.member(name, ifPresent: text) }
+        }
+    }
+
     /// Writes an array: `body` writes its elements, a value each.
     package mutating func array(_ body: (inout JSONWriter) -> Void) {
         open(UInt8(ascii: "["))

@@ -88,18 +88,11 @@ extension PluginSummary {
             }
             writer.key("functions")
             writer.array(functions) { writer, function in
-                writer.object { writer in
-                    writer.member("doc", function.doc)
-                    writer.member("name", function.name)
-                    writer.member("signature", function.signature)
-                }
+                writer.object(strings: ["doc": function.doc, "name": function.name, "signature": function.signature])
             }
             writer.key("refusedFunctions")
             writer.array(refusedFunctions) { writer, refusal in
-                writer.object { writer in
-                    writer.member("name", refusal.name)
-                    writer.member("reason", refusal.reason)
-                }
+                writer.object(strings: ["name": refusal.name, "reason": refusal.reason])
             }
             writer.member("source", source.description)
         }
@@ -109,11 +102,7 @@ extension PluginSummary {
 extension LoadFailure {
     /// Writes the failure as its `Codable` form would be encoded.
     fileprivate func writeJSON(into writer: inout JSONWriter) {
-        writer.object { writer in
-            writer.member("message", message)
-            writer.member("stage", stage.rawValue)
-            writer.member("systemError", ifPresent: systemError)
-        }
+        writer.object(strings: ["message": message, "stage": stage.rawValue, "systemError": systemError])
     }
 }
 
