@@ -6,13 +6,6 @@ import PackageDescription
 // plugin API would bind to the host's, run by the host's runtime instead of the plugin's. A plugin reaches the
 // host only through the C ABI's tables, never by symbol.
 let exportsNothing: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]
-// The worker is linked at a fixed address (not position-independent): its image then needs none of the
-// ~77,000 relocations the dynamic loader otherwise applies at every start, which also made ~2.6 MiB of
-// it private to each worker. Measured, 100 execs of the shipped static worker: 0.25 s against 0.33-0.40 s,
-// maximum RSS 10.3 against 12.9 MiB. What this gives up is the address randomization of the worker's own
-// image (its libraries and the plugin stay randomized); the code a worker runs that is not ours is a plugin,
-// already inside, and what confines it is the sandbox.
-let workerLinking: [LinkerSetting] = exportsNothing + [.unsafeFlags(["-Xclang-linker", "-no-pie"], .when(platforms: [.linux]))]
 
 let package = Package(
     name: "Plugboard",
@@ -99,7 +92,7 @@ let package = Package(
             ],
             linkerSettings: exportsNothing),
         // The plugin worker: loads one library out of the host's process and serves its calls.
-        .executableTarget(name: "plugboard-worker", dependencies: ["Plugboard"], linkerSettings: workerLinking),
+        .executableTarget(name: "plugboard-worker", dependencies: ["Plugboard"], linkerSettings: exportsNothing),
         // Benchmarks: measured as ratios against a hand-written C baseline; see BENCHMARKS.md.
         .target(name: "CBenchmarkBaseline", dependencies: ["CPlugboard", "CFFI"]),
         .executableTarget(
