@@ -87,7 +87,7 @@ struct InstallTests {
     }
 
     /// The installed programs need no Swift library, export no symbol (a plugin's Swift runtime never binds
-    /// to theirs), and run the installed example plugins in both isolation modes with the toolchain's
+    /// to theirs), the worker is not position-independent, and they run the installed example plugins in both isolation modes with the toolchain's
     /// runtime libraries out of reach and the worker found in libexec/.
     private func theHostRunsWithoutTheToolchain(_ install: Install) throws {
         let worker = install.prefix + "/libexec/plugboard/plugboard-worker"
@@ -103,6 +103,10 @@ struct InstallTests {
             try check(exported, "nm \(program)")
             #expect(exported.output.isEmpty, "\(program) exports symbols:\n\(exported.output.prefix(2000))")
         }
+        // The installed worker is linked at a fixed address: no relocations of its own image at each start.
+        let header = try run("/usr/bin/env", ["readelf", "--file-header", worker])
+        try check(header, "readelf \(worker)")
+        #expect(header.output.contains("EXEC (Executable file)"), "\(header.output)")
 
         let examples = try Self.exampleCount()
         let hidden = install.toolchainLibraries
