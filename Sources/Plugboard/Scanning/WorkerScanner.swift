@@ -8,7 +8,10 @@ import Synchronization
 /// once per library; up to one worker per processor scans at a time.
 ///
 /// A library that crashes, exits or hangs its worker is reported as crashed at the stage it
-/// was in, and a fresh worker goes on with the next file of the share. Each worker is
+/// was in, and a fresh worker goes on with the next file of the share. A worker that ends
+/// while loading a library that was not its first may have been ended by one before it (a
+/// thread it left running): that library is scanned again, first in a fresh worker, and
+/// only a crash there is its own. Each worker is
 /// confined as a library's own would be, except that it may read every library of its share
 /// (and what they need): the libraries of one share are taken in listing order, and share
 /// one policy grant. A grant that limits CPU time or memory puts one library in each worker
@@ -70,6 +73,8 @@ struct WorkerScanner: Sendable {
     private func scan(_ share: [(index: Int, path: String)], grant: SandboxGrant) -> [(Int, ScanCacheEntry)] {
         var entries: [(Int, ScanCacheEntry)] = []
         var remaining = share[...]
+        // A library whose worker ended while it loaded after others: scanned again, first in the next worker.
+        var again: Int?
         let grace = callTimeout ?? .seconds(10)
         let current = Mutex(share.first?.path ?? "")
         let output = output
@@ -89,10 +94,17 @@ struct WorkerScanner: Sendable {
             if let failure = connection.handshake(worker: worker, timeout: grace) {
                 return entries + remaining.map { ($0.index, .scanned(report: .failed($0.path, failure))) }
             }
+            var loadedHere = 0
             while let (index, path) = remaining.first {
-                remaining.removeFirst()
                 current.withLock { $0 = path }
-                switch connection.load(path, timeout: callTimeout) {
+                let answer = connection.load(path, timeout: callTimeout)
+                if case .lost = answer, loadedHere > 0, again != index {
+                    again = index
+                    break
+                }
+                remaining.removeFirst()
+                loadedHere += 1
+                switch answer {
                 case .report(var report):
                     report.warnings = []
                     report.sandbox = connection.sandboxSummary

@@ -46,6 +46,9 @@
  *           DENIED_LOOP_AT (calls the files service (write) and invoke (HOSTILE_INVOKE)
  *           1000 times each, as a plugin retrying a denied service would, then logs
  *           "denied loop: files STATUS invoke STATUS", the last statuses),
+ *           LATE_SEGV_AT (starts a thread that sleeps 300 ms, then writes to NULL:
+ *           a crash that comes while the host is busy with something else),
+ *           SLEEP_AT (sleeps 1 s, then goes on),
  *           CONFINED_LOG_AT (starts a thread that logs "from a plugin thread", joins
  *           it, then logs "after the thread joined" on the calling thread: without
  *           thread confinement the thread's line comes first).
@@ -238,6 +241,16 @@ static void *log_every_10_ms(void *unused) {
 static void *log_from_a_thread(void *unused) {
     (void)unused;
     host->log(host, HOSTILE_ID, PB_LOG_INFO, "from a plugin thread");
+    return NULL;
+}
+#endif
+
+#ifdef LATE_SEGV_AT
+static void *crash_later(void *unused) {
+    (void)unused;
+    const struct timespec delay = {0, 300000000};
+    nanosleep(&delay, NULL);
+    *(volatile int *)null_address = 1;
     return NULL;
 }
 #endif
@@ -549,6 +562,18 @@ static void misbehave(int place) {
 #endif
 #ifdef SEGV_AT
     if (place == SEGV_AT) *(volatile int *)null_address = 1;
+#endif
+#ifdef LATE_SEGV_AT
+    if (place == LATE_SEGV_AT) {
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, crash_later, NULL) == 0) pthread_detach(thread);
+    }
+#endif
+#ifdef SLEEP_AT
+    if (place == SLEEP_AT) {
+        const struct timespec second = {1, 0};
+        nanosleep(&second, NULL);
+    }
 #endif
 #ifdef ABORT_AT
     if (place == ABORT_AT) abort();

@@ -30,10 +30,12 @@ import Testing
             #expect(reports[name]?.string("status") == "failed" && failure?.string("stage") == stage
                     && failure?.string("message")?.contains(cause) == true, "\(name): \(reports[name] ?? [:])")
         }
-        // One share of 16 libraries: a worker, and a fresh one after each of the three that ended
-        // theirs (p17 ends its worker in deinit, after its report).
+        // One share of 16 libraries: a worker; each of the three that end theirs is scanned again alone
+        // (a library before it might have been the cause), then a fresh worker goes on: 7, and one more
+        // after p17, which ends its worker in deinit, after its report.
         let processes = Set((good + ["p03", "p09", "p15", "p17"]).flatMap(work.loaders))
-        #expect(processes.count <= 5, "libraries per worker: \(processes.count) processes for 16 libraries")
+        #expect(processes.count <= 8, "libraries per worker: \(processes.count) processes for 16 libraries")
+        #expect(["p03", "p09", "p15"].allSatisfy { Set(work.loaders($0)).count == 2 }, "each crash confirmed alone")
         #expect(cold.errorOutput.contains("raw garbage on fd 1"), "what a plugin prints reaches standard error: \(cold.errorOutput)")
 
         let warm = try work.list(["--call-timeout", "2"])
@@ -43,6 +45,23 @@ import Testing
             $0.object("failure")?.string("message")?.hasSuffix("remembered until the file changes, or pass --retry-failed") == true
         }, "\(remembered)")
         #expect(good.allSatisfy { work.loads($0) == 1 }, "a warm list loads nothing")
+    }
+
+    /// A library a thread of an earlier library crashes the worker under is not blamed: it is scanned
+    /// again, first in a fresh worker, and only a crash there would be its own.
+    @Test func aLibraryIsNotBlamedForACrashALibraryBeforeItCaused() throws {
+        let work = try ScanCacheWorkspace("scanner-blame")
+        defer { work.remove() }
+        try work.library("q1", ["LATE_SEGV_AT=AT_INIT"])
+        try work.library("q2", ["SLEEP_AT=AT_INIT"])
+        let listed = try work.list()
+        let reports = Dictionary(uniqueKeysWithValues: try CLI.libraries(listed).map {
+            (URL(fileURLWithPath: $0.string("path") ?? "").deletingPathExtension().lastPathComponent, $0)
+        })
+        #expect(reports["q2"]?.string("status") == "loaded", "\(reports["q2"] ?? [:])")
+        #expect(work.loads("q2") == 2 && Set(work.loaders("q2")).count == 2, "scanned again in a fresh worker: \(work.loaders("q2"))")
+        let again = try work.list()
+        #expect(try work.cached(again)["q2.so"] == true, "remembered as scanned, not as crashed: \(again.output)")
     }
 
     /// A scanner worker may read the libraries of its share, and nothing else that a library's
