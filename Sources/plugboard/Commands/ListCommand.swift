@@ -13,7 +13,8 @@ struct ListCommand: ParsableCommand {
             and one scanner per processor runs at a time. A library that crashes, exits or \
             does not return within --call-timeout while loading is reported as failed at the \
             stage it was in (and remembered by the scan cache until its file changes), and a \
-            fresh worker goes on with the next. What a plugin prints goes to standard error, \
+            fresh worker goes on with the next; a library that was not its worker's first is \
+            scanned again alone before a crash is held against it. What a plugin prints goes to standard error, \
             attributed to the library being scanned when it is read, never into the report; \
             the human report escapes control characters (\\n, \\x1b).
 
