@@ -145,6 +145,12 @@
 
 static const pb_host_t *host;
 
+/* Starts `body(argument)` on a thread of its own that nobody joins. */
+__attribute__((unused)) static void detach_thread(void *(*body)(void *), void *argument) {
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, body, argument) == 0) pthread_detach(thread);
+}
+
 static void say(const char *event) {
     if (host) host->log(host, HOSTILE_ID, PB_LOG_INFO, event);
 }
@@ -368,10 +374,7 @@ static void misbehave(int place) {
     }
 #endif
 #ifdef STRAY_POST_THREAD_AT
-    if (place == STRAY_POST_THREAD_AT) {
-        pthread_t thread;
-        if (pthread_create(&thread, NULL, post_every_10_ms, NULL) == 0) pthread_detach(thread);
-    }
+    if (place == STRAY_POST_THREAD_AT) detach_thread(post_every_10_ms, NULL);
 #endif
 #ifdef BAD_BUS_CALLS_AT
     if (place == BAD_BUS_CALLS_AT) {
@@ -488,16 +491,10 @@ static void misbehave(int place) {
     }
 #endif
 #ifdef LOG_THREAD_AT
-    if (place == LOG_THREAD_AT) {
-        pthread_t thread;
-        if (pthread_create(&thread, NULL, keep_logging, NULL) == 0) pthread_detach(thread);
-    }
+    if (place == LOG_THREAD_AT) detach_thread(keep_logging, NULL);
 #endif
 #ifdef FILES_THREAD_AT
-    if (place == FILES_THREAD_AT && host->files) {
-        pthread_t thread;
-        if (pthread_create(&thread, NULL, use_files, NULL) == 0) pthread_detach(thread);
-    }
+    if (place == FILES_THREAD_AT && host->files) detach_thread(use_files, NULL);
 #endif
 #ifdef FORK_AT
     if (place == FORK_AT && fork() == 0) {
@@ -555,19 +552,13 @@ static void misbehave(int place) {
     }
 #endif
 #ifdef STRAY_THREAD_AT
-    if (place == STRAY_THREAD_AT) {
-        pthread_t thread;
-        if (pthread_create(&thread, NULL, log_every_10_ms, NULL) == 0) pthread_detach(thread);
-    }
+    if (place == STRAY_THREAD_AT) detach_thread(log_every_10_ms, NULL);
 #endif
 #ifdef SEGV_AT
     if (place == SEGV_AT) *(volatile int *)null_address = 1;
 #endif
 #ifdef LATE_SEGV_AT
-    if (place == LATE_SEGV_AT) {
-        pthread_t thread;
-        if (pthread_create(&thread, NULL, crash_later, NULL) == 0) pthread_detach(thread);
-    }
+    if (place == LATE_SEGV_AT) detach_thread(crash_later, NULL);
 #endif
 #ifdef SLEEP_AT
     if (place == SLEEP_AT) {
@@ -645,8 +636,7 @@ static void *complete_later(void *given) {
 static void did_receive(void *ctx, const char *user_info, size_t length, const pb_fetch_completion_t *completion) {
     (void)ctx; (void)user_info; (void)length;
     say("remote-notification");
-    pthread_t thread;
-    if (pthread_create(&thread, NULL, complete_later, (void *)completion) == 0) pthread_detach(thread);
+    detach_thread(complete_later, (void *)completion);
 }
 static const pb_remote_notifications_t notifications = {sizeof(pb_remote_notifications_t), NULL, NULL, did_receive};
 #endif
