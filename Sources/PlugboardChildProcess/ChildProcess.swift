@@ -18,8 +18,9 @@ import SystemPackage
 /// and a child inherits the mask of the thread that spawns it (cmake would never see
 /// its own children exit, and `plugboard run` could not be interrupted).
 ///
-/// The parent's ends of `.pipe` streams are close-on-exec from birth, so no child
-/// spawned meanwhile by another thread inherits them. The object owns them and the
+/// The child gets its three streams and the descriptors passed to it, nothing else of
+/// this process. The parent's ends of `.pipe` streams are close-on-exec from birth, so no
+/// child spawned meanwhile by another thread inherits them. The object owns them and the
 /// child: when it goes away a child still running is killed and reaped, so no test
 /// leaves a process behind.
 public final class ChildProcess: Sendable {
@@ -78,6 +79,11 @@ public final class ChildProcess: Sendable {
         for (childDescriptor, descriptor) in descriptors.sorted(by: { $0.key < $1.key }) where status == 0 {
             status = posix_spawn_file_actions_adddup2(&actions, descriptor, childDescriptor)
         }
+        // Nothing else of this process reaches the child: a descriptor another thread opened without
+        // close-on-exec (Foundation's file copy does) would live on in it, and a program copied that
+        // way could not be run while the child runs ("Text file busy").
+        let firstUnused = max(2, descriptors.keys.max() ?? 2) + 1
+        if status == 0 { status = posix_spawn_file_actions_addclosefrom_np(&actions, firstUnused) }
         if status == 0, let workingDirectory { status = posix_spawn_file_actions_addchdir_np(&actions, workingDirectory) }
         if status == 0 { status = Self.resetSignals(blocking: blockedSignals, ownProcessGroup: ownProcessGroup, &attributes) }
 
@@ -155,3 +161,8 @@ public final class ChildProcess: Sendable {
 @_silgen_name("posix_spawn_file_actions_addchdir_np")
 private func posix_spawn_file_actions_addchdir_np(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>,
                                                    _ path: UnsafePointer<CChar>) -> Int32
+
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34), which the Glibc module hides behind _GNU_SOURCE.
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+private func posix_spawn_file_actions_addclosefrom_np(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>,
+                                                      _ first: Int32) -> Int32

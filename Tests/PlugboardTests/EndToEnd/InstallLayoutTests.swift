@@ -13,10 +13,10 @@ import Testing
             try FileManager.default.createDirectory(atPath: root.file(folder), withIntermediateDirectories: true)
         }
         let plugboard = root.file("bin/plugboard")
-        try FileManager.default.copyItem(atPath: try CLI.binary(), toPath: plugboard)
+        try copyProgram(try CLI.binary(), to: plugboard)
         if withWorker {
             let worker = URL(fileURLWithPath: try CLI.binary()).deletingLastPathComponent().appendingPathComponent("plugboard-worker").path
-            try FileManager.default.copyItem(atPath: worker, toPath: root.file("libexec/plugboard/plugboard-worker"))
+            try copyProgram(worker, to: root.file("libexec/plugboard/plugboard-worker"))
         }
         try PluginCompiler.compile(TestPaths.fixtures + "/live_counter.c", to: root.file("plugins/liblive.so"))
         return (root, plugboard, root.file("plugins"))

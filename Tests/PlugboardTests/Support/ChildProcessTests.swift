@@ -49,6 +49,23 @@ import Testing
         #expect(result.status == 0 && result.output == String(cString: resolved) + "\n", "\(result)")
     }
 
+    @Test func aChildGetsNoDescriptorItWasNotGiven() throws {
+        // Opened without close-on-exec, as another thread's file copy may be when the child starts.
+        let leaked = open("/dev/null", O_WRONLY)
+        try #require(leaked >= 0)
+        defer { close(leaked) }
+        let passed = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        try #require(passed >= 0)
+        defer { close(passed) }
+        // `ls` lists its own open descriptors: the three streams, the one passed as 5, and its own directory's.
+        let child = try ChildProcess("/usr/bin/env", ["ls", "-1", "/proc/self/fd"], output: .pipe, error: .pipe,
+                                     passing: [5: passed])
+        let finished = try child.collect()
+        let listed = String(decoding: finished.output, as: UTF8.self).split(separator: "\n").compactMap { Int32($0) }
+        #expect(finished.termination == .exited(0), "\(String(decoding: finished.errorOutput, as: UTF8.self))")
+        #expect(Set(listed).isSuperset(of: [0, 1, 2, 5]) && listed.count == 5, "\(listed), this process's \(leaked) leaked")
+    }
+
     @Test func aMissingWorkingDirectoryOrProgramIsNamedWithTheCause() throws {
         let missing = NSTemporaryDirectory() + "/plugboard-no-such-directory-\(getpid())"
         #expect { try run("/usr/bin/env", ["true"], workingDirectory: missing) } throws: { error in

@@ -51,6 +51,25 @@ struct TemporaryDirectory {
     func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
 
+/// Copies the program at `source` to the new file `destination`, writing through a close-on-exec
+/// descriptor: Foundation's copy leaves its descriptor open across `exec`, and a child that another
+/// test starts meanwhile would keep the copy open for writing, so running it would fail with
+/// "Text file busy".
+func copyProgram(_ source: String, to destination: String) throws {
+    let contents = try Data(contentsOf: URL(fileURLWithPath: source))
+    let descriptor = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+    guard descriptor >= 0 else { throw TestFailure("cannot create \(destination): \(String(cString: strerror(errno)))") }
+    defer { close(descriptor) }
+    try contents.withUnsafeBytes { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, bytes.baseAddress?.advanced(by: offset), bytes.count - offset)
+            guard written > 0 else { throw TestFailure("cannot write \(destination): \(String(cString: strerror(errno)))") }
+            offset += written
+        }
+    }
+}
+
 /// A test setup problem, with its reason.
 struct TestFailure: Error, CustomStringConvertible {
     let description: String
