@@ -25,10 +25,12 @@ enum CLI {
     }
 
     /// Runs `plugboard arguments…` like `run(_:)`, through `bash -c` after `setup`: shell
-    /// code such as a redirection of fd 1 and 2 (bash takes fds above 9).
-    static func run(afterShell setup: String, _ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
+    /// code such as a redirection of fd 1 and 2 (bash takes fds above 9), which may use the
+    /// descriptors `passing` hands the shell (its number: this process's descriptor).
+    static func run(afterShell setup: String, _ arguments: [String], environment: [String: String] = [:],
+                    passing descriptors: [Int32: Int32] = [:]) throws -> ProcessResult {
         try PlugboardTests.run("/bin/bash", ["-c", setup + "\nexec \"$0\" \"$@\"", try binary()] + arguments,
-                               environment: self.environment(adding: environment))
+                               environment: self.environment(adding: environment), passing: descriptors)
     }
 
     /// The tests' hermetic environment (a temporary XDG_DATA_HOME) minus `PLUGBOARD_PLUGIN_PATH`, plus `extra`.

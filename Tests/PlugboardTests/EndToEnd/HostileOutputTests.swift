@@ -190,8 +190,9 @@ import Testing
         case "list": ["list", "--plugin-dir", workspace.plugins]
         default: ["inspect", path]
         }
-        let redirection = (test.brokenPipe ? "exec >&\(ends[1])" : "exec >&-") + (test.closedError ? " 2>&-" : "")
-        let result = try CLI.run(afterShell: redirection, arguments)
+        // The pipe's write end reaches the shell as its fd 3.
+        let redirection = (test.brokenPipe ? "exec >&3 3>&-" : "exec >&-") + (test.closedError ? " 2>&-" : "")
+        let result = try CLI.run(afterShell: redirection, arguments, passing: [3: ends[1]])
         #expect(result.status == 74, "exit \(result.status)\n\(result.errorOutput)")
         let cause = test.brokenPipe ? "Broken pipe" : "Bad file descriptor"
         #expect(result.errorOutput == (test.closedError ? ""

@@ -120,11 +120,14 @@ struct ProcessResult {
 /// Runs `executable` with `arguments`, `input` on its standard input (end of file
 /// when nil), in `workingDirectory` (this process's when nil), and waits for it.
 /// The environment is `TestPaths.hermeticEnvironment` unless `environment` is given.
+/// `passing` hands the child more descriptors (child's number: this process's descriptor).
 /// A child that ends by signal N has status 128 + N.
 func run(_ executable: String, _ arguments: [String], input: String? = nil,
-         environment: [String: String]? = nil, workingDirectory: String? = nil) throws -> ProcessResult {
+         environment: [String: String]? = nil, workingDirectory: String? = nil,
+         passing descriptors: [Int32: Int32] = [:]) throws -> ProcessResult {
     let child = try ChildProcess(executable, arguments, environment: environment ?? TestPaths.hermeticEnvironment,
-                                 workingDirectory: workingDirectory, input: .pipe, output: .pipe, error: .pipe)
+                                 workingDirectory: workingDirectory, input: .pipe, output: .pipe, error: .pipe,
+                                 passing: descriptors)
     let finished = try child.collect(input: Array((input ?? "").utf8))
     return ProcessResult(pid: child.pid, status: finished.termination.code, output: String(decoding: finished.output, as: UTF8.self),
                          errorOutput: String(decoding: finished.errorOutput, as: UTF8.self))
