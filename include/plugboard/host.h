@@ -24,6 +24,13 @@ typedef int32_t pb_log_level_t;
 #define PB_LOG_ERROR 4
 
 /**
+ * An invocation prepared once with `pb_host_t.prepare_invoke` and made many
+ * times with `call_prepared` (since 1.4). Opaque: a handle the host gives
+ * out and checks, never dereferenced by the plugin.
+ */
+typedef struct pb_prepared_invoke pb_prepared_invoke_t;
+
+/**
  * The host services table, handed to the library's `init`.
  *
  * Owned by the host; valid memory for the life of the process, so a library
@@ -129,6 +136,53 @@ struct pb_host {
      * covers it (an older host's table ends before it).
      */
     const pb_notifications_t *notifications;
+
+    /* ---- since 1.4 ---- */
+
+    /**
+     * Prepares calls of `function` with `arguments`, as `invoke` would make
+     * them, for `call_prepared` to make many times: the function is looked up,
+     * the policy asked, and each argument checked against the signature and
+     * copied, once, here. On PB_OK `*prepared` is the handle, the caller's
+     * until `release_prepared`; on failure it is NULL. Statuses and `error`
+     * as for `invoke`, for everything but running the function. [thread-safe]
+     *
+     * A function in another process than the caller's is looked up and
+     * checked here all the same, and each call is checked again where it runs.
+     */
+    pb_status_t (*prepare_invoke)(const pb_host_t *host, const char *function, const pb_value_t *arguments,
+                                  size_t argument_count, pb_prepared_invoke_t **prepared, char *error,
+                                  size_t error_size);
+
+    /**
+     * Sets argument `index` (0-based) of `prepared` to `value`, checked and
+     * copied as `prepare_invoke` does; on failure the argument keeps its value.
+     * Returns PB_OK, or PB_ERR_INVALID_ARGUMENT (an unknown handle, an index
+     * the signature has not, a value that does not fit), or PB_ERR_WRONG_STATE
+     * while a call of `prepared` runs (a re-entrant set) or after this
+     * library's `deinit`. [thread-safe]
+     */
+    pb_status_t (*set_prepared_argument)(const pb_host_t *host, pb_prepared_invoke_t *prepared, size_t index,
+                                         const pb_value_t *value, char *error, size_t error_size);
+
+    /**
+     * Calls the prepared function with its arguments as set, as `invoke`
+     * would, with the same result (free a string or bytes with
+     * `release_value`), statuses and `error`; PB_ERR_INVALID_ARGUMENT for an
+     * unknown handle. When the function's plugin was loaded again or removed
+     * since, it is looked up again (PB_ERR_NOT_FOUND when it is gone). Calls
+     * of one handle may run at once, on several threads or nested. [thread-safe]
+     */
+    pb_status_t (*call_prepared)(const pb_host_t *host, pb_prepared_invoke_t *prepared, pb_value_t *result,
+                                 char *error, size_t error_size);
+
+    /**
+     * Frees `prepared`; a call of it that runs finishes first. An unknown or
+     * already released handle, or NULL, is ignored. Any thread, also after
+     * `deinit`; the handles a library did not release are freed when its
+     * `deinit` returns. [thread-safe]
+     */
+    void (*release_prepared)(const pb_host_t *host, pb_prepared_invoke_t *prepared);
 };
 
 PB_END_DECLS

@@ -21,6 +21,9 @@
  *        pb_plugin_t.saved_state, PB_SAVED_STATE_MAX_SIZE;
  *        the notification bus (services/notifications.h): pb_notifications_t,
  *        pb_notification_fn, PB_NOTIFICATION_*, pb_host_t.notifications.
+ *   1.4  prepared invocations: pb_prepared_invoke_t, pb_host_t.prepare_invoke,
+ *        pb_host_t.set_prepared_argument, pb_host_t.call_prepared and
+ *        pb_host_t.release_prepared.
  *
  * Compatibility rule: the major version must equal the host's; a plugin built
  * for a newer minor than the host's is refused; an older minor loads, and the
@@ -30,4 +33,4 @@
 /** ABI major version. A plugin with another major is refused. */
 #define PB_ABI_VERSION_MAJOR 1u
 /** ABI minor version. A plugin with a newer minor than the host's is refused. */
-#define PB_ABI_VERSION_MINOR 3u
+#define PB_ABI_VERSION_MINOR 4u

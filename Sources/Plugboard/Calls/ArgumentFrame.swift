@@ -31,6 +31,22 @@ final class ArgumentFrame {
         }
     }
 
+    /// A frame for `resolved` holding `arguments`, laid out by its libffi call interface (in a
+    /// worker, one made for its signature here: the arguments are checked here all the same).
+    convenience init(for resolved: ResolvedFunction, arguments: [PluginValue]) throws(PluginCallError) {
+        let interface: CallInterface
+        switch resolved.place {
+        case .here(let code, _):
+            interface = code.interface
+        case .worker:
+            guard let made = CallInterface(resolved.signature) else {
+                throw .refusedFunction(resolved.address, reason: "libffi cannot prepare a call of \(resolved.signature)")
+            }
+            interface = made
+        }
+        try self.init(for: resolved, interface: interface, arguments: arguments)
+    }
+
     deinit {
         for payload in payloads { payload.buffer?.deallocate() }
         base.deallocate()

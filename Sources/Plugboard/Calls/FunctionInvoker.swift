@@ -37,6 +37,8 @@ final class FunctionInvoker: Sendable {
     }
 
     private let targets = Mutex<[PluginID: Target]>([:])
+    /// Bumped whenever ``targets`` changes: a prepared invocation resolved before looks its function up again.
+    private let targetsGeneration = Atomic<Int>(0)
     private let relay = Mutex<HostInvokeProxy?>(nil)
     /// The host's call site: its dispatch thread's record, and the decorators every call goes through.
     private let callSite: PluginCallSite
@@ -60,13 +62,18 @@ final class FunctionInvoker: Sendable {
     func publish(_ entries: [PluginRegistry.Entry]) {
         let table = Dictionary(entries.map { ($0.descriptor.id, Self.target(of: $0)) }) { $1 }
         targets.withLock { $0 = table }
+        targetsGeneration.add(1, ordering: .releasing)
     }
 
     /// Takes one plugin the registry just added.
     func add(_ entry: PluginRegistry.Entry) {
         let target = Self.target(of: entry)
         targets.withLock { $0[entry.descriptor.id] = target }
+        targetsGeneration.add(1, ordering: .releasing)
     }
+
+    /// Changes with every change of the plugins whose functions this invoker reaches.
+    var generation: Int { targetsGeneration.load(ordering: .acquiring) }
 
     /// Where the functions of the registered plugin `entry` run.
     private static func target(of entry: PluginRegistry.Entry) -> Target {
@@ -99,10 +106,15 @@ final class FunctionInvoker: Sendable {
         } catch {
             return .failure(InvokeFailure(error))
         }
-        if targets.withLock({ $0[address.plugin] }) == nil, let relay = relay.withLock({ $0 }) {
-            return relay.invoke(address, arguments, depth: depth)
-        }
+        if let relay = relay(of: address) { return relay.invoke(address, arguments, depth: depth) }
         return call(address, arguments, depth: depth, caller: caller).mapError(InvokeFailure.init)
+    }
+
+    /// In a worker, the proxy that invokes `address` in the host: its plugin is not in this worker.
+    /// Nil when the function is this invoker's to resolve.
+    func relay(of address: FunctionAddress) -> HostInvokeProxy? {
+        guard targets.withLock({ $0[address.plugin] }) == nil else { return nil }
+        return relay.withLock { $0 }
     }
 
     /// Calls the function at `address` with `arguments`, `depth` invocations deep (0 for the host's own

@@ -26,7 +26,7 @@ public final class PreparedFunctionCall {
 
     init(_ handle: PluginFunctionHandle, arguments: [PluginValue]) throws(PluginCallError) {
         self.handle = handle
-        frame = try Self.frame(for: handle.current(), arguments: arguments)
+        frame = try ArgumentFrame(for: handle.current(), arguments: arguments)
     }
 
     /// Checks `value` against argument `index` (0-based, in signature order) and sets it for
@@ -43,7 +43,7 @@ public final class PreparedFunctionCall {
     /// Calls the function with the arguments as set and returns its result.
     public func call() throws(PluginCallError) -> PluginValue {
         if !handle.isCurrent(frame.resolved) {
-            replace(with: try Self.frame(for: handle.current(), arguments: frame.values))
+            replace(with: try ArgumentFrame(for: handle.current(), arguments: frame.values))
         }
         active += 1
         defer {
@@ -60,21 +60,5 @@ public final class PreparedFunctionCall {
     private func replace(with new: ArgumentFrame) {
         if active > 0 { retired.append(frame) }
         frame = new
-    }
-
-    /// A frame for `function` holding `arguments`, laid out by its libffi call interface (in a
-    /// worker, one made for its signature here: the arguments are checked here all the same).
-    private static func frame(for function: ResolvedFunction, arguments: [PluginValue]) throws(PluginCallError) -> ArgumentFrame {
-        let interface: CallInterface
-        switch function.place {
-        case .here(let code, _):
-            interface = code.interface
-        case .worker:
-            guard let made = CallInterface(function.signature) else {
-                throw .refusedFunction(function.address, reason: "libffi cannot prepare a call of \(function.signature)")
-            }
-            interface = made
-        }
-        return try ArgumentFrame(for: function, interface: interface, arguments: arguments)
     }
 }

@@ -23,6 +23,8 @@ final class HostServicesTable: Sendable {
         let gate: ServiceGate
         /// How many of the library's refused bus calls are still logged.
         let refusalLog = RefusalLogBudget()
+        /// The invocations the library prepared and has not released.
+        let prepared = PreparedInvocations()
 
         init(lifetime: LibraryLifetime, router: LogRouter, files: FilesAccess?, gate: ServiceGate) {
             self.lifetime = lifetime
@@ -52,7 +54,11 @@ final class HostServicesTable: Sendable {
             files: files == nil ? nil : FilesTable.shared,
             invoke: InvokeService.invoke,
             release_value: InvokeService.releaseValue,
-            notifications: NotificationService.table))
+            notifications: NotificationService.table,
+            prepare_invoke: InvokeService.prepareInvoke,
+            set_prepared_argument: InvokeService.setPreparedArgument,
+            call_prepared: InvokeService.callPrepared,
+            release_prepared: InvokeService.releasePrepared))
     }
 
     /// `pb_host_t.log`: thread-safe, copies the message, never fails; ignored

@@ -106,6 +106,7 @@ final class LoadedLibrary: @unchecked Sendable {
         _ = router.takeLastError()
         if let initialize = entry.`init`, !calls.around(.`init`, label, { initialize(services.table) }) {
             lifetime.end(.initFailed)
+            services.context.prepared.releaseAll()
             throw LoadFailure(.`init`, "init returned false" + explanation(router))
         }
         let session = RegistrationSession(host: UnsafePointer(services.table))
@@ -114,6 +115,7 @@ final class LoadedLibrary: @unchecked Sendable {
         guard succeeded else {
             if let deinitialize = entry.deinit { calls.around(.`deinit`, label, deinitialize) }
             lifetime.end(.deinitialized)
+            services.context.prepared.releaseAll()
             throw LoadFailure(.register, "register_plugins returned false" + explanation(router) + refused(registered.refusals))
         }
         services.context.pluginIDs.withLock { ids in
@@ -129,10 +131,11 @@ final class LoadedLibrary: @unchecked Sendable {
     }
 
     /// Calls the library's `deinit` (recorded in `calls`); afterwards every call it makes
-    /// into the host is ignored and reported.
+    /// into the host is ignored and reported, and the invocations it prepared are freed.
     func finalize(calls: LibraryCallSite) {
         if let deinitialize = entry.deinit { calls.around(.`deinit`, label, deinitialize) }
         lifetime.end(.deinitialized)
+        services.context.prepared.releaseAll()
     }
 
     /// The services the host's policy denies the library.

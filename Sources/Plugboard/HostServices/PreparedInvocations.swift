@@ -1,0 +1,46 @@
+import Synchronization
+
+/// The prepared invocations one library holds (`pb_host_t.prepare_invoke`), by the handle it
+/// was given: a number, never an address, so a handle that is unknown, released or made up is
+/// found to be so and refused, never read. Thread-safe.
+final class PreparedInvocations: Sendable {
+    private struct Table {
+        var next: UInt = 1
+        var invocations: [UInt: PreparedInvocation] = [:]
+    }
+
+    private let table = Mutex(Table())
+
+    /// Keeps `invocation` until ``release(_:)``; its handle.
+    func add(_ invocation: PreparedInvocation) -> OpaquePointer? {
+        let number = table.withLock { table in
+            let number = table.next
+            table.next += 1
+            table.invocations[number] = invocation
+            return number
+        }
+        return OpaquePointer(bitPattern: number)
+    }
+
+    /// The invocation `handle` stands for, if it was given out and not released.
+    func find(_ handle: OpaquePointer?) -> PreparedInvocation? {
+        let number = UInt(bitPattern: handle.map(Int.init(bitPattern:)) ?? 0)
+        return table.withLock { $0.invocations[number] }
+    }
+
+    /// Lets go of the invocation `handle` stands for (a call of it that runs keeps it until it returns).
+    func release(_ handle: OpaquePointer?) {
+        let number = UInt(bitPattern: handle.map(Int.init(bitPattern:)) ?? 0)
+        _ = table.withLock { $0.invocations.removeValue(forKey: number) }
+    }
+
+    /// Lets go of every invocation: the library has ended.
+    func releaseAll() {
+        // Taken out under the lock, freed after it.
+        _ = table.withLock { table in
+            let all = table.invocations
+            table.invocations = [:]
+            return all
+        }
+    }
+}
