@@ -120,6 +120,9 @@ extension WorkerMessage {
             encoder.append(string: function)
             encoder.append(depth)
             PluginValue.encode(arguments, into: &encoder)
+        case .checkInvoke(let function, let arguments):
+            encoder.append(string: function)
+            PluginValue.encode(arguments, into: &encoder)
         case .deliver(let token, let name, let payload, let sender, let depth):
             encoder.append(token)
             encoder.append(string: name)
@@ -228,6 +231,9 @@ extension WorkerMessage {
                 function: try decoder.readString("invoke.function"),
                 depth: try decoder.readUInt32("invoke.depth"),
                 arguments: try PluginValue.decodeList(from: &decoder, "invoke.arguments"))
+        case .checkInvoke:
+            return .checkInvoke(function: try decoder.readString("check-invoke.function"),
+                                arguments: try PluginValue.decodeList(from: &decoder, "check-invoke.arguments"))
         case .deliver:
             return .deliver(token: try decoder.readUInt64("deliver.token"), name: try decoder.readString("deliver.name"),
                             payload: try decoder.readString("deliver.payload"), sender: try decoder.readString("deliver.sender"),
@@ -278,6 +284,7 @@ extension WorkerMessage.Kind {
         case .stopObserving: "stop-observing"
         case .post: "post"
         case .refused: "refused"
+        case .checkInvoke: "check-invoke"
         }
     }
 }

@@ -76,6 +76,11 @@ public enum WorkerMessage: Sendable, Equatable {
     /// or `stop_observing`) a library made for `pluginID` (nil when none was given) with the
     /// notification `name` (nil when it takes none or was NULL), for `reason`, the sentence it logged.
     case refused(pluginID: String?, call: String, name: String?, reason: String)
+    /// Request (since 1.6): plugin code prepared an invocation of `function` (`plugin-id.function`)
+    /// with `arguments` (the host's `prepare_invoke` or `set_prepared_argument`): look the function
+    /// up and check the arguments as `invoke` would, without calling it; answered by `invokeReply`,
+    /// a void value when they pass.
+    case checkInvoke(function: String, arguments: [PluginValue])
 
     /// The wire number of each message; the high bit is set on the worker's.
     ///
@@ -131,6 +136,8 @@ public enum WorkerMessage: Sendable, Equatable {
         case post = 0x8F
         /// `refused`.
         case refused = 0x90
+        /// `checkInvoke`.
+        case checkInvoke = 0x91
 
         /// The protocol minor (of major 1) that introduced this kind: a side sends it only
         /// when the peer's minor is at least this.
@@ -141,6 +148,7 @@ public enum WorkerMessage: Sendable, Equatable {
             case .functionCall, .functionResult, .invoke, .invokeReply: 3
             case .deliver, .delivered, .observe, .stopObserving, .post: 4
             case .refused: 5
+            case .checkInvoke: 6
             default: 0
             }
         }
@@ -184,6 +192,7 @@ public enum WorkerMessage: Sendable, Equatable {
         case .stopObserving: .stopObserving
         case .post: .post
         case .refused: .refused
+        case .checkInvoke: .checkInvoke
         }
     }
 }

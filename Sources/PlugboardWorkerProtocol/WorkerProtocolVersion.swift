@@ -16,7 +16,7 @@ public struct WorkerProtocolVersion: Sendable, Hashable, CustomStringConvertible
     }
 
     /// The version this module speaks.
-    public static let current = WorkerProtocolVersion(major: 1, minor: 5)
+    public static let current = WorkerProtocolVersion(major: 1, minor: 6)
 
     /// Refuses a peer with another major, naming both versions.
     public func requireCompatible(peer: WorkerProtocolVersion) throws(WorkerProtocolError) {

@@ -110,6 +110,18 @@ final class FunctionInvoker: Sendable {
         return call(address, arguments, depth: depth, caller: caller).mapError(InvokeFailure.init)
     }
 
+    /// Whether an invocation of `text` with `arguments` from `caller` would be taken: its function
+    /// found and the arguments fit its signature, as a call would check them.
+    func check(_ text: String, _ arguments: [PluginValue], caller: Caller) -> Result<Void, InvokeFailure> {
+        do throws(PluginCallError) {
+            let address = try FunctionAddress(parsing: text)
+            _ = try ArgumentFrame(for: try resolve(address, caller: caller).get(), arguments: arguments)
+            return .success(())
+        } catch {
+            return .failure(InvokeFailure(error))
+        }
+    }
+
     /// In a worker, the proxy that invokes `address` in the host: its plugin is not in this worker.
     /// Nil when the function is this invoker's to resolve.
     func relay(of address: FunctionAddress) -> HostInvokeProxy? {

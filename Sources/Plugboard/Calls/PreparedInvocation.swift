@@ -4,8 +4,9 @@ import Synchronization
 /// A plugin's invocation of one function prepared once (`pb_host_t.prepare_invoke`) and made
 /// many times (`call_prepared`): the function is resolved and its arguments checked and written
 /// as C once, into a frame the calls reuse, as ``PreparedFunctionCall`` does for the host.
-/// A function whose plugin is not in this worker is invoked in the host with the arguments as
-/// set, and checked there on every call.
+/// A function whose plugin is not in this worker is checked in the host when the invocation is
+/// prepared and when an argument is set, then invoked there with the arguments as set, and
+/// checked there again on every call.
 ///
 /// Thread-safe, as `invoke` is: calls may run at once, on several threads or nested, each with
 /// the target it took; an argument is set only while none runs (it may be in use).
@@ -55,25 +56,28 @@ final class PreparedInvocation: Sendable {
     /// Checks `value` against argument `index` (0-based) and sets it for the next calls; on a
     /// throw the argument keeps its value. Refused while a call runs.
     func set(_ index: Int, to value: PluginValue) throws(InvokeFailure) {
+        let running = InvokeFailure(status: PB_ERR_WRONG_STATE, message: "\(function): a call of it is running, which reads its arguments")
+        let target = try state.withLock { state throws(InvokeFailure) in
+            guard state.running == 0 else { throw running }
+            guard case .resolved(let frame) = state.target else { return state.target }
+            do throws(PluginCallError) {
+                try frame.set(index, to: value)
+            } catch {
+                throw InvokeFailure(error)
+            }
+            return state.target
+        }
+        guard case .relayed(let relay, var arguments) = target else { return }
+        guard arguments.indices.contains(index) else {
+            throw InvokeFailure(PluginCallError.invalidArgument(address, position: index + 1, reason:
+                "there is no such argument: it was prepared with \(arguments.count)"))
+        }
+        arguments[index] = value
+        // Checked in the host, outside the lock: calls meanwhile go on with the arguments as they were.
+        try relay.check(address, arguments).get()
         try state.withLock { state throws(InvokeFailure) in
-            guard state.running == 0 else {
-                throw InvokeFailure(status: PB_ERR_WRONG_STATE, message: "\(function): a call of it is running, which reads its arguments")
-            }
-            switch state.target {
-            case .resolved(let frame):
-                do throws(PluginCallError) {
-                    try frame.set(index, to: value)
-                } catch {
-                    throw InvokeFailure(error)
-                }
-            case .relayed(let relay, var arguments):
-                guard arguments.indices.contains(index) else {
-                    throw InvokeFailure(PluginCallError.invalidArgument(address, position: index + 1, reason:
-                        "there is no such argument: it was prepared with \(arguments.count)"))
-                }
-                arguments[index] = value
-                state.target = .relayed(relay, arguments: arguments)
-            }
+            guard state.running == 0 else { throw running }
+            state.target = .relayed(relay, arguments: arguments)
         }
     }
 
@@ -112,7 +116,10 @@ final class PreparedInvocation: Sendable {
     /// Where calls of `address` with `arguments` go through `invoker`, or why they cannot.
     private static func target(_ address: FunctionAddress, _ arguments: [PluginValue],
                                _ invoker: FunctionInvoker) throws(InvokeFailure) -> Target {
-        if let relay = invoker.relay(of: address) { return .relayed(relay, arguments: arguments) }
+        if let relay = invoker.relay(of: address) {
+            try relay.check(address, arguments).get()
+            return .relayed(relay, arguments: arguments)
+        }
         do throws(PluginCallError) {
             return .resolved(try ArgumentFrame(for: try invoker.resolve(address, caller: .here).get(), arguments: arguments))
         } catch {

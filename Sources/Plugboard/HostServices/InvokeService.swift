@@ -46,11 +46,7 @@ enum InvokeService {
             }
             let values = try read(arguments, count, service: "prepare_invoke", text)
             let invoker = try invoker(context, service: "prepare_invoke", text)
-            do throws(InvokeFailure) {
-                prepared.pointee = context.prepared.add(try PreparedInvocation(text, arguments: values, invoker: invoker))
-            } catch {
-                throw InvokeFailure(status: error.status, message: "prepare_invoke \(text): \(error.message)")
-            }
+            prepared.pointee = context.prepared.add(try PreparedInvocation(text, arguments: values, invoker: invoker))
         }
     }
 
@@ -64,11 +60,13 @@ enum InvokeService {
             guard let value else {
                 throw InvokeFailure(status: PB_ERR_INVALID_ARGUMENT, message: "\(service): the value is NULL")
             }
+            let converted: PluginValue
             do throws(InvokeFailure) {
-                try invocation.set(index, to: try PluginValue(value.pointee, position: index + 1))
+                converted = try PluginValue(value.pointee, position: index + 1)
             } catch {
                 throw InvokeFailure(status: error.status, message: "\(service): \(error.message)")
             }
+            try invocation.set(index, to: converted)
         }
     }
 

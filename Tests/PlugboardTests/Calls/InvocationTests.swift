@@ -79,6 +79,59 @@ import Testing
         }
     }
 
+    /// A prepared invocation: called many times with an argument set between calls, a string argument
+    /// and result, and every misuse answered with its status, in every placement.
+    @Test(arguments: Placement.allCases)
+    func preparedInvocationsWorkInEveryPlacement(placement: Placement) throws {
+        let pair = try Pair(placement)
+        defer { pair.remove() }
+        #expect(try pair.call("prepared_sum", [.double(1.5), .int(4)]) == .double(2 * (1.5 + 2.5 + 3.5 + 4.5)))
+        #expect(try pair.call("prepared_shout", [.string("héllo")]) == .string("FIRST HéLLO"))
+        #expect(try pair.call("prepared_misuse") == .int(8), "\(pair.lines)")
+        let lines = pair.lines
+        for expected in [
+            "status -4: com.example.nobody.twice: no plugin com.example.nobody is loaded",
+            "status -1: com.example.invoke.b.twice: argument 1 must be double, not a string",
+            "status -1: com.example.invoke.b.twice: argument 2: there is no such argument",
+            "status -1: call_prepared: 0x",
+            "status -1: call_prepared: 0xdead0 is no prepared invocation of ",
+            "status -1: set_prepared_argument: NULL is no prepared invocation of ",
+        ] {
+            #expect(lines.contains { $0.hasPrefix("com.example.invoke.a: prepared_misuse: " + expected) }, "\(expected)\n\(lines)")
+        }
+    }
+
+    /// A prepared invocation's argument cannot change while a call of it runs (the function reaching
+    /// back to set it is refused), and can again when the call returned.
+    @Test(arguments: Placement.allCases)
+    func anArgumentIsNotSetWhileACallOfItRuns(placement: Placement) throws {
+        let pair = try Pair(placement)
+        defer { pair.remove() }
+        #expect(try pair.call("prepared_reentry") == .int(-3))
+        #expect(pair.lines.contains("com.example.invoke.a: set_own_prepared: status -3: com.example.invoke.a.set_own_prepared:"
+                                    + " a call of it is running, which reads its arguments"), "\(pair.lines)")
+    }
+
+    /// A prepared invocation of a function whose plugin was loaded again reaches the new one; once the
+    /// plugin left, its calls fail as a call of an unknown plugin does.
+    @Test(arguments: [Placement.functionInWorker, .bothInWorkers])
+    func aPreparedInvocationFollowsItsFunctionAcrossAReload(placement: Placement) throws {
+        let pair = try Pair(placement)
+        defer { pair.remove() }
+        #expect(try pair.call("prepare_kept", [.double(3)]) == .int(0))
+        #expect(try pair.call("call_kept") == .double(6))
+        let reloaded = pair.host.reload(libraryAt: pair.peer)
+        #expect(reloaded.kind == .reloaded, "\(reloaded)")
+        #expect(try pair.call("call_kept") == .double(6), "\(pair.lines)")
+        // A reload loads the library as the host loads its libraries: from here on in process with
+        // the caller, where it cannot leave.
+        guard placement == .bothInWorkers else { return }
+        #expect(pair.host.unload(libraryAt: pair.peer)?.kind == .left)
+        #expect(try pair.call("call_kept") == .double(-4))
+        #expect(pair.lines.contains("com.example.invoke.a: call_kept: status -4: com.example.invoke.b.twice:"
+                                    + " no plugin com.example.invoke.b is loaded"), "\(pair.lines)")
+    }
+
     /// At launch each plugin invokes its peer's `threaded`, whose thread invokes the first plugin's `twice`
     /// while the first plugin's callback (and the host's dispatch thread) still waits: in a worker, the
     /// call runs beside the busy main thread.

@@ -5,7 +5,8 @@
  * each other: a cycle A → B → A, a self-invocation, a call from a thread of the
  * plugin, a crash in the peer, a pointer, wrong arguments; at launch each calls
  * PEER.threaded(4), whose thread calls back this plugin's twice while this
- * callback still runs, and logs "launch: threaded 8". Each function that
+ * callback still runs, and logs "launch: threaded 8"; prepared invocations
+ * (prepared_*, prepare_kept and call_kept). Each function that
  * invokes returns the invocation's status when it fails, and logs
  * "WHAT: status S: MESSAGE" as the plugin.
  */
@@ -160,6 +161,146 @@ static int32_t unknown(void) {
     return status_of("unknown", "com.example.nobody.twice", none, 0);
 }
 
+/* PEER.twice prepared once and called n times, argument i set to x + i before call i: the sum of
+ * the results, or the failing status. */
+static double prepared_sum(double x, int64_t n) {
+    pb_value_t argument = {0};
+    argument.kind = PB_VALUE_DOUBLE;
+    argument.double_value = x;
+    pb_prepared_invoke_t *prepared = NULL;
+    char error[1024];
+    pb_status_t status = host->prepare_invoke(host, PEER_ID ".twice", &argument, 1, &prepared, error, sizeof error);
+    if (status != PB_OK) return failed("prepared_sum", status, error);
+    double sum = 0;
+    for (int64_t i = 0; i < n && status == PB_OK; i++) {
+        argument.double_value = x + (double)i;
+        if (i > 0) status = host->set_prepared_argument(host, prepared, 0, &argument, error, sizeof error);
+        pb_value_t result = {0};
+        if (status == PB_OK) status = host->call_prepared(host, prepared, &result, error, sizeof error);
+        sum += result.double_value;
+    }
+    host->release_prepared(host, prepared);
+    return status == PB_OK ? sum : failed("prepared_sum", status, error);
+}
+
+/* PEER.shout prepared with "first", called, set to TEXT, called: "FIRST TEXT-IN-CAPITALS" (the
+ * results released), or "status S: MESSAGE". */
+static const char *prepared_shout(const char *text) {
+    pb_value_t argument = {0};
+    argument.kind = PB_VALUE_STRING;
+    argument.string = "first";
+    char *line = malloc(2400);
+    if (line == NULL) return NULL;
+    pb_prepared_invoke_t *prepared = NULL;
+    char error[1024];
+    pb_value_t first = {0}, second = {0};
+    pb_status_t status = host->prepare_invoke(host, PEER_ID ".shout", &argument, 1, &prepared, error, sizeof error);
+    if (status == PB_OK) status = host->call_prepared(host, prepared, &first, error, sizeof error);
+    argument.string = text;
+    if (status == PB_OK) status = host->set_prepared_argument(host, prepared, 0, &argument, error, sizeof error);
+    if (status == PB_OK) status = host->call_prepared(host, prepared, &second, error, sizeof error);
+    if (status == PB_OK) snprintf(line, 2400, "%s %s", first.string, second.string);
+    else snprintf(line, 2400, "status %d: %s", status, error);
+    host->release_value(host, &first);
+    host->release_value(host, &second);
+    host->release_prepared(host, prepared);
+    return line;
+}
+
+/* Each misuse of a prepared invocation, logged as "prepared_misuse: status S: MESSAGE"; the number of
+ * misuses answered with the documented status (8 when all are). */
+static int32_t prepared_misuse(void) {
+    char error[1024];
+    int32_t right = 0;
+    pb_value_t argument = {0};
+    argument.kind = PB_VALUE_DOUBLE;
+    argument.double_value = 1;
+    pb_value_t wrong = {0};
+    wrong.kind = PB_VALUE_STRING;
+    wrong.string = "abc";
+    pb_value_t result = {0};
+    pb_prepared_invoke_t *prepared = NULL;
+
+    /* An unknown function and an argument that does not fit: no handle. */
+    pb_status_t status = host->prepare_invoke(host, "com.example.nobody.twice", &argument, 1, &prepared, error, sizeof error);
+    right += failed("prepared_misuse", status, error) == PB_ERR_NOT_FOUND && prepared == NULL;
+    status = host->prepare_invoke(host, PEER_ID ".twice", &wrong, 1, &prepared, error, sizeof error);
+    right += failed("prepared_misuse", status, error) == PB_ERR_INVALID_ARGUMENT && prepared == NULL;
+
+    status = host->prepare_invoke(host, PEER_ID ".twice", &argument, 1, &prepared, error, sizeof error);
+    if (status != PB_OK) return failed("prepared_misuse", status, error);
+    /* An argument the signature has not, and one of the wrong type: refused, the old one kept. */
+    status = host->set_prepared_argument(host, prepared, 1, &argument, error, sizeof error);
+    right += failed("prepared_misuse", status, error) == PB_ERR_INVALID_ARGUMENT;
+    status = host->set_prepared_argument(host, prepared, 0, &wrong, error, sizeof error);
+    right += failed("prepared_misuse", status, error) == PB_ERR_INVALID_ARGUMENT;
+    status = host->call_prepared(host, prepared, &result, error, sizeof error);
+    right += status == PB_OK && result.double_value == 2;
+    /* Released: the handle is refused, a second release ignored. */
+    host->release_prepared(host, prepared);
+    host->release_prepared(host, prepared);
+    status = host->call_prepared(host, prepared, &result, error, sizeof error);
+    right += failed("prepared_misuse", status, error) == PB_ERR_INVALID_ARGUMENT;
+    /* A handle never made, and NULL. */
+    status = host->call_prepared(host, (pb_prepared_invoke_t *)(uintptr_t)0xdead0, &result, error, sizeof error);
+    right += failed("prepared_misuse", status, error) == PB_ERR_INVALID_ARGUMENT;
+    status = host->set_prepared_argument(host, NULL, 0, &argument, error, sizeof error);
+    right += failed("prepared_misuse", status, error) == PB_ERR_INVALID_ARGUMENT;
+    host->release_prepared(host, NULL);
+    return right;
+}
+
+/* The handle `prepare_kept` made, called by `call_kept`: across a reload of the peer. */
+static pb_prepared_invoke_t *kept;
+
+/* Prepares PEER.twice(x) and keeps the handle. */
+static int32_t prepare_kept(double x) {
+    pb_value_t argument = {0};
+    argument.kind = PB_VALUE_DOUBLE;
+    argument.double_value = x;
+    char error[1024];
+    host->release_prepared(host, kept);
+    pb_status_t status = host->prepare_invoke(host, PEER_ID ".twice", &argument, 1, &kept, error, sizeof error);
+    return status == PB_OK ? PB_OK : failed("prepare_kept", status, error);
+}
+
+/* Calls the kept handle: its result, or the failing status. */
+static double call_kept(void) {
+    pb_value_t result = {0};
+    char error[1024];
+    pb_status_t status = host->call_prepared(host, kept, &result, error, sizeof error);
+    return status == PB_OK ? result.double_value : failed("call_kept", status, error);
+}
+
+/* This plugin's own set_own_prepared, prepared by prepared_reentry. */
+static pb_prepared_invoke_t *own_prepared;
+
+/* Sets the argument of the invocation that is calling it: the status (refused while it runs). */
+static int32_t set_own_prepared(int64_t value) {
+    pb_value_t argument = {0};
+    argument.kind = PB_VALUE_INT;
+    argument.integer = value + 1;
+    char error[1024];
+    pb_status_t status = host->set_prepared_argument(host, own_prepared, 0, &argument, error, sizeof error);
+    return status == PB_OK ? PB_OK : failed("set_own_prepared", status, error);
+}
+
+/* Calls set_own_prepared through a prepared invocation: its status during the call, or 1 when the
+ * set after the call failed. */
+static int32_t prepared_reentry(void) {
+    pb_value_t argument = {0};
+    argument.kind = PB_VALUE_INT;
+    char error[1024];
+    pb_status_t status = host->prepare_invoke(host, SELF_ID ".set_own_prepared", &argument, 1, &own_prepared, error, sizeof error);
+    if (status != PB_OK) return failed("prepared_reentry", status, error);
+    pb_value_t result = {0};
+    status = host->call_prepared(host, own_prepared, &result, error, sizeof error);
+    if (status != PB_OK) return failed("prepared_reentry", status, error);
+    status = host->set_prepared_argument(host, own_prepared, 0, &argument, error, sizeof error);
+    host->release_prepared(host, own_prepared);
+    return status == PB_OK ? (int32_t)result.integer : 1;
+}
+
 /* did_finish_launching: PEER.threaded(4), which calls this plugin's twice from a thread of PEER. */
 static bool did_finish_launching(void *ctx, const char *options_json, size_t options_len) {
     (void)ctx;
@@ -208,11 +349,18 @@ static const pb_function_t functions[] = {
     FUNCTION(bad_kind, "int32 ()"),
     FUNCTION(unknown, "int32 ()"),
     FUNCTION(cut_error, "string ()"),
+    FUNCTION(prepared_sum, "double (double, int64)"),
+    {sizeof(pb_function_t), "prepared_shout", "string (string)", NULL, (void (*)(void))prepared_shout, free},
+    FUNCTION(prepared_misuse, "int32 ()"),
+    FUNCTION(prepare_kept, "int32 (double)"),
+    FUNCTION(call_kept, "double ()"),
+    FUNCTION(set_own_prepared, "int32 (int64)"),
+    FUNCTION(prepared_reentry, "int32 ()"),
 };
 
 static bool init(const pb_host_t *given) {
     host = given;
-    return host->struct_size >= offsetof(pb_host_t, release_value) + sizeof host->release_value;
+    return host->struct_size >= offsetof(pb_host_t, release_prepared) + sizeof host->release_prepared;
 }
 
 static bool register_plugins(const pb_registrar_t *registrar) {

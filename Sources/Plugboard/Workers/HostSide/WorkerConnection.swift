@@ -254,6 +254,8 @@ final class WorkerConnection: Sendable {
                 state.withLock { $0.stage = function }
             case .invoke(let function, let depth, let arguments):
                 invocations.serve(function, depth: depth, arguments: arguments, requestID: received.requestID)
+            case .checkInvoke(let function, let arguments):
+                invocations.check(function, arguments: arguments, requestID: received.requestID)
             case .post, .observe, .stopObserving:
                 if let forged = bus.take(received.message, from: self) {
                     end(.lost(forged))

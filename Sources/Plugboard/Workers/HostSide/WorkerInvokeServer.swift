@@ -3,7 +3,8 @@ import Foundation
 import PlugboardWorkerProtocol
 
 /// Runs a worker's `invoke` requests (its plugins calling other plugins' functions) on the host's
-/// function invoker, under the library's gate, and answers each with an `invoke-reply`.
+/// function invoker, under the library's gate, and answers each with an `invoke-reply`; checks
+/// its prepared invocations (`check-invoke`) alike, without calling.
 struct WorkerInvokeServer: Sendable {
     let invoker: FunctionInvoker?
     let gate: ServiceGate
@@ -27,5 +28,22 @@ struct WorkerInvokeServer: Sendable {
             }
             try? channel.send(.invokeReply(reply), requestID: requestID)
         }
+    }
+
+    /// Answers one `check-invoke` at once (it runs no plugin code): whether `invoke` would take
+    /// `function` with `arguments` from this worker.
+    func check(_ function: String, arguments: [PluginValue], requestID: UInt64) {
+        let reply: InvokeResult
+        if let refusal = gate.refusal(.invoke) {
+            reply = .failure(status: PB_ERR_DENIED, message: "prepare_invoke \(function): \(refusal)")
+        } else if let invoker {
+            switch invoker.check(function, arguments, caller: .worker) {
+            case .success: reply = .value(.void)
+            case .failure(let failure): reply = .failure(status: failure.status, message: failure.message)
+            }
+        } else {
+            reply = .failure(status: PB_ERR_UNAVAILABLE, message: "prepare_invoke \(function): this host serves no invocations")
+        }
+        try? channel.send(.invokeReply(reply), requestID: requestID)
     }
 }

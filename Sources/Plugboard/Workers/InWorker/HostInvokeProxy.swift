@@ -1,24 +1,50 @@
 import CPlugboard
 import PlugboardWorkerProtocol
+import Synchronization
 
 /// The worker's side of `invoke` for plugins it does not hold: the call becomes an
 /// `invoke` request to the host, which runs the function in its process or forwards it
-/// to the function's worker, and answers with `invokeReply`. The target is in another
-/// process, so a `pointer` argument is refused here, before anything is sent. Thread-safe.
+/// to the function's worker, and answers with `invokeReply`; a prepared invocation's
+/// arguments are checked there (`checkInvoke`). The target is in another process, so a
+/// `pointer` argument is refused here, before anything is sent. Thread-safe.
 final class HostInvokeProxy: Sendable {
     private let requests: WorkerRequests
+    /// The host's protocol minor, told at `hello`: an older host cannot check a prepared invocation.
+    private let hostMinor = Atomic<UInt16>(0)
 
     init(requests: WorkerRequests) {
         self.requests = requests
     }
 
+    /// Takes the host's protocol minor from its `hello`.
+    func hostSpeaks(minor: UInt16) {
+        hostMinor.store(minor, ordering: .relaxed)
+    }
+
     /// Invokes `address` in the host, `depth` invocations deep, and waits for the answer.
     func invoke(_ address: FunctionAddress, _ arguments: [PluginValue], depth: UInt32) -> Result<PluginValue, InvokeFailure> {
-        if let position = arguments.firstIndex(where: { if case .pointer = $0 { true } else { false } }) {
-            return .failure(InvokeFailure(PluginCallError.crossesProcesses(address, reason:
-                "argument \(position + 1) is a pointer and \(address.plugin) runs in another process than the caller")))
-        }
-        switch requests.send(.invoke(function: address.description, depth: depth, arguments: arguments)) {
+        if let pointer = Self.pointer(in: arguments, for: address) { return .failure(pointer) }
+        return answer(requests.send(.invoke(function: address.description, depth: depth, arguments: arguments)), address)
+    }
+
+    /// Whether the host would take an invocation of `address` with `arguments` (a host older than
+    /// protocol 1.6 checks each call only).
+    func check(_ address: FunctionAddress, _ arguments: [PluginValue]) -> Result<Void, InvokeFailure> {
+        if let pointer = Self.pointer(in: arguments, for: address) { return .failure(pointer) }
+        guard hostMinor.load(ordering: .relaxed) >= WorkerMessage.Kind.checkInvoke.introducedInMinor else { return .success(()) }
+        return answer(requests.send(.checkInvoke(function: address.description, arguments: arguments)), address).map { _ in }
+    }
+
+    /// The refusal of a `pointer` argument, which cannot reach another process.
+    private static func pointer(in arguments: [PluginValue], for address: FunctionAddress) -> InvokeFailure? {
+        guard let position = arguments.firstIndex(where: { if case .pointer = $0 { true } else { false } }) else { return nil }
+        return InvokeFailure(PluginCallError.crossesProcesses(address, reason:
+            "argument \(position + 1) is a pointer and \(address.plugin) runs in another process than the caller"))
+    }
+
+    /// The host's `invokeReply`, or the channel's end.
+    private func answer(_ reply: WorkerMessage?, _ address: FunctionAddress) -> Result<PluginValue, InvokeFailure> {
+        switch reply {
         case .invokeReply(.value(let value))?:
             return .success(value)
         case .invokeReply(.failure(let status, let message))?:

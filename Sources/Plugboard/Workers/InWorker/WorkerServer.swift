@@ -98,9 +98,12 @@ final class WorkerSession {
     private var plugins: [(definition: CPluginDefinition, library: LoadedLibrary)] = []
     /// Runs `function-call`s, on this thread or another.
     let functionCalls: WorkerFunctionCalls
+    /// Carries invocations of plugins this worker does not hold to the host.
+    private let invoke: HostInvokeProxy
 
     init(channel: WorkerChannel, files: HostFilesProxy?, invoke: HostInvokeProxy) {
         self.channel = channel
+        self.invoke = invoke
         let log: PluginHost.LogHandler = { record in
             try? channel.send(.log(pluginID: record.plugin, level: record.level.abiValue, message: record.message))
         }
@@ -121,6 +124,7 @@ final class WorkerSession {
         switch received.message {
         case .hello(let version, _, _):
             try channel.send(.helloReply(protocolVersion: .current, workerPID: getpid()), requestID: id)
+            invoke.hostSpeaks(minor: version.minor)
             // Set before any load: each library's refusals go where the handler said when it loaded.
             if version.minor >= WorkerMessage.Kind.refused.introducedInMinor {
                 let channel = channel
@@ -170,7 +174,7 @@ final class WorkerSession {
             bus.deliver(PluginNotification(name: name, payload: payload, sender: sender), to: token, depth: Int(depth))
             try channel.send(.delivered, requestID: id)
         case .serviceReply, .helloReply, .loaded, .answer, .log, .files, .completion, .bye, .stage, .unloaded,
-             .functionResult, .invoke, .invokeReply, .delivered, .observe, .stopObserving, .post, .refused:
+             .functionResult, .invoke, .invokeReply, .delivered, .observe, .stopObserving, .post, .refused, .checkInvoke:
             throw .malformed(field: "kind", cause: .unknownKind(received.message.kind.rawValue))
         }
         return true
