@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func anUnknownKindIsNamed() {
-        for kind: UInt8 in [0x00, 0x0A, 0x80, 0x91, 0xFF] {
+        for kind: UInt8 in [0x00, 0x0A, 0x80, 0x92, 0xFF] {
             #expect(decodeError(frame(header(kind))) == .malformed(field: "kind", cause: .unknownKind(kind)))
         }
         #expect(decodeError(frame([])) == .malformed(field: "kind", cause: .runsPastEnd(needed: 1, available: 0)))

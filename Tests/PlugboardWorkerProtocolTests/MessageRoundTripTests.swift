@@ -104,7 +104,17 @@ import Testing
         ])
     }
 
+    @Test func checkInvokeIsLaidOutAsDocumented() throws {
+        #expect(try WorkerMessage.checkInvoke(function: "a.b.f", arguments: [.bool(true)]).encodedFrame(requestID: 3) == [
+            24, 0, 0, 0, 0x91, 3, 0, 0, 0, 0, 0, 0, 0,
+            5, 0, 0, 0, 0x61, 0x2E, 0x62, 0x2E, 0x66,   // function "a.b.f"
+            1, 0, 0, 0,                                 // one argument
+            1, 1,                                       // bool true
+        ])
+    }
+
     @Test func eachKindSaysTheMinorThatIntroducedIt() {
+        #expect(WorkerMessage.Kind.allCases.filter { $0.introducedInMinor == 6 } == [.checkInvoke])
         #expect(WorkerMessage.Kind.allCases.filter { $0.introducedInMinor == 5 } == [.refused])
         #expect(WorkerMessage.Kind.allCases.filter { $0.introducedInMinor == 4 } == [.deliver, .delivered, .observe, .stopObserving, .post])
         #expect(WorkerMessage.Kind.allCases.filter { $0.introducedInMinor == 3 } == [.functionCall, .invokeReply, .functionResult, .invoke])

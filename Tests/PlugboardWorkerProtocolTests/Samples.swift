@@ -92,6 +92,8 @@ enum Samples {
             .post(pluginID: "com.example.network", name: "com.example.network.status", payload: nonASCII, depth: 1),
             .refused(pluginID: "com.example.network", call: "post", name: "no dots", reason: nonASCII),
             .refused(pluginID: nil, call: "stop_observing", name: nil, reason: ""),
+            .checkInvoke(function: "com.example.units.convert", arguments: [.string(nonASCII), .double(3)]),
+            .checkInvoke(function: "", arguments: []),
         ]
         messages += functionValues.map { .functionResult(.value($0)) }
         messages += events.enumerated().map { .call(plugin: $0.offset == 0 ? .max : UInt32($0.offset), request: $0.element) }

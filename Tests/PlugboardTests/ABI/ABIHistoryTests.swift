@@ -10,15 +10,19 @@ import Testing
 /// minor is refused with the versions named.
 @Suite struct ABIHistoryTests {
     static let history = TestPaths.fixtures + "/abi-history"
-    static let minors = ["1.0", "1.1", "1.2", "1.3"]
+    static let minors = ["1.0", "1.1", "1.2", "1.3", "1.4"]
     static let id = "com.example.abi-history"
+
+    /// The minor's number: 3 for "1.3".
+    static func number(_ minor: String) -> Int { Int(minor.dropFirst(2)) ?? 0 }
 
     /// What the plugin built for `minor` logs over launch, one URL and a memory warning.
     static func expectedLogs(_ minor: String) -> [String] {
-        let number = Int(minor.dropFirst(2)) ?? 0
+        let number = Self.number(minor)
         var logs = ["launched, built for \(minor)", "open-url"]
         if number >= 1 { logs.append("files: minor \(number)") }
         if number >= 2 { logs.append("invoke: 42") }
+        if number >= 4 { logs.append("prepared: 42 10") }
         if number >= 3 { logs.append("bus: received com.example.abi.ping") }
         return logs + ["memory-warning"]
     }
@@ -39,7 +43,7 @@ import Testing
         #expect(lines.logs(of: Self.id) == Self.expectedLogs(minor), "\(result.output)")
         let opened = try #require(lines.compactMap(\.event).first { $0.event.name == "open-url" })
         #expect(opened.decidedBy.map(\.rawValue) == [Self.id])
-        if minor == "1.3" {
+        if Self.number(minor) >= 3 {
             #expect(lines.compactMap(\.state).last?.entries.map(\.outcome) == [.saved], "saved state works")
         }
     }

@@ -7,6 +7,8 @@
  *   1.2  a function, `twice: int32 (int32)`, called by open_url through `invoke`
  *   1.3  saved state (a count) and the bus: it observes com.example.abi.ping at launch and
  *        posts it in open_url
+ *   1.4  a prepared invocation: open_url prepares `twice` once and calls it twice, setting
+ *        its argument between the calls
  *
  * Every structure the host reads (the entry record, pb_plugin_t, each vtable, the function
  * array) ends exactly where an inaccessible page begins: a host that reads past the size the
@@ -105,6 +107,22 @@ static bool open_url(void *ctx, const char *url, size_t url_length, const char *
 #if PB_ABI_VERSION_MINOR >= 3
     count += 1;
     host->notifications->post(host, ID, "com.example.abi.ping", "{}");
+#endif
+#if PB_ABI_VERSION_MINOR >= 4
+    pb_prepared_invoke_t *prepared = NULL;
+    pb_value_t first, second;
+    memset(&first, 0, sizeof first);
+    memset(&second, 0, sizeof second);
+    if (host->prepare_invoke(host, ID ".twice", &argument, 1, &prepared, error, sizeof error) == PB_OK
+        && host->call_prepared(host, prepared, &first, error, sizeof error) == PB_OK
+        && (argument.integer = 5, host->set_prepared_argument(host, prepared, 0, &argument, error, sizeof error)) == PB_OK
+        && host->call_prepared(host, prepared, &second, error, sizeof error) == PB_OK) {
+        snprintf(line, sizeof line, "prepared: %lld %lld", (long long)first.integer, (long long)second.integer);
+    } else {
+        snprintf(line, sizeof line, "prepared failed: %s", error);
+    }
+    host->release_prepared(host, prepared);
+    say(line);
 #endif
     return true;
 }
