@@ -48,7 +48,8 @@ import Testing
     }
 
     /// `Plugin::invoke<double>` (Fixtures/invoke_cpp_plugin.cpp) calls plugins/unit-converter's
-    /// convert at launch, and an unknown function answers the host's status and sentence.
+    /// convert at launch, and an unknown function answers the host's status and sentence; the same
+    /// through `Plugin::prepare<double>`.
     @Test(arguments: ["none", "process"])
     func invokeCallsAnotherPluginsFunction(isolation: String) throws {
         let workspace = try Workspace("cpp-invoke-\(isolation)")
@@ -56,6 +57,8 @@ import Testing
         _ = try PluginCompiler.compile(TestPaths.fixtures + "/invoke_cpp_plugin.cpp", to: workspace.plugins + "/cppcaller.so",
                                        flags: ["-pedantic"], cplusplus: true)
         let logs = try ConverterCallerRun.logs(of: "com.example.cppcaller", isolation: isolation, in: workspace)
-        #expect(logs == ["3 ft = 0.9144 m", "nosuch: " + ConverterCallerRun.unknownFunction])
+        #expect(logs == ["3 ft = 0.9144 m", "nosuch: " + ConverterCallerRun.unknownFunction,
+                         "prepared: 2 ft = 0.6096 m, 10 ft = 3.048 m", "prepared set: " + ConverterCallerRun.wrongType,
+                         "prepared nosuch: " + ConverterCallerRun.unknownFunction])
     }
 }

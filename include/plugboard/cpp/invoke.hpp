@@ -30,6 +30,9 @@
  * on PB_OK, `value` (a std::monostate for void). No exception crosses the C
  * boundary: every failure is a status; `invoke` throws only std::bad_alloc,
  * which a callback's trampoline catches like any exception. [thread-safe]
+ *
+ * A call made many times is cheaper prepared (ABI 1.4): `prepare<R>(function, args...)`
+ * gives a `Prepared<R>`, checked once; `set(i, value)` changes an argument, `()` calls.
  */
 #pragma once
 
@@ -169,18 +172,9 @@ template <class R> std::optional<typename Invoked<R>::Value> result_as(const pb_
     return std::nullopt;
 }
 
-/** Calls `function` through `host`'s invoke with `arguments`; see invoke.hpp. */
-template <class R, class... A>
-Invoked<R> invoke(const pb_host_t *host, const char *function, const A &...arguments) {
-    bool has_invoke = host != nullptr && host->struct_size >= offsetof(pb_host_t, release_value) + sizeof(host->release_value);
-    if (!has_invoke) return {PB_ERR_UNAVAILABLE, "this host has no invoke (ABI 1.2 is needed)", std::nullopt};
-    const std::array<InvokeArgument, sizeof...(A)> held{InvokeArgument(arguments)...};
-    std::array<pb_value_t, sizeof...(A)> values{};
-    for (std::size_t i = 0; i < held.size(); ++i) values[i] = held[i].passed();
-    pb_value_t result{};
-    char error[1024] = "";
-    pb_status_t code = host->invoke(host, function, values.empty() ? nullptr : values.data(), values.size(), &result,
-                                    error, sizeof error);
+/** The answer to an invocation of `function` that returned `code`, `result` (released here) and `error`. */
+template <class R>
+Invoked<R> answer(const pb_host_t *host, const char *function, pb_status_t code, pb_value_t &result, const char *error) {
     if (code != PB_OK) return {code, error, std::nullopt};
     struct Release {
         const pb_host_t *host;
@@ -196,5 +190,111 @@ Invoked<R> invoke(const pb_host_t *host, const char *function, const A &...argum
     return {PB_OK, {}, std::move(value)};
 }
 
+/** Whether `host`'s table reaches the slot ending at `end` (an older host's is shorter). */
+inline bool covers(const pb_host_t *host, std::size_t end) noexcept { return host != nullptr && host->struct_size >= end; }
+
+/** Calls `function` through `host`'s invoke with `arguments`; see invoke.hpp. */
+template <class R, class... A>
+Invoked<R> invoke(const pb_host_t *host, const char *function, const A &...arguments) {
+    if (!covers(host, offsetof(pb_host_t, release_value) + sizeof(host->release_value)))
+        return {PB_ERR_UNAVAILABLE, "this host has no invoke (ABI 1.2 is needed)", std::nullopt};
+    const std::array<InvokeArgument, sizeof...(A)> held{InvokeArgument(arguments)...};
+    std::array<pb_value_t, sizeof...(A)> values{};
+    for (std::size_t i = 0; i < held.size(); ++i) values[i] = held[i].passed();
+    pb_value_t result{};
+    char error[1024] = "";
+    pb_status_t code = host->invoke(host, function, values.empty() ? nullptr : values.data(), values.size(), &result,
+                                    error, sizeof error);
+    return answer<R>(host, function, code, result, error);
+}
+
 }  // namespace detail
+
+/**
+ * An invocation prepared once and made many times (ABI 1.4, pb_host_t.prepare_invoke): the host
+ * looks the function up and checks the arguments when it is made and when `set` changes one, so
+ * a call only runs the function and converts its result.
+ *
+ *   auto convert = plugboard::Prepared<double>::make(host, "com.example.units.convert", "ft", "m", 1.0);
+ *   for (double feet : lengths) { convert.set(2, feet); auto metres = convert(); }
+ *
+ * `Plugin::prepare<R>(function, args...)` makes one with the library's host table. When making it
+ * failed, `made()` says why and every call answers the same. Move-only; the handle is released
+ * when the object goes. Calls may run on several threads at once; `set` while one runs is
+ * refused (PB_ERR_WRONG_STATE). [thread-safe]
+ */
+template <class R> class Prepared {
+public:
+    /** Prepares `function` with `arguments` (C++ types as for `invoke`) through `host`. */
+    template <class... A> static Prepared make(const pb_host_t *host, const char *function, const A &...arguments) {
+        Prepared prepared(host, function);
+        if (!detail::covers(host, offsetof(pb_host_t, release_prepared) + sizeof(host->release_prepared))) {
+            prepared.made_ = {PB_ERR_UNAVAILABLE, "this host has no prepared invocations (ABI 1.4 is needed)", std::monostate{}};
+            return prepared;
+        }
+        const std::array<detail::InvokeArgument, sizeof...(A)> held{detail::InvokeArgument(arguments)...};
+        std::array<pb_value_t, sizeof...(A)> values{};
+        for (std::size_t i = 0; i < held.size(); ++i) values[i] = held[i].passed();
+        char error[1024] = "";
+        pb_status_t code = host->prepare_invoke(host, function, values.empty() ? nullptr : values.data(), values.size(),
+                                                &prepared.handle_, error, sizeof error);
+        prepared.made_ = {code, error, std::monostate{}};
+        if (code != PB_OK) prepared.made_.value.reset();
+        return prepared;
+    }
+
+    Prepared(Prepared &&other) noexcept
+        : host_(other.host_), function_(std::move(other.function_)), handle_(other.handle_), made_(std::move(other.made_)) {
+        other.handle_ = nullptr;
+    }
+    Prepared &operator=(Prepared &&other) noexcept {
+        if (this != &other) {
+            release();
+            host_ = other.host_, function_ = std::move(other.function_), handle_ = other.handle_, made_ = std::move(other.made_);
+            other.handle_ = nullptr;
+        }
+        return *this;
+    }
+    Prepared(const Prepared &) = delete;
+    Prepared &operator=(const Prepared &) = delete;
+    ~Prepared() { release(); }
+
+    /** How making it went: PB_OK, or the host's status and sentence. */
+    const Invoked<void> &made() const noexcept { return made_; }
+    /** True when it was made. */
+    explicit operator bool() const noexcept { return handle_ != nullptr; }
+
+    /** Sets argument `index` (0-based) to `value` (a C++ type as for `invoke`), checked by the host;
+     *  on failure the argument keeps its value. */
+    template <class A> Invoked<void> set(std::size_t index, const A &value) {
+        if (handle_ == nullptr) return {made_.code, made_.message, std::nullopt};
+        const detail::InvokeArgument held(value);
+        const pb_value_t passed = held.passed();
+        char error[1024] = "";
+        pb_status_t code = host_->set_prepared_argument(host_, handle_, index, &passed, error, sizeof error);
+        return {code, error, code == PB_OK ? std::optional<std::monostate>(std::monostate{}) : std::nullopt};
+    }
+
+    /** Calls the function with the arguments as set; the answer as `invoke` gives it. */
+    Invoked<R> operator()() const {
+        if (handle_ == nullptr) return {made_.code, made_.message, std::nullopt};
+        pb_value_t result{};
+        char error[1024] = "";
+        pb_status_t code = host_->call_prepared(host_, handle_, &result, error, sizeof error);
+        return detail::answer<R>(host_, function_.c_str(), code, result, error);
+    }
+
+private:
+    Prepared(const pb_host_t *host, const char *function) : host_(host), function_(function != nullptr ? function : "") {}
+
+    void release() noexcept {
+        if (handle_ != nullptr) host_->release_prepared(host_, handle_);
+        handle_ = nullptr;
+    }
+
+    const pb_host_t *host_;
+    std::string function_;
+    pb_prepared_invoke_t *handle_ = nullptr;
+    Invoked<void> made_{PB_OK, {}, std::monostate{}};
+};
 }  // namespace plugboard

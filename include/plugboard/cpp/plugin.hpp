@@ -297,6 +297,11 @@ public:
     template <class R, class... A> static Invoked<R> invoke(const char *function, const A &...arguments) {
         return detail::invoke<R>(host_, function, arguments...);
     }
+    /** Prepares calls of another plugin's function with C++ arguments, checked once (ABI 1.4); see
+     *  `Prepared` in invoke.hpp. [thread-safe] */
+    template <class R, class... A> static Prepared<R> prepare(const char *function, const A &...arguments) {
+        return Prepared<R>::make(host_, function, arguments...);
+    }
     /** Posts the notification `name` with `payload_json` (JSON object text; NULL: "{}") on behalf of
      *  this plugin (services/notifications.h); PB_ERR_UNAVAILABLE with a host older than ABI 1.3.
      *  The host delivers it after the current callback returned. [thread-safe] */
