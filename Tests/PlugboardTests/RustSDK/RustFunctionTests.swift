@@ -57,8 +57,8 @@ import Testing
     }
 
     /// `Host::invoke` (Fixtures/rust-invoke) calls plugins/unit-converter's convert at launch, and
-    /// an unknown function answers an `InvokeError` with the host's status and sentence; the same
-    /// plugin observes and posts on the bus (`Host::observe`, `Host::post`).
+    /// an unknown function answers an `InvokeError` with the host's status and sentence, also
+    /// prepared (`Host::prepare`); the same plugin observes and posts on the bus (`Host::observe`, `Host::post`).
     @Test(arguments: ["none", "process"])
     func invokeCallsAnotherPluginsFunction(isolation: String) throws {
         let workspace = try Workspace("rust-invoke-\(isolation)")
@@ -66,6 +66,8 @@ import Testing
         _ = try Cargo.buildPlugin("Tests/PlugboardTests/Fixtures/rust-invoke", in: workspace.root, into: workspace.plugins)
         let logs = try ConverterCallerRun.logs(of: "com.example.rustcaller", isolation: isolation, in: workspace)
         #expect(logs == ["3 ft = 0.9144000000000001 m", "nosuch: " + ConverterCallerRun.unknownFunction,
+                         "prepared: 2 ft = 0.6096 m, 10 ft = 3.048 m", "prepared set: " + ConverterCallerRun.wrongType,
+                         "prepared nosuch: " + ConverterCallerRun.unknownFunction,
                          "post: the notification name 'not a name' is not valid: the name contains \" \"; only letters, digits, '-', '_' and '.' are allowed; refused",
                          "observe true, post Ok(()), bad post Err(-1)",
                          #"received com.example.rust.news {"from":"rust"} from com.example.rustcaller"#])

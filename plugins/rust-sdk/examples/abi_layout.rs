@@ -21,7 +21,10 @@ macro_rules! constants {
 
 fn main() {
     layout! {
-        pb_host_t { struct_size, abi_major, abi_minor, name, version, host_data, log, files, invoke, release_value, notifications }
+        pb_host_t {
+            struct_size, abi_major, abi_minor, name, version, host_data, log, files, invoke, release_value, notifications,
+            prepare_invoke, set_prepared_argument, call_prepared, release_prepared
+        }
         pb_notifications_t { struct_size, post, observe, stop_observing }
         pb_buffer_t { data, size }
         pb_file_attributes_t { struct_size, kind, size, permissions, owner_id, modified_ns, created_ns }

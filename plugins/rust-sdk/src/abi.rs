@@ -13,7 +13,7 @@ use std::ffi::{c_char, c_void};
 /// ABI major version (`PB_ABI_VERSION_MAJOR`). A plugin with another major is refused.
 pub const PB_ABI_VERSION_MAJOR: u32 = 1;
 /// ABI minor version (`PB_ABI_VERSION_MINOR`) these mirrors describe.
-pub const PB_ABI_VERSION_MINOR: u32 = 3;
+pub const PB_ABI_VERSION_MINOR: u32 = 4;
 
 // ---- types.h ---------------------------------------------------------------------------
 
@@ -57,6 +57,12 @@ pub const PB_LOG_WARNING: pb_log_level_t = 3;
 /// A failure.
 pub const PB_LOG_ERROR: pb_log_level_t = 4;
 
+/// An invocation prepared with `pb_host_t::prepare_invoke` (since 1.4): an opaque handle.
+#[repr(C)]
+pub struct pb_prepared_invoke_t {
+    _opaque: [u8; 0],
+}
+
 /// The host services table handed to `init`. Host-owned, valid for the life of the process.
 #[derive(Debug)]
 #[repr(C)]
@@ -80,6 +86,27 @@ pub struct pb_host_t {
     pub release_value: Option<unsafe extern "C" fn(host: *const pb_host_t, value: *mut pb_value_t)>,
     /// Since 1.3: the notification bus. Read only when `struct_size` covers it.
     pub notifications: *const pb_notifications_t,
+    /// Since 1.4: prepares calls of a function, checked once. Read only when `struct_size` covers it. [thread-safe]
+    pub prepare_invoke: Option<unsafe extern "C" fn(host: *const pb_host_t, function: *const c_char, arguments: *const pb_value_t,
+                                                    argument_count: usize, prepared: *mut *mut pb_prepared_invoke_t,
+                                                    error: *mut c_char, error_size: usize) -> pb_status_t>,
+    /// Since 1.4: sets one argument of a prepared invocation, checked. [thread-safe]
+    pub set_prepared_argument: Option<unsafe extern "C" fn(host: *const pb_host_t, prepared: *mut pb_prepared_invoke_t, index: usize,
+                                                           value: *const pb_value_t, error: *mut c_char,
+                                                           error_size: usize) -> pb_status_t>,
+    /// Since 1.4: calls a prepared invocation. [thread-safe]
+    pub call_prepared: Option<unsafe extern "C" fn(host: *const pb_host_t, prepared: *mut pb_prepared_invoke_t, result: *mut pb_value_t,
+                                                   error: *mut c_char, error_size: usize) -> pb_status_t>,
+    /// Since 1.4: frees a prepared invocation. [thread-safe]
+    pub release_prepared: Option<unsafe extern "C" fn(host: *const pb_host_t, prepared: *mut pb_prepared_invoke_t)>,
+}
+
+impl pb_host_t {
+    /// Whether the host's table reaches the end of the field that starts at `offset` and is
+    /// `size` bytes long: an older host hands over a shorter table, whose missing fields are not read.
+    pub fn covers(&self, offset: usize, size: usize) -> bool {
+        self.struct_size as usize >= offset + size
+    }
 }
 
 // ---- services/files.h ------------------------------------------------------------------

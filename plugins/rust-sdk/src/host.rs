@@ -115,7 +115,7 @@ impl Host {
 
     /// Writes `data` to the container path `path` atomically.
     pub fn write(&self, path: &str, data: &[u8], flags: FileFlags) -> Result<(), FilesError> {
-        let (files, path) = self.prepare(path)?;
+        let (files, path) = self.files_and(path)?;
         let write = files.write.ok_or_else(missing)?;
         // SAFETY: valid table, path and byte range.
         self.check(unsafe { write(self.table, path.as_ptr(), data.as_ptr().cast::<c_void>(), data.len(), flags.0) })
@@ -123,7 +123,7 @@ impl Host {
 
     /// Reads the whole file at `path`.
     pub fn read(&self, path: &str) -> Result<Vec<u8>, FilesError> {
-        let (files, path) = self.prepare(path)?;
+        let (files, path) = self.files_and(path)?;
         let read = files.read.ok_or_else(missing)?;
         // SAFETY: `read` fills `buffer`, which `take_buffer` releases.
         self.filled_buffer(files, |buffer| unsafe { read(self.table, path.as_ptr(), buffer) })
@@ -131,7 +131,7 @@ impl Host {
 
     /// Deletes a file, a link, or an empty folder.
     pub fn remove(&self, path: &str) -> Result<(), FilesError> {
-        let (files, path) = self.prepare(path)?;
+        let (files, path) = self.files_and(path)?;
         let remove = files.remove.ok_or_else(missing)?;
         // SAFETY: valid table and path.
         self.check(unsafe { remove(self.table, path.as_ptr()) })
@@ -139,7 +139,7 @@ impl Host {
 
     /// Renames `path` within its folder; `new_name` is one path component.
     pub fn rename(&self, path: &str, new_name: &str, flags: FileFlags) -> Result<(), FilesError> {
-        let (files, path) = self.prepare(path)?;
+        let (files, path) = self.files_and(path)?;
         let new_name = c_string(new_name)?;
         let rename = files.rename.ok_or_else(missing)?;
         // SAFETY: valid table and strings.
@@ -148,7 +148,7 @@ impl Host {
 
     /// Moves `from` to `to`, possibly into another directory.
     pub fn move_item(&self, from: &str, to: &str, flags: FileFlags) -> Result<(), FilesError> {
-        let (files, from) = self.prepare(from)?;
+        let (files, from) = self.files_and(from)?;
         let to = c_string(to)?;
         let move_item = files.r#move.ok_or_else(missing)?;
         // SAFETY: valid table and strings.
@@ -157,7 +157,7 @@ impl Host {
 
     /// Copies `from` to `to` atomically.
     pub fn copy(&self, from: &str, to: &str, flags: FileFlags) -> Result<(), FilesError> {
-        let (files, from) = self.prepare(from)?;
+        let (files, from) = self.files_and(from)?;
         let to = c_string(to)?;
         let copy = files.copy.ok_or_else(missing)?;
         // SAFETY: valid table and strings.
@@ -166,7 +166,7 @@ impl Host {
 
     /// Changes the extension after the last dot ("" removes it); returns the new container path.
     pub fn change_extension(&self, path: &str, extension: &str, flags: FileFlags) -> Result<String, FilesError> {
-        let (files, path) = self.prepare(path)?;
+        let (files, path) = self.files_and(path)?;
         let extension = c_string(extension)?;
         let change = files.change_extension.ok_or_else(missing)?;
         // SAFETY: `change` fills `buffer`, which `take_buffer` releases.
@@ -178,7 +178,7 @@ impl Host {
 
     /// Lists a directory as the host's JSON text (an array of `{"name", "kind"}`, sorted by name).
     pub fn list(&self, path: &str) -> Result<String, FilesError> {
-        let (files, path) = self.prepare(path)?;
+        let (files, path) = self.files_and(path)?;
         let list = files.list.ok_or_else(missing)?;
         // SAFETY: `list` fills `buffer`, which `take_buffer` releases.
         let bytes = self.filled_buffer(files, |buffer| unsafe { list(self.table, path.as_ptr(), buffer) })?;
@@ -187,7 +187,7 @@ impl Host {
 
     /// The attributes of `path` (a final symbolic link is not followed).
     pub fn attributes(&self, path: &str) -> Result<FileAttributes, FilesError> {
-        let (files, path) = self.prepare(path)?;
+        let (files, path) = self.files_and(path)?;
         let attributes = files.attributes.ok_or_else(missing)?;
         let mut out = pb_file_attributes_t {
             struct_size: std::mem::size_of::<pb_file_attributes_t>() as u32,
@@ -203,7 +203,7 @@ impl Host {
 
     /// Whether `path` names anything.
     pub fn exists(&self, path: &str) -> Result<bool, FilesError> {
-        let (files, path) = self.prepare(path)?;
+        let (files, path) = self.files_and(path)?;
         let exists = files.exists.ok_or_else(missing)?;
         let mut answer = false;
         // SAFETY: valid table, path and output.
@@ -212,8 +212,8 @@ impl Host {
     }
 
     /// The files table, when this host offers one, and `path` as a C string.
-    fn prepare(&self, path: &str) -> Result<(&'static pb_files_t, CString), FilesError> {
-        let covers_files = self.table.struct_size as usize >= std::mem::size_of::<pb_host_t>();
+    fn files_and(&self, path: &str) -> Result<(&'static pb_files_t, CString), FilesError> {
+        let covers_files = self.table.covers(std::mem::offset_of!(pb_host_t, files), std::mem::size_of::<*const pb_files_t>());
         // SAFETY: the field is read only when the host's table covers it; the host owns it for the process's life.
         let files = if covers_files { unsafe { self.table.files.as_ref() } } else { None };
         let files = files.ok_or_else(|| FilesError {

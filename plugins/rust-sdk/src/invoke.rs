@@ -81,13 +81,109 @@ impl Host {
     /// result. Any thread; the call runs on this thread when the function is in this process.
     pub fn invoke(&self, function: &str, arguments: &[Argument<'_>]) -> Result<Value, InvokeError> {
         // The fields are read only when the host's table covers them (an older host's is shorter).
-        let covers_invoke = self.table.struct_size as usize >= std::mem::size_of::<pb_host_t>();
+        let covers_invoke = self.table.covers(std::mem::offset_of!(pb_host_t, release_value), std::mem::size_of::<usize>());
         let services = if covers_invoke { self.table.invoke.zip(self.table.release_value) } else { None };
         let Some((invoke, release_value)) = services else {
             return Err(error(PB_ERR_UNAVAILABLE, "this host has no invoke (ABI 1.2 is needed)".to_string()));
         };
-        let name = CString::new(function)
-            .map_err(|_| error(PB_ERR_INVALID_ARGUMENT, format!("the function name {function:?} contains a NUL byte")))?;
+        let name = c_name(function)?;
+        let held = CArguments::new(function, arguments)?;
+        let mut result = void_value();
+        let mut message = [0 as c_char; 1024];
+        // SAFETY: the table is valid; the name, the values and the strings they point to outlive the
+        // call; `result` and `message` are writable for their sizes.
+        let status = unsafe {
+            invoke(self.table, name.as_ptr(), held.pointer(), held.values.len(), &mut result, message.as_mut_ptr(), message.len())
+        };
+        // SAFETY: `result` and `message` are what this host's invoke wrote.
+        unsafe { answer(self.table, release_value, function, status, &mut result, &message) }
+    }
+
+    /// Prepares calls of `function` with `arguments` (as [`Host::invoke`] takes them), checked by the
+    /// host once, here (ABI 1.4): [`Prepared::set`] changes an argument, [`Prepared::call`] calls.
+    pub fn prepare(&self, function: &str, arguments: &[Argument<'_>]) -> Result<Prepared, InvokeError> {
+        let covers = self.table.covers(std::mem::offset_of!(pb_host_t, release_prepared), std::mem::size_of::<usize>());
+        let Some(prepare_invoke) = self.table.prepare_invoke.filter(|_| covers) else {
+            return Err(error(PB_ERR_UNAVAILABLE, "this host has no prepared invocations (ABI 1.4 is needed)".to_string()));
+        };
+        let name = c_name(function)?;
+        let held = CArguments::new(function, arguments)?;
+        let mut handle = ptr::null_mut();
+        let mut message = [0 as c_char; 1024];
+        // SAFETY: as in `invoke`; `handle` is writable.
+        let status = unsafe {
+            prepare_invoke(self.table, name.as_ptr(), held.pointer(), held.values.len(), &mut handle, message.as_mut_ptr(), message.len())
+        };
+        if status != PB_OK {
+            return Err(error(status, sentence(&message)));
+        }
+        Ok(Prepared { table: self.table, handle, function: function.to_string() })
+    }
+}
+
+/// An invocation prepared once by [`Host::prepare`] and made many times: the host looked the
+/// function up and checked the arguments, so a call only runs it and copies its result. Calls may
+/// run on several threads at once; [`Prepared::set`] while one runs is refused (`PB_ERR_WRONG_STATE`).
+/// The host's handle is released when the value is dropped.
+#[derive(Debug)]
+pub struct Prepared {
+    table: &'static pb_host_t,
+    handle: *mut pb_prepared_invoke_t,
+    function: String,
+}
+
+// SAFETY: the handle is the host's, and every host function that takes it is [thread-safe].
+unsafe impl Send for Prepared {}
+// SAFETY: as above.
+unsafe impl Sync for Prepared {}
+
+impl Prepared {
+    /// Sets argument `index` (0-based) to `argument`, checked by the host; on an error the
+    /// argument keeps its value.
+    pub fn set(&self, index: usize, argument: Argument<'_>) -> Result<(), InvokeError> {
+        let held = CArguments::new(&self.function, std::slice::from_ref(&argument))?;
+        let mut message = [0 as c_char; 1024];
+        let set = self.table.set_prepared_argument.ok_or_else(|| error(PB_ERR_UNAVAILABLE, "no set_prepared_argument".to_string()))?;
+        // SAFETY: the table and handle are valid; the value and its string outlive the call.
+        let status = unsafe { set(self.table, self.handle, index, held.pointer(), message.as_mut_ptr(), message.len()) };
+        if status == PB_OK { Ok(()) } else { Err(error(status, sentence(&message))) }
+    }
+
+    /// Calls the function with the arguments as set; answered as [`Host::invoke`] is.
+    pub fn call(&self) -> Result<Value, InvokeError> {
+        let services = self.table.call_prepared.zip(self.table.release_value);
+        let (call, release_value) = services.ok_or_else(|| error(PB_ERR_UNAVAILABLE, "no call_prepared".to_string()))?;
+        let mut result = void_value();
+        let mut message = [0 as c_char; 1024];
+        // SAFETY: the table and handle are valid; `result` and `message` are writable for their sizes.
+        let status = unsafe { call(self.table, self.handle, &mut result, message.as_mut_ptr(), message.len()) };
+        // SAFETY: `result` and `message` are what this host's call_prepared wrote.
+        unsafe { answer(self.table, release_value, &self.function, status, &mut result, &message) }
+    }
+}
+
+impl Drop for Prepared {
+    fn drop(&mut self) {
+        if let Some(release) = self.table.release_prepared {
+            // SAFETY: the handle is this host's, released once.
+            unsafe { release(self.table, self.handle) };
+        }
+    }
+}
+
+/// `function` as a C string, or why it cannot be one.
+fn c_name(function: &str) -> Result<CString, InvokeError> {
+    CString::new(function).map_err(|_| error(PB_ERR_INVALID_ARGUMENT, format!("the function name {function:?} contains a NUL byte")))
+}
+
+/// Arguments as `pb_value_t`s, with the C copies of their strings, which they point to.
+struct CArguments {
+    values: Vec<pb_value_t>,
+    _strings: Vec<Option<CString>>,
+}
+
+impl CArguments {
+    fn new(function: &str, arguments: &[Argument<'_>]) -> Result<Self, InvokeError> {
         let strings = arguments
             .iter()
             .enumerate()
@@ -98,27 +194,35 @@ impl Host {
                 _ => Ok(None),
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let values: Vec<pb_value_t> =
-            arguments.iter().zip(&strings).map(|(argument, string)| c_value(argument, string.as_deref())).collect();
-        let mut result = void_value();
-        let mut message = [0 as c_char; 1024];
-        let arguments_pointer = if values.is_empty() { ptr::null() } else { values.as_ptr() };
-        // SAFETY: the table is valid; the name, the values and the strings they point to outlive the
-        // call; `result` and `message` are writable for their sizes.
-        let status = unsafe {
-            invoke(self.table, name.as_ptr(), arguments_pointer, values.len(), &mut result, message.as_mut_ptr(), message.len())
-        };
-        if status != PB_OK {
-            // SAFETY: the host wrote a NUL-terminated sentence within the buffer.
-            let sentence = unsafe { CStr::from_ptr(message.as_ptr()) }.to_string_lossy().into_owned();
-            return Err(error(status, sentence));
-        }
-        // SAFETY: on PB_OK the host wrote a valid value of `result.kind`.
-        let value = unsafe { owned_value(&result) };
-        // SAFETY: `result` is what this host's invoke wrote; released once.
-        unsafe { release_value(self.table, &mut result) };
-        value.ok_or_else(|| error(PB_ERR_IO, format!("{function}: the host answered an unknown kind {}", result.kind)))
+        let values = arguments.iter().zip(&strings).map(|(argument, string)| c_value(argument, string.as_deref())).collect();
+        Ok(CArguments { values, _strings: strings })
     }
+
+    /// The values, or NULL when there are none.
+    fn pointer(&self) -> *const pb_value_t {
+        if self.values.is_empty() { ptr::null() } else { self.values.as_ptr() }
+    }
+}
+
+/// The host's sentence in `message`.
+fn sentence(message: &[c_char]) -> String {
+    // SAFETY: the host wrote a NUL-terminated sentence within the buffer (it was zeroed before).
+    unsafe { CStr::from_ptr(message.as_ptr()) }.to_string_lossy().into_owned()
+}
+
+/// The answer of an invocation of `function` that returned `status`, `result` and `message`;
+/// the host's result is copied, then released.
+///
+/// # Safety
+/// `result` and `message` were written by the host's invoke or call_prepared.
+unsafe fn answer(table: &'static pb_host_t, release_value: unsafe extern "C" fn(*const pb_host_t, *mut pb_value_t), function: &str,
+                 status: pb_status_t, result: &mut pb_value_t, message: &[c_char]) -> Result<Value, InvokeError> {
+    if status != PB_OK {
+        return Err(error(status, sentence(message)));
+    }
+    let (value, kind) = (owned_value(result), result.kind);
+    release_value(table, result);
+    value.ok_or_else(|| error(PB_ERR_IO, format!("{function}: the host answered an unknown kind {kind}")))
 }
 
 fn error(status: pb_status_t, message: String) -> InvokeError {

@@ -50,7 +50,7 @@ mod plugin;
 pub use completion::{FetchCompletion, FetchResult};
 pub use functions::{FunctionResult, FunctionsPlugin, ScalarArgument};
 pub use host::{FileAttributes, FileFlags, FilesError, Host, Level};
-pub use invoke::{Argument, InvokeError, Value};
+pub use invoke::{Argument, InvokeError, Prepared, Value};
 pub use notifications::{BusError, Notification, Observation};
 pub use plugin::{
     AppStatePlugin, LaunchPlugin, MemoryPlugin, OpenUrlPlugin, Plugin, ProtectedDataPlugin, RemoteNotificationsPlugin,
