@@ -54,13 +54,16 @@ import Testing
     }
 
     /// `PlugboardHost.invoke` (Fixtures/SwiftPlugins/swift-invoke) calls plugins/unit-converter's convert at
-    /// launch, and an unknown function throws an `InvokeError` with the host's status and sentence.
+    /// launch, and an unknown function throws an `InvokeError` with the host's status and sentence;
+    /// the same through `PlugboardHost.prepare`.
     @Test(arguments: ["none", "process"])
     func invokeCallsAnotherPluginsFunction(isolation: String) throws {
         let workspace = try Workspace("swift-invoke-\(isolation)")
         defer { workspace.remove() }
         try SwiftPackageLibraries.copy(SwiftPackageLibraries.invoke, into: workspace.plugins)
         let logs = try ConverterCallerRun.logs(of: "com.example.swiftcaller", isolation: isolation, in: workspace)
-        #expect(logs == ["3 ft = 0.9144000000000001 m", "nosuch: " + ConverterCallerRun.unknownFunction])
+        #expect(logs == ["3 ft = 0.9144000000000001 m", "nosuch: " + ConverterCallerRun.unknownFunction,
+                         "prepared: 2 ft = 0.6096 m, 10 ft = 3.048 m", "prepared set: " + ConverterCallerRun.wrongType,
+                         "prepared nosuch: " + ConverterCallerRun.unknownFunction])
     }
 }

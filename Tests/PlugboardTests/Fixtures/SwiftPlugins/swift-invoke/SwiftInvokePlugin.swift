@@ -1,5 +1,6 @@
 // A Swift plugin that calls plugins/unit-converter's convert at launch with PlugboardHost.invoke,
-// and a function that does not exist, and logs both answers (SwiftFunctionTests). A `.dynamic`
+// and a function that does not exist, and logs both answers; then the same with
+// PlugboardHost.prepare (SwiftFunctionTests, ConverterCallerRun). A `.dynamic`
 // product of the fixture package (../Package.swift).
 import PlugboardSDK
 
@@ -34,6 +35,33 @@ struct UnitCaller: LaunchPlugin {
             log.info("nosuch answered \(answer)")
         } catch {
             log.info("nosuch: status \(error.status): \(error.message)")
+        }
+        do {
+            let convert = try host.prepare("com.example.units.convert", [.string("ft"), .string("m"), .double(1)])
+            var metres: [PluginValue] = []
+            for feet in [2.0, 10] {
+                try convert.set(2, to: .double(feet))
+                metres.append(try convert.call())
+            }
+            if case .double(let two) = metres[0], case .double(let ten) = metres[1] {
+                log.info("prepared: 2 ft = \(two) m, 10 ft = \(ten) m")
+            } else {
+                log.info("prepared: unexpected \(metres)")
+            }
+            do {
+                try convert.set(2, to: .string("ten"))
+                log.info("prepared set: accepted")
+            } catch {
+                log.info("prepared set: status \(error.status): \(error.message)")
+            }
+        } catch {
+            log.info("prepared: status \(error.status): \(error.message)")
+        }
+        do {
+            _ = try host.prepare("com.example.units.nosuch", [.int(1)])
+            log.info("prepared nosuch: made")
+        } catch {
+            log.info("prepared nosuch: status \(error.status): \(error.message)")
         }
         return true
     }
