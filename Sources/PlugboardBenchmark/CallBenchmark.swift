@@ -12,6 +12,10 @@ struct CallResults {
     let ours: Double
     /// Our engine in process, through a ``PreparedFunctionCall`` (arguments checked once): the goal's side.
     let prepared: Double
+    /// A plugin's `invoke` of the function from a function of its own, in process: ns per invocation.
+    let invoke: Double
+    /// The same through a prepared invocation (`prepare_invoke` once, `call_prepared` per call).
+    let preparedInvoke: Double
     /// Python's ctypes on the same function pointer (`argtypes`/`restype` set), timed inside Python.
     let ctypes: Double?
     /// Why ctypes was not measured (no `python3`), if it was not.
@@ -40,29 +44,78 @@ struct CallBenchmark {
     /// The id and the function the generated library declares.
     static let address = "com.benchmark.calls.weigh"
 
-    /// The library: one plugin declaring `double weigh(int32, double, string)`, count * each + strlen(label).
+    /// The library: one plugin declaring `double weigh(int32, double, string)`, count * each + strlen(label),
+    /// and two loops that invoke it `n` times with `3, 2.5, "abc"` and add up the results (-1 on a failure):
+    /// `invoke_loop` through `invoke`, `prepared_loop` through one prepared invocation.
     static let source = """
         #include <plugboard.h>
         #include <string.h>
 
+        static const pb_host_t *host;
+
         static double weigh(int32_t count, double each, const char *label) { return count * each + (double)strlen(label); }
+
+        static void weigh_arguments(pb_value_t arguments[3]) {
+            memset(arguments, 0, 3 * sizeof arguments[0]);
+            arguments[0].kind = PB_VALUE_INT;
+            arguments[0].integer = 3;
+            arguments[1].kind = PB_VALUE_DOUBLE;
+            arguments[1].double_value = 2.5;
+            arguments[2].kind = PB_VALUE_STRING;
+            arguments[2].string = "abc";
+        }
+
+        static double invoke_loop(int64_t n) {
+            pb_value_t arguments[3], result;
+            weigh_arguments(arguments);
+            char error[256];
+            double total = 0;
+            for (int64_t i = 0; i < n; i++) {
+                if (host->invoke(host, "com.benchmark.calls.weigh", arguments, 3, &result, error, sizeof error) != PB_OK) return -1;
+                total += result.double_value;
+            }
+            return total;
+        }
+
+        static double prepared_loop(int64_t n) {
+            pb_value_t arguments[3], result;
+            weigh_arguments(arguments);
+            char error[256];
+            pb_prepared_invoke_t *prepared = NULL;
+            if (host->prepare_invoke(host, "com.benchmark.calls.weigh", arguments, 3, &prepared, error, sizeof error) != PB_OK) return -1;
+            double total = 0;
+            for (int64_t i = 0; i < n && total >= 0; i++) {
+                if (host->call_prepared(host, prepared, &result, error, sizeof error) != PB_OK) total = -1;
+                else total += result.double_value;
+            }
+            host->release_prepared(host, prepared);
+            return total;
+        }
 
         static const pb_function_t functions[] = {
             {sizeof(pb_function_t), "weigh", "double (int32, double, string)", "count * each + the label's length.",
              (void (*)(void))weigh, NULL},
+            {sizeof(pb_function_t), "invoke_loop", "double (int64)", "weigh invoked n times.", (void (*)(void))invoke_loop, NULL},
+            {sizeof(pb_function_t), "prepared_loop", "double (int64)", "weigh prepared once, called n times.",
+             (void (*)(void))prepared_loop, NULL},
         };
+
+        static bool init(const pb_host_t *given) {
+            host = given;
+            return true;
+        }
 
         static bool register_plugins(const pb_registrar_t *registrar) {
             pb_plugin_t plugin = {0};
             plugin.struct_size = sizeof plugin;
             plugin.id = "com.benchmark.calls";
             plugin.functions = functions;
-            plugin.function_count = 1;
+            plugin.function_count = sizeof functions / sizeof functions[0];
             return registrar->add_plugin(registrar, &plugin) == PB_OK;
         }
 
         static const pb_entry_t entry = {
-            sizeof(pb_entry_t), PB_ABI_VERSION_MAJOR, PB_ABI_VERSION_MINOR, NULL, NULL, register_plugins,
+            sizeof(pb_entry_t), PB_ABI_VERSION_MAJOR, PB_ABI_VERSION_MINOR, init, NULL, register_plugins,
         };
 
         PB_EXPORT const pb_entry_t *plugboard_entry(void) { return &entry; }
@@ -127,6 +180,8 @@ struct CallBenchmark {
         let prepared: PreparedFunctionCall
         /// The same function's pointer, found by the C baseline.
         let function: pbb_function_t
+        /// The library's `invoke_loop` and `prepared_loop`, resolved in our host.
+        let loops: (invoke: PluginFunctionHandle, prepared: PluginFunctionHandle)
     }
 
     /// Compiles the library into `directory`, loads it into a host and into the C baseline,
@@ -139,28 +194,34 @@ struct CallBenchmark {
                                    stderr: .inherit)
         guard compile.termination.succeeded else { throw BenchmarkError("\(factory.compiler) failed for the call benchmark's library") }
 
-        let host = PluginHost()
-        defer { host.shutdown() }
-        let report = host.loadLibrary(at: library)
-        guard report.status == .loaded else { throw BenchmarkError("the host did not load \(library): \(report.failure.map(\.description) ?? "")") }
-        let handle = try host.function(FunctionAddress(parsing: Self.address))
-        let arguments: [PluginValue] = [.int(3), .double(2.5), .string("abc")]
+        // The C baseline first: it runs the library's `init` with a table of its own, without invoke,
+        // and our host's `init` afterwards gives the loops the host's.
         var error = [CChar](repeating: 0, count: 512)
         guard let set = pbb_set_open_directory(directory, &error, error.count) else {
             throw BenchmarkError("the C baseline could not load \(directory)")
         }
         defer { pbb_set_close(set) }
         guard let function = pbb_set_function(set, "weigh") else { throw BenchmarkError("the C baseline found no function weigh") }
+        let host = PluginHost()
+        defer { host.shutdown() }
+        let report = host.loadLibrary(at: library)
+        guard report.status == .loaded else { throw BenchmarkError("the host did not load \(library): \(report.failure.map(\.description) ?? "")") }
+        let handle = try host.function(FunctionAddress(parsing: Self.address))
+        let arguments: [PluginValue] = [.int(3), .double(2.5), .string("abc")]
 
         // Each C side writes its sum only when it made the call (libffi may refuse to prepare it).
         var direct = 0.0, libffi = 0.0
         _ = pbb_call_direct(function, 1, &direct)
         _ = pbb_call_ffi(function, 1, &libffi)
         let prepared = try handle.prepare(arguments)
-        guard try handle.call(arguments) == .double(10.5), try prepared.call() == .double(10.5), direct == 10.5, libffi == 10.5 else {
+        let loops = (invoke: try host.function(FunctionAddress(parsing: "com.benchmark.calls.invoke_loop")),
+                     prepared: try host.function(FunctionAddress(parsing: "com.benchmark.calls.prepared_loop")))
+        guard try handle.call(arguments) == .double(10.5), try prepared.call() == .double(10.5), direct == 10.5, libffi == 10.5,
+              try loops.invoke.call([.int(2)]) == .double(21), try loops.prepared.call([.int(2)]) == .double(21) else {
             throw BenchmarkError("a side of the call benchmark does not compute weigh(3, 2.5, \"abc\") = 10.5")
         }
-        return try body(Subjects(library: library, handle: handle, arguments: arguments, prepared: prepared, function: function))
+        return try body(Subjects(library: library, handle: handle, arguments: arguments, prepared: prepared, function: function,
+                                 loops: loops))
     }
 
     /// The sizes of the worker protocol's frames for this call, length prefix included:
@@ -227,6 +288,16 @@ struct CallBenchmark {
                 }
             }
         }
+        /// A loop function of the library, called once for all the iterations.
+        func loop(_ function: PluginFunctionHandle) -> (UInt64) -> UInt64 {
+            { iterations in
+                let start = Clock.now()
+                let total = try? function.call([.int(Int64(iterations))])
+                let elapsed = Clock.now() &- start
+                if total != .double(10.5 * Double(iterations)) { failure = .invalidResult(function.address, reason: "the loop failed") }
+                return elapsed
+            }
+        }
         var floorFailed = false
         var bodies: [(UInt64) -> UInt64] = [
             { pbb_call_direct(function, $0, &sum) },
@@ -240,6 +311,8 @@ struct CallBenchmark {
                     return UInt64.max
                 }
             },
+            loop(subjects.loops.invoke),
+            loop(subjects.loops.prepared),
         ]
         if let remote {
             bodies.append(engine(remote.handle))
@@ -265,8 +338,9 @@ struct CallBenchmark {
         if floorFailed { throw BenchmarkError("the channel floor's echo process failed") }
         blackHole(sum)
         return CallResults(direct: states[0].best, libffi: states[1].best, ours: states[2].best, prepared: states[3].best,
+                           invoke: states[4].best, preparedInvoke: states[5].best,
                            ctypes: python ? ctypes : nil, ctypesNote: python ? nil : "python3 not found",
-                           worker: remote == nil ? nil : states[4].best, channelFloor: remote == nil ? nil : states[5].best,
+                           worker: remote == nil ? nil : states[6].best, channelFloor: remote == nil ? nil : states[7].best,
                            repetitions: repetitions, shortestMeasurement: states.map(\.shortest).min() ?? 0)
     }
 

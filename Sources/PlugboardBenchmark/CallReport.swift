@@ -40,6 +40,8 @@ enum CallReport {
             ("raw libffi from C, prepared cif", calls.libffi),
             ("ours in process, resolved handle", calls.ours),
             ("ours in process, prepared call", calls.prepared),
+            ("a plugin's invoke, in process", calls.invoke),
+            ("a plugin's prepared invoke, in process", calls.preparedInvoke),
             ("Python ctypes (argtypes set)", calls.ctypes),
             ("ours into a worker, resolved handle", calls.worker),
             ("raw channel round trip (C echo process)", calls.channelFloor),
@@ -49,9 +51,9 @@ enum CallReport {
     /// The plain-text table.
     static func table(_ calls: CallResults) -> [String] {
         var lines = ["Calls: ns per call of double weigh(int32, double, string), best of \(calls.repetitions), interleaved",
-                     Format.left("side", 36) + Format.right("ns/call", 10) + Format.right("/ libffi", 10)]
+                     Format.left("side", 40) + Format.right("ns/call", 10) + Format.right("/ libffi", 10)]
         for (name, value) in rows(calls) {
-            lines.append(Format.left(name, 36) + Format.right(value.map { Format.fixed($0, 1) } ?? "—", 10)
+            lines.append(Format.left(name, 40) + Format.right(value.map { Format.fixed($0, 1) } ?? "—", 10)
                          + Format.right(value.map { Format.ratio($0 / calls.libffi) } ?? "—", 10))
         }
         return lines + verdicts(calls)
@@ -62,7 +64,8 @@ enum CallReport {
         var lines = [
             "ns per call of `double weigh(int32_t count, double each, const char *label)` (a plugin function declared "
                 + "`double (int32, double, string)`, called with `3, 2.5, \"abc\"`), each side's best of \(calls.repetitions) "
-                + "measurements, the sides interleaved (direct, libffi, ours through a handle, ours prepared, into a worker, the channel floor, ctypes, then again); each measurement lasts "
+                + "measurements, the sides interleaved (direct, libffi, ours through a handle, ours prepared, a plugin's invoke and prepared invoke "
+                + "(a loop in the plugin, timed around one call of it), into a worker, the channel floor, ctypes, then again); each measurement lasts "
                 + "at least the target duration (shortest: \(Format.milliseconds(calls.shortestMeasurement)) ms). ctypes is timed "
                 + "inside Python (`time.perf_counter_ns` around the loop), on the function pointer it reaches through `plugboard_entry`.",
             "",
