@@ -70,7 +70,7 @@ PB_CHECK_FIRST(pb_notifications_t);
  * append fields: update these sizes then, and never the offsets. */
 #  if defined(__LP64__)
 #    define PB_CHECK_SIZE(type, size) _Static_assert(sizeof(type) == (size), #type " size")
-PB_CHECK_SIZE(pb_host_t, 80);
+PB_CHECK_SIZE(pb_host_t, 112);
 PB_CHECK_SIZE(pb_notifications_t, 32);
 PB_CHECK_SIZE(pb_files_t, 104);
 PB_CHECK_SIZE(pb_file_attributes_t, 40);
@@ -93,6 +93,7 @@ PB_CHECK_SIZE(pb_value_t, 72);
 PB_CHECK_SIZE(pb_saved_state_t, 32);
 _Static_assert(offsetof(pb_host_t, invoke) == 56, "pb_host_t.invoke (1.2: the 1.1 struct ends here)");
 _Static_assert(offsetof(pb_host_t, notifications) == 72, "pb_host_t.notifications (1.3: the 1.2 struct ends here)");
+_Static_assert(offsetof(pb_host_t, prepare_invoke) == 80, "pb_host_t.prepare_invoke (1.4: the 1.3 struct ends here)");
 _Static_assert(offsetof(pb_host_t, log) == 40, "pb_host_t.log");
 _Static_assert(offsetof(pb_entry_t, register_plugins) == 32, "pb_entry_t.register_plugins");
 _Static_assert(offsetof(pb_plugin_t, ctx) == 32, "pb_plugin_t.ctx");
