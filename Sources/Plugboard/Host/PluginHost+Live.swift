@@ -24,9 +24,10 @@ extension PluginHost {
         live.join(path, trust: trust)
     }
 
-    /// Replaces the library at `path` with the file there now (``LibraryChange/Kind/reloaded``), or keeps
-    /// the old version serving and says why (``LibraryChange/Kind/reloadFailed``); a library none of
-    /// whose plugins serves joins instead. In process: ``LibraryChange/Kind/restartNeeded``.
+    /// Replaces the library at `path` with the file there now (``LibraryChange/Kind/reloaded``), in a
+    /// worker of the executable the old version's ran, or keeps the old version serving and says why
+    /// (``LibraryChange/Kind/reloadFailed``); a library none of whose plugins serves joins instead.
+    /// In process: ``LibraryChange/Kind/restartNeeded``.
     public func reload(libraryAt path: String, trust: PluginTrust = .strict) -> LibraryChange {
         live.reload(path, trust: trust)
     }

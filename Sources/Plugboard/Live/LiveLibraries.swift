@@ -124,8 +124,10 @@ final class LiveLibraries {
     /// Loads the library at `path` beside the running plugins, refusing the ids another source serves
     /// (`replacing`'s own, the library being reloaded, are free).
     private func stage(_ path: String, trust: PluginTrust, replacing: String?) -> StagedLibrary {
-        let staged = StagedLibrary(path: path, trust: trust, loader: loader, callSite: callSite, timing: dispatcher.timing,
-                                   interruption: workers.interruption, log: log)
+        // A new version runs where the old one does: in a worker of the same executable.
+        let placement = replacing.flatMap { loader.loaded.workers(loadedFrom: $0).last }.map { PluginIsolation.workers(worker: $0.worker) }
+        let staged = StagedLibrary(path: path, trust: trust, placement: placement, loader: loader, callSite: callSite,
+                                   timing: dispatcher.timing, interruption: workers.interruption, log: log)
         staged.refuseTaken { id in
             guard let source = registry.source(of: id), source != .library(path: replacing ?? "") else { return nil }
             return source

@@ -18,10 +18,11 @@ final class StagedLibrary {
     /// The worker the library was loaded in; nil in process or when no plugin registered.
     let connection: WorkerConnection?
 
-    /// Loads the library at `path` under `trust` with `loader`, into a registry of its own, its calls
-    /// made through `callSite`, timed as `timing` says, waits on workers stopped by `interruption`.
-    init(path: String, trust: PluginTrust, loader: LibraryLoader, callSite: PluginCallSite, timing: CallTiming,
-         interruption: @escaping @Sendable () -> Bool, log: @escaping PluginHost.LogHandler) {
+    /// Loads the library at `path` under `trust` with `loader`, where `placement` says (the loader's
+    /// isolation when nil), into a registry of its own, its calls made through `callSite`, timed as
+    /// `timing` says, waits on workers stopped by `interruption`.
+    init(path: String, trust: PluginTrust, placement: PluginIsolation?, loader: LibraryLoader, callSite: PluginCallSite,
+         timing: CallTiming, interruption: @escaping @Sendable () -> Bool, log: @escaping PluginHost.LogHandler) {
         registry.policy = loader.accessPolicy
         workers = WorkerSupervisor(loader: loader, registry: registry, restarts: false, record: callSite.record, log: log)
         workers.interruption = interruption
@@ -29,7 +30,7 @@ final class StagedLibrary {
         let quiet = NotificationDeliverer(bus: NotificationBus(), registry: registry, callSite: callSite, workers: workers)
         dispatcher = EventDispatcher(registry: registry, callSite: callSite, workers: workers, notifications: quiet,
                                      timing: timing, log: log)
-        report = loader.loadLibrary(at: path, trust: trust, placement: nil, into: registry)
+        report = loader.loadLibrary(at: path, trust: trust, placement: placement, into: registry)
         connection = registry.entries.lazy.compactMap { entry -> WorkerConnection? in
             guard case .worker(let plugin) = entry.implementation else { return nil }
             return plugin.connection.takeUnretainedValue()

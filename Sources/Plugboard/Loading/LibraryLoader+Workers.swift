@@ -78,11 +78,10 @@ extension LibraryLoader {
     }
 
     /// Starts a new worker for the library of `failed` if it has restarts left, logs what came of it,
-    /// and returns the new load's report; nil when there is no restart. The new worker loads the file
-    /// under the same trust rule: it may have changed since.
+    /// and returns the new load's report; nil when there is no restart. The new worker, of the same
+    /// executable, loads the file under the same trust rule: it may have changed since.
     func restart(_ failed: WorkerConnection) -> LoadReport? {
-        guard case .workers(let worker) = isolation else { return nil }
-        let library = failed.library
+        let (library, worker) = (failed.library, failed.worker)
         let used = loaded.restarts(of: library)
         guard used < restartLimit else { return nil }
         loaded.countRestart(of: library)

@@ -54,17 +54,20 @@ import Testing
     }
 
     /// A crash in a function is the worker's: the call throws with the worker's sentence, the host logs it
-    /// once and lists the failure, and `--restart` brings the plugin back in a new process.
-    @Test func aCrashInAFunctionIsTheWorkersAndItRestarts() throws {
+    /// once and lists the failure, and `--restart` brings the plugin back in a new process: in a host
+    /// whose libraries all run in workers, and for one library placed in a worker by an in-process host.
+    @Test(arguments: [false, true])
+    func aCrashInAFunctionIsTheWorkersAndItRestarts(placedByTheLibrary: Bool) throws {
         let directory = try TemporaryDirectory("plugboard-functions-crash")
         defer { directory.remove() }
         let library = try PluginCompiler.compile(TestPaths.fixtures + "/functions_plugin.c", to: directory.file("libfunctions.so"))
         let lines = Mutex<[String]>([])
-        let host = PluginHost(isolation: .workers(worker: Self.worker), restarts: 1) { record in
+        let workers = PluginIsolation.workers(worker: Self.worker)
+        let host = PluginHost(isolation: placedByTheLibrary ? .inProcess : workers, restarts: 1) { record in
             lines.withLock { $0.append(record.message) }
         }
         defer { host.shutdown() }
-        try #require(host.loadLibrary(at: library).status == .loaded)
+        try #require(host.loadLibrary(at: library, placement: placedByTheLibrary ? workers : nil).status == .loaded)
         _ = try host.call("com.example.functions.touch", [])
         #expect(try host.call("com.example.functions.touch_count", []) == .int(1))
         let sentence = "com.example.functions crashed with SIGSEGV in function crash (\(library))"

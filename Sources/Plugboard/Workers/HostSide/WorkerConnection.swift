@@ -18,6 +18,8 @@ final class WorkerConnection: Sendable {
     let library: String
     /// The trust rule the library was loaded under, which a restart applies again.
     let trust: PluginTrust
+    /// The `plugboard-worker` executable it runs, which a restart or a reload of the library starts again.
+    let worker: String
     /// How the worker is confined; nil when it is not.
     let sandbox: WorkerSandbox?
     private let process: WorkerProcess
@@ -59,6 +61,7 @@ final class WorkerConnection: Sendable {
                                     denials: sandbox?.seccomp == true ? Self.denialReporter(library: library, log: log) : nil)
         self.library = library
         self.trust = trust
+        self.worker = worker
         self.sandbox = sandbox
         self.log = log
         self.refusals = refusals
