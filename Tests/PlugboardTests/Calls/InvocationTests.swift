@@ -101,6 +101,15 @@ import Testing
         }
     }
 
+    /// Four plugin threads call one prepared invocation at once while another sets its argument and
+    /// then releases it under them: every call answers right or, once released, is refused; nothing crashes.
+    @Test(arguments: Placement.allCases)
+    func aPreparedInvocationIsSharedByThreadsAndReleasedUnderThem(placement: Placement) throws {
+        let pair = try Pair(placement)
+        defer { pair.remove() }
+        #expect(try pair.call("prepared_threads") == .int(0), "\(pair.lines.filter { $0.contains("prepared_threads") })")
+    }
+
     /// A prepared invocation's argument cannot change while a call of it runs (the function reaching
     /// back to set it is refused), and can again when the call returned.
     @Test(arguments: Placement.allCases)

@@ -10,6 +10,7 @@
  * invokes returns the invocation's status when it fails, and logs
  * "WHAT: status S: MESSAGE" as the plugin.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <plugboard.h>
 #include <ctype.h>
 #include <math.h>
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #ifndef SELF_ID
 #define SELF_ID "com.example.invoke.a"
@@ -272,6 +274,71 @@ static double call_kept(void) {
     return status == PB_OK ? result.double_value : failed("call_kept", status, error);
 }
 
+/* One thread of prepared_threads: calls the shared handle until it is refused as released (at most
+ * a million times); counts the calls that answered twice an argument it was set to, and the others. */
+struct prepared_caller {
+    pb_prepared_invoke_t *prepared;
+    long answered, wrong;
+};
+
+static void *call_until_released(void *argument) {
+    struct prepared_caller *caller = argument;
+    char error[1024];
+    for (int i = 0; i < 1000000; i++) {
+        pb_value_t result = {0};
+        pb_status_t status = host->call_prepared(host, caller->prepared, &result, error, sizeof error);
+        if (status == PB_ERR_INVALID_ARGUMENT) break;
+        if (status == PB_OK && (result.double_value == 2 || result.double_value == 4)) __atomic_add_fetch(&caller->answered, 1, __ATOMIC_RELEASE);
+        else caller->wrong++;
+    }
+    return NULL;
+}
+
+/* Four threads call one prepared PEER.twice at once while this one sets its argument (refused while a
+ * call runs) and then releases it under them: 0 when every call answered right or was refused as
+ * released, and at least one set was refused or taken; else the number of wrong answers, or -1. */
+static int64_t prepared_threads(void) {
+    pb_value_t argument = {0};
+    argument.kind = PB_VALUE_DOUBLE;
+    argument.double_value = 1;
+    char error[1024];
+    pb_prepared_invoke_t *prepared = NULL;
+    if (host->prepare_invoke(host, PEER_ID ".twice", &argument, 1, &prepared, error, sizeof error) != PB_OK) {
+        return failed("prepared_threads", -1, error);
+    }
+    struct prepared_caller callers[4];
+    pthread_t threads[4];
+    for (int i = 0; i < 4; i++) {
+        callers[i] = (struct prepared_caller){prepared, 0, 0};
+        if (pthread_create(&threads[i], NULL, call_until_released, &callers[i]) != 0) return -1;
+    }
+    /* Every thread is calling before the sets and the release (at most 10 s). */
+    const struct timespec millisecond = {0, 1000000};
+    for (int i = 0, waited = 0; i < 4 && waited < 10000; waited++) {
+        if (__atomic_load_n(&callers[i].answered, __ATOMIC_ACQUIRE) > 0) i++;
+        else nanosleep(&millisecond, NULL);
+    }
+    long sets = 0;
+    for (int i = 0; i < 200; i++) {
+        argument.double_value = 1 + (i % 2);
+        pb_status_t status = host->set_prepared_argument(host, prepared, 0, &argument, error, sizeof error);
+        if (status == PB_OK || status == PB_ERR_WRONG_STATE) sets++;
+    }
+    host->release_prepared(host, prepared);
+    long wrong = 0, answered = 0;
+    for (int i = 0; i < 4; i++) {
+        pthread_join(threads[i], NULL);
+        wrong += callers[i].wrong;
+        answered += callers[i].answered;
+    }
+    char line[128];
+    snprintf(line, sizeof line, "prepared_threads: %ld answered, %ld wrong, %ld sets", answered, wrong, sets);
+    host->log(host, SELF_ID, PB_LOG_INFO, line);
+    bool everyone = true;
+    for (int i = 0; i < 4; i++) everyone = everyone && callers[i].answered > 0;
+    return wrong == 0 && sets == 200 && everyone ? 0 : wrong + 1;
+}
+
 /* This plugin's own set_own_prepared, prepared by prepared_reentry. */
 static pb_prepared_invoke_t *own_prepared;
 
@@ -356,6 +423,7 @@ static const pb_function_t functions[] = {
     FUNCTION(call_kept, "double ()"),
     FUNCTION(set_own_prepared, "int32 (int64)"),
     FUNCTION(prepared_reentry, "int32 ()"),
+    FUNCTION(prepared_threads, "int64 ()"),
 };
 
 static bool init(const pb_host_t *given) {
