@@ -191,15 +191,17 @@ enum InvokeService {
     }
 
     /// Copies `message`, cut to at most `size - 1` bytes, never inside a UTF-8 sequence, and a NUL into `buffer`.
+    /// Every successful call writes the empty sentence: one byte, nothing counted or copied.
     private static func write(_ message: String, to buffer: UnsafeMutablePointer<CChar>?, size: Int) {
         guard let buffer, size > 0 else { return }
-        var fitting = 0
-        for scalar in message.unicodeScalars {
-            guard fitting + scalar.utf8.count < size else { break }
-            fitting += scalar.utf8.count
+        var message = message
+        let end = message.withUTF8 { bytes -> Int in
+            var end = min(bytes.count, size - 1)
+            // Back from a continuation byte (10xxxxxx) to the start of its sequence.
+            while end > 0, end < bytes.count, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+            if let start = bytes.baseAddress, end > 0 { UnsafeMutableRawPointer(buffer).copyMemory(from: start, byteCount: end) }
+            return end
         }
-        let bytes = Array(message.utf8.prefix(fitting))
-        for (index, byte) in bytes.enumerated() { buffer[index] = CChar(bitPattern: byte) }
-        buffer[bytes.count] = 0
+        buffer[end] = 0
     }
 }
