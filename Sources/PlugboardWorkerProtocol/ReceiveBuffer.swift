@@ -39,25 +39,40 @@ struct ReceiveBuffer {
         }
     }
 
-    /// Reads what the descriptor has, making room for the frame in progress.
-    /// Returns false at end of stream.
-    mutating func fill(from descriptor: FileDescriptor) throws(WorkerProtocolError) -> Bool {
+    /// What a read gave.
+    enum Filled {
+        /// Bytes were added.
+        case bytes
+        /// The stream ended.
+        case endOfStream
+        /// Nothing was there yet (a read that does not wait).
+        case nothingYet
+    }
+
+    /// Reads what the descriptor has, making room for the frame in progress; with `waiting`
+    /// false, a read that returns at once when nothing is there.
+    mutating func fill(from descriptor: FileDescriptor, waiting: Bool = true) throws(WorkerProtocolError) -> Filled {
         try makeRoom(for: frameSizeInProgress())
         let (free, offset) = (storage.count - end, end)
         let count: Int
         do {
             count = try storage.withUnsafeMutableBytes { buffer in
                 Result { () throws(Errno) in
-                    try systemCall { read(descriptor.rawValue, buffer.baseAddress.map { $0 + offset }, free) }
+                    let start = buffer.baseAddress.map { $0 + offset }
+                    return try systemCall {
+                        waiting ? read(descriptor.rawValue, start, free) : recv(descriptor.rawValue, start, free, Int32(MSG_DONTWAIT))
+                    }
                 }
             }.get()
         } catch .connectionReset {
-            return false
+            return .endOfStream
+        } catch .wouldBlock where !waiting {
+            return .nothingYet
         } catch {
             throw .system(call: "read", error)
         }
         end += count
-        return count > 0
+        return count > 0 ? .bytes : .endOfStream
     }
 
     /// The error for a stream that ended here: closed between frames or inside one.

@@ -8,7 +8,8 @@ import SystemPackage
 /// closes at ``close()`` or when it is released.
 ///
 /// Thread rule: any thread may `send` at any time (a lock keeps each frame
-/// whole); one thread at a time receives. A broken peer never raises SIGPIPE:
+/// whole); one thread at a time receives (``receive()`` or ``receiveReady()``;
+/// ``waitUntilReadable()`` may run beside them). A broken peer never raises SIGPIPE:
 /// sends use `MSG_NOSIGNAL` and report `closedByPeer`.
 public final class WorkerChannel: Sendable {
     /// Past this capacity the send buffer is dropped after its frame, so one
@@ -79,6 +80,33 @@ public final class WorkerChannel: Sendable {
         try receive(before: ContinuousClock.now + timeout)
     }
 
+    /// The next message if it is here whole, buffered or read now without waiting; nil when it is
+    /// not (bytes of a frame in progress stay buffered). Throws as ``receive()``.
+    public func receiveReady() throws(WorkerProtocolError) -> ReceivedMessage? {
+        try receiver.withLock { buffer throws(WorkerProtocolError) in
+            guard !closed.load(ordering: .relaxed) else { throw .closedByPeer }
+            while true {
+                if let received = try Self.decodeBuffered(&buffer) { return received }
+                switch try buffer.fill(from: descriptor, waiting: false) {
+                case .bytes: continue
+                case .nothingYet: return nil
+                case .endOfStream: throw buffer.endOfStreamError()
+                }
+            }
+        }
+    }
+
+    /// Waits until the socket is readable (bytes, end of stream or an error), without taking the
+    /// receiving side: a thread may wait here while another receives what is there.
+    public func waitUntilReadable() throws(WorkerProtocolError) {
+        var request = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+        do {
+            _ = try systemCall { poll(&request, 1, -1) }
+        } catch {
+            throw .system(call: "poll", error)
+        }
+    }
+
     /// Ends the connection both ways: the peer reads end of stream, and a
     /// thread blocked in `receive` here wakes with `closedByPeer`. The
     /// descriptor stays open until ``close()`` or the channel is released.
@@ -97,16 +125,20 @@ public final class WorkerChannel: Sendable {
         try receiver.withLock { buffer throws(WorkerProtocolError) in
             guard !closed.load(ordering: .relaxed) else { throw .closedByPeer }
             while true {
-                if let payload = try buffer.bufferedPayload() {
-                    var decoder = WireDecoder(buffer.bytes, range: payload)
-                    let received = try WorkerMessage.decodePayload(from: &decoder)
-                    buffer.consume(upTo: payload.upperBound)
-                    return received
-                }
+                if let received = try Self.decodeBuffered(&buffer) { return received }
                 if let deadline, try !waitUntilReadable(before: deadline) { return nil }
-                guard try buffer.fill(from: descriptor) else { throw buffer.endOfStreamError() }
+                guard try buffer.fill(from: descriptor) == .bytes else { throw buffer.endOfStreamError() }
             }
         }
+    }
+
+    /// The first message buffered whole, consumed; nil when none is.
+    private static func decodeBuffered(_ buffer: inout ReceiveBuffer) throws(WorkerProtocolError) -> ReceivedMessage? {
+        guard let payload = try buffer.bufferedPayload() else { return nil }
+        var decoder = WireDecoder(buffer.bytes, range: payload)
+        let received = try WorkerMessage.decodePayload(from: &decoder)
+        buffer.consume(upTo: payload.upperBound)
+        return received
     }
 
     /// Whether the socket became readable (bytes, end of stream or an error) before `deadline`.

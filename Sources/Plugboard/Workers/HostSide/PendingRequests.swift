@@ -5,7 +5,8 @@ import Synchronization
 
 /// The host's requests to one worker that wait for an answer, in one table by request id: the
 /// dispatch thread's requests (answered by a reply) and function calls from any thread
-/// (answered by a `function-result`). The reader thread hands each answer to its request; when
+/// (answered by a `function-result`). The thread that reads the worker's messages (the reader
+/// thread, or a waiting request) hands each answer to its request; when
 /// the worker ends, every waiting request is woken and fails with how it ended (the first
 /// reason wins), as swift-nio-extras' request/response handler fails its promises.
 final class PendingRequests: Sendable {
@@ -75,17 +76,20 @@ final class PendingRequests: Sendable {
     /// How long a waiting request spins before it blocks: about a round trip to an idle worker.
     static let spinNanoseconds: UInt64 = 50_000
 
-    /// Spins, yielding the processor, until an answer or the end comes or ``spinNanoseconds``
-    /// pass, unless request `id` is answered already. A reply that comes within the spin is
-    /// taken without the waiting thread being put to sleep and woken: a round trip about 1.5×
-    /// faster, for about a quarter more processor time (BENCHMARKS.md, "Worker round trip").
-    private func spin(awaiting id: UInt64) {
+    /// Spins, reading what the worker sent (`readReady`) and yielding the processor, until an
+    /// answer or the end comes or ``spinNanoseconds`` pass, unless request `id` is answered
+    /// already. A reply that comes within the spin is read by the thread that waits for it,
+    /// which is neither put to sleep nor woken, and no other thread is woken to hand it over
+    /// (BENCHMARKS.md, "Worker round trip").
+    private func spin(awaiting id: UInt64, readReady: () -> Void) {
         // Read before the table: an answer that comes after the look bumps the count past it.
         let seen = answers.load(ordering: .acquiring)
         guard table.withLock({ $0.entries[id]?.answer == nil && $0.ending == nil }) else { return }
         let until = DispatchTime.now().uptimeNanoseconds + Self.spinNanoseconds
         var spins = 0
         while answers.load(ordering: .acquiring) == seen {
+            readReady()
+            guard answers.load(ordering: .acquiring) == seen else { return }
             spins += 1
             if spins & 15 == 0, DispatchTime.now().uptimeNanoseconds > until { return }
             sched_yield()
@@ -94,15 +98,16 @@ final class PendingRequests: Sendable {
 
     /// Waits for request `id`'s answer and closes it: until it comes, the worker ends, `timeout`
     /// passes (nil: never) or `interrupted` says true (asked every tenth of a second); a timeout or
-    /// an interruption is handed to `stop`, which ends the worker. An answer that arrived counts even
-    /// when the worker ended right after it (it exits after `bye`).
-    func wait(for id: UInt64, timeout: Duration?, interrupted: () -> Bool,
+    /// an interruption is handed to `stop`, which ends the worker. While it spins, `readReady`
+    /// handles what the worker sent, when no other thread is doing so. An answer that arrived
+    /// counts even when the worker ended right after it (it exits after `bye`).
+    func wait(for id: UInt64, timeout: Duration?, interrupted: () -> Bool, readReady: () -> Void,
               stop: (WorkerEnding) -> WorkerEnding) -> Result<WorkerMessage, WorkerEnding> {
         defer { table.withLock { _ = $0.entries.removeValue(forKey: id) } }
         guard let signal = table.withLock({ $0.entries[id]?.signal }) else {
             return .failure(ending ?? .lost("request \(id) was not open"))
         }
-        spin(awaiting: id)
+        spin(awaiting: id, readReady: readReady)
         let deadline: DispatchTime = timeout.map { .now() + .nanoseconds(Int(clamping: $0.nanoseconds)) } ?? .distantFuture
         while true {
             let woken = signal.wait(timeout: min(deadline, .now() + .milliseconds(100))) == .success

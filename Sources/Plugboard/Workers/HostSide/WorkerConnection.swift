@@ -31,6 +31,10 @@ final class WorkerConnection: Sendable {
     /// The host services the host's policy denies this library (files and invoke requests ask it).
     let gate: ServiceGate
     private let pending = PendingRequests()
+    /// Held by the thread that reads and handles the worker's messages: the reader thread, or a
+    /// request that waits for its reply and finds the worker's messages there first. Messages are
+    /// handled in the order they came, by one thread at a time.
+    private let reading = Mutex(())
     /// Runs the worker's files requests on the host's container; nil without one.
     private let files: WorkerFilesServer?
     private let invocations: WorkerInvokeServer
@@ -71,8 +75,8 @@ final class WorkerConnection: Sendable {
         invocations = WorkerInvokeServer(invoker: invoker, gate: gate, channel: process.channel)
         self.bus = WorkerBusRelay(bus: bus, gate: gate)
         completions = WorkerCompletions(log: log)
-        // The reader is the channel's one receiver: once the worker ended, it closes the channel,
-        // so a dead worker's connection holds no socket until the host shuts down.
+        // The reader thread reads whenever no waiting request does: once the worker ended, it closes
+        // the channel, so a dead worker's connection holds no socket until the host shuts down.
         Thread.detachNewThread { [self] in
             readMessages()
             channel.close()
@@ -168,7 +172,8 @@ final class WorkerConnection: Sendable {
             // say) is reported by its own end, not as a broken channel.
             end(process.ending(after: error))
         }
-        return pending.wait(for: id, timeout: timeout, interrupted: interrupted) { end($0) }
+        return pending.wait(for: id, timeout: timeout, interrupted: interrupted,
+                            readReady: { _ = reading.withLockIfAvailable { _ in handleReady() } }, stop: { end($0) })
     }
 
     /// The completion that plugin number `plugin` (`id`) was handed in the remote notification of call
@@ -229,56 +234,79 @@ final class WorkerConnection: Sendable {
         bus.admit(plugins)
     }
 
-    /// Reads the worker's messages until the channel ends, and returns after ``end(_:)``: a reply
-    /// goes to its request, every other message to its kind's handler, on this thread.
+    /// Reads the worker's messages until the channel ends, and returns after ``end(_:)``: waits
+    /// until the socket is readable, then handles what is there (``handleReady()``), unless a
+    /// request waiting for its reply did so first.
     private func readMessages() {
         while true {
-            let received: ReceivedMessage
             do {
-                received = try channel.receive()
+                try channel.waitUntilReadable()
             } catch {
                 end(process.ending(after: error))
                 return
             }
-            switch received.message {
-            case .log(let plugin, let level, let message):
-                log(PluginLogRecord(source: library, plugin: plugin, level: PluginLogRecord.Level(abiValue: level) ?? .info,
-                                    message: message))
-            case .files(let operation, let path, let secondPath, let data, let flags):
-                let reply = files?.serve(operation, path: path, secondPath: secondPath, data: data, flags: flags)
-                    ?? .serviceReply(status: PB_ERR_UNAVAILABLE, payload: [], message: "this host offers no files service")
-                do {
-                    try channel.send(reply, requestID: received.requestID)
-                } catch {
-                    end(process.ending(after: error))
-                    return
-                }
-            case .stage(let function):
-                state.withLock { $0.stage = function }
-            case .invoke(let function, let depth, let arguments):
-                invocations.serve(function, depth: depth, arguments: arguments, requestID: received.requestID)
-            case .checkInvoke(let function, let arguments):
-                invocations.check(function, arguments: arguments, requestID: received.requestID)
-            case .post, .observe, .stopObserving:
-                if let forged = bus.take(received.message, from: self) {
-                    end(.lost(forged))
-                    return
-                }
-            case .refused(let plugin, let call, let name, let reason):
-                guard let call = BusRefusal.Call(rawValue: call) else {
-                    end(.lost("it sent a refusal of \(call.debugDescription), which is not a notification-bus call"))
-                    return
-                }
-                refusals?(BusRefusal(library: library, plugin: plugin, call: call, name: name, reason: reason))
-            case .completion(let notification, let plugin, let result):
-                completions.take(notification: notification, plugin: plugin, result: result)
-            default:
-                // A reply; the first one settles its request: a second one with its id is awaited by nothing.
-                guard pending.answer(received.requestID, with: received.message) else {
-                    end(.lost("it sent \(received.message.kind) with request id \(received.requestID), which nothing awaited"))
-                    return
-                }
+            guard reading.withLock({ _ in handleReady() }) else { return }
+        }
+    }
+
+    /// Handles every message there is now, in order, a reply handed to its request; false when the
+    /// connection ended (the worker's channel ended, or it broke the protocol). The caller holds
+    /// ``reading``: the reader thread, or a request that waits for its reply (``PendingRequests``).
+    private func handleReady() -> Bool {
+        while true {
+            let received: ReceivedMessage
+            do {
+                guard let ready = try channel.receiveReady() else { return true }
+                received = ready
+            } catch {
+                end(process.ending(after: error))
+                return false
+            }
+            guard handle(received) else { return false }
+        }
+    }
+
+    /// Hands `received` to its request (a reply) or to its kind's handler; false when it ended the connection.
+    private func handle(_ received: ReceivedMessage) -> Bool {
+        switch received.message {
+        case .log(let plugin, let level, let message):
+            log(PluginLogRecord(source: library, plugin: plugin, level: PluginLogRecord.Level(abiValue: level) ?? .info,
+                                message: message))
+        case .files(let operation, let path, let secondPath, let data, let flags):
+            let reply = files?.serve(operation, path: path, secondPath: secondPath, data: data, flags: flags)
+                ?? .serviceReply(status: PB_ERR_UNAVAILABLE, payload: [], message: "this host offers no files service")
+            do {
+                try channel.send(reply, requestID: received.requestID)
+            } catch {
+                end(process.ending(after: error))
+                return false
+            }
+        case .stage(let function):
+            state.withLock { $0.stage = function }
+        case .invoke(let function, let depth, let arguments):
+            invocations.serve(function, depth: depth, arguments: arguments, requestID: received.requestID)
+        case .checkInvoke(let function, let arguments):
+            invocations.check(function, arguments: arguments, requestID: received.requestID)
+        case .post, .observe, .stopObserving:
+            if let forged = bus.take(received.message, from: self) {
+                end(.lost(forged))
+                return false
+            }
+        case .refused(let plugin, let call, let name, let reason):
+            guard let call = BusRefusal.Call(rawValue: call) else {
+                end(.lost("it sent a refusal of \(call.debugDescription), which is not a notification-bus call"))
+                return false
+            }
+            refusals?(BusRefusal(library: library, plugin: plugin, call: call, name: name, reason: reason))
+        case .completion(let notification, let plugin, let result):
+            completions.take(notification: notification, plugin: plugin, result: result)
+        default:
+            // A reply; the first one settles its request: a second one with its id is awaited by nothing.
+            guard pending.answer(received.requestID, with: received.message) else {
+                end(.lost("it sent \(received.message.kind) with request id \(received.requestID), which nothing awaited"))
+                return false
             }
         }
+        return true
     }
 }
