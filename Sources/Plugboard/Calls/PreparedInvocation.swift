@@ -56,9 +56,8 @@ final class PreparedInvocation: Sendable {
     /// Checks `value` against argument `index` (0-based) and sets it for the next calls; on a
     /// throw the argument keeps its value. Refused while a call runs.
     func set(_ index: Int, to value: PluginValue) throws(InvokeFailure) {
-        let running = InvokeFailure(status: PB_ERR_WRONG_STATE, message: "\(function): a call of it is running, which reads its arguments")
         let target = try state.withLock { state throws(InvokeFailure) in
-            guard state.running == 0 else { throw running }
+            guard state.running == 0 else { throw callRunning }
             guard case .resolved(let frame) = state.target else { return state.target }
             do throws(PluginCallError) {
                 try frame.set(index, to: value)
@@ -76,9 +75,14 @@ final class PreparedInvocation: Sendable {
         // Checked in the host, outside the lock: calls meanwhile go on with the arguments as they were.
         try relay.check(address, arguments).get()
         try state.withLock { state throws(InvokeFailure) in
-            guard state.running == 0 else { throw running }
+            guard state.running == 0 else { throw callRunning }
             state.target = .relayed(relay, arguments: arguments)
         }
+    }
+
+    /// The refusal of a `set` while a call runs.
+    private var callRunning: InvokeFailure {
+        InvokeFailure(status: PB_ERR_WRONG_STATE, message: "\(function): a call of it is running, which reads its arguments")
     }
 
     /// Calls the function with the arguments as set, `depth` invocations deep, through `invoker`
@@ -102,7 +106,11 @@ final class PreparedInvocation: Sendable {
             state.running += 1
             return .success(state.target)
         }
-        guard case .success(let target) = taken else { return taken.map { _ in .void } }
+        let target: Target
+        switch taken {
+        case .success(let taken): target = taken
+        case .failure(let failure): return .failure(failure)
+        }
         defer { state.withLock { $0.running -= 1 } }
         switch target {
         case .resolved(let frame):
