@@ -160,7 +160,9 @@ struct pb_host {
      * Returns PB_OK, or PB_ERR_INVALID_ARGUMENT (an unknown handle, an index
      * the signature has not, a value that does not fit), or PB_ERR_WRONG_STATE
      * while a call of `prepared` runs (a re-entrant set) or after this
-     * library's `deinit`. [thread-safe]
+     * library's `deinit`; for a function in another process than a worker's
+     * caller, also what the host's check answers (PB_ERR_NOT_FOUND when the
+     * function is gone). [thread-safe]
      */
     pb_status_t (*set_prepared_argument)(const pb_host_t *host, pb_prepared_invoke_t *prepared, size_t index,
                                          const pb_value_t *value, char *error, size_t error_size);
@@ -177,8 +179,8 @@ struct pb_host {
                                  char *error, size_t error_size);
 
     /**
-     * Frees `prepared`; a call of it that runs finishes first. An unknown or
-     * already released handle, or NULL, is ignored. Any thread, also after
+     * Frees `prepared`; a call of it that is running finishes as if it had not
+     * been released. An unknown or already released handle, or NULL, is ignored. Any thread, also after
      * `deinit`; the handles a library did not release are freed when its
      * `deinit` returns. [thread-safe]
      */
