@@ -92,7 +92,9 @@ let package = Package(
             ],
             linkerSettings: exportsNothing),
         // The plugin worker: loads one library out of the host's process and serves its calls.
-        .executableTarget(name: "plugboard-worker", dependencies: ["Plugboard"], linkerSettings: exportsNothing),
+        // The worker's `open`: its own threads' /proc/TID/stat reachable in the sandbox (libdispatch reads them).
+        .target(name: "CWorkerOpen", publicHeadersPath: "."),
+        .executableTarget(name: "plugboard-worker", dependencies: ["Plugboard", "CWorkerOpen"], linkerSettings: exportsNothing),
         // Benchmarks: measured as ratios against a hand-written C baseline; see BENCHMARKS.md.
         .target(name: "CBenchmarkBaseline", dependencies: ["CPlugboard", "CFFI"]),
         .executableTarget(

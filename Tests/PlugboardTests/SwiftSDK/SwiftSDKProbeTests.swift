@@ -46,6 +46,17 @@ import Testing
         #expect(!run.lines.contains { $0.log?.level == .warning }, "\(run.lines)")
     }
 
+    /// Dispatch given more work than its pool has threads: libdispatch watches its pool by reading
+    /// /proc/TID/stat of each pool thread and ends the process when it cannot, which the worker's
+    /// sandbox (its own /proc entry only) made it do; the worker's `open` finds the file under
+    /// /proc/self/task.
+    @Test(arguments: isolations) func dispatchWorkBeyondItsPoolRunsInTheSandbox(isolation: String) throws {
+        let run = try run("swift-sdk-dispatch", isolation: isolation, events: [#"{"event":"open-url","url":"probe://dispatch"}"#])
+        defer { run.workspace.remove() }
+        #expect(run.status == 0, "\(run.lines)")
+        #expect(probeLogs(run.lines) == ["dispatch: all done"], "\(run.lines)")
+    }
+
     @Test(arguments: isolations) func theBusPostsAndObservesThroughTheSDK(isolation: String) throws {
         let run = try run("swift-sdk-bus", isolation: isolation, events: [
             #"{"event":"open-url","url":"probe://bus/observe"}"#,

@@ -10,6 +10,9 @@
 //   restoreState logs "restored count N (saved by VERSION)" and takes the count back.
 // - The URL probe://bus/observe observes com.example.probe.news, logging "bus: NAME PAYLOAD from SENDER"
 //   for each; probe://bus/post posts it ({"from":"probe"}), then a malformed name, logging the error.
+// - The URL probe://dispatch gives Dispatch's global queue 64 items of 100 ms, more than its pool has
+//   threads, waits for them and logs "dispatch: all done" (or "dispatch: timed out" after 20 s).
+import Dispatch
 import Glibc
 import PlugboardSDK
 
@@ -88,6 +91,13 @@ struct ProbePlugin: OpenURLPlugin, RemoteNotificationPlugin, SavedStatePlugin {
     }
 
     func open(url: String, options: String) -> Bool {
+        if url == "probe://dispatch" {
+            let items = DispatchGroup()
+            for _ in 0..<64 { DispatchQueue.global().async(group: items) { _ = usleep(100_000) } }
+            let outcome = items.wait(timeout: .now() + 20) == .success ? "all done" : "timed out"
+            log.info("dispatch: \(outcome)")
+            return true
+        }
         if url == "probe://count" {
             count.value += 1
             log.info("count \(count.value)")
