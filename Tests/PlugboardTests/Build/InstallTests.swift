@@ -40,6 +40,10 @@ struct InstallTests {
         var prefix: String { work.file("prefix") }
         var plugboard: String { prefix + "/bin/plugboard" }
         var plugins: String { prefix + "/lib/plugboard/plugins" }
+        /// The tests' environment with the temporary folder in `work` (SwiftPM leaves folders in it).
+        var buildEnvironment: [String: String] {
+            TestPaths.hermeticEnvironment.merging(["TMPDIR": work.file("tmp")]) { $1 }
+        }
         /// An environment with nothing of the build, the tests or the toolchain: system folders only.
         var environment: [String: String] { ["PATH": "/usr/bin:/bin", "HOME": work.path, "XDG_DATA_HOME": work.file("data")] }
     }
@@ -54,8 +58,10 @@ struct InstallTests {
         let install = Install(work: try TemporaryDirectory("plugboard-install"), toolchainLibraries: toolchainLibraries)
         defer { install.work.remove() }
         let root = TestPaths.packageRoot.path
-        try check(run("/usr/bin/env", ["cmake", "-S", root, "-B", install.build, "-G", "Ninja"]), "configure")
-        try check(run("/usr/bin/env", ["cmake", "--build", install.build]), "build")
+        try FileManager.default.createDirectory(atPath: install.work.file("tmp"), withIntermediateDirectories: true)
+        try check(run("/usr/bin/env", ["cmake", "-S", root, "-B", install.build, "-G", "Ninja"], environment: install.buildEnvironment),
+                  "configure")
+        try check(run("/usr/bin/env", ["cmake", "--build", install.build], environment: install.buildEnvironment), "build")
         try check(run("/usr/bin/env", ["cmake", "--install", install.build, "--prefix", install.prefix]), "install")
 
         try theHostRunsWithoutTheToolchain(install)
@@ -168,7 +174,8 @@ struct InstallTests {
         let selfContained = install.work.file("swift-static-stdlib")
         try check(run("/usr/bin/env", ["swift", "build", "--package-path", TestPaths.packageRoot.path, "--scratch-path",
                                        install.work.file("swift-static-stdlib-build"), "-c", "release",
-                                       "-Xswiftc", "-static-stdlib", "--product", "SwiftExamplePlugin"]),
+                                       "-Xswiftc", "-static-stdlib", "--product", "SwiftExamplePlugin"],
+                      environment: install.buildEnvironment),
                   "swift build -Xswiftc -static-stdlib")
         try FileManager.default.createDirectory(atPath: selfContained, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: install.work.file("swift-static-stdlib-build/release/") + SwiftPackageLibraries.example,

@@ -12,10 +12,12 @@ enum TestPaths {
 
     /// The process environment with XDG_DATA_HOME and the scan cache in temporary folders,
     /// so a `plugboard run` without `--container`, or a `list`, never writes into the real home.
+    /// The folders are removed when the test process exits.
     static let hermeticEnvironment: [String: String] = {
         var environment = ProcessInfo.processInfo.environment
-        environment["XDG_DATA_HOME"] = NSTemporaryDirectory() + "/plugboard-tests-xdg-\(getpid())"
-        environment["PLUGBOARD_CACHE_DIR"] = NSTemporaryDirectory() + "/plugboard-tests-cache-\(getpid())"
+        environment["XDG_DATA_HOME"] = HermeticFolders.dataHome
+        environment["PLUGBOARD_CACHE_DIR"] = HermeticFolders.cache
+        atexit { HermeticFolders.remove() }
         return environment
     }()
 
@@ -29,6 +31,17 @@ enum TestPaths {
             directory.deleteLastPathComponent()
         }
         return "plugboard"
+    }
+}
+
+/// The test process's own data home and scan cache (``TestPaths/hermeticEnvironment``).
+enum HermeticFolders {
+    static let dataHome = NSTemporaryDirectory() + "/plugboard-tests-xdg-\(getpid())"
+    static let cache = NSTemporaryDirectory() + "/plugboard-tests-cache-\(getpid())"
+
+    /// Removes both, as the test process exits.
+    static func remove() {
+        for folder in [dataHome, cache] { try? FileManager.default.removeItem(atPath: folder) }
     }
 }
 

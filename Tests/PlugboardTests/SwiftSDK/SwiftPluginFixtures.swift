@@ -16,7 +16,12 @@ enum SwiftPluginFixtures {
         let arguments = ["swift", "build", "--package-path", package, "--scratch-path", scratch]
         let result: ProcessResult
         do {
-            result = try run("/usr/bin/env", arguments)
+            // SwiftPM leaves folders in its temporary folder: this one, removed after the build.
+            let temporary = try TemporaryDirectory("plugboard-swiftpm")
+            defer { temporary.remove() }
+            var environment = TestPaths.hermeticEnvironment
+            environment["TMPDIR"] = temporary.path
+            result = try run("/usr/bin/env", arguments, environment: environment)
         } catch {
             return .failure(TestFailure("\(arguments.joined(separator: " ")) did not start: \(error)"))
         }
