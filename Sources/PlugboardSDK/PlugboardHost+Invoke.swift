@@ -28,7 +28,7 @@ extension PlugboardHost {
     public func prepare(_ function: String, _ arguments: [PluginValue]) throws(InvokeError) -> PreparedInvocation {
         let table = pointer.table
         guard covers(\.release_prepared), let prepare = table.pointee.prepare_invoke else {
-            throw InvokeError(status: PB_ERR_UNAVAILABLE, message: "this host has no prepared invocations (ABI 1.4 is needed)")
+            throw InvokeError.noPreparedInvocations
         }
         let values = try CValues(arguments, function: function)
         defer { values.deallocate() }
@@ -74,7 +74,7 @@ public final class PreparedInvocation: Sendable {
     public func set(_ index: Int, to value: PluginValue) throws(InvokeError) {
         let table = host.pointer.table
         guard let set = table.pointee.set_prepared_argument else {
-            throw InvokeError(status: PB_ERR_UNAVAILABLE, message: "this host has no prepared invocations (ABI 1.4 is needed)")
+            throw InvokeError.noPreparedInvocations
         }
         let values = try CValues([value], function: function, firstPosition: index + 1)
         defer { values.deallocate() }
@@ -88,13 +88,19 @@ public final class PreparedInvocation: Sendable {
     public func call() throws(InvokeError) -> PluginValue {
         let table = host.pointer.table
         guard let call = table.pointee.call_prepared, let releaseValue = table.pointee.release_value else {
-            throw InvokeError(status: PB_ERR_UNAVAILABLE, message: "this host has no prepared invocations (ABI 1.4 is needed)")
+            throw InvokeError.noPreparedInvocations
         }
         var result = pb_value_t()
         var message = [CChar](repeating: 0, count: 1024)
         let status = call(table, handle, &result, &message, message.count)
         return try answer(status, &result, message, function: function, table: table, release: releaseValue)
     }
+}
+
+extension InvokeError {
+    /// A host older than ABI 1.4, whose table has no prepared invocations.
+    static let noPreparedInvocations = InvokeError(status: PB_ERR_UNAVAILABLE,
+                                                   message: "this host has no prepared invocations (ABI 1.4 is needed)")
 }
 
 /// The host's sentence in `message`.

@@ -114,12 +114,17 @@ final class FunctionInvoker: Sendable {
     /// found and the arguments fit its signature, as a call would check them.
     func check(_ text: String, _ arguments: [PluginValue], caller: Caller) -> Result<Void, InvokeFailure> {
         do throws(PluginCallError) {
-            let address = try FunctionAddress(parsing: text)
-            _ = try ArgumentFrame(for: try resolve(address, caller: caller).get(), arguments: arguments)
+            _ = try frame(FunctionAddress(parsing: text), arguments, caller: caller)
             return .success(())
         } catch {
             return .failure(InvokeFailure(error))
         }
+    }
+
+    /// A call of `address` from `caller` with `arguments`, its function resolved and the arguments
+    /// checked and written as C; throws why it cannot be made.
+    func frame(_ address: FunctionAddress, _ arguments: [PluginValue], caller: Caller) throws(PluginCallError) -> ArgumentFrame {
+        try ArgumentFrame(for: try resolve(address, caller: caller).get(), arguments: arguments)
     }
 
     /// In a worker, the proxy that invokes `address` in the host: its plugin is not in this worker.

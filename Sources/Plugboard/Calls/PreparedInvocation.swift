@@ -129,7 +129,7 @@ final class PreparedInvocation: Sendable {
             return .relayed(relay, arguments: arguments)
         }
         do throws(PluginCallError) {
-            return .resolved(try ArgumentFrame(for: try invoker.resolve(address, caller: .here).get(), arguments: arguments))
+            return .resolved(try invoker.frame(address, arguments, caller: .here))
         } catch {
             throw InvokeFailure(error)
         }

@@ -24,14 +24,17 @@ final class PreparedInvocations: Sendable {
 
     /// The invocation `handle` stands for, if it was given out and not released.
     func find(_ handle: OpaquePointer?) -> PreparedInvocation? {
-        let number = UInt(bitPattern: handle.map(Int.init(bitPattern:)) ?? 0)
-        return table.withLock { $0.invocations[number] }
+        table.withLock { $0.invocations[Self.number(of: handle)] }
     }
 
     /// Lets go of the invocation `handle` stands for (a call of it that runs keeps it until it returns).
     func release(_ handle: OpaquePointer?) {
-        let number = UInt(bitPattern: handle.map(Int.init(bitPattern:)) ?? 0)
-        _ = table.withLock { $0.invocations.removeValue(forKey: number) }
+        _ = table.withLock { $0.invocations.removeValue(forKey: Self.number(of: handle)) }
+    }
+
+    /// The number `handle` carries (0, which no invocation has, for NULL).
+    private static func number(of handle: OpaquePointer?) -> UInt {
+        UInt(bitPattern: handle.map(Int.init(bitPattern:)) ?? 0)
     }
 
     /// Lets go of every invocation: the library has ended.

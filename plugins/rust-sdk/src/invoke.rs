@@ -104,7 +104,7 @@ impl Host {
     pub fn prepare(&self, function: &str, arguments: &[Argument<'_>]) -> Result<Prepared, InvokeError> {
         let covers = self.table.covers(std::mem::offset_of!(pb_host_t, release_prepared), std::mem::size_of::<usize>());
         let Some(prepare_invoke) = self.table.prepare_invoke.filter(|_| covers) else {
-            return Err(error(PB_ERR_UNAVAILABLE, "this host has no prepared invocations (ABI 1.4 is needed)".to_string()));
+            return Err(no_prepared_invocations());
         };
         let name = c_name(function)?;
         let held = CArguments::new(function, arguments)?;
@@ -143,7 +143,7 @@ impl Prepared {
     pub fn set(&self, index: usize, argument: Argument<'_>) -> Result<(), InvokeError> {
         let held = CArguments::new(&self.function, std::slice::from_ref(&argument))?;
         let mut message = [0 as c_char; 1024];
-        let set = self.table.set_prepared_argument.ok_or_else(|| error(PB_ERR_UNAVAILABLE, "no set_prepared_argument".to_string()))?;
+        let set = self.table.set_prepared_argument.ok_or_else(no_prepared_invocations)?;
         // SAFETY: the table and handle are valid; the value and its string outlive the call.
         let status = unsafe { set(self.table, self.handle, index, held.pointer(), message.as_mut_ptr(), message.len()) };
         if status == PB_OK { Ok(()) } else { Err(error(status, sentence(&message))) }
@@ -152,7 +152,7 @@ impl Prepared {
     /// Calls the function with the arguments as set; answered as [`Host::invoke`] is.
     pub fn call(&self) -> Result<Value, InvokeError> {
         let services = self.table.call_prepared.zip(self.table.release_value);
-        let (call, release_value) = services.ok_or_else(|| error(PB_ERR_UNAVAILABLE, "no call_prepared".to_string()))?;
+        let (call, release_value) = services.ok_or_else(no_prepared_invocations)?;
         let mut result = void_value();
         let mut message = [0 as c_char; 1024];
         // SAFETY: the table and handle are valid; `result` and `message` are writable for their sizes.
@@ -169,6 +169,11 @@ impl Drop for Prepared {
             unsafe { release(self.table, self.handle) };
         }
     }
+}
+
+/// The error of a host older than ABI 1.4, whose table has no prepared invocations.
+fn no_prepared_invocations() -> InvokeError {
+    error(PB_ERR_UNAVAILABLE, "this host has no prepared invocations (ABI 1.4 is needed)".to_string())
 }
 
 /// `function` as a C string, or why it cannot be one.
