@@ -34,7 +34,9 @@ final class WorkerConnection: Sendable {
     /// Held by the thread that reads and handles the worker's messages: the reader thread, or a
     /// request that waits for its reply and finds the worker's messages there first. Messages are
     /// handled in the order they came, by one thread at a time.
-    private let reading = Mutex(())
+    /// True once a message broke the protocol or the channel ended: nothing after it is handled
+    /// (a reply behind a refused frame does not answer its request).
+    private let reading = Mutex(false)
     /// Runs the worker's files requests on the host's container; nil without one.
     private let files: WorkerFilesServer?
     private let invocations: WorkerInvokeServer
@@ -173,7 +175,7 @@ final class WorkerConnection: Sendable {
             end(process.ending(after: error))
         }
         return pending.wait(for: id, timeout: timeout, interrupted: interrupted,
-                            readReady: { _ = reading.withLockIfAvailable { _ in handleReady() } }, stop: { end($0) })
+                            readReady: { _ = reading.withLockIfAvailable { handleReady(&$0) } }, stop: { end($0) })
     }
 
     /// The completion that plugin number `plugin` (`id`) was handed in the remote notification of call
@@ -245,25 +247,28 @@ final class WorkerConnection: Sendable {
                 end(process.ending(after: error))
                 return
             }
-            guard reading.withLock({ _ in handleReady() }) else { return }
+            guard reading.withLock({ handleReady(&$0) }) else { return }
         }
     }
 
     /// Handles every message there is now, in order, a reply handed to its request; false when the
-    /// connection ended (the worker's channel ended, or it broke the protocol). The caller holds
-    /// ``reading``: the reader thread, or a request that waits for its reply (``PendingRequests``).
-    private func handleReady() -> Bool {
-        while true {
+    /// connection ended (the worker's channel ended, or it broke the protocol), now or before
+    /// (`ended`). The caller holds ``reading``: the reader thread, or a request that waits for its
+    /// reply (``PendingRequests``).
+    private func handleReady(_ ended: inout Bool) -> Bool {
+        while !ended {
             let received: ReceivedMessage
             do {
                 guard let ready = try channel.receiveReady() else { return true }
                 received = ready
             } catch {
                 end(process.ending(after: error))
-                return false
+                ended = true
+                break
             }
-            guard handle(received) else { return false }
+            ended = !handle(received)
         }
+        return false
     }
 
     /// Hands `received` to its request (a reply) or to its kind's handler; false when it ended the connection.
