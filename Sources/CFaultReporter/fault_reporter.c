@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+__thread uint32_t pbf_invocation_depth;
+
 static pbf_record_t *records;           /* head of the list; records are pushed, never removed */
 static int output_fd = 2;
 static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};

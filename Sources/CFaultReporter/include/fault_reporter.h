@@ -51,6 +51,16 @@ static inline void pbf_leave(pbf_record_t *record) {
     __atomic_store_n(&record->label, (const pbf_label_t *)0, __ATOMIC_RELEASE);
 }
 
+/** How many plugin-function invocations the calling thread is nested in: 0 on a thread that runs
+    no invoked function. Thread-local, so read and set without a lock or a key lookup. */
+extern __thread uint32_t pbf_invocation_depth;
+
+/** The calling thread's invocation depth. */
+static inline uint32_t pbf_depth(void) { return pbf_invocation_depth; }
+
+/** Sets the calling thread's invocation depth. */
+static inline void pbf_set_depth(uint32_t depth) { pbf_invocation_depth = depth; }
+
 /** A consistent-enough view of a record for the watchdog: the label (NULL when idle), the callback and the run's sequence number. */
 static inline const pbf_label_t *pbf_current(const pbf_record_t *record, const char **callback, uint64_t *sequence) {
     const pbf_label_t *label = __atomic_load_n(&record->label, __ATOMIC_ACQUIRE);

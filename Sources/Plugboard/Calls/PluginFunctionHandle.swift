@@ -73,7 +73,11 @@ public final class PluginFunctionHandle {
     /// Calls the function `frame` was written for (``current()``) with the arguments set in it.
     @inline(__always)
     func call(_ frame: ArgumentFrame) -> Result<PluginValue, PluginCallError> {
-        ended(invoker.call(frame, interrupted: { workers.interruption() }), frame.resolved)
+        let workers = Unmanaged.passUnretained(workers)
+        let outcome = Unmanaged.passUnretained(invoker)._withUnsafeGuaranteedRef { invoker in
+            invoker.call(frame, interrupted: { workers._withUnsafeGuaranteedRef { $0.interruption() } })
+        }
+        return ended(outcome, frame.resolved)
     }
 
     /// `outcome`; a worker that ended during the call of `function` is withdrawn first.

@@ -50,10 +50,13 @@ public final class PreparedFunctionCall {
             active -= 1
             if active == 0, !retired.isEmpty { retired = [] }
         }
-        // The frame outlives this call (a frame replaced meanwhile is retired, not freed): borrowed,
-        // so nothing reached through it is reference counted. `_withUnsafeGuaranteedRef` is the
-        // standard library's way to say so; no public API promises it.
-        return try Unmanaged.passUnretained(frame)._withUnsafeGuaranteedRef { handle.call($0) }.get()
+        // The frame outlives this call (a frame replaced meanwhile is retired, not freed), and this
+        // prepared call keeps its handle: both borrowed, so nothing on the call's path is reference
+        // counted. `_withUnsafeGuaranteedRef` is the standard library's way to say so; no public API
+        // promises it.
+        return try Unmanaged.passUnretained(frame)._withUnsafeGuaranteedRef { frame in
+            Unmanaged.passUnretained(handle)._withUnsafeGuaranteedRef { $0.call(frame) }
+        }.get()
     }
 
     /// Makes `new` the frame; the old one is kept while a call that reads it is in progress.
