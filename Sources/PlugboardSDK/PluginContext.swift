@@ -41,36 +41,40 @@ final class PluginContext: @unchecked Sendable {
         self.plugin = plugin
         let log = host.logger(for: plugin.descriptor.id)
         functions = ((plugin as? any FunctionsPlugin)?.functions ?? []).compactMap { ExportedFunction.make($0, log: log) }
+        // Bound with `if let`, not `Optional.map`: a closure made inside a generic function is
+        // emitted for any result type, and every call would then pass through a conversion thunk.
         let launch = concerns.contains(.launch) ? plugin as? any LaunchPlugin : nil
-        willFinishLaunching = launch.map { plugin in { plugin.willFinishLaunching(options: $0) } }
-        didFinishLaunching = launch.map { plugin in { plugin.didFinishLaunching(options: $0) } }
+        willFinishLaunching = if let launch { { launch.willFinishLaunching(options: $0) } } else { nil }
+        didFinishLaunching = if let launch { { launch.didFinishLaunching(options: $0) } } else { nil }
         let openURL = concerns.contains(.openURL) ? plugin as? any OpenURLPlugin : nil
-        self.openURL = openURL.map { plugin in { plugin.open(url: $0, options: $1) } }
+        self.openURL = if let openURL { { openURL.open(url: $0, options: $1) } } else { nil }
         let userActivity = concerns.contains(.userActivity) ? plugin as? any UserActivityPlugin : nil
-        continueUserActivity = userActivity.map { plugin in { plugin.continueUserActivity(type: $0, userInfo: $1) } }
+        continueUserActivity = if let userActivity { { userActivity.continueUserActivity(type: $0, userInfo: $1) } } else { nil }
         let notifications = concerns.contains(.remoteNotifications) ? plugin as? any RemoteNotificationPlugin : nil
-        didRegisterForRemoteNotifications = notifications.map { plugin in { plugin.didRegisterForRemoteNotifications(deviceToken: $0) } }
-        didFailToRegisterForRemoteNotifications = notifications.map { plugin in
-            { plugin.didFailToRegisterForRemoteNotifications(error: $0) }
-        }
-        didReceiveRemoteNotification = notifications.map { plugin in
-            { plugin.didReceiveRemoteNotification(userInfo: $0, completion: $1) }
-        }
+        didRegisterForRemoteNotifications = if let notifications {
+            { notifications.didRegisterForRemoteNotifications(deviceToken: $0) }
+        } else { nil }
+        didFailToRegisterForRemoteNotifications = if let notifications {
+            { notifications.didFailToRegisterForRemoteNotifications(error: $0) }
+        } else { nil }
+        didReceiveRemoteNotification = if let notifications {
+            { notifications.didReceiveRemoteNotification(userInfo: $0, completion: $1) }
+        } else { nil }
         let memory = concerns.contains(.memory) ? plugin as? any MemoryWarningPlugin : nil
-        didReceiveMemoryWarning = memory.map { plugin in { plugin.didReceiveMemoryWarning() } }
+        didReceiveMemoryWarning = if let memory { { memory.didReceiveMemoryWarning() } } else { nil }
         let protectedData = concerns.contains(.protectedData) ? plugin as? any ProtectedDataPlugin : nil
-        protectedDataWillBecomeUnavailable = protectedData.map { plugin in { plugin.protectedDataWillBecomeUnavailable() } }
-        protectedDataDidBecomeAvailable = protectedData.map { plugin in { plugin.protectedDataDidBecomeAvailable() } }
+        protectedDataWillBecomeUnavailable = if let protectedData { { protectedData.protectedDataWillBecomeUnavailable() } } else { nil }
+        protectedDataDidBecomeAvailable = if let protectedData { { protectedData.protectedDataDidBecomeAvailable() } } else { nil }
         let appState = concerns.contains(.appState) ? plugin as? any AppStatePlugin : nil
-        didBecomeActive = appState.map { plugin in { plugin.didBecomeActive() } }
-        willResignActive = appState.map { plugin in { plugin.willResignActive() } }
-        didEnterBackground = appState.map { plugin in { plugin.didEnterBackground() } }
-        willEnterForeground = appState.map { plugin in { plugin.willEnterForeground() } }
+        didBecomeActive = if let appState { { appState.didBecomeActive() } } else { nil }
+        willResignActive = if let appState { { appState.willResignActive() } } else { nil }
+        didEnterBackground = if let appState { { appState.didEnterBackground() } } else { nil }
+        willEnterForeground = if let appState { { appState.willEnterForeground() } } else { nil }
         let termination = concerns.contains(.termination) ? plugin as? any TerminationPlugin : nil
-        willTerminate = termination.map { plugin in { plugin.willTerminate() } }
+        willTerminate = if let termination { { termination.willTerminate() } } else { nil }
         let savedState = concerns.contains(.savedState) ? plugin as? any SavedStatePlugin : nil
-        saveState = savedState.map { plugin in { plugin.saveState() } }
-        restoreState = savedState.map { plugin in { plugin.restoreState($0, savedVersion: $1) } }
+        saveState = if let savedState { { savedState.saveState() } } else { nil }
+        restoreState = if let savedState { { savedState.restoreState($0, savedVersion: $1) } } else { nil }
     }
 
     /// `body` with the context behind `ctx`, borrowed without a retain (it is retained from

@@ -5,6 +5,8 @@ import Glibc
 extension UTF8Span {
     /// Whether the text begins with the bytes of `prefix` (a literal such as a URL scheme), compared
     /// byte for byte with no Unicode normalization (`String.hasPrefix` compares characters).
+    /// Inlined, so that a literal prefix becomes a comparison of a few words.
+    @inlinable @inline(__always)
     public func hasBytePrefix(_ prefix: StaticString) -> Bool {
         prefix.withUTF8Buffer { prefix in
             span.withUnsafeBufferPointer { bytes in
@@ -21,7 +23,7 @@ extension UTF8Span {
 ///
 /// ASCII, what URLs and JSON options nearly always are, is recognized eight bytes at a time and lent
 /// without the standard library's validation, which reads a byte at a time (twice as long here).
-@inlinable
+@inlinable @inline(__always)
 package func withUTF8Span<Result>(_ bytes: UnsafePointer<UInt8>?, count: Int, _ body: (UTF8Span) -> Result) -> Result {
     let buffer = lentBuffer(bytes, count: count)
     if isASCII(buffer) { return body(unsafe UTF8Span(unchecked: buffer.span, isKnownASCII: true)) }
@@ -31,14 +33,14 @@ package func withUTF8Span<Result>(_ bytes: UnsafePointer<UInt8>?, count: Int, _ 
 }
 
 /// The `count` bytes at `bytes` as a C callback receives them: empty for NULL or a count below one.
-@inlinable
+@inlinable @inline(__always)
 package func lentBuffer(_ bytes: UnsafePointer<UInt8>?, count: Int) -> UnsafeBufferPointer<UInt8> {
     guard let bytes, count > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
     return UnsafeBufferPointer(start: bytes, count: count)
 }
 
 /// Whether every byte of `buffer` is ASCII (below 0x80).
-@inlinable
+@inlinable @inline(__always)
 package func isASCII(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let start = buffer.baseAddress else { return true }
     let raw = UnsafeRawPointer(start)
