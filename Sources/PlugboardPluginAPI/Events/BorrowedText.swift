@@ -5,11 +5,13 @@ import Glibc
 extension UTF8Span {
     /// Whether the text begins with the bytes of `prefix` (a literal such as a URL scheme), compared
     /// byte for byte with no Unicode normalization (`String.hasPrefix` compares characters).
-    /// Inlined, so that a literal prefix becomes a comparison of a few words.
+    /// Inlined, so that a literal prefix becomes a comparison of a few words. The bytes are read
+    /// through `_withUnsafeBufferPointer`, which the standard library emits into its caller (`span`
+    /// is a call into the runtime library).
     @inlinable @inline(__always)
     public func hasBytePrefix(_ prefix: StaticString) -> Bool {
         prefix.withUTF8Buffer { prefix in
-            span.withUnsafeBufferPointer { bytes in
+            _withUnsafeBufferPointer { bytes in
                 guard prefix.count <= bytes.count else { return false }
                 guard let start = bytes.baseAddress, let wanted = prefix.baseAddress else { return true }
                 return memcmp(start, wanted, prefix.count) == 0
@@ -39,20 +41,25 @@ package func lentBuffer(_ bytes: UnsafePointer<UInt8>?, count: Int) -> UnsafeBuf
     return UnsafeBufferPointer(start: bytes, count: count)
 }
 
-/// Whether every byte of `buffer` is ASCII (below 0x80).
+/// Whether every byte of `buffer` is ASCII (below 0x80): eight bytes at a time, the last eight
+/// (or, below eight, four) read overlapping the ones before, so a short text takes two or three loads.
 @inlinable @inline(__always)
 package func isASCII(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let start = buffer.baseAddress else { return true }
     let raw = UnsafeRawPointer(start)
+    let count = buffer.count
     var high: UInt64 = 0
-    var index = 0
-    while index + 8 <= buffer.count {
-        high |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-        index += 8
-    }
-    while index < buffer.count {
-        high |= UInt64(buffer[index])
-        index += 1
+    if count >= 8 {
+        var index = 0
+        while index + 8 <= count {
+            high |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        if index < count { high |= raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) }
+    } else if count >= 4 {
+        high = UInt64(raw.loadUnaligned(as: UInt32.self) | raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+    } else {
+        for byte in buffer { high |= UInt64(byte) }
     }
     return high & 0x8080_8080_8080_8080 == 0
 }

@@ -90,14 +90,17 @@ import Testing
         #expect("\u{E9}t\u{E9}".hasPrefix("e\u{301}"))
     }
 
-    @Test func asciiIsRecognizedEightBytesAtATime() {
+    @Test func asciiIsRecognizedAtEveryLengthAndPosition() {
         func ascii(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBufferPointer { isASCII($0) } }
         #expect(ascii([]))
-        #expect(ascii(Array("benchapp://item/42".utf8)))
-        for position in 0..<19 {
-            var bytes = Array("benchapp://item/42!".utf8)
-            bytes[position] = 0xC3
-            #expect(!ascii(bytes), "a high byte at \(position)")
+        let text = Array("benchapp://item/42?page=7".utf8)
+        for length in 1...text.count {
+            #expect(ascii(Array(text.prefix(length))), "\(length) ASCII bytes")
+            for position in 0..<length {
+                var bytes = Array(text.prefix(length))
+                bytes[position] = 0xC3
+                #expect(!ascii(bytes), "a high byte at \(position) of \(length)")
+            }
         }
     }
 
