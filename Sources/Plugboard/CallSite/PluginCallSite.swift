@@ -199,8 +199,8 @@ struct DispatchRun {
     let nanoseconds: UInt64
 
     /// The report's trace of this run over `roster`.
-    func trace<Table>(_ roster: Roster<Table>, reversed: Bool, answers: CallAnswers) -> CallTrace {
-        .compact(ids: roster.ids, made: made, reversed: reversed, answers: answers, durations: durations)
+    func trace<Table>(_ roster: consuming Roster<Table>, reversed: Bool, answers: CallAnswers) -> CallTrace {
+        .compact(roster, made: made, reversed: reversed, answers: answers, durations: durations)
     }
 }
 

@@ -70,9 +70,10 @@ final class EventDispatcher {
     }
 
     /// Dispatches `event` to `roster`, its concern's, whose C participants carry their vtable of
-    /// the concern as `Table`: specialized per concern.
+    /// the concern as `Table`: specialized per concern. The report keeps `roster`: the reference
+    /// the event took is the report's, so neither takes one of its own.
     @inline(__always)
-    private func dispatch<Table>(_ event: LifecycleEvent, _ arguments: CEventArguments, _ roster: Roster<Table>) -> EventReport {
+    private func dispatch<Table>(_ event: LifecycleEvent, _ arguments: CEventArguments, _ roster: consuming Roster<Table>) -> EventReport {
         let kind = event.kind
         let timing = timing
         let reversed = kind.policy == .broadcastReverse
@@ -110,8 +111,9 @@ final class EventDispatcher {
         case .trueUnlessDecided: .bool(decidedBy.isEmpty)
         case .falseUnlessDecided: .bool(!decidedBy.isEmpty)
         }
-        let report = EventReport(event: kind, answer: answer, trace: run.trace(roster, reversed: reversed, answers: answers),
-                                 decidedBy: decidedBy, failures: failures, denied: roster.denied, nanoseconds: run.nanoseconds)
+        let denied = roster.denied
+        let report = EventReport(event: kind, answer: answer, trace: run.trace(consume roster, reversed: reversed, answers: answers),
+                                 decidedBy: decidedBy, failures: failures, denied: denied, nanoseconds: run.nanoseconds)
         callSite.reported(report, of: event)
         // Only when something was posted: an event that posted nothing returns its report as made.
         guard notifications.hasPending else { return report }

@@ -130,21 +130,21 @@ public struct EventReport: Sendable, Codable {
 enum CallTrace: Sendable {
     /// Each call with its answer and duration (remote notifications).
     case recorded([PluginCall])
-    /// The first `made` participants of `ids` in dispatch order (or the last ones,
+    /// The first `made` participants of the roster in dispatch order (or the last ones,
     /// in reverse order, when `reversed`), each answer following from the policy
     /// and the report's `decidedBy`, and, when timed per call, each duration in call order.
-    case compact(ids: [PluginID], made: Int, reversed: Bool, answers: CallAnswers, durations: CallDurations?)
+    case compact(RosterMembers, made: Int, reversed: Bool, answers: CallAnswers, durations: CallDurations?)
 
     /// The calls, in call order.
     func calls(decidedBy: [PluginID]) -> [PluginCall] {
         switch self {
         case .recorded(let calls):
             return calls
-        case .compact(let ids, let made, let reversed, let answers, let durations):
+        case .compact(let roster, let made, let reversed, let answers, let durations):
             var calls: [PluginCall] = []
             calls.reserveCapacity(made)
-            let last = ids.count - 1
-            ids.withUnsafeBufferPointer { ids in
+            let last = roster.count - 1
+            roster.ids.withUnsafeBufferPointer { ids in
                 for step in 0..<made {
                     let id = ids[reversed ? last - step : step]
                     let answer: PluginAnswer = switch answers {

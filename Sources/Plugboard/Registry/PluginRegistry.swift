@@ -201,30 +201,41 @@ final class PluginRegistry {
     }
 }
 
-/// One concern's participants in dispatch order, ready to call.
-///
-/// A final class, so that an event takes it with one retain; reports keep
-/// ``ids`` and refer to the participants by index.
-final class Roster<Table> {
+/// Who takes part in one concern, in dispatch order: what an event's report keeps of the
+/// roster it was dispatched over. The report holds the roster itself (the reference the event
+/// took), not a copy of its arrays, so a report costs no reference count of its own.
+class RosterMembers: @unchecked Sendable {
     /// The participants' ids, in dispatch order.
     let ids: [PluginID]
+    /// The plugins taking part in the concern that the host's policy denies it, in dispatch order: never called.
+    let denied: [PluginID]
+
+    init(ids: [PluginID], denied: [PluginID]) {
+        self.ids = ids
+        self.denied = denied
+    }
+
+    /// The number of participants.
+    final var count: Int { ids.count }
+}
+
+/// One concern's participants in dispatch order, ready to call.
+///
+/// A final class, so that an event takes it with one retain; reports keep it (as its
+/// ``RosterMembers``) and refer to the participants by index. Never changed once made (a
+/// registry makes new rosters), and so Sendable.
+final class Roster<Table>: RosterMembers, @unchecked Sendable {
     /// How the dispatcher reaches each participant, same order.
     let participants: [Participant<Table>]
     /// The Swift participants, by ``Participant/swift(conformance:)`` index.
     let conformances: [any ApplicationPlugin]
     /// Who runs in each participant's calls, same order (for fault and timeout messages).
     let labels: [UnsafePointer<pbf_label_t>]
-    /// The plugins taking part in the concern that the host's policy denies it, in dispatch order: never called.
-    let denied: [PluginID]
 
     init(ids: [PluginID] = [], participants: [Participant<Table>] = [], conformances: [any ApplicationPlugin] = [], labels: [UnsafePointer<pbf_label_t>] = [], denied: [PluginID] = []) {
-        self.ids = ids
         self.participants = participants
         self.conformances = conformances
         self.labels = labels
-        self.denied = denied
+        super.init(ids: ids, denied: denied)
     }
-
-    /// The number of participants.
-    var count: Int { ids.count }
 }
