@@ -99,20 +99,18 @@ struct PluginCallSite: Sendable {
             return DispatchRun(made: made, durations: nil, nanoseconds: MonotonicClock.now() &- start)
         }
         var last = start
-        let durations = CallDurations(capacity: count)
-        durations.withUnsafeMutablePointerToElements { durations in
-            roster.participants.withUnsafeBufferPointer { participants in
-                roster.labels.withUnsafeBufferPointer { labels in
-                    while made < count {
-                        let index = reversed ? count - 1 - made : made
-                        record.enter(labels[index])
-                        let more = call(index, participants[index])
-                        let now = MonotonicClock.now()
-                        durations[made] = now &- last
-                        last = now
-                        made += 1
-                        if !more { break }
-                    }
+        var durations = CallDurations(capacity: count)
+        roster.participants.withUnsafeBufferPointer { participants in
+            roster.labels.withUnsafeBufferPointer { labels in
+                while made < count {
+                    let index = reversed ? count - 1 - made : made
+                    record.enter(labels[index])
+                    let more = call(index, participants[index])
+                    let now = MonotonicClock.now()
+                    durations.set(made, now &- last)
+                    last = now
+                    made += 1
+                    if !more { break }
                 }
             }
         }
@@ -204,27 +202,32 @@ struct DispatchRun {
     }
 }
 
-/// The durations of one event's calls, in call order: the one allocation of an
-/// event timed per call. Only the dispatch loop that creates it writes to it
-/// (before the report exists); afterwards it is read-only, hence Sendable.
+/// The durations of one event's calls, in call order: the first kept inline, the others (an
+/// event of more than one plugin) in the one allocation of an event timed per call. Only the
+/// dispatch loop that creates it writes to it (before the report exists); afterwards it is
+/// read-only, hence Sendable.
 struct CallDurations: @unchecked Sendable {
-    /// Tail-allocated durations.
+    /// Tail-allocated durations, from the second on.
     final class Storage: ManagedBuffer<Void, UInt64> {}
 
-    private let storage: Storage
+    private var first: UInt64 = 0
+    private let rest: Storage?
 
     /// Room for `capacity` durations, not initialized (a trivial type: the loop writes each before it is read).
     init(capacity: Int) {
-        storage = unsafeDowncast(Storage.create(minimumCapacity: capacity) { _ in () }, to: Storage.self)
+        rest = capacity > 1 ? unsafeDowncast(Storage.create(minimumCapacity: capacity - 1) { _ in () }, to: Storage.self) : nil
     }
 
-    /// Gives `body` the durations to write, during the dispatch loop only.
-    func withUnsafeMutablePointerToElements<R>(_ body: (UnsafeMutablePointer<UInt64>) throws -> R) rethrows -> R {
-        try storage.withUnsafeMutablePointerToElements(body)
+    /// Sets the duration of call `index` (below the capacity), during the dispatch loop only.
+    @inline(__always)
+    mutating func set(_ index: Int, _ nanoseconds: UInt64) {
+        guard index > 0 else { return first = nanoseconds }
+        rest.unsafelyUnwrapped.withUnsafeMutablePointerToElements { $0[index - 1] = nanoseconds }
     }
 
     /// The duration of call `index`, which the loop wrote.
     subscript(index: Int) -> UInt64 {
-        storage.withUnsafeMutablePointerToElements { $0[index] }
+        guard index > 0 else { return first }
+        return rest?.withUnsafeMutablePointerToElements { $0[index - 1] } ?? 0
     }
 }
