@@ -25,6 +25,13 @@ final class DispatchThreadConfinement: Sendable {
             work()
             return
         }
+        queue(work)
+    }
+
+    /// Queues `work` for the dispatch thread's next ``drain()``, whichever thread calls: for what a
+    /// worker sent, which either host thread may read (the reader thread, or the dispatch thread
+    /// waiting for its reply), so that its lines keep the order the worker sent them in.
+    func queue(_ work: @escaping @Sendable () -> Void) {
         pending.withLock { $0.append(work) }
         arrived.signal()
     }

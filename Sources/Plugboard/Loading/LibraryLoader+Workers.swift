@@ -32,7 +32,7 @@ extension LibraryLoader {
         let grant = accessPolicy?.grant(forLibrary: path) ?? SandboxGrant()
         let sandbox = try WorkerSandbox.plan(for: [path], mode: sandboxMode, support: .kernel, grant: grant)
         return try WorkerConnection(library: path, trust: trust, sandbox: sandbox, worker: worker, facade: fileFacade,
-                                    invoker: invoker, bus: bus, log: pluginLogSink,
+                                    invoker: invoker, bus: bus, log: workerLogSink,
                                     refusals: busRefusalHandler, output: outputHandler)
     }
 

@@ -87,6 +87,14 @@ final class LibraryLoader {
         return { record in confinement.deliver { log(record) } }
     }
 
+    /// Where the log lines a worker sends go: ``log``, when confined queued for the dispatch
+    /// thread's next drain whichever host thread read them, so they keep their order.
+    var workerLogSink: PluginHost.LogHandler {
+        guard let confinement = callSite.decorators.confinement else { return log }
+        let log = log
+        return { record in confinement.queue { log(record) } }
+    }
+
     /// The files service a library loaded now gets: the host's through the worker's channel,
     /// or the facade here; none without a container.
     private var filesAccess: FilesAccess? {

@@ -33,6 +33,24 @@ import Testing
         }
     }
 
+    /// What a worker sent is queued whichever host thread reads it, the dispatch thread included,
+    /// and runs at the next drain in the order queued: a worker's lines keep the order it sent them in.
+    @Test func queuedWorkRunsAtTheNextDrainInOrderWhateverTheThread() {
+        let confinement = DispatchThreadConfinement()
+        confinement.adopt()
+        let order = Mutex<[String]>([])
+        let queued = DispatchSemaphore(value: 0)
+        Thread {
+            confinement.queue { order.withLock { $0.append("first, read by another thread") } }
+            queued.signal()
+        }.start()
+        queued.wait()
+        confinement.queue { order.withLock { $0.append("second, read by the dispatch thread") } }
+        #expect(order.withLock { $0 }.isEmpty)
+        confinement.drain()
+        #expect(order.withLock { $0 } == ["first, read by another thread", "second, read by the dispatch thread"])
+    }
+
     @Test(arguments: ["in process", "worker"])
     func threadLogsAndACompletionArriveOnTheDispatchThread(placement: String) throws {
         let directory = try TemporaryDirectory()
