@@ -1,4 +1,4 @@
-// The Swift plugin of the benchmark's language rows (BENCHMARKS.md, "Plugins in every language"):
+// The Swift plugin of the benchmark's language rows (BENCHMARKS.md, "Swift plugins: `open_url` against C"):
 // the same trivial work as the C, C++ and Rust ones, written the way the Swift example is.
 // The benchmark copies libPlugboardBenchmarkSwiftPlugin.so into one folder per plugin count.
 import Glibc
