@@ -142,8 +142,11 @@ final class WorkerSession {
                 }
             }
             functionCalls.number(plugins.map(\.definition.descriptor.id))
-            let json = (try? JSONEncoder().encode(report)).map(Array.init) ?? []
-            try channel.send(.loaded(reportJSON: json), requestID: id)
+            // Written directly, as its `Codable` form would be: `JSONEncoder`'s first use in a fresh
+            // process (metadata, conformance lookups) took more of a worker's start than the load.
+            var json = JSONWriter()
+            report.writeJSON(into: &json)
+            try channel.send(.loaded(reportJSON: json.bytes), requestID: id)
         case .call(let plugin, let request):
             guard Int(plugin) < plugins.count else {
                 throw .malformed(field: "call.plugin", cause: .invalidValue(UInt64(plugin)))
