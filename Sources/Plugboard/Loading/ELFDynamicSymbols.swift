@@ -68,32 +68,63 @@ struct ELFDynamicSymbols {
         guard let dynamic else { return nil }
         self.segments = segments
         let entries = try file.bytes(at: dynamic.offset, count: dynamic.size - dynamic.size % 16, "the dynamic section")
-        var values: [UInt64: UInt64] = [:]
+        var values = DynamicValues()
         var needed: [UInt64] = []
         for start in stride(from: 0, to: entries.count, by: 16) {
             let tag = entries.littleEndian(UInt64.self, at: start)
             if tag == 0 { break }  // DT_NULL
-            if tag == 1 { needed.append(entries.littleEndian(UInt64.self, at: start + 8)) }  // DT_NEEDED
-            if values[tag] == nil { values[tag] = entries.littleEndian(UInt64.self, at: start + 8) }
+            let value = entries.littleEndian(UInt64.self, at: start + 8)
+            if tag == 1 { needed.append(value) }  // DT_NEEDED
+            values.note(tag, value)
         }
         neededOffsets = needed
-        searchPathOffset = values[29] ?? values[15]  // DT_RUNPATH, DT_RPATH
-        func required(_ tag: UInt64, _ name: String) throws(LoadFailure) -> UInt64 {
-            guard let value = values[tag] else {
+        searchPathOffset = values.runpath ?? values.rpath
+        func required(_ value: UInt64?, _ name: String) throws(LoadFailure) -> UInt64 {
+            guard let value else {
                 throw LoadFailure(.open, "malformed ELF file: the dynamic section has no \(name)")
             }
             return value
         }
-        if let size = values[11], size != 24 {  // DT_SYMENT
+        if let size = values.symbolEntrySize, size != 24 {
             throw LoadFailure(.open, "malformed ELF file: dynamic symbol entries of \(size) bytes (DT_SYMENT), not 24")
         }
-        symbolTable = try Self.offset(of: try required(6, "DT_SYMTAB"), in: segments, "the dynamic symbol table")
-        stringTable = (try Self.offset(of: try required(5, "DT_STRTAB"), in: segments, "the dynamic string table"),
-                       try required(10, "DT_STRSZ"))
-        if let gnu = values[0x6FFF_FEF5] {  // DT_GNU_HASH
+        symbolTable = try Self.offset(of: try required(values.symbolTable, "DT_SYMTAB"), in: segments, "the dynamic symbol table")
+        stringTable = (try Self.offset(of: try required(values.stringTable, "DT_STRTAB"), in: segments, "the dynamic string table"),
+                       try required(values.stringTableSize, "DT_STRSZ"))
+        if let gnu = values.gnuHash {
             hashTable = .gnu(offset: try Self.offset(of: gnu, in: segments, "the GNU hash table"))
         } else {
-            hashTable = .sysv(offset: try Self.offset(of: try required(4, "DT_HASH or DT_GNU_HASH"), in: segments, "the hash table"))
+            hashTable = .sysv(offset: try Self.offset(of: try required(values.hash, "DT_HASH or DT_GNU_HASH"), in: segments,
+                                                      "the hash table"))
+        }
+    }
+
+    /// The dynamic section's entries the preflight reads, each the first of its tag (as the loader
+    /// takes them). Kept as fields, not a dictionary by tag: hashing every entry of every library
+    /// cost more than the rest of reading it.
+    private struct DynamicValues {
+        var hash: UInt64?
+        var stringTable: UInt64?
+        var symbolTable: UInt64?
+        var stringTableSize: UInt64?
+        var symbolEntrySize: UInt64?
+        var rpath: UInt64?
+        var runpath: UInt64?
+        var gnuHash: UInt64?
+
+        /// Notes the entry `tag` with `value`, unless one of its tag came before.
+        mutating func note(_ tag: UInt64, _ value: UInt64) {
+            switch tag {
+            case 4: hash = hash ?? value  // DT_HASH
+            case 5: stringTable = stringTable ?? value  // DT_STRTAB
+            case 6: symbolTable = symbolTable ?? value  // DT_SYMTAB
+            case 10: stringTableSize = stringTableSize ?? value  // DT_STRSZ
+            case 11: symbolEntrySize = symbolEntrySize ?? value  // DT_SYMENT
+            case 15: rpath = rpath ?? value  // DT_RPATH
+            case 29: runpath = runpath ?? value  // DT_RUNPATH
+            case 0x6FFF_FEF5: gnuHash = gnuHash ?? value  // DT_GNU_HASH
+            default: break
+            }
         }
     }
 
