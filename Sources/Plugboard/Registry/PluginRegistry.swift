@@ -154,9 +154,16 @@ final class PluginRegistry {
     }
 
     /// Sorts the plugins into dispatch order and rebuilds the per-concern rosters,
-    /// if a registration changed them since the last call.
+    /// if a registration changed them since the last call. Inlined, so that an event checks a
+    /// Bool; the rebuilding is out of line.
+    @inline(__always)
     func prepare() {
-        guard !isOrdered else { return }
+        if !isOrdered { order() }
+    }
+
+    /// What ``prepare()`` does when the plugins changed.
+    @inline(never)
+    private func order() {
         isOrdered = true
         entries.sort { PluginDescriptor.dispatchOrder($0.descriptor, $1.descriptor) }
         launch = roster(.launch, \.launch)
