@@ -13,7 +13,8 @@ enum ExitCodes {
     /// `run`: plugins were asked for (flag or environment), and none could be loaded.
     static let noPluginLoaded = ExitCode(3)
     /// `run`: plugins were asked for (flag or environment), and a library or
-    /// directory among them failed to load; the others ran to the end.
+    /// directory among them failed to load, at the start or when it joined or changed during
+    /// the run; the others ran to the end.
     static let libraryFailed = ExitCode(4)
     /// `run --isolation process`: a plugin's worker crashed, exited, broke its channel or
     /// did not return within the call timeout during the run, or at shutdown in its library's `deinit`;
@@ -32,7 +33,7 @@ enum ExitCodes {
         could not be read, a state could not be removed (run --reset-state), the project could not be written (new), or the function could not be \
         called or its result taken (call); 2 launch vetoed (run); 3 plugins were asked for but none \
         loaded (run); 4 plugins were asked for and a library or directory among them \
-        failed to load, the others ran to the end (run); 5 a plugin's worker crashed, \
+        failed to load, at the start or when it joined or changed during the run, the others ran to the end (run); 5 a plugin's worker crashed, \
         exited or timed out during the run or in deinit at shutdown, the others ran to the end \
         (run --isolation process; before 4), or during the call (call); 64 usage error; 74 the report \
         could not be written to standard output (run, list, inspect, call: closed or broken; one \

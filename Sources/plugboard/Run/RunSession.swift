@@ -13,6 +13,14 @@ struct RunSession {
     let recording: RunRecording?
     /// Where the plugins' saved states live (the container's `Library/Plugboard State`).
     let states: SavedStateStore
+    /// Whether a library that joined or changed during the run failed to load: the run then
+    /// exits 4, as for one that failed at the start.
+    private let liveLoadFailed = LiveLoadFailure()
+
+    /// A flag the live changes set; a class, as the session's steps do not mutate it.
+    private final class LiveLoadFailure {
+        var happened = false
+    }
 
     /// Runs load → launch → URLs → events → terminate and returns the exit code (before
     /// ``exitCode(_:failuresAtShutdown:)`` counts the workers that failed).
@@ -39,9 +47,12 @@ struct RunSession {
             note("no plugin could be loaded from " + searchPath.directories.map(\.path).joined(separator: ", "))
             return ExitCodes.noPluginLoaded
         }
-        // A library asked for that failed makes the run exit 4, after the others ran to the end.
-        let codeWhenDone = searchPath.directories.contains(where: \.isExplicit) && reports.contains { $0.status == .failed }
-            ? ExitCodes.libraryFailed : ExitCodes.success
+        // A library asked for that failed, at the start or when it joined or changed during the run,
+        // makes the run exit 4, after the others ran to the end.
+        let asked = searchPath.directories.contains(where: \.isExplicit)
+        var codeWhenDone: ExitCode {
+            asked && (reports.contains { $0.status == .failed } || liveLoadFailed.happened) ? ExitCodes.libraryFailed : ExitCodes.success
+        }
 
         show(host.restoreState(from: states))
         for launch in [host.willFinishLaunching, host.didFinishLaunching] {
@@ -145,6 +156,7 @@ struct RunSession {
     /// Applies what changed in the plugin folders, and prints and records each change.
     private func apply(_ changes: LiveChanges) {
         for change in host.applyChanges(in: changes.searchPath, trust: changes.trust) {
+            if change.kind == .joinFailed || change.kind == .reloadFailed { liveLoadFailed.happened = true }
             recording?.recordChange(change, end: MonotonicClock.now())
             json ? console.jsonLine(RunLine.change(change)) : HumanFormat.change(change).forEach(console.line)
         }

@@ -88,11 +88,12 @@ import Testing
         /// The workers running now (processes of this test's mark but the host).
         var workers: Int { LeftoverProcesses.marked(mark, host: process.pid).filter { $0 != process.pid }.count }
 
-        /// Ends the events (the end of standard input ends a watching run), and returns the run's lines.
-        func finish() throws -> [RunLine] {
+        /// Ends the events (the end of standard input ends a watching run), checks that the run
+        /// ended with `status`, and returns the run's lines.
+        func finish(status: Int32 = 0) throws -> [RunLine] {
             process.closeInput()
             let (ending, output, timedOut) = process.waitForExit(timeout: .seconds(30))
-            #expect(!timedOut && ending == .exit(0), "\(ending)\n\(output)")
+            #expect(!timedOut && ending == .exit(status), "\(ending)\n\(output)")
             #expect(LeftoverProcesses.noneLeft(mark, host: process.pid), "the run left processes behind")
             return try #require(CLI.runLines(output), "not run lines:\n\(output)")
         }
@@ -163,7 +164,8 @@ import Testing
         host.waitForChange(.reloadFailed)
         try host.openURL(2)
         #expect(host.workers == 1, "the broken version's worker ended")
-        let lines = try host.finish()
+        // The library that failed to reload makes the run exit 4, as a library that fails at the start does.
+        let lines = try host.finish(status: 4)
         let failed = try #require(lines.compactMap(\.change).first)
         #expect(failed.kind == .reloadFailed && failed.failure?.contains(cause) == true, "\(failed)")
         #expect(failed.sentence.hasPrefix("reload of \(stage.library) failed: ") && failed.sentence.hasSuffix("; 1.0 kept"),
@@ -180,7 +182,7 @@ import Testing
         try stage.install("one", as: "libcopy.so")
         host.waitForChange(.joinFailed)
         try host.openURL(1)
-        let lines = try host.finish()
+        let lines = try host.finish(status: 4)
         let refused = try #require(lines.compactMap(\.change).first)
         #expect(refused.path == stage.workspace.plugins + "/libcopy.so")
         #expect(refused.failure?.contains("plugin id 'com.example.live' is registered by \(stage.library) already") == true,
