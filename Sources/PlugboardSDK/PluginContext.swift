@@ -41,40 +41,46 @@ final class PluginContext: @unchecked Sendable {
         self.plugin = plugin
         let log = host.logger(for: plugin.descriptor.id)
         functions = ((plugin as? any FunctionsPlugin)?.functions ?? []).compactMap { ExportedFunction.make($0, log: log) }
-        // Bound with `if let`, not `Optional.map`: a closure made inside a generic function is
-        // emitted for any result type, and every call would then pass through a conversion thunk.
-        let launch = concerns.contains(.launch) ? plugin as? any LaunchPlugin : nil
-        willFinishLaunching = if let launch { { launch.willFinishLaunching(options: $0) } } else { nil }
-        didFinishLaunching = if let launch { { launch.didFinishLaunching(options: $0) } } else { nil }
-        let openURL = concerns.contains(.openURL) ? plugin as? any OpenURLPlugin : nil
-        self.openURL = if let openURL { { openURL.open(url: $0, options: $1) } } else { nil }
-        let userActivity = concerns.contains(.userActivity) ? plugin as? any UserActivityPlugin : nil
-        continueUserActivity = if let userActivity { { userActivity.continueUserActivity(type: $0, userInfo: $1) } } else { nil }
-        let notifications = concerns.contains(.remoteNotifications) ? plugin as? any RemoteNotificationPlugin : nil
-        didRegisterForRemoteNotifications = if let notifications {
-            { notifications.didRegisterForRemoteNotifications(deviceToken: $0) }
+        // Each concern's existential is opened once, here: its callbacks are closures over the
+        // plugin's own type (`Bind`), so a call reaches the conformance with no existential to project
+        // (and made with `if let`, not `Optional.map`, whose generic result would add a conversion
+        // thunk to every call).
+        if let launch = concerns.contains(.launch) ? plugin as? any LaunchPlugin : nil {
+            (willFinishLaunching, didFinishLaunching) = Bind.launch(launch)
+        } else {
+            (willFinishLaunching, didFinishLaunching) = (nil, nil)
+        }
+        openURL = if let plugin = concerns.contains(.openURL) ? plugin as? any OpenURLPlugin : nil { Bind.openURL(plugin) } else { nil }
+        continueUserActivity = if let plugin = concerns.contains(.userActivity) ? plugin as? any UserActivityPlugin : nil {
+            Bind.userActivity(plugin)
         } else { nil }
-        didFailToRegisterForRemoteNotifications = if let notifications {
-            { notifications.didFailToRegisterForRemoteNotifications(error: $0) }
+        if let notifications = concerns.contains(.remoteNotifications) ? plugin as? any RemoteNotificationPlugin : nil {
+            (didRegisterForRemoteNotifications, didFailToRegisterForRemoteNotifications, didReceiveRemoteNotification)
+                = Bind.remoteNotifications(notifications)
+        } else {
+            (didRegisterForRemoteNotifications, didFailToRegisterForRemoteNotifications, didReceiveRemoteNotification) = (nil, nil, nil)
+        }
+        didReceiveMemoryWarning = if let plugin = concerns.contains(.memory) ? plugin as? any MemoryWarningPlugin : nil {
+            Bind.memory(plugin)
         } else { nil }
-        didReceiveRemoteNotification = if let notifications {
-            { notifications.didReceiveRemoteNotification(userInfo: $0, completion: $1) }
+        if let protectedData = concerns.contains(.protectedData) ? plugin as? any ProtectedDataPlugin : nil {
+            (protectedDataWillBecomeUnavailable, protectedDataDidBecomeAvailable) = Bind.protectedData(protectedData)
+        } else {
+            (protectedDataWillBecomeUnavailable, protectedDataDidBecomeAvailable) = (nil, nil)
+        }
+        if let appState = concerns.contains(.appState) ? plugin as? any AppStatePlugin : nil {
+            (didBecomeActive, willResignActive, didEnterBackground, willEnterForeground) = Bind.appState(appState)
+        } else {
+            (didBecomeActive, willResignActive, didEnterBackground, willEnterForeground) = (nil, nil, nil, nil)
+        }
+        willTerminate = if let plugin = concerns.contains(.termination) ? plugin as? any TerminationPlugin : nil {
+            Bind.termination(plugin)
         } else { nil }
-        let memory = concerns.contains(.memory) ? plugin as? any MemoryWarningPlugin : nil
-        didReceiveMemoryWarning = if let memory { { memory.didReceiveMemoryWarning() } } else { nil }
-        let protectedData = concerns.contains(.protectedData) ? plugin as? any ProtectedDataPlugin : nil
-        protectedDataWillBecomeUnavailable = if let protectedData { { protectedData.protectedDataWillBecomeUnavailable() } } else { nil }
-        protectedDataDidBecomeAvailable = if let protectedData { { protectedData.protectedDataDidBecomeAvailable() } } else { nil }
-        let appState = concerns.contains(.appState) ? plugin as? any AppStatePlugin : nil
-        didBecomeActive = if let appState { { appState.didBecomeActive() } } else { nil }
-        willResignActive = if let appState { { appState.willResignActive() } } else { nil }
-        didEnterBackground = if let appState { { appState.didEnterBackground() } } else { nil }
-        willEnterForeground = if let appState { { appState.willEnterForeground() } } else { nil }
-        let termination = concerns.contains(.termination) ? plugin as? any TerminationPlugin : nil
-        willTerminate = if let termination { { termination.willTerminate() } } else { nil }
-        let savedState = concerns.contains(.savedState) ? plugin as? any SavedStatePlugin : nil
-        saveState = if let savedState { { savedState.saveState() } } else { nil }
-        restoreState = if let savedState { { savedState.restoreState($0, savedVersion: $1) } } else { nil }
+        if let savedState = concerns.contains(.savedState) ? plugin as? any SavedStatePlugin : nil {
+            (saveState, restoreState) = Bind.savedState(savedState)
+        } else {
+            (saveState, restoreState) = (nil, nil)
+        }
     }
 
     /// `body` with the context behind `ctx`, borrowed without a retain (it is retained from
@@ -118,5 +124,48 @@ final class PluginContext: @unchecked Sendable {
                 }
             }
         }
+    }
+}
+
+/// A concern's callbacks as closures over the plugin's own type, one function per concern: called
+/// with an existential, each opens it once, so a call of a closure is a call of the conformance.
+private enum Bind {
+    static func launch<Plugin: LaunchPlugin>(_ plugin: Plugin) -> ((UTF8Span) -> Bool, (UTF8Span) -> Bool) {
+        ({ plugin.willFinishLaunching(options: $0) }, { plugin.didFinishLaunching(options: $0) })
+    }
+
+    static func openURL<Plugin: OpenURLPlugin>(_ plugin: Plugin) -> (UTF8Span, UTF8Span) -> Bool {
+        { plugin.open(url: $0, options: $1) }
+    }
+
+    static func userActivity<Plugin: UserActivityPlugin>(_ plugin: Plugin) -> (UTF8Span, UTF8Span) -> Bool {
+        { plugin.continueUserActivity(type: $0, userInfo: $1) }
+    }
+
+    static func remoteNotifications<Plugin: RemoteNotificationPlugin>(_ plugin: Plugin)
+        -> ((Span<UInt8>) -> Void, (UTF8Span) -> Void, (UTF8Span, FetchCompletion) -> Void) {
+        ({ plugin.didRegisterForRemoteNotifications(deviceToken: $0) },
+         { plugin.didFailToRegisterForRemoteNotifications(error: $0) },
+         { plugin.didReceiveRemoteNotification(userInfo: $0, completion: $1) })
+    }
+
+    static func memory<Plugin: MemoryWarningPlugin>(_ plugin: Plugin) -> () -> Void {
+        { plugin.didReceiveMemoryWarning() }
+    }
+
+    static func protectedData<Plugin: ProtectedDataPlugin>(_ plugin: Plugin) -> (() -> Void, () -> Void) {
+        ({ plugin.protectedDataWillBecomeUnavailable() }, { plugin.protectedDataDidBecomeAvailable() })
+    }
+
+    static func appState<Plugin: AppStatePlugin>(_ plugin: Plugin) -> (() -> Void, () -> Void, () -> Void, () -> Void) {
+        ({ plugin.didBecomeActive() }, { plugin.willResignActive() }, { plugin.didEnterBackground() }, { plugin.willEnterForeground() })
+    }
+
+    static func termination<Plugin: TerminationPlugin>(_ plugin: Plugin) -> () -> Void {
+        { plugin.willTerminate() }
+    }
+
+    static func savedState<Plugin: SavedStatePlugin>(_ plugin: Plugin) -> (() -> [UInt8]?, ([UInt8], String) -> Bool) {
+        ({ plugin.saveState() }, { plugin.restoreState($0, savedVersion: $1) })
     }
 }
