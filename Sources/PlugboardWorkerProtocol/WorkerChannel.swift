@@ -99,12 +99,7 @@ public final class WorkerChannel: Sendable {
     /// Waits until the socket is readable (bytes, end of stream or an error), without taking the
     /// receiving side: a thread may wait here while another receives what is there.
     public func waitUntilReadable() throws(WorkerProtocolError) {
-        var request = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
-        do {
-            _ = try systemCall { poll(&request, 1, -1) }
-        } catch {
-            throw .system(call: "poll", error)
-        }
+        _ = try waitUntilReadable(before: nil)
     }
 
     /// Ends the connection both ways: the peer reads end of stream, and a
@@ -141,13 +136,14 @@ public final class WorkerChannel: Sendable {
         return received
     }
 
-    /// Whether the socket became readable (bytes, end of stream or an error) before `deadline`.
-    private func waitUntilReadable(before deadline: ContinuousClock.Instant) throws(WorkerProtocolError) -> Bool {
+    /// Whether the socket became readable (bytes, end of stream or an error) before `deadline`
+    /// (nil: waits until it does).
+    private func waitUntilReadable(before deadline: ContinuousClock.Instant?) throws(WorkerProtocolError) -> Bool {
         var request = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
         do {
             repeat {
-                if try systemCall({ poll(&request, 1, Self.milliseconds(until: deadline)) }) > 0 { return true }
-            } while ContinuousClock.now < deadline
+                if try systemCall({ poll(&request, 1, deadline.map(Self.milliseconds(until:)) ?? -1) }) > 0 { return true }
+            } while deadline.map { ContinuousClock.now < $0 } ?? true
             return false
         } catch {
             throw .system(call: "poll", error)
