@@ -1,5 +1,9 @@
 import CFaultReporter
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import PlugboardWorkerProtocol
 import Synchronization

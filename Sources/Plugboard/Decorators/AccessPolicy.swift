@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import SystemPackage
 
 /// Which concerns and host services each plugin is allowed (``PluginDecorator/authorization(_:)``).
 ///
@@ -73,8 +78,7 @@ public struct AccessPolicy: Sendable {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            let cause = (error as NSError).userInfo[NSUnderlyingErrorKey].map { String(describing: $0) }
-            throw AccessPolicyError(file: path, at: nil, cause: "cannot be read" + (cause.map { " (\($0))" } ?? ""))
+            throw AccessPolicyError(file: path, at: nil, cause: "cannot be read (\(Self.cause(of: error)))")
         }
         try self.init(json: data, source: path)
     }
@@ -86,10 +90,10 @@ public struct AccessPolicy: Sendable {
         } catch {
             throw AccessPolicyError(file: source, at: error.keyPath, cause: "is not valid JSON: \(error)")
         }
-        guard let document = try? JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed]) else {
+        guard let document = try? JSONValue(json: json) else {
             throw AccessPolicyError(file: source, at: nil, cause: "holds a value this host cannot read")
         }
-        guard let top = document as? [String: Any] else {
+        guard let top = document.asObject else {
             throw AccessPolicyError(file: source, at: nil, cause: "must hold a JSON object with \"default\" and \"plugins\"")
         }
         var defaultRule = Rule()
@@ -100,7 +104,7 @@ public struct AccessPolicy: Sendable {
             case "default":
                 defaultRule = try Self.rule(top[key], at: "default", source)
             case "plugins":
-                guard let plugins = top[key] as? [String: Any] else {
+                guard let plugins = top[key]?.asObject else {
                     throw AccessPolicyError(file: source, at: "plugins", cause: "must be an object from plugin id to rule")
                 }
                 for id in plugins.keys.sorted() {
@@ -113,7 +117,7 @@ public struct AccessPolicy: Sendable {
                     rules[pluginID] = try Self.rule(plugins[id], at: "plugins.\(id)", source)
                 }
             case "libraries":
-                guard let grants = top[key] as? [String: Any] else {
+                guard let grants = top[key]?.asObject else {
                     throw AccessPolicyError(file: source, at: "libraries", cause: "must be an object from library file name or path to grant")
                 }
                 for library in grants.keys.sorted() {
@@ -130,8 +134,8 @@ public struct AccessPolicy: Sendable {
     }
 
     /// The rule at `path`: an object with `allow` and `deny`, each a list of right names.
-    private static func rule(_ value: Any?, at path: String, _ source: String) throws(AccessPolicyError) -> Rule {
-        guard let object = value as? [String: Any] else {
+    private static func rule(_ value: JSONValue?, at path: String, _ source: String) throws(AccessPolicyError) -> Rule {
+        guard let object = value?.asObject else {
             throw AccessPolicyError(file: source, at: path, cause: "must be an object with \"allow\" and \"deny\" lists")
         }
         var rule = Rule()
@@ -139,12 +143,12 @@ public struct AccessPolicy: Sendable {
             guard key == "allow" || key == "deny" else {
                 throw AccessPolicyError(file: source, at: "\(path).\(key)", cause: "is not a rule key (a rule has \"allow\" and \"deny\")")
             }
-            guard let names = object[key] as? [Any] else {
+            guard let names = object[key]?.asArray else {
                 throw AccessPolicyError(file: source, at: "\(path).\(key)", cause: "must be a list of names")
             }
             var rights: Set<AccessRight> = []
             for (index, value) in names.enumerated() {
-                guard let name = value as? String, let right = AccessRight(name: name) else {
+                guard let name = value.asString, let right = AccessRight(name: name) else {
                     throw AccessPolicyError(file: source, at: "\(path).\(key)[\(index)]",
                                             cause: "names \(Self.show(value)), which is not a concern or a service (known: \(AccessRight.names.joined(separator: ", ")))")
                 }
@@ -159,13 +163,16 @@ public struct AccessPolicy: Sendable {
     }
 
     /// A JSON value as the policy file spells it, for messages.
-    private static func show(_ value: Any) -> String {
-        if let text = value as? String { return String(reflecting: text) }
-        if let data = try? JSONSerialization.data(withJSONObject: [value], options: [.fragmentsAllowed]),
-           let list = String(data: data, encoding: .utf8) {
-            return String(list.dropFirst().dropLast())
+    private static func show(_ value: JSONValue) -> String {
+        value.asString.map { String(reflecting: $0) } ?? value.text
+    }
+
+    /// Why a file could not be read, as the system said it: "No such file or directory".
+    private static func cause(of error: any Error) -> String {
+        if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError {
+            return Errno(rawValue: underlying.code.rawValue).description
         }
-        return String(describing: value)
+        return String(describing: error)
     }
 }
 

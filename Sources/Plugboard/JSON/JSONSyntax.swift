@@ -1,11 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A strict RFC 8259 check of JSON text that scans its UTF-8 bytes and builds nothing.
 ///
 /// Why not Foundation's `JSONSerialization`: it builds the whole object tree (most of the
 /// cost of checking a notification payload), accepts duplicate keys (the last one wins:
 /// dangerous in a policy file) and trailing commas, and reports no usable position.
-/// Inputs are checked here first, then read with `JSONSerialization` when their values are needed.
+/// Inputs are checked here first, then read as a ``JSONValue`` when their values are needed.
 ///
 /// The grammar is RFC 8259's, exactly (numbers `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`,
 /// the escapes `\" \\ \/ \b \f \n \r \t \uXXXX`, control characters escaped, whitespace

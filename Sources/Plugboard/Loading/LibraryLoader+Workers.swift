@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PlugboardWorkerProtocol
 
 /// Loading a library in a worker process: the same checks and the same load

@@ -1,5 +1,4 @@
 import CPlugboard
-import Foundation
 
 /// An observation made with ``PluginHost/observe(_:_:)``, to end with ``PluginHost/stopObserving(_:)``.
 public struct NotificationToken: Sendable, Hashable {
@@ -24,7 +23,7 @@ public struct NotificationRefusal: Error, Sendable, Equatable, CustomStringConve
         do {
             _ = try PluginID(validating: name)
         } catch {
-            let cause = error.description.replacingOccurrences(of: "the id", with: "the name")
+            let cause = error.description.replacing("the id", with: "the name")
             throw NotificationRefusal(PB_ERR_INVALID_ARGUMENT, "\(call): the notification name '\(name)' is not valid: \(cause)")
         }
     }

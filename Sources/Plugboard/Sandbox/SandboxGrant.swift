@@ -1,4 +1,3 @@
-import Foundation
 
 /// What the policy grants one library's worker beyond the default sandbox (the policy file's
 /// `"libraries"` object, keyed by the library's file name or path).
@@ -69,11 +68,11 @@ extension SandboxGrant {
 
     /// The grant at `path` of the policy file `source`: an object with the ``keys``; anything
     /// else is an error naming the key and why.
-    init(policyValue value: Any?, at path: String, source: String) throws(AccessPolicyError) {
+    init(policyValue value: JSONValue?, at path: String, source: String) throws(AccessPolicyError) {
         func fault(_ key: String?, _ cause: String) -> AccessPolicyError {
             AccessPolicyError(file: source, at: key.map { "\(path).\($0)" } ?? path, cause: cause)
         }
-        guard let object = value as? [String: Any] else {
+        guard let object = value?.asObject else {
             throw fault(nil, "must be an object with any of \(Self.keys.map { "\"\($0)\"" }.joined(separator: ", "))")
         }
         self.init()
@@ -81,7 +80,7 @@ extension SandboxGrant {
             let value = object[key]
             switch key {
             case "read", "write", "execute":
-                guard let paths = value as? [String] else { throw fault(key, "must be a list of absolute paths") }
+                guard let paths = value?.asStrings else { throw fault(key, "must be a list of absolute paths") }
                 for (index, item) in paths.enumerated() where !item.hasPrefix("/") {
                     throw fault("\(key)[\(index)]", "names \(String(reflecting: item)), which is not an absolute path")
                 }
@@ -91,18 +90,18 @@ extension SandboxGrant {
                 default: execute = paths
                 }
             case "network":
-                if let word = value as? String, word == "all" {
+                if let word = value?.asString, word == "all" {
                     network = .all
-                } else if let ports = value as? [String: Any] {
+                } else if let ports = value?.asObject {
                     var connect: [UInt16] = [], bind: [UInt16] = []
                     for side in ports.keys.sorted() {
                         guard side == "connect" || side == "bind" else {
                             throw fault("network.\(side)", "is not a network key (the keys are \"connect\" and \"bind\")")
                         }
-                        guard let numbers = ports[side] as? [Any] else { throw fault("network.\(side)", "must be a list of TCP ports") }
+                        guard let numbers = ports[side]?.asArray else { throw fault("network.\(side)", "must be a list of TCP ports") }
                         var list: [UInt16] = []
                         for (index, number) in numbers.enumerated() {
-                            guard let port = Self.integer(number), (1...65_535).contains(port) else {
+                            guard let port = number.asWholeNumber, (1...65_535).contains(port) else {
                                 throw fault("network.\(side)[\(index)]", "must be a TCP port, 1 to 65535")
                             }
                             list.append(UInt16(port))
@@ -114,7 +113,7 @@ extension SandboxGrant {
                     throw fault(key, "must be \"all\" or an object with \"connect\" and \"bind\" port lists")
                 }
             case "environment":
-                guard let names = value as? [String] else { throw fault(key, "must be a list of variable names") }
+                guard let names = value?.asStrings else { throw fault(key, "must be a list of variable names") }
                 for (index, name) in names.enumerated() where name.isEmpty || name.contains("=") {
                     throw fault("\(key)[\(index)]", "names \(String(reflecting: name)), which is not a variable name")
                 }
@@ -125,7 +124,7 @@ extension SandboxGrant {
                 }
                 memoryBytes = bytes
             case "cpu", "open-files":
-                guard let number = Self.integer(value), number > 0 else { throw fault(key, "must be a positive whole number") }
+                guard let number = value?.asWholeNumber, number > 0 else { throw fault(key, "must be a positive whole number") }
                 if key == "cpu" { cpuSeconds = UInt64(number) } else { openFiles = UInt64(number) }
             default:
                 throw fault(key, "is not a grant key (the keys are \(Self.keys.map { "\"\($0)\"" }.joined(separator: ", ")))")
@@ -133,17 +132,10 @@ extension SandboxGrant {
         }
     }
 
-    /// A JSON whole number as an `Int`; nil for anything else (a fraction, a Boolean, text).
-    private static func integer(_ value: Any?) -> Int? {
-        guard let number = value as? NSNumber, !(value is Bool),
-              number.doubleValue == number.doubleValue.rounded(), abs(number.doubleValue) < 1e15 else { return nil }
-        return number.intValue
-    }
-
     /// A size: a positive whole number of bytes, or text with a K, M or G suffix.
-    private static func bytes(_ value: Any?) -> UInt64? {
-        if let number = integer(value) { return number > 0 ? UInt64(number) : nil }
-        guard let text = value as? String, let unit = text.last, let count = UInt64(text.dropLast()), count > 0 else { return nil }
+    private static func bytes(_ value: JSONValue?) -> UInt64? {
+        if let number = value?.asWholeNumber { return number > 0 ? UInt64(number) : nil }
+        guard let text = value?.asString, let unit = text.last, let count = UInt64(text.dropLast()), count > 0 else { return nil }
         let scale: UInt64? = switch unit {
         case "K": 1 << 10
         case "M": 1 << 20

@@ -1,5 +1,3 @@
-import Foundation
-
 /// One line of an events script, as `plugboard run --events` reads them one per line: a
 /// lifecycle event written as a JSON object whose fields are the event's parameters,
 /// `{"event":"open-url","url":"myapp://item/42"}`, or a notification the script posts on
@@ -21,10 +19,10 @@ public enum ScriptLine: Sendable, Equatable {
     /// Parses one line, strict JSON (``JSONSyntax``: no key twice, no trailing comma); the error says what is wrong with it.
     public init(jsonLine line: String) throws(ScriptError) {
         do { try JSONSyntax.check(line, refusingDuplicateKeys: true) } catch { throw ScriptError("the line is not valid JSON: \(error)") }
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
+        guard let object = (try? JSONValue(json: line.utf8))?.asObject else {
             throw ScriptError("the line is not a JSON object")
         }
-        guard let event = object["event"] as? String else {
+        guard let event = object["event"]?.asString else {
             throw ScriptError("missing \"event\" (a string such as \"open-url\")")
         }
         guard event == Self.postEvent else {
@@ -65,7 +63,7 @@ public enum ScriptLine: Sendable, Equatable {
     public static let defaultNotificationDeadline = Duration.seconds(5)
 
     /// The event `name` with its parameters read from the fields of `object`.
-    private static func event(_ name: String, _ object: [String: Any]) throws(ScriptError) -> LifecycleEvent {
+    private static func event(_ name: String, _ object: [String: JSONValue]) throws(ScriptError) -> LifecycleEvent {
         guard let kind = LifecycleEvent.Kind(name: name) else {
             let names = (LifecycleEvent.Kind.allCases.filter(\.isScriptable).map(\.name) + [postEvent]).joined(separator: ", ")
             throw ScriptError("unknown event \"\(name)\"; known events: \(names)")
@@ -103,7 +101,7 @@ public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// Typed access to the fields of one event object, with errors that name the field.
 private struct Fields {
-    let object: [String: Any]
+    let object: [String: JSONValue]
     let event: String
 
     func allow(_ keys: Set<String>) throws(ScriptError) {
@@ -115,27 +113,23 @@ private struct Fields {
 
     func string(_ key: String) throws(ScriptError) -> String {
         guard let value = object[key] else { throw ScriptError("\"\(event)\" needs \"\(key)\"") }
-        guard let text = value as? String else { throw ScriptError("\"\(key)\" must be a string") }
+        guard let text = value.asString else { throw ScriptError("\"\(key)\" must be a string") }
         return text
     }
 
     /// The field re-encoded as JSON object text; "{}" when absent.
     func jsonObject(_ key: String) throws(ScriptError) -> String {
         guard let value = object[key] else { return "{}" }
-        guard value is [String: Any],
-              let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
-        else { throw ScriptError("\"\(key)\" must be a JSON object") }
-        return String(decoding: data, as: UTF8.self)
+        guard value.asObject != nil else { throw ScriptError("\"\(key)\" must be a JSON object") }
+        return value.text
     }
 
     /// The field as whole milliseconds from 0 to an hour; ``ScriptLine/defaultNotificationDeadline`` when absent.
     func milliseconds(_ key: String) throws(ScriptError) -> Duration {
         guard let value = object[key] else { return ScriptLine.defaultNotificationDeadline }
-        guard let number = value as? NSNumber, !(value is Bool),
-              number.doubleValue >= 0, number.doubleValue <= 3_600_000,
-              number.doubleValue == number.doubleValue.rounded()
+        guard let number = value.asWholeNumber, (0...3_600_000).contains(number)
         else { throw ScriptError("\"\(key)\" must be a whole number of milliseconds from 0 to 3600000") }
-        return .milliseconds(number.int64Value)
+        return .milliseconds(number)
     }
 
     func hexBytes(_ key: String) throws(ScriptError) -> [UInt8] {

@@ -1,5 +1,9 @@
 import CPlugboard
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PlugboardFiles
 import PlugboardWorkerProtocol
 
@@ -85,7 +89,7 @@ final class FilesService: Sendable {
                 entries = try facade.listContents(of: target.directory, folder: target.name)
             }
             let objects = entries.map { ["name": $0.name, "kind": Self.kindName($0.kind)] }
-            return Array(try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]))
+            return Array(JSONValue.array(objects.map { .object($0.mapValues(JSONValue.string)) }).text.utf8)
         case .attributes:
             let target = try PathAdapter.location(forContainerPath: request.path)
             let found = try facade.attributes(of: target.name, in: target.directory)

@@ -1,9 +1,14 @@
 import CPlugboard
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import PlugboardChildProcess
 import PlugboardFiles
+import PlugboardSystem
 import PlugboardWorkerProtocol
 import Synchronization
 import SystemPackage
@@ -79,9 +84,14 @@ final class WorkerConnection: Sendable {
         completions = WorkerCompletions(log: log)
         // The reader thread reads whenever no waiting request does: once the worker ended, it closes
         // the channel, so a dead worker's connection holds no socket until the host shuts down.
-        Thread.detachNewThread { [self] in
-            readMessages()
-            channel.close()
+        do {
+            try startDetachedThread { [self] in
+                readMessages()
+                channel.close()
+            }
+        } catch {
+            process.stop()
+            throw LoadFailure(.open, "cannot start the thread that reads the plugin worker of \(library)", systemError: error.description)
         }
     }
 

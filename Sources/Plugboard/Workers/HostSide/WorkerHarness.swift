@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import PlugboardFiles
 import PlugboardSystem
@@ -153,7 +157,7 @@ private final class ScratchContainer: Sendable {
 
     /// A new scratch container; nil when no temporary directory can be made.
     init?() {
-        var template = Array((NSTemporaryDirectory() + "/plugboard-validate-XXXXXX").utf8CString)
+        var template = Array((FileManager.default.temporaryDirectory.path + "/plugboard-validate-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { return nil }
         let root = String(cString: made)
         guard let container = try? Container(rootPath: root), (try? container.createDirectories()) != nil else {

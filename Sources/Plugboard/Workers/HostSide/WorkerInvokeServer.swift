@@ -1,5 +1,5 @@
 import CPlugboard
-import Foundation
+import PlugboardSystem
 import PlugboardWorkerProtocol
 
 /// Runs a worker's `invoke` requests (its plugins calling other plugins' functions) on the host's
@@ -14,20 +14,29 @@ struct WorkerInvokeServer: Sendable {
     /// again, whose `function-result` the reader thread must be free to read). The caller is in
     /// another process: a `pointer` cannot pass.
     func serve(_ function: String, depth: UInt32, arguments: [PluginValue], requestID: UInt64) {
-        Thread.detachNewThread { [self] in
-            if let refusal = gate.refusal(.invoke) {
-                try? channel.send(.invokeReply(.failure(status: PB_ERR_DENIED, message: "invoke \(function): \(refusal)")),
-                                  requestID: requestID)
-                return
-            }
-            let outcome = invoker?.invoke(function, arguments, depth: depth, caller: .worker)
-                ?? .failure(InvokeFailure(status: PB_ERR_UNAVAILABLE, message: "invoke \(function): this host serves no invocations"))
-            let reply: InvokeResult = switch outcome {
-            case .success(let value): .value(value)
-            case .failure(let failure): .failure(status: failure.status, message: failure.message)
-            }
-            try? channel.send(.invokeReply(reply), requestID: requestID)
+        do {
+            try startDetachedThread { [self] in run(function, depth: depth, arguments: arguments, requestID: requestID) }
+        } catch {
+            try? channel.send(.invokeReply(.failure(status: PB_ERR_UNAVAILABLE,
+                                                    message: "invoke \(function): no thread to run it (\(error))")),
+                              requestID: requestID)
         }
+    }
+
+    /// Runs one `invoke` and answers it.
+    private func run(_ function: String, depth: UInt32, arguments: [PluginValue], requestID: UInt64) {
+        if let refusal = gate.refusal(.invoke) {
+            try? channel.send(.invokeReply(.failure(status: PB_ERR_DENIED, message: "invoke \(function): \(refusal)")),
+                              requestID: requestID)
+            return
+        }
+        let outcome = invoker?.invoke(function, arguments, depth: depth, caller: .worker)
+            ?? .failure(InvokeFailure(status: PB_ERR_UNAVAILABLE, message: "invoke \(function): this host serves no invocations"))
+        let reply: InvokeResult = switch outcome {
+        case .success(let value): .value(value)
+        case .failure(let failure): .failure(status: failure.status, message: failure.message)
+        }
+        try? channel.send(.invokeReply(reply), requestID: requestID)
     }
 
     /// Answers one `check-invoke` at once (it runs no plugin code): whether `invoke` would take

@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import Glibc
 import PlugboardChildProcess
 import PlugboardSystem
@@ -54,13 +53,13 @@ final class WorkerProcess: Sendable {
         if let denials {
             Glibc.close(reports[1])
             let descriptor = reports[0]
-            Thread.detachNewThread { Self.readDenials(descriptor, denials) }
+            try startReader(of: library) { Self.readDenials(descriptor, denials) }
         }
         for (descriptor, stream) in [(process.output, PluginOutputLine.Stream.stdout), (process.errorOutput, .stderr)] {
             guard let descriptor else { continue }
             let (process, readers) = (self.process, self.readers)
             readers.enter()
-            Thread.detachNewThread {
+            try startReader(of: library) {
                 Self.readLines(descriptor, of: process) { output(PluginOutputLine(source: library, stream: stream, text: $0)) }
                 readers.leave()
             }
@@ -69,6 +68,17 @@ final class WorkerProcess: Sendable {
 
     deinit {
         process.stop()
+    }
+
+    /// Starts `body`, a reader of the worker's streams, on a thread of its own; when no thread
+    /// can start, the worker is stopped and the failure names `library`.
+    private func startReader(of library: String, _ body: @escaping @Sendable () -> Void) throws(LoadFailure) {
+        do {
+            try startDetachedThread(body)
+        } catch {
+            process.stop()
+            throw LoadFailure(.open, "cannot start a thread to read the plugin worker of \(library)", systemError: error.description)
+        }
     }
 
     /// Kills the worker if it still runs, and reaps it.

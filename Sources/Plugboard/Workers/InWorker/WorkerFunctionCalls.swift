@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import PlugboardSystem
 import PlugboardWorkerProtocol
 import Synchronization
 
@@ -22,10 +27,29 @@ final class WorkerFunctionCalls: Sendable {
         pluginIDs.withLock { $0 = ids }
     }
 
+    /// Runs one `function-call` on a thread of its own (the main thread is busy), or answers it as
+    /// refused when no thread can start. A call the worker cannot run is malformed: the worker
+    /// ends, as on the main thread.
+    func runOnThreadOfItsOwn(_ received: ReceivedMessage, inbox: WorkerInbox) {
+        let runOrEnd: @Sendable (String?) -> Void = { [self] refusal in
+            do throws(WorkerProtocolError) {
+                try run(received, refusal: refusal)
+            } catch {
+                inbox.close(malformed: true)
+                try? channel.shutdown()
+            }
+        }
+        do {
+            try startDetachedThread { runOrEnd(nil) }
+        } catch {
+            runOrEnd("the worker cannot start a thread for it (\(error))")
+        }
+    }
+
     /// Runs one `function-call`, `depth` invocations deep, on the calling thread, and sends its
-    /// `function-result`: the value or the typed error. A plugin or function number the worker
-    /// does not have is malformed.
-    func run(_ received: ReceivedMessage) throws(WorkerProtocolError) {
+    /// `function-result`: the value or the typed error; with a `refusal`, the function is not
+    /// called and the result says why. A plugin or function number the worker does not have is malformed.
+    func run(_ received: ReceivedMessage, refusal: String? = nil) throws(WorkerProtocolError) {
         guard case .functionCall(let plugin, let function, let depth, let arguments) = received.message else { return }
         guard let id = pluginIDs.withLock({ $0.indices.contains(Int(plugin)) ? $0[Int(plugin)] : nil }) else {
             throw .malformed(field: "function-call.plugin", cause: .invalidValue(UInt64(plugin)))
@@ -33,8 +57,9 @@ final class WorkerFunctionCalls: Sendable {
         guard let address = invoker.address(plugin: id, function: Int(function)) else {
             throw .malformed(field: "function-call.function", cause: .invalidValue(UInt64(function)))
         }
-        let result: FunctionResult = switch invoker.call(address, arguments, depth: depth,
-                                                         caller: .here) {
+        let outcome = refusal.map { .failure(.refusedFunction(address, reason: $0)) }
+            ?? invoker.call(address, arguments, depth: depth, caller: .here)
+        let result: FunctionResult = switch outcome {
         case .success(let value): .value(value)
         case .failure(let error): .error(json: (try? JSONEncoder().encode(error)).map(Array.init) ?? [])
         }

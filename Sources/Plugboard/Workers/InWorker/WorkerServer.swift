@@ -1,9 +1,14 @@
 import CPlugboard
 import Dispatch
 import CWorkerSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import PlugboardFiles
+import PlugboardSystem
 import PlugboardWorkerProtocol
 import Synchronization
 import SystemPackage
@@ -24,8 +29,20 @@ public enum WorkerServer {
     /// plugins in the worker then reach through `files` requests.
     public static let filesVariable = "PLUGBOARD_WORKER_FILES"
 
+    /// The worker program's whole work: serves the host that started it (``serve(environment:)``)
+    /// and returns the exit status; run by hand, it says so and returns 64.
+    public static func main() -> Int32 {
+        // Read once: each read of `ProcessInfo.environment` builds the whole dictionary again.
+        let environment = ProcessInfo.processInfo.environment
+        guard environment[parentVariable] != nil else {
+            complain("this program is started by a Plugboard host (plugboard run --isolation process); it is not run by hand")
+            return 64
+        }
+        return serve(environment: environment)
+    }
+
     /// Serves the host until it asks to shut down or goes away, and returns the exit status.
-    public static func serve(environment: [String: String]) -> Int32 {
+    static func serve(environment: [String: String]) -> Int32 {
         // Dies with the host, also when the host is killed with SIGKILL; a host that
         // ended before the request took effect is seen as a changed parent.
         guard pbw_die_with_parent() == 0,
@@ -35,7 +52,7 @@ public enum WorkerServer {
         do throws(SandboxFailure) {
             try WorkerSandbox.fromEnvironment(environment)?.apply(environment: environment)
         } catch {
-            FileHandle.standardError.write(Data("plugboard-worker: the sandbox cannot be applied: \(error)\n".utf8))
+            complain("the sandbox cannot be applied: \(error)")
             return WorkerSandbox.failureStatus
         }
         _ = fcntl(channelDescriptor, F_SETFD, FD_CLOEXEC)
@@ -51,29 +68,24 @@ public enum WorkerServer {
         // the main thread may be in a callback that waits for this very call (an invoke cycle).
         let inbox = WorkerInbox()
         let functionCalls = session.functionCalls
-        Thread.detachNewThread {
-            while let received = try? channel.receive() {
-                switch received.message {
-                case .serviceReply, .invokeReply:
-                    requests.deliver(received.message, to: received.requestID)
-                case .functionCall:
-                    if !inbox.putIfIdle(received) {
-                        Thread.detachNewThread {
-                            // A call the worker cannot run is malformed: the worker ends, as on the main thread.
-                            do throws(WorkerProtocolError) {
-                                try functionCalls.run(received)
-                            } catch {
-                                inbox.close(malformed: true)
-                                try? channel.shutdown()
-                            }
-                        }
+        do {
+            try startDetachedThread {
+                while let received = try? channel.receive() {
+                    switch received.message {
+                    case .serviceReply, .invokeReply:
+                        requests.deliver(received.message, to: received.requestID)
+                    case .functionCall:
+                        if !inbox.putIfIdle(received) { functionCalls.runOnThreadOfItsOwn(received, inbox: inbox) }
+                    default:
+                        inbox.put(received)
                     }
-                default:
-                    inbox.put(received)
                 }
+                requests.close()
+                inbox.close()
             }
-            requests.close()
-            inbox.close()
+        } catch {
+            complain("cannot start the thread that reads the channel: \(error)")
+            return 71
         }
         while let received = inbox.take() {
             do {
@@ -83,6 +95,12 @@ public enum WorkerServer {
             }
         }
         return inbox.malformed ? 71 : 0
+    }
+
+    /// Says why the worker cannot go on, on its standard error (the host shows it as the library's line).
+    private static func complain(_ message: String) {
+        let line = Array("plugboard-worker: \(message)\n".utf8)
+        _ = line.withUnsafeBytes { bytes in try? systemCall { write(STDERR_FILENO, bytes.baseAddress, bytes.count) } }
     }
 }
 
@@ -168,7 +186,8 @@ final class WorkerSession {
             loader.shutdown()
             plugins = []
             functionCalls.number([])
-            Thread.sleep(forTimeInterval: Double(linger) / 1000)
+            var rest = timespec(tv_sec: Int(linger / 1000), tv_nsec: Int(linger % 1000) * 1_000_000), left = timespec()
+            while nanosleep(&rest, &left) == -1 && errno == EINTR { rest = left }
             let census = libraries.values.reduce(ServiceCensus.zero) { $0 + $1.serviceCensus }
             try channel.send(.unloaded(census), requestID: id)
         case .functionCall:
