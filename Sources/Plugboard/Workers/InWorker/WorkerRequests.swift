@@ -1,63 +1,84 @@
-import Dispatch
 import PlugboardWorkerProtocol
 import Synchronization
 
-/// A worker's own requests to its host (`files`, `invoke`): numbered from one counter, so
-/// every id is unique among the worker's requests still waiting, and each waits for the
-/// reply the worker's reader thread hands over. Thread-safe: plugin threads send while the
-/// reader thread delivers.
+/// The worker's side of its channel: its own requests to the host (`files`, `invoke`), waiting
+/// for their replies in a ``PendingRequests`` table as the host's requests to a worker do, and
+/// the reading of what the host sends.
+///
+/// One thread at a time reads and routes the host's messages, in order, under ``reading``: the
+/// reader thread, or a request that waits for its reply and finds the host's messages there
+/// first. A reply that comes while its request spins is so read by the thread that waits for it,
+/// with no thread in between; everything else goes to `route`.
 final class WorkerRequests: Sendable {
-    private struct Pending {
-        var nextRequest: UInt64 = 1
-        var replies: [UInt64: WorkerMessage] = [:]
-        var waiting: [UInt64: DispatchSemaphore] = [:]
-        var closed = false
-    }
-
     private let channel: WorkerChannel
-    private let pending = Mutex(Pending())
+    private let pending = PendingRequests()
+    /// Held by the thread that reads and routes the host's messages; true once the channel ended.
+    private let reading = Mutex(false)
+    /// Where a message that is not a reply goes; it must not block (it runs under ``reading``).
+    private let route: @Sendable (ReceivedMessage) -> Void
+    /// Runs once, when the channel ended, after every waiting request was woken.
+    private let ended: @Sendable () -> Void
 
-    init(channel: WorkerChannel) {
+    init(channel: WorkerChannel, route: @escaping @Sendable (ReceivedMessage) -> Void, ended: @escaping @Sendable () -> Void) {
         self.channel = channel
+        self.route = route
+        self.ended = ended
     }
 
     /// Sends `message` and waits for its reply; nil when the channel is closed or closes meanwhile.
     func send(_ message: WorkerMessage) -> WorkerMessage? {
-        let signal = DispatchSemaphore(value: 0)
-        let id = pending.withLock { pending -> UInt64? in
-            guard !pending.closed else { return nil }
-            defer { pending.nextRequest += 1 }
-            pending.waiting[pending.nextRequest] = signal
-            return pending.nextRequest
-        }
-        guard let id else { return nil }
+        guard case .success(let id) = pending.open(functionCall: false) else { return nil }
         do {
             try channel.send(message, requestID: id)
         } catch {
-            _ = pending.withLock { $0.waiting.removeValue(forKey: id) }
+            pending.end(.lost("the worker cannot send to its host: \(error)"))
             return nil
         }
-        signal.wait()
-        return pending.withLock { $0.replies.removeValue(forKey: id) }
+        let reply = pending.wait(for: id, timeout: nil, interrupted: { false },
+                                 readReady: { _ = reading.withLockIfAvailable { handleReady(&$0) } }, stop: { $0 })
+        return try? reply.get()
     }
 
-    /// Hands the host's reply to the request waiting for it (on the worker's reader thread).
-    func deliver(_ reply: WorkerMessage, to id: UInt64) {
-        let signal = pending.withLock { pending -> DispatchSemaphore? in
-            guard let signal = pending.waiting.removeValue(forKey: id) else { return nil }
-            pending.replies[id] = reply
-            return signal
+    /// Reads and routes the host's messages until the channel ends (the reader thread's work):
+    /// waits until the socket is readable, then handles what is there, unless a request waiting
+    /// for its reply did so first.
+    func readUntilEnd() {
+        while true {
+            do {
+                try channel.waitUntilReadable()
+            } catch {
+                reading.withLock { finish(&$0) }
+                return
+            }
+            guard reading.withLock({ handleReady(&$0) }) else { return }
         }
-        signal?.signal()
     }
 
-    /// Wakes every waiting request with nil: the channel is gone.
-    func close() {
-        let signals = pending.withLock { pending -> [DispatchSemaphore] in
-            pending.closed = true
-            defer { pending.waiting = [:] }
-            return Array(pending.waiting.values)
+    /// Handles every message there is now, in order: a reply to its request, the rest to
+    /// ``route``; false when the channel ended, now or before (`over`). The caller holds ``reading``.
+    private func handleReady(_ over: inout Bool) -> Bool {
+        while !over {
+            let received: ReceivedMessage
+            do {
+                guard let ready = try channel.receiveReady() else { return true }
+                received = ready
+            } catch {
+                finish(&over)
+                break
+            }
+            switch received.message {
+            case .serviceReply, .invokeReply: _ = pending.answer(received.requestID, with: received.message)
+            default: route(received)
+            }
         }
-        signals.forEach { $0.signal() }
+        return false
+    }
+
+    /// The channel ended: every waiting request fails, then ``ended`` runs, once.
+    private func finish(_ over: inout Bool) {
+        guard !over else { return }
+        over = true
+        pending.end(.lost("the host closed the channel"))
+        ended()
     }
 }

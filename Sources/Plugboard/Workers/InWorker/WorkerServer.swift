@@ -59,30 +59,22 @@ public enum WorkerServer {
         // A crash in plugin code prints its stage (init, register_plugins…) on standard error, which the host shows.
         FaultReporter.install()
         let channel = WorkerChannel(descriptor: FileDescriptor(rawValue: channelDescriptor))
-        let requests = WorkerRequests(channel: channel)
+        // A `function-call` goes to the main thread when it is idle, else to a thread of its own:
+        // the main thread may be in a callback that waits for this very call (an invoke cycle).
+        // Replies to plugins' `files` and `invoke` requests go to the request (a plugin waits for
+        // them inside a callback, while the main thread is busy in it); the rest is queued.
+        let inbox = WorkerInbox()
+        // Set before the reader thread starts, which is before anything is routed.
+        let functionCalls = Mutex<WorkerFunctionCalls?>(nil)
+        let requests = WorkerRequests(channel: channel, route: { received in
+            guard case .functionCall = received.message else { return inbox.put(received) }
+            if !inbox.putIfIdle(received) { functionCalls.withLock { $0 }?.runOnThreadOfItsOwn(received, inbox: inbox) }
+        }, ended: { inbox.close() })
         let files = environment[filesVariable] == nil ? nil : HostFilesProxy(requests: requests)
         let session = WorkerSession(channel: channel, files: files, invoke: HostInvokeProxy(requests: requests))
-        // The reader thread takes replies to plugins' `files` and `invoke` requests (a plugin waits
-        // for them inside a callback, while the main thread is busy in it) and queues the rest. A
-        // `function-call` goes to the main thread when it is idle, else to a thread of its own:
-        // the main thread may be in a callback that waits for this very call (an invoke cycle).
-        let inbox = WorkerInbox()
-        let functionCalls = session.functionCalls
+        functionCalls.withLock { $0 = session.functionCalls }
         do {
-            try startDetachedThread {
-                while let received = try? channel.receive() {
-                    switch received.message {
-                    case .serviceReply, .invokeReply:
-                        requests.deliver(received.message, to: received.requestID)
-                    case .functionCall:
-                        if !inbox.putIfIdle(received) { functionCalls.runOnThreadOfItsOwn(received, inbox: inbox) }
-                    default:
-                        inbox.put(received)
-                    }
-                }
-                requests.close()
-                inbox.close()
-            }
+            try startDetachedThread { requests.readUntilEnd() }
         } catch {
             complain("cannot start the thread that reads the channel: \(error)")
             return 71

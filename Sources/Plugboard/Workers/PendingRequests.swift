@@ -3,12 +3,13 @@ import Glibc
 import PlugboardWorkerProtocol
 import Synchronization
 
-/// The host's requests to one worker that wait for an answer, in one table by request id: the
-/// dispatch thread's requests (answered by a reply) and function calls from any thread
-/// (answered by a `function-result`). The thread that reads the worker's messages (the reader
-/// thread, or a waiting request) hands each answer to its request; when
-/// the worker ends, every waiting request is woken and fails with how it ended (the first
-/// reason wins), as swift-nio-extras' request/response handler fails its promises.
+/// Requests over one worker channel that wait for an answer, in one table by request id: the
+/// host's to a worker (the dispatch thread's requests, answered by a reply, and function calls
+/// from any thread, answered by a `function-result`), or a worker's own to its host (`files`,
+/// `invoke`). The thread that reads the channel (the reader thread, or a waiting request) hands
+/// each answer to its request; when the channel ends, every waiting request is woken and fails
+/// with how it ended (the first reason wins), as swift-nio-extras' request/response handler
+/// fails its promises.
 final class PendingRequests: Sendable {
     private struct Entry {
         let signal = DispatchSemaphore(value: 0)
@@ -30,14 +31,14 @@ final class PendingRequests: Sendable {
     /// (``spin(awaiting:)``).
     private let answers = Atomic<UInt64>(0)
 
-    /// How the worker ended, once it did.
+    /// How the channel ended (the worker, or for a worker its host), once it did.
     var ending: WorkerEnding? { table.withLock { $0.ending } }
 
     /// The request id the dispatch thread's next request takes.
     var nextRequestID: UInt64 { table.withLock { $0.nextRequest } }
 
     /// A new waiting request, the dispatch thread's or (`functionCall`) any thread's function call:
-    /// its id, or how the worker ended.
+    /// its id, or how the channel ended.
     func open(functionCall: Bool) -> Result<UInt64, WorkerEnding> {
         table.withLock { table in
             if let ending = table.ending { return .failure(ending) }
@@ -61,7 +62,7 @@ final class PendingRequests: Sendable {
         return signal != nil
     }
 
-    /// Records how the worker ended (the first reason wins, returned) and wakes every waiting request.
+    /// Records how the channel ended (the first reason wins, returned) and wakes every waiting request.
     @discardableResult
     func end(_ reason: WorkerEnding) -> WorkerEnding {
         let (first, signals) = table.withLock { table in
@@ -73,10 +74,10 @@ final class PendingRequests: Sendable {
         return first
     }
 
-    /// How long a waiting request spins before it blocks: about a round trip to an idle worker.
+    /// How long a waiting request spins before it blocks: about a round trip over an idle channel.
     static let spinNanoseconds: UInt64 = 50_000
 
-    /// Spins, reading what the worker sent (`readReady`) and yielding the processor, until an
+    /// Spins, reading what the other side sent (`readReady`) and yielding the processor, until an
     /// answer or the end comes or ``spinNanoseconds`` pass, unless request `id` is answered
     /// already. A reply that comes within the spin is read by the thread that waits for it,
     /// which is neither put to sleep nor woken, and no other thread is woken to hand it over
@@ -96,10 +97,10 @@ final class PendingRequests: Sendable {
         }
     }
 
-    /// Waits for request `id`'s answer and closes it: until it comes, the worker ends, `timeout`
+    /// Waits for request `id`'s answer and closes it: until it comes, the channel ends, `timeout`
     /// passes (nil: never) or `interrupted` says true (asked every tenth of a second); a timeout or
     /// an interruption is handed to `stop`, which ends the worker. While it spins, `readReady`
-    /// handles what the worker sent, when no other thread is doing so. An answer that arrived
+    /// handles what the other side sent, when no other thread is doing so. An answer that arrived
     /// counts even when the worker ended right after it (it exits after `bye`).
     func wait(for id: UInt64, timeout: Duration?, interrupted: () -> Bool, readReady: () -> Void,
               stop: (WorkerEnding) -> WorkerEnding) -> Result<WorkerMessage, WorkerEnding> {
