@@ -11,7 +11,8 @@ struct CallCommand: ParsableCommand {
         abstract: "Call a function a plugin declares, with arguments read by its signature, and print the result.",
         discussion: """
             Loads the plugins as run does (--isolation process by default: each library in a \
-            worker), sends no lifecycle event, resolves PLUGIN_ID.FUNCTION (the functions are \
+            worker), sends no lifecycle event (it makes the container's directories itself, for \
+            the files service), resolves PLUGIN_ID.FUNCTION (the functions are \
             listed by plugboard list and inspect), calls it once (--repeat N: N times, the \
             call prepared once), prints the result and shuts the plugins down. With --isolation process the call runs in the plugin's worker (a \
             crash there is reported in one line and exits 5); --isolation none calls it in this \
@@ -105,6 +106,14 @@ struct CallCommand: ParsableCommand {
             throw CallFailure(error.description, ExitCodes.usage)
         }
         let facade = FileFacade(container: try container.container())
+        // No launch comes to make the container's directories (run's files plugin makes them at
+        // willFinishLaunching), so they are made here for a function that uses the files service;
+        // one that cannot have them is warned about, and a function that does not is called anyway.
+        do {
+            try facade.container.createDirectories()
+        } catch {
+            StandardStream.writeError(ControlCharacters.escaped("plugboard call: warning: cannot create the container's directories: \(error)"))
+        }
         FaultReporter.install()
         try sandbox.check(inProcess: isolation.mode == .none, policy: nil)
         let host = PluginHost(fileFacade: facade, callTimeout: callTimeout.timeout, isolation: try isolation.isolation(),

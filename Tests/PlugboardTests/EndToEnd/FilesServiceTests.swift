@@ -81,6 +81,20 @@ import Testing
         #expect(steps["last-error-size-max"] == "0 length unset", sourceLocation: sourceLocation)
     }
 
+    /// `call` sends no launch, so it makes the container's directories itself: a function that
+    /// writes into `Documents` works on a container that does not exist yet.
+    @Test(arguments: ["process", "none"])
+    func aCalledFunctionWritesIntoANewContainer(isolation: String) throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        try FileManager.default.createDirectory(atPath: work.file("plugins"), withIntermediateDirectories: true)
+        try PluginCompiler.compile(TestPaths.fixtures + "/files_probe.c", to: work.file("plugins/probe.so"))
+        let result = try CLI.run(["call", "--plugin-dir", work.file("plugins"), "--container", work.file("app"),
+                                  "--isolation", isolation, "com.test.files-probe.note", "written by call"])
+        #expect(result.status == 0 && result.output.hasPrefix("0\n"), "\(result.output)")
+        #expect(FileManager.default.contents(atPath: work.file("app/Documents/note.txt")) == Data("written by call".utf8))
+    }
+
     @Test func listAndInspectOfferNoContainer() throws {
         let work = try TemporaryDirectory()
         defer { work.remove() }

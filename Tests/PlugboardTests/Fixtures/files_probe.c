@@ -3,7 +3,8 @@
  * did-finish-launching and logs one line per step: "<step> <status> <detail>".
  * It also tries paths that must not leave the container, and arguments past
  * the service's limits (sizes no buffer has, control characters, paths too
- * deep or too long).
+ * deep or too long). Its function `note` writes through the service from a
+ * `plugboard call`, which sends no lifecycle event.
  */
 #include <plugboard.h>
 #include <stdint.h>
@@ -106,6 +107,17 @@ static bool probe(void *ctx, const char *options, size_t length) {
     return true;
 }
 
+/* A function that writes `text` to Documents/note.txt (no folder made) and returns the status:
+   `plugboard call` sends no launch, so the container's directories must be there before. */
+static int32_t note(const char *text) {
+    return host->files ? host->files->write(host, "Documents/note.txt", text, strlen(text), PB_FILES_OVERWRITE)
+                       : PB_ERR_UNAVAILABLE;
+}
+
+static const pb_function_t functions[] = {
+    {sizeof(pb_function_t), "note", "int32 (string)", "Writes its text to Documents/note.txt.", (void (*)(void))note, NULL},
+};
+
 static const pb_launch_t launch = {sizeof(pb_launch_t), NULL, probe};
 static bool init(const pb_host_t *h) { host = h; return true; }
 static bool add(const pb_registrar_t *r) {
@@ -114,6 +126,8 @@ static bool add(const pb_registrar_t *r) {
     plugin.struct_size = sizeof plugin;
     plugin.id = "com.test.files-probe";
     plugin.launch = &launch;
+    plugin.functions = functions;
+    plugin.function_count = 1;
     return r->add_plugin(r, &plugin) == PB_OK;
 }
 static const pb_entry_t entry = {sizeof(pb_entry_t), PB_ABI_VERSION_MAJOR, PB_ABI_VERSION_MINOR, init, NULL, add};
