@@ -105,14 +105,11 @@ struct CallCommand: ParsableCommand {
         } catch {
             throw CallFailure(error.description, ExitCodes.usage)
         }
-        let facade = FileFacade(container: try container.container())
-        // No launch comes to make the container's directories (run's files plugin makes them at
-        // willFinishLaunching), so they are made here for a function that uses the files service;
-        // one that cannot have them is warned about, and a function that does not is called anyway.
-        do {
-            try facade.container.createDirectories()
-        } catch {
-            StandardStream.writeError(ControlCharacters.escaped("plugboard call: warning: cannot create the container's directories: \(error)"))
+        // No launch comes, whose files plugin would report directories that cannot be made: a
+        // warning says so, and a function that does not use the files service is called anyway.
+        let (facade, directoriesFailure) = try container.facade()
+        if let directoriesFailure {
+            StandardStream.writeError(ControlCharacters.escaped("plugboard call: warning: cannot create the container's directories: \(directoriesFailure)"))
         }
         FaultReporter.install()
         try sandbox.check(inProcess: isolation.mode == .none, policy: nil)

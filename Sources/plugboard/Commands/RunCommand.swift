@@ -148,7 +148,9 @@ struct RunCommand: ParsableCommand {
         let log: PluginHost.LogHandler = { record in
             json ? console.jsonLine(RunLine.log(record)) : console.line(HumanFormat.log(record))
         }
-        let facade = FileFacade(container: try container.container())
+        // A failure to make the container's directories is reported once, by the files plugin:
+        // it tries again at launch and vetoes the launch if it cannot.
+        let facade = try container.facade().facade
         FaultReporter.install()
         let host = PluginHost(fileFacade: facade, callTimeout: callTimeout.timeout, isolation: try isolation.isolation(),
                               sandbox: sandbox.mode, restarts: restart.restarts, decorators: try decorators.decorators(), logHandler: log) { line in

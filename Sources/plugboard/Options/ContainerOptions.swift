@@ -30,6 +30,19 @@ struct ContainerOptions: ParsableArguments {
         }
     }
 
+    /// The file facade over the container these options name, its directories made when missing
+    /// before any plugin loads (a plugin's `init` may use the files service); with why they could
+    /// not be made, if so.
+    func facade() throws -> (facade: FileFacade, directoriesFailure: String?) {
+        let facade = FileFacade(container: try container())
+        do {
+            try facade.container.createDirectories()
+            return (facade, nil)
+        } catch {
+            return (facade, "\(error)")
+        }
+    }
+
     func validate() throws {
         _ = try container()
     }

@@ -81,18 +81,24 @@ import Testing
         #expect(steps["last-error-size-max"] == "0 length unset", sourceLocation: sourceLocation)
     }
 
-    /// `call` sends no launch, so it makes the container's directories itself: a function that
-    /// writes into `Documents` works on a container that does not exist yet.
+    /// The container's directories are made before any plugin loads: a plugin's `init` (under
+    /// `run` and `call`) and a called function (`call` sends no launch) write into `Documents` of a
+    /// container that does not exist yet.
     @Test(arguments: ["process", "none"])
-    func aCalledFunctionWritesIntoANewContainer(isolation: String) throws {
+    func pluginsWriteIntoANewContainerBeforeAnyLaunch(isolation: String) throws {
         let work = try TemporaryDirectory()
         defer { work.remove() }
         try FileManager.default.createDirectory(atPath: work.file("plugins"), withIntermediateDirectories: true)
         try PluginCompiler.compile(TestPaths.fixtures + "/files_probe.c", to: work.file("plugins/probe.so"))
-        let result = try CLI.run(["call", "--plugin-dir", work.file("plugins"), "--container", work.file("app"),
+        let called = try CLI.run(["call", "--plugin-dir", work.file("plugins"), "--container", work.file("called"),
                                   "--isolation", isolation, "com.test.files-probe.note", "written by call"])
-        #expect(result.status == 0 && result.output.hasPrefix("0\n"), "\(result.output)")
-        #expect(FileManager.default.contents(atPath: work.file("app/Documents/note.txt")) == Data("written by call".utf8))
+        #expect(called.status == 0 && called.output.hasPrefix("0\n"), "\(called.output)")
+        #expect(FileManager.default.contents(atPath: work.file("called/Documents/note.txt")) == Data("written by call".utf8))
+        #expect(FileManager.default.contents(atPath: work.file("called/Documents/init.txt")) == Data("init".utf8))
+        let ran = try CLI.run(["run", "--plugin-dir", work.file("plugins"), "--container", work.file("ran"), "--isolation", isolation],
+                              input: "")
+        #expect(ran.status == 0, "\(ran.output)\(ran.errorOutput)")
+        #expect(FileManager.default.contents(atPath: work.file("ran/Documents/init.txt")) == Data("init".utf8))
     }
 
     @Test func listAndInspectOfferNoContainer() throws {

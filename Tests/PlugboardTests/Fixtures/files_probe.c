@@ -3,8 +3,9 @@
  * did-finish-launching and logs one line per step: "<step> <status> <detail>".
  * It also tries paths that must not leave the container, and arguments past
  * the service's limits (sizes no buffer has, control characters, paths too
- * deep or too long). Its function `note` writes through the service from a
- * `plugboard call`, which sends no lifecycle event.
+ * deep or too long). Its `init` writes Documents/init.txt, and its function
+ * `note` writes through the service from a `plugboard call`, which sends no
+ * lifecycle event.
  */
 #include <plugboard.h>
 #include <stdint.h>
@@ -119,7 +120,13 @@ static const pb_function_t functions[] = {
 };
 
 static const pb_launch_t launch = {sizeof(pb_launch_t), NULL, probe};
-static bool init(const pb_host_t *h) { host = h; return true; }
+/* Writes Documents/init.txt while loading: the container's directories must be there before any
+   launch (the host makes them before it loads plugins). */
+static bool init(const pb_host_t *h) {
+    host = h;
+    if (host->files) host->files->write(host, "Documents/init.txt", "init", 4, PB_FILES_OVERWRITE);
+    return true;
+}
 static bool add(const pb_registrar_t *r) {
     pb_plugin_t plugin;
     memset(&plugin, 0, sizeof plugin);
