@@ -253,7 +253,8 @@ struct InstallTests {
 
     /// `cpack` makes plugboard_<version>_amd64.deb (the programs, man pages, completions and example plugins,
     /// depending on the system libraries they link, none of Swift) and plugboard-dev_<version>_all.deb (the
-    /// headers with the C++ helper, the CMake package, plugboard.pc), both under /usr.
+    /// headers with the C++ helper, the CMake package, plugboard.pc), both under /usr, with Debian's
+    /// conventions: man pages gzipped, the zsh completion in vendor-completions.
     private func debianPackages(_ install: Install) throws {
         try check(run("/usr/bin/env", ["cpack"], workingDirectory: install.build), "cpack")
         let version = HostIdentity.version // the project version in CMakeLists.txt too (VersionTests)
@@ -262,12 +263,15 @@ struct InstallTests {
         let examples = try Self.exampleCount()
 
         let runtimeFiles = try Self.contents(of: runtime)
-        for file in ["/usr/bin/plugboard", "/usr/libexec/plugboard/plugboard-worker", "/usr/share/man/man1/plugboard.1",
-                     "/usr/share/man/man1/plugboard-run.1", "/usr/share/bash-completion/completions/plugboard",
-                     "/usr/share/zsh/site-functions/_plugboard", "/usr/share/fish/vendor_completions.d/plugboard.fish",
+        for file in ["/usr/bin/plugboard", "/usr/libexec/plugboard/plugboard-worker", "/usr/share/man/man1/plugboard.1.gz",
+                     "/usr/share/man/man1/plugboard-run.1.gz", "/usr/share/bash-completion/completions/plugboard",
+                     "/usr/share/zsh/vendor-completions/_plugboard", "/usr/share/fish/vendor_completions.d/plugboard.fish",
                      "/usr/lib/plugboard/plugins/url-history.so"] {
             #expect(runtimeFiles.contains(file), "\(file) in \(runtime):\n\(runtimeFiles.joined(separator: "\n"))")
         }
+        // Debian's conventions: every man page gzipped, no zsh function where Debian's zsh does not look.
+        #expect(!runtimeFiles.contains { $0.hasPrefix("/usr/share/man/") && !$0.hasSuffix(".gz") || $0.contains("/zsh/site-functions/") },
+                "\(runtimeFiles.joined(separator: "\n"))")
         #expect(runtimeFiles.filter { $0.hasPrefix("/usr/lib/plugboard/plugins/") && $0.hasSuffix(".so") }.count == examples)
         #expect(!runtimeFiles.contains { $0.hasPrefix("/usr/include") || $0.contains("cmake") || $0.hasSuffix(".pc") })
 
