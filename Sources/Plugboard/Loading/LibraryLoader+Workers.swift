@@ -3,7 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Dispatch
 import PlugboardWorkerProtocol
+import Synchronization
 
 /// Loading a library in a worker process: the same checks and the same load
 /// report as in process, with the library's code out of the host's process.
@@ -33,11 +35,20 @@ extension LibraryLoader {
 
     /// Starts a worker for `path`, confined as the sandbox mode and the policy say.
     private func startWorker(_ worker: String, for path: String, trust: PluginTrust) throws(LoadFailure) -> WorkerConnection {
-        let grant = accessPolicy?.grant(forLibrary: path) ?? SandboxGrant()
-        let sandbox = try WorkerSandbox.plan(for: [path], mode: sandboxMode, support: .kernel, grant: grant)
-        return try WorkerConnection(library: path, trust: trust, sandbox: sandbox, worker: worker, facade: fileFacade,
-                                    invoker: invoker, bus: bus, log: workerLogSink,
-                                    refusals: busRefusalHandler, output: outputHandler)
+        try workerStarter(worker, trust: trust)(path)
+    }
+
+    /// What starts a worker of `worker` for a library, loaded under `trust` and confined as the
+    /// sandbox mode and the policy say: a value any thread may call.
+    private func workerStarter(_ worker: String, trust: PluginTrust) -> @Sendable (String) throws(LoadFailure) -> WorkerConnection {
+        let (policy, mode, facade, invoker, bus) = (accessPolicy, sandboxMode, fileFacade, invoker, bus)
+        let (log, refusals, output) = (workerLogSink, busRefusalHandler, outputHandler)
+        return { path throws(LoadFailure) in
+            let grant = policy?.grant(forLibrary: path) ?? SandboxGrant()
+            let sandbox = try WorkerSandbox.plan(for: [path], mode: mode, support: .kernel, grant: grant)
+            return try WorkerConnection(library: path, trust: trust, sandbox: sandbox, worker: worker, facade: facade,
+                                        invoker: invoker, bus: bus, log: log, refusals: refusals, output: output)
+        }
     }
 
     /// Has the worker of `connection`, past its handshake, load the library at `path`, and
@@ -73,13 +84,30 @@ extension LibraryLoader {
     /// With workers, starts one for every candidate file before any is loaded, so their
     /// start-up (exec, the runtime) overlaps the loads; a worker no load takes is closed.
     /// In process, or when a worker cannot be started (the load reports it), nothing.
+    ///
+    /// The workers are started from ``prestartLanes`` threads at once: a spawn waits until its
+    /// child has replaced itself with the worker (`posix_spawn`'s vfork), and on a machine busy
+    /// with the workers started before, those waits, one after the other, were most of the
+    /// start-up of many libraries (BENCHMARKS.md, start-up).
     func prestartWorkers(for candidates: [LoadCandidate], trust: PluginTrust) {
         guard case .workers(let worker) = isolation else { return }
-        for case .file(let path, _) in candidates {
-            guard let connection = try? startWorker(worker, for: path, trust: trust) else { continue }
-            loaded.prestart(connection, for: path)
+        let paths = candidates.compactMap { candidate -> String? in
+            if case .file(let path, _) = candidate { path } else { nil }
         }
+        let start = workerStarter(worker, trust: trust)
+        let started = Mutex<[(path: String, connection: WorkerConnection)]>([])
+        let lanes = min(Self.prestartLanes, paths.count)
+        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+            for index in stride(from: lane, to: paths.count, by: lanes) {
+                guard let connection = try? start(paths[index]) else { continue }
+                started.withLock { $0.append((paths[index], connection)) }
+            }
+        }
+        for (path, connection) in started.withLock({ $0 }) { loaded.prestart(connection, for: path) }
     }
+
+    /// How many threads start workers at once: twice the processors (measured on two).
+    static var prestartLanes: Int { 2 * ProcessInfo.processInfo.activeProcessorCount }
 
     /// Starts a new worker for the library of `failed` if it has restarts left, logs what came of it,
     /// and returns the new load's report; nil when there is no restart. The new worker, of the same
