@@ -36,12 +36,9 @@ final class WorkerConnection: Sendable {
     /// The host services the host's policy denies this library (files and invoke requests ask it).
     let gate: ServiceGate
     private let pending = PendingRequests()
-    /// Held by the thread that reads and handles the worker's messages: the reader thread, or a
-    /// request that waits for its reply and finds the worker's messages there first. Messages are
-    /// handled in the order they came, by one thread at a time.
-    /// True once a message broke the protocol or the channel ended: nothing after it is handled
-    /// (a reply behind a refused frame does not answer its request).
-    private let reading = Mutex(false)
+    /// Reads the worker's messages, one thread at a time: the reader thread, or a request that
+    /// waits for its reply and finds them there first.
+    private let reader: ChannelReader
     /// Runs the worker's files requests on the host's container; nil without one.
     private let files: WorkerFilesServer?
     private let invocations: WorkerInvokeServer
@@ -70,6 +67,7 @@ final class WorkerConnection: Sendable {
         let environment = sandbox.map { $0.environment(from: host, own: own) } ?? host.merging(own) { _, mine in mine }
         process = try WorkerProcess(worker: worker, library: library, environment: environment, output: output,
                                     denials: sandbox?.seccomp == true ? Self.denialReporter(library: library, log: log) : nil)
+        reader = ChannelReader(process.channel)
         self.library = library
         self.trust = trust
         self.worker = worker
@@ -185,7 +183,7 @@ final class WorkerConnection: Sendable {
             end(process.ending(after: error))
         }
         return pending.wait(for: id, timeout: timeout, interrupted: interrupted,
-                            readReady: { _ = reading.withLockIfAvailable { handleReady(&$0) } }, stop: { end($0) })
+                            readReady: { reader.readReady(handle, ended: lost) }, stop: { end($0) })
     }
 
     /// The completion that plugin number `plugin` (`id`) was handed in the remote notification of call
@@ -246,39 +244,14 @@ final class WorkerConnection: Sendable {
         bus.admit(plugins)
     }
 
-    /// Reads the worker's messages until the channel ends, and returns after ``end(_:)``: waits
-    /// until the socket is readable, then handles what is there (``handleReady()``), unless a
-    /// request waiting for its reply did so first.
+    /// Reads the worker's messages until the channel ends, and returns after ``end(_:)``.
     private func readMessages() {
-        while true {
-            do {
-                try channel.waitUntilReadable()
-            } catch {
-                end(process.ending(after: error))
-                return
-            }
-            guard reading.withLock({ handleReady(&$0) }) else { return }
-        }
+        reader.readUntilEnd(handle, ended: lost)
     }
 
-    /// Handles every message there is now, in order, a reply handed to its request; false when the
-    /// connection ended (the worker's channel ended, or it broke the protocol), now or before
-    /// (`ended`). The caller holds ``reading``: the reader thread, or a request that waits for its
-    /// reply (``PendingRequests``).
-    private func handleReady(_ ended: inout Bool) -> Bool {
-        while !ended {
-            let received: ReceivedMessage
-            do {
-                guard let ready = try channel.receiveReady() else { return true }
-                received = ready
-            } catch {
-                end(process.ending(after: error))
-                ended = true
-                break
-            }
-            ended = !handle(received)
-        }
-        return false
+    /// The channel failed (`error`): the worker ended, or broke it.
+    private func lost(_ error: WorkerProtocolError) {
+        end(process.ending(after: error))
     }
 
     /// Hands `received` to its request (a reply) or to its kind's handler; false when it ended the connection.

@@ -1,0 +1,59 @@
+import PlugboardWorkerProtocol
+import Synchronization
+
+/// The reading side of a worker channel, at either end: one thread at a time reads what the other
+/// side sent and handles it, in order, under one lock. That is the end's reader thread, which
+/// waits for the socket (``readUntilEnd(_:ended:)``), or a request that waits for its reply and
+/// finds the messages there first (``readReady(_:ended:)``, from ``PendingRequests``' spin), so
+/// that a reply reaches the thread that waits for it with no thread in between.
+final class ChannelReader: Sendable {
+    private let channel: WorkerChannel
+    /// Held by the thread that reads; true once the channel ended or a message ended it: nothing
+    /// after that is handled (a reply behind a refused frame does not answer its request).
+    private let over = Mutex(false)
+
+    init(_ channel: WorkerChannel) {
+        self.channel = channel
+    }
+
+    /// Handles what is there now, unless another thread is reading: `handle` takes each message
+    /// and says false when it ended the connection; `ended` is told, once, why the channel did.
+    func readReady(_ handle: (ReceivedMessage) -> Bool, ended: (WorkerProtocolError) -> Void) {
+        _ = over.withLockIfAvailable { handleReady(&$0, handle, ended) }
+    }
+
+    /// Reads until the channel ends (the reader thread's work): waits until the socket is readable,
+    /// then handles what is there, as ``readReady(_:ended:)`` does, unless a waiting request did so first.
+    func readUntilEnd(_ handle: (ReceivedMessage) -> Bool, ended: (WorkerProtocolError) -> Void) {
+        while true {
+            do {
+                try channel.waitUntilReadable()
+            } catch {
+                over.withLock { over in
+                    if !over { ended(error) }
+                    over = true
+                }
+                return
+            }
+            guard over.withLock({ handleReady(&$0, handle, ended) }) else { return }
+        }
+    }
+
+    /// Handles every message there is now, in order; false when the connection ended, now or before.
+    private func handleReady(_ over: inout Bool, _ handle: (ReceivedMessage) -> Bool,
+                             _ ended: (WorkerProtocolError) -> Void) -> Bool {
+        while !over {
+            let received: ReceivedMessage
+            do {
+                guard let ready = try channel.receiveReady() else { return true }
+                received = ready
+            } catch {
+                ended(error)
+                over = true
+                break
+            }
+            over = !handle(received)
+        }
+        return false
+    }
+}
