@@ -12,14 +12,19 @@ import Foundation
 /// the plugin worker links anyway, rather than Foundation's `JSONSerialization`, which would
 /// bring CoreFoundation and ICU into it.
 enum JSONValue: Sendable, Equatable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// A whole number that fits in 64 bits, kept exactly (`3`, `3.0` and `3e0` alike).
     case integer(Int64)
     /// Any other number, as the `Double` nearest to it.
     case number(Double)
+    /// A string, unescaped.
     case string(String)
+    /// An array, its elements in order.
     case array([JSONValue])
+    /// An object, its members by key.
     case object([String: JSONValue])
 
     /// The one JSON value `json` holds; a failure is the decoder's. The decoder is not strict (it
