@@ -12,9 +12,10 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Load the plugins, launch, deliver events, terminate; report who did what.",
         discussion: """
-            The built-in files plugin (org.plugboard.files) creates the container's \
-            Documents, Documents/Inbox, Library and tmp at launch and empties tmp at \
-            terminate; C plugins reach the container through the files host service.
+            The container's Documents, Documents/Inbox, Library and tmp are made before the \
+            plugins load (a plugin's init may use them); the built-in files plugin \
+            (org.plugboard.files) makes them again at launch, vetoing it when it cannot, and \
+            empties tmp at terminate; C plugins reach the container through the files host service.
 
             Order: will-finish-launching and did-finish-launching (a veto stops the run \
             after will-terminate), each --open-url, each line of --events, then will-terminate. \
