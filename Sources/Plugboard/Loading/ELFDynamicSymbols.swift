@@ -6,8 +6,10 @@
 struct ELFDynamicSymbols {
     /// One `Elf64_Sym`, the fields the preflight uses.
     struct Symbol {
+        /// `st_info`: the binding (`STB_*`) in the high four bits, the type in the low four.
+        let info: UInt8
         /// `STT_*`.
-        let type: UInt8
+        var type: UInt8 { info & 0xF }
         /// `STV_*`.
         let visibility: UInt8
         /// `SHN_UNDEF` (0) for a symbol the library imports.
@@ -50,32 +52,39 @@ struct ELFDynamicSymbols {
         guard count == 0 || entrySize >= 56 else {
             throw LoadFailure(.open, "malformed ELF file: program headers of \(entrySize) bytes, not 56")
         }
-        let table = try file.bytes(at: tableOffset, count: UInt64(count * entrySize), "the program header table")
-        var segments: [Segment] = []
-        var dynamic: (offset: UInt64, size: UInt64)?
-        for start in stride(from: 0, to: table.count, by: max(entrySize, 1)) {
-            let type = table.littleEndian(UInt32.self, at: start)
-            let offset = table.littleEndian(UInt64.self, at: start + 8)
-            let fileSize = table.littleEndian(UInt64.self, at: start + 32)
-            if type == 1 {  // PT_LOAD
-                segments.append(Segment(address: table.littleEndian(UInt64.self, at: start + 16), offset: offset,
-                                        fileSize: fileSize, memorySize: table.littleEndian(UInt64.self, at: start + 40),
-                                        isExecutable: table.littleEndian(UInt32.self, at: start + 4) & 1 != 0))  // PF_X
-            } else if type == 2 {  // PT_DYNAMIC
-                dynamic = (offset, fileSize)
+        let scan = try file.withBytes(at: tableOffset, count: count * entrySize, "the program header table") { table in
+            var segments: [Segment] = []
+            segments.reserveCapacity(4)
+            var dynamic: (offset: UInt64, size: UInt64)?
+            for start in stride(from: 0, to: table.count, by: max(entrySize, 1)) {  // each entry at least 56 bytes
+                let type = table.littleEndian(UInt32.self, at: start)
+                let offset = table.littleEndian(UInt64.self, at: start + 8)
+                let fileSize = table.littleEndian(UInt64.self, at: start + 32)
+                if type == 1 {  // PT_LOAD
+                    segments.append(Segment(address: table.littleEndian(UInt64.self, at: start + 16), offset: offset,
+                                            fileSize: fileSize, memorySize: table.littleEndian(UInt64.self, at: start + 40),
+                                            isExecutable: table.littleEndian(UInt32.self, at: start + 4) & 1 != 0))  // PF_X
+                } else if type == 2 {  // PT_DYNAMIC
+                    dynamic = (offset, fileSize)
+                }
             }
+            return (segments, dynamic)
         }
-        guard let dynamic else { return nil }
-        self.segments = segments
-        let entries = try file.bytes(at: dynamic.offset, count: dynamic.size - dynamic.size % 16, "the dynamic section")
-        var values = DynamicValues()
-        var needed: [UInt64] = []
-        for start in stride(from: 0, to: entries.count, by: 16) {
-            let tag = entries.littleEndian(UInt64.self, at: start)
-            if tag == 0 { break }  // DT_NULL
-            let value = entries.littleEndian(UInt64.self, at: start + 8)
-            if tag == 1 { needed.append(value) }  // DT_NEEDED
-            values.note(tag, value)
+        guard let dynamic = scan.1 else { return nil }
+        segments = scan.0
+        let dynamicSize = dynamic.size - dynamic.size % 16
+        try file.requireRange(at: dynamic.offset, count: dynamicSize, "the dynamic section")  // so the size fits an Int
+        let (values, needed) = try file.withBytes(at: dynamic.offset, count: Int(dynamicSize), "the dynamic section") { entries in
+            var values = DynamicValues()
+            var needed: [UInt64] = []
+            for start in stride(from: 0, to: entries.count, by: 16) {
+                let tag = entries.littleEndian(UInt64.self, at: start)
+                if tag == 0 { break }  // DT_NULL
+                let value = entries.littleEndian(UInt64.self, at: start + 8)
+                if tag == 1 { needed.append(value) }  // DT_NEEDED
+                values.note(tag, value)
+            }
+            return (values, needed)
         }
         neededOffsets = needed
         searchPathOffset = values.runpath ?? values.rpath
@@ -133,15 +142,13 @@ struct ELFDynamicSymbols {
         switch hashTable {
         case .gnu(let offset):
             let hash = name.reduce(UInt32(5381)) { $0 &* 33 &+ UInt32($1) }
-            let header = try words(at: offset, count: 4, "the GNU hash table")
-            let (buckets, first, bloomWords) = (UInt64(header[0]), header[1], UInt64(header[2]))
+            let (buckets, first, bucketsOffset) = try gnuHashHeader(at: offset)
             guard buckets > 0 else { return nil }
-            let bucketsOffset = offset + 16 + bloomWords * 8
-            var index = try words(at: bucketsOffset + UInt64(hash) % buckets * 4, count: 1, "the GNU hash buckets")[0]
+            var index = try file.load(UInt32.self, at: bucketsOffset + UInt64(hash) % buckets * 4, "the GNU hash buckets")
             guard index >= first else { return nil }
             let chains = bucketsOffset + buckets * 4
             while true {
-                let chained = try words(at: chains + UInt64(index - first) * 4, count: 1, "the GNU hash chains")[0]
+                let chained = try file.load(UInt32.self, at: chains + UInt64(index - first) * 4, "the GNU hash chains")
                 if chained | 1 == hash | 1, let symbol = try symbol(at: index, ifNamed: name) { return symbol }
                 if chained & 1 != 0 || index == .max { return nil }
                 index += 1
@@ -152,18 +159,21 @@ struct ELFDynamicSymbols {
                 let high = shifted & 0xF000_0000
                 return (shifted ^ high >> 24) & ~high
             }
-            let header = try words(at: offset, count: 2, "the hash table")
-            let (buckets, chained) = (UInt64(header[0]), UInt64(header[1]))
+            let buckets = UInt64(try file.load(UInt32.self, at: offset, "the hash table"))
+            let chained = UInt64(try file.load(UInt32.self, at: offset + 4, "the hash table"))
             guard buckets > 0 else { return nil }
-            let table = try words(at: offset + 8, count: buckets + chained, "the hash table")
-            var index = table[Int(UInt64(hash) % buckets)]
+            try file.requireRange(at: offset + 8, count: (buckets + chained) * 4, "the hash table")
+            func entry(_ index: UInt64) throws(LoadFailure) -> UInt32 {
+                try file.load(UInt32.self, at: offset + 8 + index * 4, "the hash table")
+            }
+            var index = try entry(UInt64(hash) % buckets)
             for _ in 0..<chained {  // a chain that visits more symbols than there are loops
                 guard index != 0 else { return nil }
                 guard UInt64(index) < chained else {
                     throw LoadFailure(.open, "malformed ELF file: a hash chain reaches symbol \(index) of \(chained)")
                 }
                 if let symbol = try symbol(at: index, ifNamed: name) { return symbol }
-                index = table[Int(buckets) + Int(index)]
+                index = try entry(buckets + UInt64(index))
             }
             return nil
         }
@@ -174,11 +184,11 @@ struct ELFDynamicSymbols {
     func exportedNames() throws(LoadFailure) -> [String] {
         var names: [String] = []
         for index in 1..<max(try symbolCount(), 1) {
-            let bytes = try file.bytes(at: symbolTable + UInt64(index) * 24, count: 24, "the dynamic symbol table")
-            let binding = bytes[4] >> 4, visibility = bytes[5] & 0x3
-            guard bytes.littleEndian(UInt16.self, at: 6) != 0, binding == 1 || binding == 2,  // defined; STB_GLOBAL, STB_WEAK
-                  visibility == 0 || visibility == 3 else { continue }  // STV_DEFAULT, STV_PROTECTED
-            if let name = try string(at: UInt64(bytes.littleEndian(UInt32.self, at: 0)), upTo: 256) { names.append(name) }
+            let (nameOffset, symbol) = try symbol(at: UInt32(index))
+            let binding = symbol.info >> 4
+            guard symbol.sectionIndex != 0, binding == 1 || binding == 2,  // defined; STB_GLOBAL, STB_WEAK
+                  symbol.visibility == 0 || symbol.visibility == 3 else { continue }  // STV_DEFAULT, STV_PROTECTED
+            if let name = try string(at: UInt64(nameOffset), upTo: 256) { names.append(name) }
         }
         return names
     }
@@ -208,16 +218,18 @@ struct ELFDynamicSymbols {
     private func symbolCount() throws(LoadFailure) -> UInt32 {
         switch hashTable {
         case .sysv(let offset):
-            return try words(at: offset, count: 2, "the hash table")[1]
+            return try file.load(UInt32.self, at: offset + 4, "the hash table")
         case .gnu(let offset):
-            let header = try words(at: offset, count: 4, "the GNU hash table")
-            let (buckets, first, bloomWords) = (UInt64(header[0]), header[1], UInt64(header[2]))
-            let bucketsOffset = offset + 16 + bloomWords * 8
-            guard var index = try words(at: bucketsOffset, count: buckets, "the GNU hash buckets").max(), index >= first else {
-                return first
+            let (buckets, first, bucketsOffset) = try gnuHashHeader(at: offset)
+            try file.requireRange(at: bucketsOffset, count: buckets * 4, "the GNU hash buckets")
+            var highest: UInt32?
+            for bucket in 0..<buckets {
+                let start = try file.load(UInt32.self, at: bucketsOffset + bucket * 4, "the GNU hash buckets")
+                highest = max(highest ?? start, start)
             }
+            guard var index = highest, index >= first else { return first }
             let chains = bucketsOffset + buckets * 4
-            while try words(at: chains + UInt64(index - first) * 4, count: 1, "the GNU hash chains")[0] & 1 == 0 {
+            while try file.load(UInt32.self, at: chains + UInt64(index - first) * 4, "the GNU hash chains") & 1 == 0 {
                 guard index < .max - 1 else { throw LoadFailure(.open, "malformed ELF file: a GNU hash chain never ends") }
                 index += 1
             }
@@ -231,19 +243,33 @@ struct ELFDynamicSymbols {
     }
 
     private func symbol(at index: UInt32, ifNamed name: [UInt8]) throws(LoadFailure) -> Symbol? {
-        let bytes = try file.bytes(at: symbolTable + UInt64(index) * 24, count: 24, "the dynamic symbol table")
+        let (nameOffset, symbol) = try symbol(at: index)
         // Only the bytes the name needs, and its NUL, are read from the string table.
-        let nameOffset = UInt64(bytes.littleEndian(UInt32.self, at: 0))
-        guard nameOffset + UInt64(name.count) < stringTable.size else { return nil }
-        let candidate = try file.bytes(at: stringTable.offset + nameOffset, count: UInt64(name.count + 1), "the dynamic string table")
-        guard candidate == name + [0] else { return nil }
-        return Symbol(type: bytes[4] & 0xF, visibility: bytes[5] & 0x3,
-                      sectionIndex: bytes.littleEndian(UInt16.self, at: 6), value: bytes.littleEndian(UInt64.self, at: 8))
+        guard UInt64(nameOffset) + UInt64(name.count) < stringTable.size else { return nil }
+        let matches = try file.withBytes(at: stringTable.offset + UInt64(nameOffset), count: name.count + 1, "the dynamic string table") {
+            $0.last == 0 && $0.prefix(name.count).elementsEqual(name)
+        }
+        return matches ? symbol : nil
     }
 
-    private func words(at offset: UInt64, count: UInt64, _ what: String) throws(LoadFailure) -> [UInt32] {
-        let bytes = try file.bytes(at: offset, count: count * 4, what)
-        return stride(from: 0, to: bytes.count, by: 4).map { bytes.littleEndian(UInt32.self, at: $0) }
+    /// The `Elf64_Sym` at `index` of the symbol table, and its name's offset in the string table.
+    private func symbol(at index: UInt32) throws(LoadFailure) -> (nameOffset: UInt32, symbol: Symbol) {
+        let start = symbolTable + UInt64(index) * 24
+        return try file.withBytes(at: start, count: 24, "the dynamic symbol table") { bytes in
+            (bytes.littleEndian(UInt32.self, at: 0),
+             Symbol(info: bytes[4], visibility: bytes[5] & 0x3, sectionIndex: bytes.littleEndian(UInt16.self, at: 6),
+                    value: bytes.littleEndian(UInt64.self, at: 8)))
+        }
+    }
+
+    /// The GNU hash table's bucket count, first hashed symbol and where its buckets start.
+    private func gnuHashHeader(at offset: UInt64) throws(LoadFailure) -> (buckets: UInt64, first: UInt32, bucketsOffset: UInt64) {
+        let what = "the GNU hash table"
+        try file.requireRange(at: offset, count: 16, what)
+        let buckets = UInt64(try file.load(UInt32.self, at: offset, what))
+        let first = try file.load(UInt32.self, at: offset + 4, what)
+        let bloomWords = UInt64(try file.load(UInt32.self, at: offset + 8, what))
+        return (buckets, first, offset + 16 + bloomWords * 8)
     }
 
     /// The file offset of the loaded `address`, or why there is none.

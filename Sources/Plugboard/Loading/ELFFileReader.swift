@@ -3,11 +3,36 @@ import PlugboardSystem
 import SystemPackage
 
 /// Bounds-checked reads of an open ELF file: every range is checked against
-/// the file's size before one `pread`, so offsets a hostile file declares
+/// the file's size before it is read, so offsets a hostile file declares
 /// can never reach past its end.
-struct ELFFileReader {
+///
+/// Reads are served from a few cached 4 KiB blocks of the file, each read with one `pread` when
+/// first needed: a plugin's header, program headers, hash table, symbols and names usually share
+/// the first block and its dynamic section one more, so a preflight makes two or three `pread`s and
+/// no allocation per field. (`pread`, not `mmap`: a file truncated while mapped would raise
+/// SIGBUS in the host; a short `pread` is an error.)
+final class ELFFileReader {
     let descriptor: Int32
     let size: UInt64
+
+    private static let blockSize = 4096
+    private static let blockCount = 4
+    /// `blockCount` blocks of `blockSize` bytes.
+    private let blocks: UnsafeMutableRawPointer
+    /// Which block of the file each slot holds (`UInt64.max`: none yet).
+    private var cached: [4 of UInt64] = .init(repeating: .max)
+    /// The slot the next block read replaces.
+    private var nextSlot = 0
+
+    /// A reader of the file open as `descriptor`, `size` bytes long; the caller closes the descriptor
+    /// after the reader's last use.
+    init(descriptor: Int32, size: UInt64) {
+        self.descriptor = descriptor
+        self.size = size
+        blocks = .allocate(byteCount: Self.blockSize * Self.blockCount, alignment: 16)
+    }
+
+    deinit { blocks.deallocate() }
 
     /// Opens the file at `path` for reading (close-on-exec); the caller closes the descriptor.
     static func openFile(_ path: String) throws(LoadFailure) -> Int32 {
@@ -18,33 +43,70 @@ struct ELFFileReader {
         }
     }
 
-    /// `count` bytes at `offset`; `what` names the part for the error message.
+    /// `body` with the `count` bytes at `offset`, valid during `body` only; `what` names the part
+    /// for the error message.
+    func withBytes<Result>(at offset: UInt64, count: Int, _ what: String,
+                           _ body: (UnsafeRawBufferPointer) throws(LoadFailure) -> Result) throws(LoadFailure) -> Result {
+        try requireRange(at: offset, count: UInt64(count), what)
+        let block = offset / UInt64(Self.blockSize)
+        let start = Int(offset % UInt64(Self.blockSize))
+        guard start + count <= Self.blockSize else {
+            // Across a block boundary or longer than a block: read on its own.
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
+            defer { buffer.deallocate() }
+            try read(into: buffer, at: offset, what)
+            return try body(UnsafeRawBufferPointer(buffer))
+        }
+        let slot = try slot(holding: block, what)
+        return try body(UnsafeRawBufferPointer(start: blocks + slot * Self.blockSize + start, count: count))
+    }
+
+    /// The little-endian integer at `offset`.
+    func load<Value: FixedWidthInteger>(_: Value.Type, at offset: UInt64, _ what: String) throws(LoadFailure) -> Value {
+        try withBytes(at: offset, count: MemoryLayout<Value>.size, what) { $0.littleEndian(Value.self, at: 0) }
+    }
+
+    /// `count` bytes at `offset`, as an array.
     func bytes(at offset: UInt64, count: UInt64, _ what: String) throws(LoadFailure) -> [UInt8] {
+        try requireRange(at: offset, count: count, what)
+        return try withBytes(at: offset, count: Int(count), what) { Array($0) }
+    }
+
+    /// Throws unless `count` bytes at `offset` lie within the file (reads nothing).
+    func requireRange(at offset: UInt64, count: UInt64, _ what: String) throws(LoadFailure) {
         let (end, overflow) = offset.addingReportingOverflow(count)
-        guard !overflow, end <= size else {
+        guard !overflow, end <= size, count <= UInt64(Int.max) else {
             throw LoadFailure(.open, "malformed ELF file: \(what) reaches byte \(overflow ? "beyond 2^64" : String(end)), but the file has \(size) bytes")
         }
-        var buffer = [UInt8](repeating: 0, count: Int(count))
+    }
+
+    /// The slot that holds `block`, read into the next slot when none does.
+    private func slot(holding block: UInt64, _ what: String) throws(LoadFailure) -> Int {
+        for slot in 0..<Self.blockCount where cached[slot] == block { return slot }
+        let slot = nextSlot
+        nextSlot = (nextSlot + 1) % Self.blockCount
+        cached[slot] = .max
+        let start = block * UInt64(Self.blockSize)
+        let length = Int(min(UInt64(Self.blockSize), size - start))
+        try read(into: UnsafeMutableRawBufferPointer(start: blocks + slot * Self.blockSize, count: length), at: start, what)
+        cached[slot] = block
+        return slot
+    }
+
+    /// Fills `buffer` from the file at `offset`, with as many `pread`s as it takes.
+    private func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64, _ what: String) throws(LoadFailure) {
         var done = 0
         while done < buffer.count {
             let got: Int
             do throws(Errno) {
-                got = try pread(into: &buffer, from: done, offset: offset)
+                got = try systemCall {
+                    Glibc.pread(descriptor, buffer.baseAddress.map { $0 + done }, buffer.count - done, off_t(offset) + off_t(done))
+                }
             } catch {
                 throw LoadFailure(.open, "cannot read \(what)", systemError: error.description)
             }
             guard got > 0 else { throw LoadFailure(.open, "truncated ELF file: \(what) ends early (the file shrank while read)") }
             done += got
-        }
-        return buffer
-    }
-
-    /// One `pread` of the file's bytes from `offset + start` into `buffer[start...]`.
-    private func pread(into buffer: inout [UInt8], from start: Int, offset: UInt64) throws(Errno) -> Int {
-        try systemCall {
-            buffer.withUnsafeMutableBytes { raw in
-                Glibc.pread(descriptor, raw.baseAddress.map { $0 + start }, raw.count - start, off_t(offset) + off_t(start))
-            }
         }
     }
 }
@@ -53,6 +115,13 @@ extension [UInt8] {
     /// The little-endian integer at `offset`; the caller has checked the bounds.
     func littleEndian<Value: FixedWidthInteger>(_: Value.Type, at offset: Int) -> Value {
         (0..<MemoryLayout<Value>.size).reversed().reduce(Value(0)) { $0 << 8 | Value(self[offset + $1]) }
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// The little-endian integer at `offset`; the caller has checked that it lies in the buffer.
+    func littleEndian<Value: FixedWidthInteger>(_: Value.Type, at offset: Int) -> Value {
+        Value(littleEndian: loadUnaligned(fromByteOffset: offset, as: Value.self))
     }
 }
 
