@@ -20,34 +20,53 @@ static struct sigaction previous[FATAL_COUNT];
 static const pbf_label_t unknown_label = {"a plugin", ""};
 static pbf_record_t unlisted_record;
 
-/* A copy of `text` with every control character written visibly ("\x1b"), so a
-   file name cannot forge lines or send terminal escapes. NULL when out of memory. */
-static char *escaped_copy(const char *text) {
-    if (!text) text = "";
-    char *copy = malloc(strlen(text) * 4 + 1);
-    if (!copy) return NULL;
-    static const char hex[] = "0123456789abcdef";
-    size_t length = 0;
-    for (const unsigned char *byte = (const unsigned char *)text; *byte; byte++) {
-        if (*byte < 0x20 || *byte == 0x7f) {
-            copy[length++] = '\\';
-            copy[length++] = 'x';
-            copy[length++] = hex[*byte >> 4];
-            copy[length++] = hex[*byte & 0xf];
-        } else {
-            copy[length++] = (char)*byte;
-        }
-    }
-    copy[length] = 0;
-    return copy;
+/* Whether `byte` is a control character, which labels write visibly ("\x1b"), so a
+   file name cannot forge lines or send terminal escapes. */
+static int is_control(unsigned char byte) { return byte < 0x20 || byte == 0x7f; }
+
+/* The length of `text` with its control characters written visibly. A counted loop with no early
+   exit, which the compiler vectorizes: a path has no control character, and costs a few vector steps. */
+static size_t escaped_length(const char *text) {
+    size_t length = strlen(text), controls = 0;
+    for (size_t index = 0; index < length; index++) controls += is_control((unsigned char)text[index]);
+    return length + 3 * controls;
 }
 
+/* Writes `text`, `escaped` bytes once its control characters are written visibly, and a NUL to
+   `out`; returns the end. */
+static char *write_escaped(char *out, const char *text, size_t escaped) {
+    size_t length = strlen(text);
+    if (escaped == length) {
+        memcpy(out, text, length);
+        out[length] = 0;
+        return out + length + 1;
+    }
+    static const char hex[] = "0123456789abcdef";
+    for (const unsigned char *byte = (const unsigned char *)text; *byte; byte++) {
+        if (is_control(*byte)) {
+            *out++ = '\\';
+            *out++ = 'x';
+            *out++ = hex[*byte >> 4];
+            *out++ = hex[*byte & 0xf];
+        } else {
+            *out++ = (char)*byte;
+        }
+    }
+    *out++ = 0;
+    return out;
+}
+
+/* One allocation: the label, then its two texts. */
 const pbf_label_t *pbf_label_create(const char *who, const char *library) {
-    pbf_label_t *label = malloc(sizeof *label);
+    if (!who) who = "";
+    if (!library) library = "";
+    size_t who_length = escaped_length(who), library_length = escaped_length(library);
+    pbf_label_t *label = malloc(sizeof *label + who_length + 1 + library_length + 1);
     if (!label) return &unknown_label;
-    label->who = escaped_copy(who);
-    label->library = escaped_copy(library);
-    if (!label->who || !label->library) return &unknown_label;
+    char *texts = (char *)(label + 1);
+    label->who = texts;
+    label->library = texts + who_length + 1;
+    write_escaped(write_escaped(texts, who, who_length), library, library_length);
     return label;
 }
 

@@ -11,7 +11,8 @@ struct DynamicLibrary: @unchecked Sendable {
 
     static func open(_ path: String) throws(LoadFailure) -> DynamicLibrary {
         _ = dlerror()
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+        // `withCString` lends the path as it is stored; passing the `String` itself would copy it first.
+        guard let handle = path.withCString({ dlopen($0, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) }) else {
             throw LoadFailure(.open, "dlopen could not load the library", systemError: lastError())
         }
         return DynamicLibrary(handle: handle)
@@ -20,7 +21,7 @@ struct DynamicLibrary: @unchecked Sendable {
     /// The address of `symbol` in this library or its dependencies.
     func address(of symbol: String) throws(LookupError) -> UnsafeMutableRawPointer {
         _ = dlerror()
-        guard let address = dlsym(handle, symbol) else { throw LookupError(text: Self.lastError() ?? "symbol not found") }
+        guard let address = symbol.withCString({ dlsym(handle, $0) }) else { throw LookupError(text: Self.lastError() ?? "symbol not found") }
         return address
     }
 

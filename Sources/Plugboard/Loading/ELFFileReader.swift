@@ -15,12 +15,12 @@ final class ELFFileReader {
     let descriptor: Int32
     let size: UInt64
 
-    private static let blockSize = 4096
-    private static let blockCount = 4
+    private static let blockSize = 1024
+    private static let blockCount = 8
     /// `blockCount` blocks of `blockSize` bytes.
     private let blocks: UnsafeMutableRawPointer
     /// Which block of the file each slot holds (`UInt64.max`: none yet).
-    private var cached: [4 of UInt64] = .init(repeating: .max)
+    private var cached: [8 of UInt64] = .init(repeating: .max)
     /// The slot the next block read replaces.
     private var nextSlot = 0
 
@@ -37,7 +37,7 @@ final class ELFFileReader {
     /// Opens the file at `path` for reading (close-on-exec); the caller closes the descriptor.
     static func openFile(_ path: String) throws(LoadFailure) -> Int32 {
         do {
-            return try systemCall { open(path, O_RDONLY | O_CLOEXEC) }
+            return try systemCall { path.withCString { open($0, O_RDONLY | O_CLOEXEC) } }
         } catch {
             throw LoadFailure(.open, "cannot read the file", systemError: error.description)
         }

@@ -20,7 +20,7 @@ struct FileStatus: Sendable {
     /// The status of the file at `path`, following symbolic links: the real file.
     static func of(_ path: String) throws(Errno) -> FileStatus {
         var info = stat()
-        try systemCall { stat(path, &info) }
+        try systemCall { path.withCString { stat($0, &info) } }
         return FileStatus(identity: FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)),
                           isRegularFile: (info.st_mode & S_IFMT) == S_IFREG,
                           isDirectory: (info.st_mode & S_IFMT) == S_IFDIR,

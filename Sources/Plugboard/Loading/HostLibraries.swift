@@ -17,6 +17,12 @@ struct HostLibraries {
     /// with the file there now.
     private(set) var triedStatus: [String: FileStatus] = [:]
 
+    /// Makes room for `count` more tries, so that noting them grows no table.
+    mutating func reserveTries(_ count: Int) {
+        triedStatus.reserveCapacity(triedStatus.count + count)
+        triedFiles.reserveCapacity(triedFiles.count + count)
+    }
+
     /// Notes that the file at `path` is being tried, as `status` describes it.
     mutating func noteTried(_ path: String, _ status: FileStatus) {
         triedStatus[path] = status

@@ -107,9 +107,10 @@ final class LibraryLoader {
     /// Loads every candidate file of `searchPath`; see ``PluginHost/loadPlugins(from:trust:)``.
     func loadPlugins(from searchPath: PluginSearchPath, trust: PluginTrust) -> [LoadReport] {
         let candidates = LoadCandidate.all(in: searchPath, trust: trust)
+        loaded.reserveTries(candidates.count)
         prestartWorkers(for: candidates, trust: trust)
         defer { for unused in loaded.takeUnusedPrestarted() { unused.close(timeout: workerGrace) } }
-        let reports = candidates.map { candidate in
+        var reports = candidates.map { candidate in
             switch candidate {
             case .refused(let report):
                 return report
@@ -121,7 +122,10 @@ final class LibraryLoader {
                 return report
             }
         }
-        return reports.map { $0.withdrawing(registry.refusal(forContested:)) }
+        if registry.hasContestedIDs {
+            for index in reports.indices { reports[index].withdraw(registry.refusal(forContested:)) }
+        }
+        return reports
     }
 
     /// Loads the library at `path`, in a worker or here as `placement` (or ``isolation``) says, and
@@ -202,10 +206,9 @@ final class LibraryLoader {
     /// registered into `target` (`add` with its index; an id claimed twice is refused, see ``claim(_:path:in:register:)``),
     /// then either applies the policy to the library's `gate` and `keep`s the library, given the ids
     /// registered, or, with none registered, `release`s it and fails the report.
-    func register(_ summaries: [PluginSummary], of path: String, into report: LoadReport, in target: PluginRegistry, gate: ServiceGate,
-                  add: (Int) throws(LoadFailure) -> Void, keep: ([PluginID]) -> Void,
+    func register(_ summaries: [PluginSummary], of path: String, into report: consuming LoadReport, in target: PluginRegistry,
+                  gate: ServiceGate, add: (Int) throws(LoadFailure) -> Void, keep: ([PluginID]) -> Void,
                   release: () -> Void) -> LoadReport {
-        var report = report
         report.plugins = []
         for (index, summary) in summaries.enumerated() {
             do throws(LoadFailure) {

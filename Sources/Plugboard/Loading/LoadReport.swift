@@ -52,18 +52,18 @@ public struct LoadReport: Sendable, Codable {
         return report
     }
 
-    /// This report with each plugin `refusal` names moved to ``refused``; failed when none is left
+    /// Moves each plugin `refusal` names to ``refused``; fails the report when none is left
     /// (the rule that a plugin id two libraries register belongs to neither, in a host or a listing).
-    func withdrawing(_ refusal: (PluginID) -> LoadFailure?) -> LoadReport {
-        guard status == .loaded else { return self }
-        var report = self
-        for plugin in plugins {
-            guard let failure = refusal(plugin.descriptor.id) else { continue }
-            report.refused.append(PluginRefusal(id: plugin.descriptor.id.rawValue, failure: failure))
+    mutating func withdraw(_ refusal: (PluginID) -> LoadFailure?) {
+        guard status == .loaded else { return }
+        let withdrawn = plugins.compactMap { plugin in
+            refusal(plugin.descriptor.id).map { PluginRefusal(id: plugin.descriptor.id.rawValue, failure: $0) }
         }
-        report.plugins.removeAll { refusal($0.descriptor.id) != nil }
-        if report.plugins.isEmpty { report.failForNoPlugin() }
-        return report
+        // The usual case, no plugin withdrawn, changes nothing.
+        guard !withdrawn.isEmpty else { return }
+        refused += withdrawn
+        plugins.removeAll { refusal($0.descriptor.id) != nil }
+        if plugins.isEmpty { failForNoPlugin() }
     }
 
     /// Fails the report of a library left with no registered plugin, naming each refusal.

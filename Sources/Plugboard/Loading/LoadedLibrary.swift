@@ -50,7 +50,7 @@ final class LoadedLibrary: @unchecked Sendable {
     /// Every call into the library's code is recorded in `calls`, so a crash names the stage.
     static func load(path: String, identity: FileIdentity, fileSize: Int, router: LogRouter,
                      files: FilesAccess?, gate: ServiceGate, calls: LibraryCallSite) throws(Failure) -> LoadedLibrary {
-        let label: UnsafePointer<pbf_label_t> = pbf_label_create(path, path)
+        let label: UnsafePointer<pbf_label_t> = path.withCString { pbf_label_create($0, $0) }
         let record: UnsafeRawPointer
         do {
             record = try entryRecord(path: path, fileSize: fileSize, calls: calls, label: label)

@@ -2,7 +2,10 @@ import CPlugboard
 
 /// A plugin as a C library added it: the copied descriptor and the vtables
 /// read to the plugin's `struct_size` (missing slots zero, which reads as NULL).
-struct CPluginDefinition: @unchecked Sendable {
+///
+/// A class, immutable: the library, the registry's entry and the invoker's target share one
+/// (a copy of its many texts and arrays would cost a reference count each).
+final class CPluginDefinition: @unchecked Sendable {
     let descriptor: PluginDescriptor
     let ctx: UnsafeMutableRawPointer?
     /// The concern vtables (saved state since ABI 1.3: nil for an older plugin, whose struct
@@ -13,6 +16,15 @@ struct CPluginDefinition: @unchecked Sendable {
     /// The `struct_size` the plugin declared for its descriptor and each vtable, by C name
     /// (each name once; a list, so that a library's sizes go into one dictionary).
     let declaredSizes: [(name: String, size: Int)]
+
+    private init(descriptor: PluginDescriptor, ctx: UnsafeMutableRawPointer?, vtables: PluginVtables,
+                 functions: PluginFunctions, declaredSizes: [(name: String, size: Int)]) {
+        self.descriptor = descriptor
+        self.ctx = ctx
+        self.vtables = vtables
+        self.functions = functions
+        self.declaredSizes = declaredSizes
+    }
 
     /// The concerns whose vtable is present, in declaration order.
     var concerns: [PluginConcern] {

@@ -101,11 +101,11 @@ final class PluginRegistry {
         }
         sources[descriptor.id] = source
         entries.append(Entry(implementation: implementation, descriptor: descriptor, concerns: concerns, source: source,
-                             label: pbf_label_create(descriptor.id.rawValue, source.description),
+                             label: descriptor.id.rawValue.withCString { id in source.description.withCString { pbf_label_create(id, $0) } },
                              functions: functions, refusedFunctions: refusedFunctions))
         isOrdered = false
         generation += 1
-        if let added = entries.last { didAdd(added) }
+        entries.withUnsafeBufferPointer { added in didAdd(added[added.count - 1]) }
     }
 
     /// The registered plugins as reports show them, in dispatch order.
@@ -136,6 +136,9 @@ final class PluginRegistry {
         generation += 1
         didChange(entries)
     }
+
+    /// Whether any id was withdrawn (``refusal(forContested:)`` finds none otherwise).
+    var hasContestedIDs: Bool { !contested.isEmpty }
 
     /// The refusal of an id ``withdraw(_:refusal:)`` took out, if it was.
     func refusal(forContested id: PluginID) -> LoadFailure? {

@@ -17,7 +17,7 @@ enum ContestedPluginIDs {
         guard !refusals.isEmpty else { return libraries }
         return libraries.map { library in
             var library = library
-            library.report = library.report.withdrawing { refusals[$0] }
+            library.report.withdraw { refusals[$0] }
             return library
         }
     }
