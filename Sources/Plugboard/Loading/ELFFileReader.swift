@@ -6,7 +6,7 @@ import SystemPackage
 /// the file's size before it is read, so offsets a hostile file declares
 /// can never reach past its end.
 ///
-/// Reads are served from eight cached 1 KiB blocks of the file, each read with one `pread` when
+/// Reads are served from four cached 1 KiB blocks of the file, each read with one `pread` when
 /// first needed: a small plugin's header, program headers, hash table, symbols and names share the
 /// first block and its dynamic section one more, so its preflight makes two `pread`s of 1 KiB and no
 /// allocation per field (blocks of 4 KiB copied four times the bytes for the same two calls, and
@@ -17,11 +17,11 @@ final class ELFFileReader {
     let size: UInt64
 
     private static let blockSize = 1024
-    private static let blockCount = 8
+    private static let blockCount = 4
     /// `blockCount` blocks of `blockSize` bytes.
     private let blocks: UnsafeMutableRawPointer
     /// Which block of the file each slot holds (`UInt64.max`: none yet).
-    private var cached: [8 of UInt64] = .init(repeating: .max)
+    private var cached: [4 of UInt64] = .init(repeating: .max)
     /// The slot the next block read replaces.
     private var nextSlot = 0
 

@@ -48,7 +48,9 @@ final class RegistrationSession: @unchecked Sendable {
                 return PB_ERR_INVALID_ARGUMENT
             case .success(let definition):
                 let id = definition.descriptor.id
-                guard state.ids.insert(id).inserted else {
+                // The set of ids is made from the second plugin on: most libraries add one.
+                if let first = state.definitions.first, state.ids.isEmpty { state.ids.insert(first.descriptor.id) }
+                guard state.definitions.isEmpty || state.ids.insert(id).inserted else {
                     state.refusals.append(PluginRefusal(id: id.rawValue, failure: LoadFailure(
                         .register, "duplicate plugin id '\(id)': this library added it twice")))
                     return PB_ERR_DUPLICATE_ID
