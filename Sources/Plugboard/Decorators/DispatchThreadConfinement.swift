@@ -60,10 +60,23 @@ final class DispatchThreadConfinement: Sendable {
 }
 
 extension FetchCompletion {
-    /// This completion with its answer, misuse report and abstention handed to `confinement`'s dispatch thread.
+    /// This completion with its answer, misuse report and abstention handed to `confinement`'s
+    /// dispatch thread: run at once when given there (``DispatchThreadConfinement/deliver(_:)``).
     func confined(to confinement: DispatchThreadConfinement) -> FetchCompletion {
-        FetchCompletion(answer: { result in confinement.deliver { self(result) } },
-                        misuse: { problem in confinement.deliver { self.reject(problem) } },
-                        abstention: { confinement.deliver { self.abstain() } })
+        handed(to: confinement.deliver)
+    }
+
+    /// This completion with its answer, misuse report and abstention queued for `confinement`'s
+    /// next drain whichever thread gives them (``DispatchThreadConfinement/queue(_:)``): for a
+    /// worker's plugin, whose answer must come after the log lines the worker sent before it,
+    /// which are queued the same way.
+    func queued(on confinement: DispatchThreadConfinement) -> FetchCompletion {
+        handed(to: confinement.queue)
+    }
+
+    private func handed(to hand: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) -> FetchCompletion {
+        FetchCompletion(answer: { result in hand { self(result) } },
+                        misuse: { problem in hand { self.reject(problem) } },
+                        abstention: { hand { self.abstain() } })
     }
 }

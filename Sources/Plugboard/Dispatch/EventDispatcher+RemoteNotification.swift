@@ -30,8 +30,8 @@ extension EventDispatcher {
         let confinement = callSite.decorators.confinement
         _ = event.withCArguments { arguments in
             callSite.callInOrder(kind, participants, reversed: false, timing: timing) { index, participant in
-                let completion = confinement.map { aggregation.completion(for: index).confined(to: $0) }
-                    ?? aggregation.completion(for: index)
+                let answer = aggregation.completion(for: index)
+                let completion = confinement.map { answer.confined(to: $0) } ?? answer
                 switch participant {
                 case .native(let table, let ctx, let library):
                     let called = event.callSlot(table, ctx: ctx, arguments) {
@@ -43,6 +43,7 @@ extension EventDispatcher {
                         completion.abstain()
                     }
                 case .worker(let plugin):
+                    let completion = confinement.map { answer.queued(on: $0) } ?? answer
                     let connection = plugin.connection.takeUnretainedValue()
                     let request = connection.nextRequestID
                     connection.expectCompletion(of: request, from: plugin.index, id: participants.ids[index], completion)

@@ -71,6 +71,36 @@ import Testing
         #expect(seen.allSatisfy { $0.onDispatchThread }, "\(seen)")
     }
 
+    /// A worker's log line and then its answer, sent from the callback: the application sees them in
+    /// that order, whichever host thread reads them (the dispatch thread, waiting for the call's
+    /// reply, reads them too).
+    @Test(arguments: ["in process", "worker"])
+    func aLogLineBeforeAnAnswerArrivesBeforeIt(placement: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let library = try PluginCompiler.hostile("hostile.so", in: directory.path,
+                                                 ["COMPLETE_AT=AT_TERMINATE", "LOG_BEFORE_COMPLETING"])
+        let order = Mutex<[String]>([])
+        let host = PluginHost(isolation: placement == "worker" ? .workers(worker: Self.worker) : .inProcess,
+                              decorators: [.threadConfinement]) { record in
+            if record.message == "answering at once" { order.withLock { $0.append("log line") } }
+        }
+        defer { host.shutdown() }
+        try #require(host.loadLibrary(at: library).status == .loaded)
+        for round in 0..<20 {
+            order.withLock { $0 = [] }
+            host.didReceiveRemoteNotification(userInfo: "{}", deadline: .seconds(20)) { _ in
+                order.withLock { $0.append("answer") }
+            }
+            let waited = ContinuousClock.now
+            while order.withLock({ $0.count }) < 2, ContinuousClock.now - waited < .seconds(20) {
+                usleep(1_000)
+                host.deliverConfined()
+            }
+            #expect(order.withLock { $0 } == ["log line", "answer"], "round \(round)")
+        }
+    }
+
     /// An answer after the deadline: the deadline, then the late answer's warning, both on the dispatch thread.
     @Test(arguments: ["in process", "worker"])
     func aLateCompletionFromAThreadIsReportedOnTheDispatchThread(placement: String) throws {

@@ -28,7 +28,8 @@
  *           plugin's standard output and error, then exits),
  *           COMPLETE_AT (answers the last remote notification's completion
  *           handle again; with it, the plugin takes part in remote
- *           notifications, answering PB_FETCH_NEW_DATA at once),
+ *           notifications, answering PB_FETCH_NEW_DATA at once, and with
+ *           LOG_BEFORE_COMPLETING logs "answering at once" just before),
  *           SHARE_FILE_AT (makes its own library file writable by others,
  *           before any other action at that place: a file the trust rule refuses).
  *           FORGE_BYE_AT (writes a worker-protocol `bye` frame with request id 2,
@@ -618,6 +619,9 @@ static void did_receive(void *ctx, const char *user_info, size_t length, const p
     (void)ctx; (void)user_info; (void)length;
     say("remote-notification");
     last_completion = completion;
+#ifdef LOG_BEFORE_COMPLETING
+    host->log(host, HOSTILE_ID, PB_LOG_INFO, "answering at once");
+#endif
     completion->complete(completion, PB_FETCH_NEW_DATA);
 }
 static const pb_remote_notifications_t notifications = {sizeof(pb_remote_notifications_t), NULL, NULL, did_receive};
