@@ -49,7 +49,7 @@ final class DispatchThreadConfinement: Sendable {
     }
 
     /// Runs queued work as it arrives until `done` (asked after each batch) says true.
-    /// Whatever makes `done` true must itself arrive through ``deliver(_:)``.
+    /// Whatever makes `done` true must itself arrive through ``deliver(_:)`` or ``queue(_:)``.
     func wait(until done: () -> Bool) {
         while true {
             drain()

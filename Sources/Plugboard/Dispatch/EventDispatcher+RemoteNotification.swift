@@ -31,14 +31,15 @@ extension EventDispatcher {
         _ = event.withCArguments { arguments in
             callSite.callInOrder(kind, participants, reversed: false, timing: timing) { index, participant in
                 let answer = aggregation.completion(for: index)
-                let completion = confinement.map { answer.confined(to: $0) } ?? answer
                 switch participant {
                 case .native(let table, let ctx, let library):
+                    let completion = confinement.map { answer.confined(to: $0) } ?? answer
                     let called = event.callSlot(table, ctx: ctx, arguments) {
                         library.takeUnretainedValue().completions.handle(for: completion)
                     }
                     if called == nil { completion.abstain() }
                 case .swift(let conformance):
+                    let completion = confinement.map { answer.confined(to: $0) } ?? answer
                     if event.callSwift(participants.conformances[conformance], completion: { completion }) == nil {
                         completion.abstain()
                     }

@@ -97,14 +97,14 @@ struct ELFDynamicSymbols {
         if let size = values.symbolEntrySize, size != 24 {
             throw LoadFailure(.open, "malformed ELF file: dynamic symbol entries of \(size) bytes (DT_SYMENT), not 24")
         }
-        symbolTable = try Self.offset(of: try required(values.symbolTable, "DT_SYMTAB"), in: segments, "the dynamic symbol table")
-        stringTable = (try Self.offset(of: try required(values.stringTable, "DT_STRTAB"), in: segments, "the dynamic string table"),
+        symbolTable = try Self.offset(of: try required(values.symbolTable, "DT_SYMTAB"), in: segments, fileSize: file.size, "the dynamic symbol table")
+        stringTable = (try Self.offset(of: try required(values.stringTable, "DT_STRTAB"), in: segments, fileSize: file.size, "the dynamic string table"),
                        try required(values.stringTableSize, "DT_STRSZ"))
         if let gnu = values.gnuHash {
-            hashTable = .gnu(offset: try Self.offset(of: gnu, in: segments, "the GNU hash table"))
+            hashTable = .gnu(offset: try Self.offset(of: gnu, in: segments, fileSize: file.size, "the GNU hash table"))
         } else {
             hashTable = .sysv(offset: try Self.offset(of: try required(values.hash, "DT_HASH or DT_GNU_HASH"), in: segments,
-                                                      "the hash table"))
+                                                      fileSize: file.size, "the hash table"))
         }
     }
 
@@ -159,6 +159,7 @@ struct ELFDynamicSymbols {
                 let high = shifted & 0xF000_0000
                 return (shifted ^ high >> 24) & ~high
             }
+            try file.requireRange(at: offset, count: 8, "the hash table")
             let buckets = UInt64(try file.load(UInt32.self, at: offset, "the hash table"))
             let chained = UInt64(try file.load(UInt32.self, at: offset + 4, "the hash table"))
             guard buckets > 0 else { return nil }
@@ -208,8 +209,9 @@ struct ELFDynamicSymbols {
     /// when the offset is outside the table.
     private func string(at offset: UInt64, upTo limit: UInt64) throws(LoadFailure) -> String? {
         guard offset < stringTable.size else { return nil }
-        let text = try file.bytes(at: stringTable.offset + offset, count: min(stringTable.size - offset, limit),
-                                  "the dynamic string table")
+        let (start, overflow) = stringTable.offset.addingReportingOverflow(offset)
+        guard !overflow else { throw LoadFailure(.open, "malformed ELF file: the dynamic string table's size (DT_STRSZ) reaches past 2^64") }
+        let text = try file.bytes(at: start, count: min(stringTable.size - offset, limit), "the dynamic string table")
         return String(decoding: text.prefix { $0 != 0 }, as: UTF8.self)
     }
 
@@ -218,6 +220,7 @@ struct ELFDynamicSymbols {
     private func symbolCount() throws(LoadFailure) -> UInt32 {
         switch hashTable {
         case .sysv(let offset):
+            try file.requireRange(at: offset, count: 8, "the hash table")
             return try file.load(UInt32.self, at: offset + 4, "the hash table")
         case .gnu(let offset):
             let (buckets, first, bucketsOffset) = try gnuHashHeader(at: offset)
@@ -272,11 +275,17 @@ struct ELFDynamicSymbols {
         return (buckets, first, offset + 16 + bloomWords * 8)
     }
 
-    /// The file offset of the loaded `address`, or why there is none.
-    private static func offset(of address: UInt64, in segments: [Segment], _ what: String) throws(LoadFailure) -> UInt64 {
+    /// The file offset of the loaded `address`, or why there is none: within the file's `fileSize`
+    /// bytes, so that a table's offset plus any 32-bit index times its entry size cannot overflow.
+    private static func offset(of address: UInt64, in segments: [Segment], fileSize: UInt64,
+                               _ what: String) throws(LoadFailure) -> UInt64 {
         guard let segment = segments.first(where: { address >= $0.address && address - $0.address < $0.fileSize }) else {
             throw LoadFailure(.open, "malformed ELF file: \(what) is at address 0x\(String(address, radix: 16)), outside every loaded segment")
         }
-        return segment.offset + (address - segment.address)
+        let (offset, overflow) = segment.offset.addingReportingOverflow(address - segment.address)
+        guard !overflow, offset <= fileSize else {
+            throw LoadFailure(.open, "malformed ELF file: \(what) is at address 0x\(String(address, radix: 16)), past the end of the file")
+        }
+        return offset
     }
 }

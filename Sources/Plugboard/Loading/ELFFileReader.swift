@@ -9,9 +9,8 @@ import SystemPackage
 /// Reads are served from four cached 1 KiB blocks of the file, each read with one `pread` when
 /// first needed: a small plugin's header, program headers, hash table, symbols and names share the
 /// first block and its dynamic section one more, so its preflight makes two `pread`s of 1 KiB and no
-/// allocation per field (blocks of 4 KiB copied four times the bytes for the same two calls, and
-/// measurably slower). `pread`, not `mmap`: a file truncated while mapped would raise SIGBUS in
-/// the host; a short `pread` is an error.
+/// allocation per field; small blocks keep the bytes copied to what is read. `pread`, not `mmap`: a
+/// file truncated while mapped would raise SIGBUS in the host; a short `pread` is an error.
 final class ELFFileReader {
     let descriptor: Int32
     let size: UInt64

@@ -100,12 +100,14 @@ final class PluginRegistry {
             throw LoadFailure(.register, "duplicate plugin id '\(descriptor.id)' from \(source): already registered by \(existing)")
         }
         sources[descriptor.id] = source
-        entries.append(Entry(implementation: implementation, descriptor: descriptor, concerns: concerns, source: source,
-                             label: descriptor.id.rawValue.withCString { id in source.description.withCString { pbf_label_create(id, $0) } },
-                             functions: functions, refusedFunctions: refusedFunctions))
+        let entry = Entry(implementation: implementation, descriptor: descriptor, concerns: concerns, source: source,
+                          label: descriptor.id.rawValue.withCString { id in source.description.withCString { pbf_label_create(id, $0) } },
+                          functions: functions, refusedFunctions: refusedFunctions)
         isOrdered = false
         generation += 1
-        entries.withUnsafeBufferPointer { added in didAdd(added[added.count - 1]) }
+        // Told first, then appended: the observer borrows the entry, the list takes it without a copy.
+        didAdd(entry)
+        entries.append(entry)
     }
 
     /// The registered plugins as reports show them, in dispatch order.

@@ -23,10 +23,10 @@ import Testing
         (offset..<offset + count).map { UInt8($0 % 251) }
     }
 
+    /// Reads within a block, across a boundary, longer than a block and at the end, more ranges
+    /// than there are cached blocks, then the first again, give the file's bytes.
     @Test func readsGiveTheFilesBytesWhereverTheyFall() throws {
         try withFile(count: 10_000) { file, _ in
-            // Within one block, across a boundary, longer than a block, at the very end, and
-            // more ranges than there are cached blocks, then the first again.
             let ranges = [(0, 64), (1020, 8), (1000, 100), (2040, 3000), (9_990, 10), (4096, 1), (7000, 24),
                           (8191, 2), (5000, 16), (0, 64)]
             for (offset, count) in ranges {
@@ -38,6 +38,7 @@ import Testing
         }
     }
 
+    /// A range that ends past the file, starts at its end, or wraps past 2^64 is refused, named.
     @Test func aRangePastTheEndIsAnErrorThatNamesThePart() throws {
         try withFile(count: 3000) { file, _ in
             for (offset, count) in [(2990, 11), (3000, 1), (UInt64.max - 3, 8)] as [(UInt64, UInt64)] {
@@ -51,6 +52,7 @@ import Testing
         }
     }
 
+    /// A file cut short after its size was taken gives an error, not bytes it no longer has.
     @Test func aFileThatShrankIsAnErrorNotAReadOfOldBytes() throws {
         try withFile(count: 5000) { file, path in
             #expect(truncate(path, 1500) == 0)

@@ -55,4 +55,32 @@ import Testing
         // The corruptions reached past the header check: some verdicts come from the section and symbol tables.
         #expect(verdicts.keys.contains { $0.contains("malformed ELF file") || $0.contains("symbol") }, "\(verdicts)")
     }
+
+    /// A loaded segment that claims to start near 2^64 in the file: the tables it holds are refused
+    /// as past the end of the file, by the preflight and by the export listing alike (adding an
+    /// address's distance into the segment to that offset would overflow).
+    @Test func aSegmentOffsetNear2To64IsRefusedNotAnOverflow() throws {
+        let scratch = try TemporaryDirectory("plugboard-elf-offset")
+        defer { scratch.remove() }
+        var bytes = Array(try FixtureCache.library(GoodPlugins.definitions(id: GoodPlugins.firstID)))
+        let table = Int(bytes.littleEndian(UInt64.self, at: 32))
+        let entrySize = Int(bytes.littleEndian(UInt16.self, at: 54))
+        let count = Int(bytes.littleEndian(UInt16.self, at: 56))
+        let load = try #require((0..<count).map { table + $0 * entrySize }.first { bytes.littleEndian(UInt32.self, at: $0) == 1 })
+        for index in 0..<8 { bytes[load + 8 + index] = index == 0 ? 0xF0 : 0xFF }  // p_offset = 2^64 - 16
+        let path = scratch.file("library.so")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        do throws(LoadFailure) {
+            try ELFPreflight.check(path, fileSize: bytes.count)
+            Issue.record("the preflight accepted the file")
+        } catch {
+            #expect(error.message.contains("past the end of the file"), "\(error.message)")
+        }
+        do throws(LoadFailure) {
+            _ = try WorkerHarness.exportedSymbols(of: path)
+            Issue.record("the export listing read the file")
+        } catch {
+            #expect(error.message.contains("past the end of the file"), "\(error.message)")
+        }
+    }
 }
