@@ -30,7 +30,7 @@ import Testing
         let regions = [0..<64, 64..<min(good.count, 4096), try ELFBytes.dynamicSection(good)]
         var generator = Generator(state: 0x9E37_79B9_7F4A_7C15)
         var verdicts: [String: Int] = [:]
-        for round in 0..<400 {
+        for round in 0..<1200 {
             var bytes = good
             if round % 10 == 9 {
                 bytes.removeLast(Int.random(in: 1..<bytes.count, using: &generator))
@@ -38,8 +38,13 @@ import Testing
                 for _ in 0..<Int.random(in: 1...4, using: &generator) {
                     let region = regions[Int.random(in: 0..<regions.count, using: &generator)]
                     let offset = Int.random(in: region.lowerBound..<region.upperBound - 8, using: &generator) & ~7
-                    let value = Bool.random(using: &generator) ? UInt64.random(in: 0...UInt64.max, using: &generator)
-                        : UInt64.random(in: 0...UInt64(good.count * 2), using: &generator)
+                    let edges: [UInt64] = [0, 1, UInt64(good.count), UInt64(good.count - 1), 0xFFFF_FFFF, 1 << 63,
+                                           UInt64.max - UInt64.random(in: 0..<4096, using: &generator)]
+                    let value = switch Int.random(in: 0..<3, using: &generator) {
+                    case 0: UInt64.random(in: 0...UInt64.max, using: &generator)
+                    case 1: UInt64.random(in: 0...UInt64(good.count * 2), using: &generator)
+                    default: edges[Int.random(in: 0..<edges.count, using: &generator)]  // where arithmetic overflows
+                    }
                     for index in 0..<8 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(index))) }
                 }
             }
