@@ -65,10 +65,12 @@ public struct WireDecoder {
     /// Reads a `u32` length and that many bytes of UTF-8.
     public mutating func readString(_ field: StaticString) throws(WorkerProtocolError) -> String {
         let range = try readLengthPrefixedRange(field)
-        guard let string = String(validating: bytes[range], as: UTF8.self) else {
+        // Through `UTF8Span`, whose validation is one call into the standard library: the generic
+        // `String(validating:as:)` looks up the encoding's types for every string it makes.
+        guard let text = try? UTF8Span(validating: bytes.span.extracting(range)) else {
             throw .malformed(field: "\(field)", cause: .invalidUTF8)
         }
-        return string
+        return String(copying: text)
     }
 
     /// Reads a presence byte (0 or 1), then the string when present.

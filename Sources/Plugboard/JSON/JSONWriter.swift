@@ -130,14 +130,35 @@ package struct JSONWriter {
 
     private mutating func newLine(indent: Int) {
         bytes.append(UInt8(ascii: "\n"))
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
+        if indent * 2 <= Self.spaces.count {
+            bytes.append(contentsOf: Self.spaces[..<(indent * 2)])
+        } else {
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
+        }
     }
+
+    /// The indents of the first 32 levels, copied in one piece.
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 
     /// `text` quoted: `"` and `\` escaped, control characters as `\b \f \n \r \t` or `\u00xx`
     /// (lowercase hexadecimal), everything else (`/`, DEL, non-ASCII) as it is.
     private mutating func quoted(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
+        var text = text
+        text.withUTF8 { utf8 in
+            // Most texts (paths, ids, names) need no escape: copied in one piece.
+            if utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+                bytes.append(contentsOf: utf8)
+            } else {
+                escaped(utf8)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `utf8` with its `"`, `\` and control characters escaped.
+    private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        for byte in utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
             case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
@@ -154,6 +175,5 @@ package struct JSONWriter {
             default: bytes.append(byte)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 }
