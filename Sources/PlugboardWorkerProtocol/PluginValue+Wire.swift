@@ -47,9 +47,14 @@ extension PluginValue {
         for value in values { value.encode(into: &encoder) }
     }
 
-    /// Reads a `u32` count, then that many values (a count the payload cannot hold is malformed before anything is reserved).
+    /// The most values a list may hold: the most arguments a plugin function takes.
+    public static let maximumListCount = 32
+
+    /// Reads a `u32` count, then that many values (a count above ``maximumListCount`` or that the
+    /// payload cannot hold is malformed before anything is reserved).
     static func decodeList(from decoder: inout WireDecoder, _ field: StaticString) throws(WorkerProtocolError) -> [PluginValue] {
         let count = Int(try decoder.readUInt32(field))
+        guard count <= maximumListCount else { throw .malformed(field: "\(field)", cause: .invalidValue(UInt64(count))) }
         guard count <= decoder.remaining else {
             throw .malformed(field: "\(field)", cause: .runsPastEnd(needed: count, available: decoder.remaining))
         }

@@ -94,6 +94,16 @@ import Testing
             == .malformed(field: "log.plugin-id", cause: .invalidValue(7)))
     }
 
+    /// A list of values longer than any function's arguments is refused before anything is
+    /// reserved, however much payload follows (a worker cannot make the host allocate for it).
+    @Test func aListLongerThanAnyFunctionsArgumentsIsRefused() {
+        let invoke = header(0x8B) + string(Array("f".utf8)) + [0, 0, 0, 0]
+        #expect(decodeError(frame(invoke + [33, 0, 0, 0] + [UInt8](repeating: 0, count: 33)))
+            == .malformed(field: "invoke.arguments", cause: .invalidValue(33)))
+        #expect(decodeError(frame(invoke + [0xFF, 0xFF, 0xFF, 0x03] + [UInt8](repeating: 0, count: 1 << 16)))
+            == .malformed(field: "invoke.arguments", cause: .invalidValue(0x03FF_FFFF)))
+    }
+
     @Test func requestIDsFollowTheKindsRule() {
         #expect(decodeError(frame(header(0x05, requestID: 0))) == .malformed(field: "request-id", cause: .missingRequestID))
         #expect(decodeError(frame(header(0x86, requestID: 5) + [UInt8](repeating: 0, count: 16)))

@@ -87,9 +87,9 @@ import Testing
         #expect(throws: WorkerProtocolError.malformed(field: "invoke-reply.outcome", cause: .invalidValue(2))) {
             try WorkerMessage.decode(frame: badOutcome)
         }
-        // function-call announcing 2^32-1 arguments in a short payload: refused before any is read.
+        // function-call announcing 2^32-1 arguments: refused as more than any function takes, before any is read.
         let hugeCount: [UInt8] = [25, 0, 0, 0, 0x07, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF]
-        #expect(throws: WorkerProtocolError.malformed(field: "function-call.arguments", cause: .runsPastEnd(needed: 0xFFFF_FFFF, available: 0))) {
+        #expect(throws: WorkerProtocolError.malformed(field: "function-call.arguments", cause: .invalidValue(0xFFFF_FFFF))) {
             try WorkerMessage.decode(frame: hugeCount)
         }
     }

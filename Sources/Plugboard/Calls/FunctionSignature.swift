@@ -1,8 +1,10 @@
+import PlugboardWorkerProtocol
+
 /// A declared signature, `RETURN (ARG, ARG, …)` in the type language of
 /// `plugboard/functions.h`, parsed once when the plugin loads.
 public struct FunctionSignature: Sendable, Hashable, CustomStringConvertible {
-    /// The most arguments a signature may have.
-    public static let maximumArguments = 32
+    /// The most arguments a signature may have (as many as the worker protocol carries).
+    public static let maximumArguments = PluginValue.maximumListCount
 
     /// What the function returns.
     public let result: FunctionType

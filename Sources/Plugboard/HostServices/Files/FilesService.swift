@@ -142,7 +142,10 @@ final class FilesService: Sendable {
     private static let kinds: [FileKind: pb_file_kind_t] = [.file: PB_FILE_KIND_FILE, .directory: PB_FILE_KIND_DIRECTORY,
                                                             .symbolicLink: PB_FILE_KIND_SYMBOLIC_LINK, .other: PB_FILE_KIND_OTHER]
 
+    /// Nanoseconds since the epoch; a time past what 64 bits hold (after the year 2262 or before
+    /// 1677, which a plugin can give a file) is the nearest end, not a trap.
     private static func nanoseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1e9).rounded())
+        let nanoseconds = (date.timeIntervalSince1970 * 1e9).rounded()
+        return Int64(exactly: nanoseconds) ?? (nanoseconds.isNaN ? 0 : nanoseconds > 0 ? .max : .min)
     }
 }
