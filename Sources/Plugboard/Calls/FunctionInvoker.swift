@@ -253,6 +253,12 @@ final class FunctionInvoker: Sendable {
                                                      arguments: arguments)
             switch connection.callFunction(request, timeout: callTimeout, interrupted: interrupted) {
             case .success(.value(let value)):
+                // A worker's process is not trusted: a value its function could not return (another
+                // kind, an integer out of range, a pointer) would mislead whoever reads it as declared.
+                let declared = function.signature.result
+                guard Self.isResult(value, of: declared) else {
+                    return .failure(.invalidResult(address, reason: "its worker returned \(value.kind) \(value) for a function declared to return \(declared)"))
+                }
                 return .success(value)
             case .success(.error(let json)):
                 let error = try? JSONDecoder().decode(PluginCallError.self, from: Data(json))
@@ -265,6 +271,23 @@ final class FunctionInvoker: Sendable {
                 }
                 return .failure(.workerEnded(address, sentence: sentence))
             }
+        }
+    }
+
+    /// Whether `value` is one a function declared to return `type` can give from a worker: of the
+    /// type's kind, an integer within its range, and never a pointer (no address crosses processes).
+    static func isResult(_ value: PluginValue, of type: FunctionType) -> Bool {
+        switch (type, value) {
+        case (.void, .void), (.bool, .bool), (.float, .float), (.double, .double), (.string, .string), (.bytes, .bytes):
+            return true
+        case (_, .int(let number)):
+            guard let (bits, signed) = type.integer, signed else { return false }
+            return bits == 64 || (-(Int64(1) << (bits - 1)) ..< Int64(1) << (bits - 1)).contains(number)
+        case (_, .uint(let number)):
+            guard let (bits, signed) = type.integer, !signed else { return false }
+            return bits == 64 || number < UInt64(1) << bits
+        default:
+            return false
         }
     }
 
