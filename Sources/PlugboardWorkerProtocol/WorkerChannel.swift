@@ -23,10 +23,16 @@ public final class WorkerChannel: Sendable {
     /// Set by ``close()`` while it holds both locks; read under either, so no send,
     /// receive or shutdown uses the descriptor's number after it was closed (and maybe reused).
     private let closed = Atomic(false)
+    /// How long a send may wait with the peer taking no byte before the channel is given up
+    /// (``WorkerProtocolError/stalled(_:)``); nil waits as long as it takes.
+    private let stallLimit: Duration?
 
-    /// Takes ownership of `descriptor`, a connected stream socket in blocking mode.
-    public init(descriptor: FileDescriptor) {
+    /// Takes ownership of `descriptor`, a connected stream socket in blocking mode. With a
+    /// `stallLimit`, a send the peer takes no byte of for that long shuts the channel down and
+    /// throws, so a peer that stops reading cannot hold a sender (or the senders behind it) forever.
+    public init(descriptor: FileDescriptor, stallLimit: Duration? = nil) {
         self.descriptor = descriptor
+        self.stallLimit = stallLimit
     }
 
     deinit {
@@ -150,6 +156,16 @@ public final class WorkerChannel: Sendable {
         }
     }
 
+    /// Waits, at most ``stallLimit``, until the socket takes bytes again; throws `timedOut` when it does not.
+    private func waitUntilWritable() throws(Errno) {
+        let deadline = ContinuousClock.now + (stallLimit ?? .zero)
+        var request = pollfd(fd: descriptor.rawValue, events: Int16(POLLOUT), revents: 0)
+        repeat {
+            if try systemCall({ poll(&request, 1, Self.milliseconds(until: deadline)) }) > 0 { return }
+        } while ContinuousClock.now < deadline
+        throw .timedOut
+    }
+
     /// Milliseconds left until `deadline`, rounded up so a wait never ends early.
     private static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
         let (seconds, attoseconds) = max(deadline - ContinuousClock.now, .zero).components
@@ -159,18 +175,26 @@ public final class WorkerChannel: Sendable {
     }
 
     private func writeAll(_ bytes: [UInt8]) throws(WorkerProtocolError) {
+        let flags = Int32(MSG_NOSIGNAL) | (stallLimit == nil ? 0 : Int32(MSG_DONTWAIT))
         do {
             try bytes.withUnsafeBytes { frame in
                 Result { () throws(Errno) in
                     var written = 0
                     while written < frame.count {
-                        written += try systemCall {
-                            Glibc.send(descriptor.rawValue, frame.baseAddress.map { $0 + written }, frame.count - written,
-                                       Int32(MSG_NOSIGNAL))
+                        do throws(Errno) {
+                            written += try systemCall {
+                                Glibc.send(descriptor.rawValue, frame.baseAddress.map { $0 + written }, frame.count - written, flags)
+                            }
+                        } catch .resourceTemporarilyUnavailable {
+                            try waitUntilWritable()
                         }
                     }
                 }
             }.get()
+        } catch .timedOut {
+            // The frame is cut short: nothing more can be said on this channel.
+            _ = Glibc.shutdown(descriptor.rawValue, Int32(SHUT_RDWR))
+            throw .stalled(stallLimit ?? .zero)
         } catch .brokenPipe, .connectionReset {
             throw .closedByPeer
         } catch {

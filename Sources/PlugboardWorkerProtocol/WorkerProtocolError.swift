@@ -16,6 +16,8 @@ public enum WorkerProtocolError: Error, Sendable, Equatable, CustomStringConvert
     case malformed(field: String, cause: Malformation)
     /// The peer speaks another major version of the protocol.
     case incompatibleVersion(peer: WorkerProtocolVersion, own: WorkerProtocolVersion)
+    /// The peer took no byte of a frame for this long: it stopped reading; the channel was shut down.
+    case stalled(Duration)
     /// A system call on the channel's descriptor failed.
     case system(call: String, Errno)
 
@@ -55,6 +57,8 @@ public enum WorkerProtocolError: Error, Sendable, Equatable, CustomStringConvert
             "the peer speaks worker protocol \(peer), which this side (\(own)) cannot: the major versions differ"
         case .system(let call, let errno):
             "\(call) on the worker channel failed: \(errno)"
+        case .stalled(let limit):
+            "it read nothing of a frame sent to it for \(limit.components.seconds * 1000 + limit.components.attoseconds / 1_000_000_000_000_000) ms: it stopped reading its channel"
         }
     }
 }

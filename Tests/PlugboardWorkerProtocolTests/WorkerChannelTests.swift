@@ -22,6 +22,23 @@ import Testing
         }
     }
 
+    /// A peer that reads nothing: a send with a stall limit gives up after it (instead of waiting
+    /// forever and holding the senders behind it), shuts the channel down, and the next send and
+    /// the peer's read see it ended.
+    @Test func aSendThePeerNeverReadsGivesUpAfterTheStallLimit() throws {
+        let (a, b) = try socketPair()
+        let host = WorkerChannel(descriptor: a, stallLimit: .milliseconds(300))
+        let worker = WorkerChannel(descriptor: b)
+        let large = WorkerMessage.log(pluginID: nil, level: 1, message: String(repeating: "x", count: 8 << 20))
+        let start = ContinuousClock.now
+        #expect(throws: WorkerProtocolError.stalled(.milliseconds(300))) { try host.send(large) }
+        let waited = ContinuousClock.now - start
+        #expect(waited >= .milliseconds(300) && waited < patience, "\(waited)")
+        #expect(throws: WorkerProtocolError.closedByPeer) { try host.send(.shutdown, requestID: 1) }
+        // The peer reads the part that got through, then the end: a frame cut short.
+        #expect(throws: WorkerProtocolError.self) { while true { _ = try worker.receive(timeout: patience) } }
+    }
+
     @Test func everySampleCrossesTheChannelIntact() throws {
         let (host, worker) = try channelPair()
         let sender = TestThread {

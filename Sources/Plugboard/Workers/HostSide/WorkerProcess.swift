@@ -23,6 +23,12 @@ final class WorkerProcess: Sendable {
 
     /// Starts `worker` for `library` with `environment`; its printed lines go to `output`, and
     /// with `denials`, the system calls its sandbox refused (read from ``WorkerSandbox/reportDescriptor``).
+    /// How long the host's sends wait for a worker that takes no byte of them: a worker reads its
+    /// channel on a thread of its own, so one that takes nothing for this long stopped reading (a
+    /// plugin took the channel, or the process is stopped). The worker is then ended; without a
+    /// limit, a reply it never read would hold the channel's senders, the host's calls among them.
+    static let stallLimit: Duration = .seconds(5)
+
     init(worker: String, library: String, environment: [String: String], output: @escaping PluginHost.OutputHandler,
          denials: (@Sendable (SandboxDenial) -> Void)?) throws(LoadFailure) {
         var pair: [Int32] = [-1, -1]
@@ -49,7 +55,7 @@ final class WorkerProcess: Sendable {
             throw LoadFailure(.open, "cannot start the plugin worker \(worker)", systemError: error.description)
         }
         Glibc.close(pair[1])
-        channel = WorkerChannel(descriptor: FileDescriptor(rawValue: pair[0]))
+        channel = WorkerChannel(descriptor: FileDescriptor(rawValue: pair[0]), stallLimit: Self.stallLimit)
         if let denials {
             Glibc.close(reports[1])
             let descriptor = reports[0]
