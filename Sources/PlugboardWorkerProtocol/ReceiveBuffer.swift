@@ -12,6 +12,10 @@ struct ReceiveBuffer {
     /// Past this size, an emptied buffer goes back to `initialSize`, so one
     /// large frame does not pin its memory for the channel's life.
     private static let retainedSize = 1 << 20
+    /// How far past the bytes buffered the storage grows for a frame in progress: a large frame's
+    /// memory follows the bytes that came, not the length its prefix announced (which a peer may
+    /// announce and never send).
+    private static let growthStep = 1 << 20
 
     private var storage = [UInt8](repeating: 0, count: initialSize)
     private var start = 0
@@ -95,8 +99,8 @@ struct ReceiveBuffer {
         WireFormat.lengthPrefixSize + (try announcedLength() ?? 0)
     }
 
-    /// Moves the buffered bytes to the front and grows the storage so a frame
-    /// of `frameSize` bytes fits, leaving room to read.
+    /// Moves the buffered bytes to the front and grows the storage toward a frame of `frameSize`
+    /// bytes, at most ``growthStep`` past what is buffered, leaving room to read.
     private mutating func makeRoom(for frameSize: Int) {
         if start > 0 && storage.count - start < max(frameSize, Self.initialSize) {
             storage.withUnsafeMutableBytes { buffer in
@@ -105,7 +109,7 @@ struct ReceiveBuffer {
             end -= start
             start = 0
         }
-        let needed = start + frameSize
+        let needed = start + min(frameSize, end - start + Self.growthStep)
         if storage.count < needed {
             storage.append(contentsOf: repeatElement(0, count: needed - storage.count))
         }
