@@ -1,6 +1,7 @@
 import CPlugboard
 import PlugboardSystem
 import PlugboardWorkerProtocol
+import Synchronization
 
 /// Runs a worker's `invoke` requests (its plugins calling other plugins' functions) on the host's
 /// function invoker, under the library's gate, and answers each with an `invoke-reply`; checks
@@ -9,14 +10,31 @@ struct WorkerInvokeServer: Sendable {
     let invoker: FunctionInvoker?
     let gate: ServiceGate
     let channel: WorkerChannel
+    /// The worker's `invoke`s running now, each on a host thread until its function returns.
+    private let running = RunningCount()
+
+    /// The most `invoke`s of one worker the host runs at once: more are answered
+    /// PB_ERR_UNAVAILABLE, so a worker cannot take the host's threads with requests it never
+    /// lets finish. Four times the nesting limit, so nesting alone never reaches it.
+    static let concurrentLimit = 4 * Int(FunctionInvoker.depthLimit)
 
     /// Serves one `invoke` on a thread of its own (the invoked function may be in this worker
     /// again, whose `function-result` the reader thread must be free to read). The caller is in
     /// another process: a `pointer` cannot pass.
     func serve(_ function: String, depth: UInt32, arguments: [PluginValue], requestID: UInt64) {
+        guard running.enter(below: Self.concurrentLimit) else {
+            try? channel.send(.invokeReply(.failure(status: PB_ERR_UNAVAILABLE, message: "invoke \(function): "
+                + "this worker has \(Self.concurrentLimit) invocations running already, the most the host runs at once")),
+                              requestID: requestID)
+            return
+        }
         do {
-            try startDetachedThread { [self] in run(function, depth: depth, arguments: arguments, requestID: requestID) }
+            try startDetachedThread { [self] in
+                defer { running.leave() }
+                run(function, depth: depth, arguments: arguments, requestID: requestID)
+            }
         } catch {
+            running.leave()
             try? channel.send(.invokeReply(.failure(status: PB_ERR_UNAVAILABLE,
                                                     message: "invoke \(function): no thread to run it (\(error))")),
                               requestID: requestID)
@@ -54,5 +72,26 @@ struct WorkerInvokeServer: Sendable {
             reply = .failure(status: PB_ERR_UNAVAILABLE, message: "prepare_invoke \(function): this host serves no invocations")
         }
         try? channel.send(.invokeReply(reply), requestID: requestID)
+    }
+}
+
+/// How many of something run now, counted from any thread.
+final class RunningCount: Sendable {
+    private let count = Atomic(0)
+
+    /// Counts one more unless `limit` run already; whether it did.
+    func enter(below limit: Int) -> Bool {
+        var current = count.load(ordering: .relaxed)
+        while current < limit {
+            let (exchanged, original) = count.compareExchange(expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
+            if exchanged { return true }
+            current = original
+        }
+        return false
+    }
+
+    /// Counts one fewer.
+    func leave() {
+        count.subtract(1, ordering: .releasing)
     }
 }
