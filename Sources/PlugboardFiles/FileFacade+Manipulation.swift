@@ -34,13 +34,17 @@ extension FileFacade {
             createIntermediateDirectories: createIntermediateDirectories)
     }
 
-    /// The contents of the regular file `name`; a directory, FIFO or device is refused.
-    public func readBytes(_ name: String, in directory: AppDirectory) throws(FileFacadeError) -> [UInt8] {
+    /// The contents of the regular file `name`; a directory, FIFO or device is refused, and so
+    /// is a file of more than `limit` bytes (`.tooLarge`), whose bytes past the limit are not read.
+    public func readBytes(_ name: String, in directory: AppDirectory, atMost limit: Int = .max) throws(FileFacadeError) -> [UInt8] {
         let context = ErrorContext(operation: .read, directory: directory, name: name)
         let validName = try SandboxedName(validating: name, context)
         let parent = try openParent(of: validName, in: directory, context)
         let file = try openRegularFile(validName.leaf, in: parent, context)
-        return try context.attempt { () throws(Errno) in try file.readToEnd() }
+        guard let bytes = try context.attempt({ () throws(Errno) in try file.readToEnd(atMost: limit) }) else {
+            throw FileFacadeError(operation: .read, directory: directory, name: name, reason: .tooLarge(limit: limit))
+        }
+        return bytes
     }
 
     /// The contents of the regular file `name`; refused with `.notUTF8Text`

@@ -43,11 +43,12 @@ final class OpenFile {
     }
 
     /// Reads everything from the current offset to the end.
-    func readToEnd() throws(Errno) -> [UInt8] {
+    func readToEnd(atMost limit: Int) throws(Errno) -> [UInt8]? {
         var contents: [UInt8] = []
         while true {
             let chunk = try read(upTo: Self.chunkSize)
             if chunk.isEmpty { return contents }
+            guard chunk.count <= limit - contents.count else { return nil }
             contents.append(contentsOf: chunk)
         }
     }

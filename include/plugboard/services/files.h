@@ -97,7 +97,11 @@ typedef struct pb_files {
      */
     pb_status_t (*write)(const struct pb_host *host, const char *path, const void *data, size_t size, uint32_t flags);
 
-    /** Reads a whole file into `out` (host-allocated; release with `free_buffer`). [thread-safe] */
+    /**
+     * Reads a whole file into `out` (host-allocated; release with `free_buffer`).
+     * A file of more than 1 GiB, or, for a plugin in a worker, of more than one
+     * reply carries (64 MiB less 64 bytes), is PB_ERR_INVALID_ARGUMENT. [thread-safe]
+     */
     pb_status_t (*read)(const struct pb_host *host, const char *path, pb_buffer_t *out);
 
     /** Releases a buffer the host filled; `buffer` is zeroed. NULL or an empty buffer is fine. [thread-safe] */

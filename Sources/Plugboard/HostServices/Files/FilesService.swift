@@ -15,6 +15,8 @@ struct FilesRequest: Sendable {
     var secondPath = ""
     var data: [UInt8] = []
     var flags: UInt32 = 0
+    /// The most bytes a `read` gives: what the caller can take (a worker's reply frame).
+    var readLimit = FilesService.maximumReadBytes
 }
 
 /// What a files-service call came to: a `PB_OK` or `PB_ERR_*` status, the result bytes (a file's
@@ -58,7 +60,7 @@ final class FilesService: Sendable {
                                   createIntermediateDirectories: createFolders)
         case .read:
             let target = try PathAdapter.location(forContainerPath: request.path)
-            return try facade.readBytes(target.name, in: target.directory)
+            return try facade.readBytes(target.name, in: target.directory, atMost: request.readLimit)
         case .remove:
             let target = try PathAdapter.location(forContainerPath: request.path)
             try facade.delete(target.name, in: target.directory)
@@ -111,6 +113,9 @@ final class FilesService: Sendable {
     /// The most bytes one `write` takes, 1 GiB: the host copies them before the
     /// atomic write, so a size no buffer has is refused rather than allocated.
     static let maximumWriteBytes = 1 << 30
+    /// The most bytes one `read` gives a plugin in this process, 1 GiB, as a `write` takes: a
+    /// larger file is refused before its bytes past the limit are read.
+    static let maximumReadBytes = 1 << 30
 
     /// Why `write` refuses `size` bytes for `path`, or nil when it takes them. A C `size_t`
     /// above PTRDIFF_MAX (SIZE_MAX, say) arrives as a negative `Int`.
@@ -127,6 +132,7 @@ final class FilesService: Sendable {
         case .permissionDenied: PB_ERR_PERMISSION
         case .notADirectory, .isADirectory, .notARegularFile, .directoryNotEmpty, .notUTF8Text: PB_ERR_INVALID_ARGUMENT
         case .noHomeDirectory, .systemError: PB_ERR_IO
+        case .tooLarge: PB_ERR_INVALID_ARGUMENT
         }
     }
 

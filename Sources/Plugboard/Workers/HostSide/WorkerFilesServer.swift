@@ -14,10 +14,14 @@ struct WorkerFilesServer: Sendable {
         self.gate = gate
     }
 
+    /// The most bytes a `read` gives a worker: what one reply frame carries (its payload less
+    /// the reply's other fields). A larger file is refused, not read and then left unsent.
+    static let readLimit = WireFormat.maximumPayloadLength - 64
+
     /// Runs one request and says how it went.
     func serve(_ operation: FilesOperation, path: String, secondPath: String, data: [UInt8], flags: UInt32) -> WorkerMessage {
         let outcome = service.perform(FilesRequest(operation: operation, path: path, secondPath: secondPath, data: data,
-                                                   flags: flags), gate: gate)
+                                                   flags: flags, readLimit: Self.readLimit), gate: gate)
         return .serviceReply(status: outcome.status, payload: outcome.payload, message: outcome.message)
     }
 }
