@@ -89,8 +89,9 @@ final class NotificationBus: Sendable {
     /// runs, whichever thread or worker posts: an observer that posts through a thread of its own
     /// (or a worker that sends a forged depth) cannot loop past the limit. A notification deeper
     /// than ``depthLimit`` is dropped and counted. In a worker (``relay(to:)``), the notification
-    /// goes to the host with its depth instead. False, and nothing queued, when ``queueLimit``
-    /// notifications wait already (a thread posting between deliveries without end).
+    /// goes to the host with its depth instead. False, and nothing queued or counted, when
+    /// ``queueLimit`` notifications wait already, or as many were dropped since the last report (a
+    /// thread, or a worker, posting between deliveries without end).
     @discardableResult
     func post(_ name: String, payload: String, sender: String, depth: Int? = nil) -> Bool {
         if let relay = relay.withLock({ $0 }) {
@@ -103,6 +104,7 @@ final class NotificationBus: Sendable {
                 guard state.queue.count < Self.queueLimit else { return false }
                 state.queue.append((PluginNotification(name: name, payload: payload, sender: sender), depth))
             } else {
+                guard state.dropped.count < Self.queueLimit else { return false }
                 state.dropped.append(PostedNotification(name: name, sender: sender, depth: depth))
             }
             pending.add(1, ordering: .releasing)

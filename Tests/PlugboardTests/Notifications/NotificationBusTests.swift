@@ -122,4 +122,18 @@ import Testing
         #expect(report.unobserved.count == NotificationBus.queueLimit, "the refused one was never queued")
         #expect(bus.post("com.x.y", payload: "{}", sender: "com.c"), "room again after the drain")
     }
+
+    /// Posts too deep to deliver (a worker can send any depth) are counted up to the same limit,
+    /// then refused, so they cannot grow the host's memory between reports.
+    @Test func postsTooDeepAreCountedUpToTheQueueLimitThenRefused() {
+        let bus = NotificationBus()
+        let tooDeep = NotificationBus.depthLimit + 1
+        for index in 0..<NotificationBus.queueLimit {
+            #expect(bus.post("com.x.y", payload: "{}", sender: "com.c", depth: tooDeep), "post \(index)")
+        }
+        #expect(!bus.post("com.x.y", payload: "{}", sender: "com.c", depth: tooDeep), "one past the limit")
+        let report = Self.drain(bus, ranks: [])
+        #expect(report.dropped.count == NotificationBus.queueLimit)
+        #expect(bus.post("com.x.y", payload: "{}", sender: "com.c", depth: tooDeep), "room again after the report")
+    }
 }
