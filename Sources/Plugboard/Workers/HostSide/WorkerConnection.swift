@@ -33,6 +33,9 @@ final class WorkerConnection: Sendable {
     private let log: PluginHost.LogHandler
     /// Receives the bus calls the worker refused its library; nil takes none.
     private let refusals: LogRouter.RefusalSink?
+    /// The worker's refusals passed to ``refusals``: the first ``RefusalLogBudget/limit``, as in
+    /// process (the worker counts too, but a worker that does not is not trusted to).
+    private let refusalBudget = RefusalLogBudget()
     /// The host services the host's policy denies this library (files and invoke requests ask it).
     let gate: ServiceGate
     private let pending = PendingRequests()
@@ -285,7 +288,9 @@ final class WorkerConnection: Sendable {
                 end(.lost("it sent a refusal of \(call.debugDescription), which is not a notification-bus call"))
                 return false
             }
-            refusals?(BusRefusal(library: library, plugin: plugin, call: call, name: name, reason: reason))
+            if refusalBudget.spend() != nil {
+                refusals?(BusRefusal(library: library, plugin: plugin, call: call, name: name, reason: reason))
+            }
         case .completion(let notification, let plugin, let result):
             completions.take(notification: notification, plugin: plugin, result: result)
         default:
