@@ -34,6 +34,11 @@
  *           before any other action at that place: a file the trust rule refuses).
  *           FORGE_BYE_AT (writes a worker-protocol `bye` frame with request id 2,
  *           the host's `load`, on fd 3, the worker's channel: a reply out of turn).
+ *           STEAL_CHANNEL_AT (starts a thread that, 200 ms later, once the callback's
+ *           answer is sent, takes the worker's channel, fd 3, from the worker, which
+ *           reads and writes an idle socket instead, and sends the host two
+ *           `check-invoke` requests naming a 1 MiB function, whose refusals repeat the
+ *           name: replies the host cannot deliver, as nothing reads the channel).
  *           ONCE_AT (AT_INIT or AT_REGISTER only: that function fails, logging
  *           "already initialized", from its second call in a process on: a static
  *           flag deinit never resets, so init after deinit fails),
@@ -108,6 +113,7 @@
 #include <plugboard.h>
 #include <dlfcn.h>
 #include <pthread.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <signal.h>
@@ -341,6 +347,37 @@ static void observe_fragile(void *ctx, const char *name, const char *payload, co
 }
 #endif
 
+#ifdef STEAL_CHANNEL_AT
+/* See STEAL_CHANNEL_AT: fd 3 becomes one end of an idle socket pair; the channel is kept as
+   `keep`, written to and never read. */
+static void *steal_channel(void *unused) {
+    (void)unused;
+    const struct timespec wait = {0, 200 * 1000000L};
+    nanosleep(&wait, NULL);
+    int keep = dup(3);
+    int idle[2];
+    if (keep < 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, idle) != 0 || dup2(idle[0], 3) < 0) return NULL;
+    enum { NAME = 1 << 20 };
+    static unsigned char frame[4 + 1 + 8 + 4 + NAME + 4];
+    uint32_t payload = sizeof frame - 4;
+    for (int byte = 0; byte < 4; byte++) frame[byte] = (unsigned char)(payload >> (8 * byte));
+    frame[4] = 0x91;                                   /* check-invoke */
+    frame[13] = (unsigned char)(NAME & 0xFF);          /* the name's length, little-endian */
+    frame[14] = (unsigned char)((NAME >> 8) & 0xFF);
+    frame[15] = (unsigned char)((NAME >> 16) & 0xFF);
+    memset(frame + 17, 'n', NAME);                     /* then an empty argument list (zeros) */
+    for (unsigned char id = 1; id <= 2; id++) {
+        frame[5] = id;                                  /* the request id */
+        for (size_t sent = 0; sent < sizeof frame;) {
+            ssize_t count = write(keep, frame + sent, sizeof frame - sent);
+            if (count <= 0) return NULL;
+            sent += (size_t)count;
+        }
+    }
+    return NULL;
+}
+#endif
+
 static void misbehave(int place) {
     (void)place;
 #ifdef OBSERVE_FRAGILE_AT
@@ -510,6 +547,9 @@ static void misbehave(int place) {
 #endif
 #ifdef COMPLETE_AT
     if (place == COMPLETE_AT && last_completion) last_completion->complete(last_completion, PB_FETCH_NEW_DATA);
+#endif
+#ifdef STEAL_CHANNEL_AT
+    if (place == STEAL_CHANNEL_AT) detach_thread(steal_channel, NULL);
 #endif
 #ifdef FORGE_BYE_AT
     if (place == FORGE_BYE_AT) {
