@@ -26,6 +26,8 @@ public final class WorkerChannel: Sendable {
     /// How long a send may wait with the peer taking no byte before the channel is given up
     /// (``WorkerProtocolError/stalled(_:)``); nil waits as long as it takes.
     private let stallLimit: Duration?
+    /// Set when a send gave up on the peer (``stall``).
+    private let gaveUp = Atomic(false)
 
     /// Takes ownership of `descriptor`, a connected stream socket in blocking mode. With a
     /// `stallLimit`, a send the peer takes no byte of for that long shuts the channel down and
@@ -41,6 +43,12 @@ public final class WorkerChannel: Sendable {
 
     /// Whether ``close()`` ran.
     public var isClosed: Bool { closed.load(ordering: .relaxed) }
+
+    /// `stalled` once a send gave up on a peer that read nothing: what ended the channel, whatever
+    /// later calls on it see (the peer may die afterwards, of the shutdown itself); nil before.
+    public var stall: WorkerProtocolError? {
+        gaveUp.load(ordering: .acquiring) ? .stalled(stallLimit ?? .zero) : nil
+    }
 
     /// Closes the socket now, rather than when the channel is released: the peer reads end of
     /// stream, and every later send, receive or shutdown throws `closedByPeer`. Call it when no
@@ -193,6 +201,7 @@ public final class WorkerChannel: Sendable {
             }.get()
         } catch .timedOut {
             // The frame is cut short: nothing more can be said on this channel.
+            gaveUp.store(true, ordering: .releasing)
             _ = Glibc.shutdown(descriptor.rawValue, Int32(SHUT_RDWR))
             throw .stalled(stallLimit ?? .zero)
         } catch .brokenPipe, .connectionReset {

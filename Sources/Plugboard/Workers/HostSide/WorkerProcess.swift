@@ -111,6 +111,8 @@ final class WorkerProcess: Sendable {
     /// Why the channel ended with `error`: the worker's own end (a signal or an exit status),
     /// or, when it still runs a second later, a broken channel.
     func ending(after error: WorkerProtocolError) -> WorkerEnding {
+        // A worker the host gave up on for not reading ended for that, whatever it dies of next.
+        if let stall = channel.stall { return .lost(stall.description) }
         for _ in 0..<100 {
             if let termination = try? process.reapIfEnded() {
                 switch termination {
