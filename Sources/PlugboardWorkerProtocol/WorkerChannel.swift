@@ -153,12 +153,8 @@ public final class WorkerChannel: Sendable {
     /// Whether the socket became readable (bytes, end of stream or an error) before `deadline`
     /// (nil: waits until it does).
     private func waitUntilReadable(before deadline: ContinuousClock.Instant?) throws(WorkerProtocolError) -> Bool {
-        var request = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
         do {
-            repeat {
-                if try systemCall({ poll(&request, 1, deadline.map(Self.milliseconds(until:)) ?? -1) }) > 0 { return true }
-            } while deadline.map { ContinuousClock.now < $0 } ?? true
-            return false
+            return try wait(for: POLLIN, before: deadline)
         } catch {
             throw .system(call: "poll", error)
         }
@@ -166,12 +162,16 @@ public final class WorkerChannel: Sendable {
 
     /// Waits, at most ``stallLimit``, until the socket takes bytes again; throws `timedOut` when it does not.
     private func waitUntilWritable() throws(Errno) {
-        let deadline = ContinuousClock.now + (stallLimit ?? .zero)
-        var request = pollfd(fd: descriptor.rawValue, events: Int16(POLLOUT), revents: 0)
+        guard try wait(for: POLLOUT, before: ContinuousClock.now + (stallLimit ?? .zero)) else { throw .timedOut }
+    }
+
+    /// Whether the socket became ready for `events` (or failed) before `deadline` (nil: waits until it does).
+    private func wait(for events: Int32, before deadline: ContinuousClock.Instant?) throws(Errno) -> Bool {
+        var request = pollfd(fd: descriptor.rawValue, events: Int16(events), revents: 0)
         repeat {
-            if try systemCall({ poll(&request, 1, Self.milliseconds(until: deadline)) }) > 0 { return }
-        } while ContinuousClock.now < deadline
-        throw .timedOut
+            if try systemCall({ poll(&request, 1, deadline.map(Self.milliseconds(until:)) ?? -1) }) > 0 { return true }
+        } while deadline.map { ContinuousClock.now < $0 } ?? true
+        return false
     }
 
     /// Milliseconds left until `deadline`, rounded up so a wait never ends early.

@@ -122,9 +122,7 @@ final class LibraryLoader {
                 return report
             }
         }
-        if registry.hasContestedIDs {
-            for index in reports.indices { reports[index].withdraw(registry.refusal(forContested:)) }
-        }
+        for index in reports.indices { reports[index].withdraw(registry.refusal(forContested:)) }
         return reports
     }
 

@@ -139,9 +139,6 @@ final class PluginRegistry {
         didChange(entries)
     }
 
-    /// Whether any id was withdrawn (``refusal(forContested:)`` finds none otherwise).
-    var hasContestedIDs: Bool { !contested.isEmpty }
-
     /// The refusal of an id ``withdraw(_:refusal:)`` took out, if it was.
     func refusal(forContested id: PluginID) -> LoadFailure? {
         contested[id]

@@ -75,7 +75,8 @@ struct WorkerInvokeServer: Sendable {
     }
 }
 
-/// How many of something run now, counted from any thread.
+/// How many of something run now, counted from any thread. (Not a `DispatchSemaphore`: one
+/// released while below its starting count traps, and a hung invocation never gives its slot back.)
 final class RunningCount: Sendable {
     private let count = Atomic(0)
 
