@@ -39,7 +39,7 @@ struct RunCommand: ParsableCommand {
 
             With --isolation process (the default) each library runs in a worker process of \
             its own: what its plugins print comes back as lines attributed to the library, and \
-            a crash, an exit, a broken channel or a call past --call-timeout ends only that \
+            a crash, an exit, a broken channel, a worker that reads nothing sent to it for 5 s or a call past --call-timeout ends only that \
             library's part, named in one line ("com.example.x crashed with SIGSEGV in open_url \
             (/path/libx.so)"); the run then exits 5. With --isolation none plugins run in this \
             process: what they print goes to standard error; a crash in plugin code prints such \
