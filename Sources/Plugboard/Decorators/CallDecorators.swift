@@ -17,7 +17,8 @@ struct CallDecorators: Sendable {
     let traces: Bool, confines: Bool
 
     /// The decorators `decorators` name, whatever their order: the last authorization counts,
-    /// tracing traces the union of the plugins named. Denials and trace lines go to `log`.
+    /// tracing traces the union of the plugins named. Denials, trace lines and
+    /// counts of dropped lines (thread confinement) go to `log`.
     init(_ decorators: [PluginDecorator], log: @escaping PluginHost.LogHandler) {
         var policy: AccessPolicy?
         var traced: TracedPlugins?
@@ -31,7 +32,7 @@ struct CallDecorators: Sendable {
         }
         authorization = policy.map { CallAuthorization(policy: $0, log: log) }
         tracer = traced.map { CallTracer(plugins: $0, log: log) }
-        confinement = confined ? DispatchThreadConfinement() : nil
+        confinement = confined ? DispatchThreadConfinement(log: log) : nil
         traces = traced != nil
         confines = confined
     }

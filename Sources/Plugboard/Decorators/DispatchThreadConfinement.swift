@@ -7,11 +7,33 @@ import Synchronization
 /// the dispatch thread, the thread that delivers events, like an application's
 /// main-queue hop. Thread-safe; ``drain()`` and ``wait(until:)`` run on the dispatch thread.
 final class DispatchThreadConfinement: Sendable {
+    /// The most log lines kept waiting for the dispatch thread at once. A plugin thread that logs
+    /// without end while the application dispatches nothing would otherwise grow the queue without
+    /// limit; lines past it are dropped, counted per source, and the counts logged at the next drain.
+    static let waitingLineLimit = 10_000
+
+    /// What waits for the dispatch thread.
+    private struct Waiting {
+        /// The work, in arrival order.
+        var work: [@Sendable () -> Void] = []
+        /// How many of ``work`` are log lines.
+        var lines = 0
+        /// Log lines dropped since the last drain, by source.
+        var dropped: [String: Int] = [:]
+    }
+
     private let dispatchThread = Atomic<UInt>(0)
-    private let pending = Mutex<[@Sendable () -> Void]>([])
+    private let pending = Mutex<Waiting>(Waiting())
     private let arrived = DispatchSemaphore(value: 0)
+    /// Where the counts of dropped lines go.
+    private let log: PluginHost.LogHandler
 
     private static var currentThread: UInt { UInt(pthread_self()) }
+
+    /// A confinement whose notes of dropped log lines go to `log`.
+    init(log: @escaping PluginHost.LogHandler) {
+        self.log = log
+    }
 
     /// Makes the calling thread the dispatch thread (each event does, so a host driven from
     /// one thread after being made on another confines to the right one).
@@ -21,10 +43,7 @@ final class DispatchThreadConfinement: Sendable {
 
     /// Runs `work` now when called on the dispatch thread; else queues it for the dispatch thread.
     func deliver(_ work: @escaping @Sendable () -> Void) {
-        guard Self.currentThread != dispatchThread.load(ordering: .acquiring) else {
-            work()
-            return
-        }
+        guard !isDispatchThread else { return work() }
         queue(work)
     }
 
@@ -32,19 +51,42 @@ final class DispatchThreadConfinement: Sendable {
     /// worker sent, which either host thread may read (the reader thread, or the dispatch thread
     /// waiting for its reply), so that its lines keep the order the worker sent them in.
     func queue(_ work: @escaping @Sendable () -> Void) {
-        pending.withLock { $0.append(work) }
+        pending.withLock { $0.work.append(work) }
         arrived.signal()
     }
 
-    /// Runs everything queued so far, in arrival order, on the calling (dispatch) thread.
+    /// Hands `record` to `log` on the dispatch thread: at once when called there, unless `ordered`
+    /// (a worker's line, queued like the rest of what its worker sent); else queued, or dropped and
+    /// counted when ``waitingLineLimit`` lines already wait.
+    func log(_ record: PluginLogRecord, to log: @escaping PluginHost.LogHandler, ordered: Bool) {
+        if !ordered && isDispatchThread { return log(record) }
+        let queued = pending.withLock { waiting in
+            guard waiting.lines < Self.waitingLineLimit else {
+                waiting.dropped[record.source, default: 0] += 1
+                return false
+            }
+            waiting.lines += 1
+            waiting.work.append { log(record) }
+            return true
+        }
+        if queued { arrived.signal() }
+    }
+
+    /// Runs everything queued so far, in arrival order, on the calling (dispatch) thread; then logs
+    /// how many lines each source had dropped.
     func drain() {
         while true {
-            let batch = pending.withLock { pending -> [@Sendable () -> Void] in
-                defer { pending.removeAll() }
-                return pending
+            let batch = pending.withLock { waiting in
+                defer { waiting = Waiting() }
+                return waiting
             }
-            guard !batch.isEmpty else { return }
-            batch.forEach { $0() }
+            guard !batch.work.isEmpty || !batch.dropped.isEmpty else { return }
+            batch.work.forEach { $0() }
+            for (source, count) in batch.dropped.sorted(by: { $0.key < $1.key }) {
+                log(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .warning,
+                                    message: "\(count) log lines of \(source) dropped: more than \(Self.waitingLineLimit) "
+                                        + "waited for the dispatch thread (thread confinement)"))
+            }
         }
     }
 
@@ -56,6 +98,11 @@ final class DispatchThreadConfinement: Sendable {
             if done() { return }
             arrived.wait()
         }
+    }
+
+    /// Whether the calling thread is the dispatch thread.
+    private var isDispatchThread: Bool {
+        Self.currentThread == dispatchThread.load(ordering: .acquiring)
     }
 }
 

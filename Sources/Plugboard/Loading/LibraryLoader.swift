@@ -84,7 +84,7 @@ final class LibraryLoader {
     var pluginLogSink: PluginHost.LogHandler {
         guard let confinement = callSite.decorators.confinement else { return log }
         let log = log
-        return { record in confinement.deliver { log(record) } }
+        return { record in confinement.log(record, to: log, ordered: false) }
     }
 
     /// Where the log lines a worker sends go: ``log``, when confined queued for the dispatch
@@ -92,7 +92,7 @@ final class LibraryLoader {
     var workerLogSink: PluginHost.LogHandler {
         guard let confinement = callSite.decorators.confinement else { return log }
         let log = log
-        return { record in confinement.queue { log(record) } }
+        return { record in confinement.log(record, to: log, ordered: true) }
     }
 
     /// The files service a library loaded now gets: the host's through the worker's channel,

@@ -36,7 +36,7 @@ import Testing
     /// What a worker sent is queued whichever host thread reads it, the dispatch thread included,
     /// and runs at the next drain in the order queued: a worker's lines keep the order it sent them in.
     @Test func queuedWorkRunsAtTheNextDrainInOrderWhateverTheThread() {
-        let confinement = DispatchThreadConfinement()
+        let confinement = DispatchThreadConfinement(log: { _ in })
         confinement.adopt()
         let order = Mutex<[String]>([])
         let queued = DispatchSemaphore(value: 0)
@@ -99,6 +99,40 @@ import Testing
             }
             #expect(order.withLock { $0 } == ["log line", "answer"], "round \(round)")
         }
+    }
+
+    /// A plugin thread that logs more lines than may wait for the dispatch thread during one call: the
+    /// first ones arrive, in order; the rest are dropped and counted in one warning naming the library.
+    @Test(arguments: ["in process", "worker"])
+    func linesPastTheWaitingLimitAreDroppedAndCounted(placement: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let library = try PluginCompiler.hostile("hostile.so", in: directory.path, ["CONFINED_FLOOD_AT=AT_WILL_FINISH"])
+        let lines = Mutex<[String]>([])
+        let notes = Mutex<[PluginLogRecord]>([])
+        let host = PluginHost(isolation: placement == "worker" ? .workers(worker: Self.worker) : .inProcess,
+                              decorators: [.threadConfinement]) { record in
+            if record.plugin == "com.example.hostile" { lines.withLock { $0.append(record.message) } }
+            if record.source == HostIdentity.name, record.message.contains("dropped") { notes.withLock { $0.append(record) } }
+        }
+        defer { host.shutdown() }
+        try #require(host.loadLibrary(at: library).status == .loaded)
+        host.willFinishLaunching()
+        let limit = DispatchThreadConfinement.waitingLineLimit
+        let floods = lines.withLock { $0 }.filter { $0.hasPrefix("flood ") }
+        // The first lines, in order, as many as the limit leaves room for (a worker's other lines
+        // of the call, if any, wait too).
+        #expect(floods.count > limit - 10 && floods.count <= limit, "\(floods.count) lines")
+        #expect(floods.elementsEqual((1...max(1, floods.count)).lazy.map { "flood \($0)" }), "not the first lines in order")
+        // A worker's lines are all queued, its last one too; in process, that one is logged on the
+        // dispatch thread itself, at once.
+        let dropped = 25_000 + (placement == "worker" ? 1 : 0) - floods.count
+        let note = try #require(notes.withLock { $0 }.first)
+        #expect(notes.withLock { $0 }.count == 1)
+        #expect(note.level == .warning)
+        #expect(note.message == "\(dropped) log lines of \(library) dropped: more than \(limit) waited for the dispatch thread "
+                    + "(thread confinement)", "\(note.message)")
+        #expect(lines.withLock { $0 }.contains("after the flood") == (placement == "in process"))
     }
 
     /// An answer after the deadline: the deadline, then the late answer's warning, both on the dispatch thread.

@@ -57,7 +57,10 @@
  *           SLEEP_AT (sleeps 1 s, then goes on),
  *           CONFINED_LOG_AT (starts a thread that logs "from a plugin thread", joins
  *           it, then logs "after the thread joined" on the calling thread: without
- *           thread confinement the thread's line comes first).
+ *           thread confinement the thread's line comes first),
+ *           CONFINED_FLOOD_AT (starts a thread that logs "flood N" 25,000 times, N from 1,
+ *           joins it, then logs "after the flood": more lines than thread confinement
+ *           keeps waiting for the dispatch thread).
  *           NULL_STATE_AT (AT_SAVE_STATE only: save_state returns PB_OK with
  *           NULL data and a size of 100), HUGE_STATE_AT (AT_SAVE_STATE only:
  *           save_state returns PB_OK with a size of PB_SAVED_STATE_MAX_SIZE + 1
@@ -254,6 +257,18 @@ static void *log_every_10_ms(void *unused) {
 static void *log_from_a_thread(void *unused) {
     (void)unused;
     host->log(host, HOSTILE_ID, PB_LOG_INFO, "from a plugin thread");
+    return NULL;
+}
+#endif
+
+#ifdef CONFINED_FLOOD_AT
+static void *flood_from_a_thread(void *unused) {
+    (void)unused;
+    char line[32];
+    for (int i = 1; i <= 25000; i++) {
+        snprintf(line, sizeof line, "flood %d", i);
+        host->log(host, HOSTILE_ID, PB_LOG_INFO, line);
+    }
     return NULL;
 }
 #endif
@@ -526,6 +541,13 @@ static void misbehave(int place) {
         pthread_t thread;
         if (pthread_create(&thread, NULL, log_from_a_thread, NULL) == 0) pthread_join(thread, NULL);
         host->log(host, HOSTILE_ID, PB_LOG_INFO, "after the thread joined");
+    }
+#endif
+#ifdef CONFINED_FLOOD_AT
+    if (place == CONFINED_FLOOD_AT) {
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, flood_from_a_thread, NULL) == 0) pthread_join(thread, NULL);
+        host->log(host, HOSTILE_ID, PB_LOG_INFO, "after the flood");
     }
 #endif
 #ifdef LOG_THREAD_AT
