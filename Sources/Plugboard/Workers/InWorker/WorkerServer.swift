@@ -79,14 +79,26 @@ public enum WorkerServer {
             complain("cannot start the thread that reads the channel: \(error)")
             return 71
         }
-        while let received = inbox.take() {
-            do {
-                guard try session.handle(received) else { return 0 }
-            } catch {
-                return 71
+        // Once a library is loaded and no request has come for a while, what starting and loading
+        // touched is given back (ResidentPages); the next request maps again what it uses. Once per
+        // worker: a reload does not repeat it.
+        var releasePending = false, released = false
+        while true {
+            switch inbox.take(idleAfter: releasePending ? ResidentPages.idleDelay : nil) {
+            case .message(let received):
+                do {
+                    guard try session.handle(received) else { return 0 }
+                } catch {
+                    return 71
+                }
+                if case .load = received.message, !released { releasePending = true }
+            case .idle:
+                ResidentPages.release()
+                (releasePending, released) = (false, true)
+            case .closed:
+                return inbox.malformed ? 71 : 0
             }
         }
-        return inbox.malformed ? 71 : 0
     }
 
     /// Says why the worker cannot go on, on its standard error (the host shows it as the library's line).
@@ -259,16 +271,31 @@ final class WorkerInbox: Sendable {
     /// Whether the inbox was closed because the host sent a malformed message.
     var malformed: Bool { queue.withLock { $0.malformed } }
 
-    /// The next message, waiting for it; nil once closed and empty.
-    func take() -> ReceivedMessage? {
+    /// What ``take(idleAfter:)`` gives.
+    enum Taken {
+        /// The next message.
+        case message(ReceivedMessage)
+        /// None came for the time asked.
+        case idle
+        /// The inbox is closed and empty.
+        case closed
+    }
+
+    /// The next message, waiting for it (for `idleAfter` at most, when given).
+    func take(idleAfter limit: DispatchTimeInterval? = nil) -> Taken {
+        let deadline = limit.map { DispatchTime.now() + $0 }
         while true {
             let next = queue.withLock { queue -> (ReceivedMessage?, Bool) in
                 queue.waiting = queue.messages.isEmpty
                 return queue.messages.isEmpty ? (nil, queue.closed) : (queue.messages.removeFirst(), false)
             }
-            if let message = next.0 { return message }
-            if next.1 { return nil }
-            available.wait()
+            if let message = next.0 { return .message(message) }
+            if next.1 { return .closed }
+            if let deadline {
+                if available.wait(timeout: deadline) == .timedOut { return .idle }
+            } else {
+                available.wait()
+            }
         }
     }
 }
