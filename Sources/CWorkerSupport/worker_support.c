@@ -32,7 +32,9 @@ static void release_run(struct release_walk *walk, uintptr_t start, uintptr_t en
 /* Releases the pages of [start, end) in runs, leaving out each page this process wrote: a private
  * copy that MADV_DONTNEED would take back to the file's bytes (the loader's text relocations, or a
  * plugin that rewrote code in memory, as a function hook does). Nothing is released when the page
- * map cannot be read. */
+ * map cannot be read. A page first written between its entry's read and the madvise (a plugin
+ * thread rewriting code at that very moment) would lose the write; only that plugin's own worker
+ * is concerned. */
 static void release_unwritten(struct release_walk *walk, uintptr_t start, uintptr_t end) {
     uint64_t entries[512];
     uintptr_t run = start;
