@@ -16,7 +16,6 @@
 struct release_walk {
     int pagemap;
     uintptr_t page;
-    size_t bytes;
 };
 
 /* Whether the page `entry` describes is this process's own copy: written since it was mapped from its
@@ -25,16 +24,17 @@ static int is_written(uint64_t entry) {
     return (entry & PAGEMAP_SWAPPED) || ((entry & PAGEMAP_PRESENT) && !(entry & PAGEMAP_FILE_OR_SHARED));
 }
 
-static void release_run(struct release_walk *walk, uintptr_t start, uintptr_t end) {
-    if (end > start && madvise((void *)start, end - start, MADV_DONTNEED) == 0) walk->bytes += end - start;
+/* A run that cannot be released (a hole in it, a locked page) stays as it is. */
+static void release_run(uintptr_t start, uintptr_t end) {
+    if (end > start) (void)madvise((void *)start, end - start, MADV_DONTNEED);
 }
 
 /* Releases the pages of [start, end) in runs, leaving out each page this process wrote: a private
  * copy that MADV_DONTNEED would take back to the file's bytes (the loader's text relocations, or a
  * plugin that rewrote code in memory, as a function hook does). Nothing is released when the page
- * map cannot be read. A page first written between its entry's read and the madvise (a plugin
- * thread rewriting code at that very moment) would lose the write; only that plugin's own worker
- * is concerned. */
+ * map cannot be read. A page first written between its entry's read and the madvise would lose
+ * the write: a plugin thread rewriting code, or a library with text relocations that a plugin thread
+ * opens, at that very moment. Only that plugin's own worker is concerned. */
 static void release_unwritten(struct release_walk *walk, uintptr_t start, uintptr_t end) {
     uint64_t entries[512];
     uintptr_t run = start;
@@ -44,16 +44,16 @@ static void release_unwritten(struct release_walk *walk, uintptr_t start, uintpt
         off_t offset = (off_t)(address / walk->page * sizeof(uint64_t));
         ssize_t got = pread(walk->pagemap, entries, count * sizeof(uint64_t), offset);
         if (got < (ssize_t)sizeof(uint64_t)) {
-            release_run(walk, run, address);
+            release_run(run, address);
             return;
         }
         for (size_t i = 0; i < (size_t)got / sizeof(uint64_t); i++, address += walk->page) {
             if (!is_written(entries[i])) continue;
-            release_run(walk, run, address);
+            release_run(run, address);
             run = address + walk->page;
         }
     }
-    release_run(walk, run, end);
+    release_run(run, end);
 }
 
 static int release_object(struct dl_phdr_info *info, size_t size, void *data) {
@@ -74,10 +74,9 @@ static int release_object(struct dl_phdr_info *info, size_t size, void *data) {
     return 0;
 }
 
-size_t pbw_release_unwritten_pages(void) {
-    struct release_walk walk = { open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC), (uintptr_t)sysconf(_SC_PAGESIZE), 0 };
-    if (walk.pagemap < 0) return 0;
+void pbw_release_unwritten_pages(void) {
+    struct release_walk walk = { open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC), (uintptr_t)sysconf(_SC_PAGESIZE) };
+    if (walk.pagemap < 0) return;
     dl_iterate_phdr(release_object, &walk);
     close(walk.pagemap);
-    return walk.bytes;
 }

@@ -9,10 +9,10 @@ struct StartupMeasurement {
     let isolation: String
     /// Best wall time from just before the spawn to the did-finish-launching report line, in ns.
     let nanoseconds: UInt64
-    /// The host and its workers at that point, in the run with the most resident memory.
+    /// The host and its workers at that point, in the run with the most resident memory serving.
     let memory: ProcessMemory
     /// The host and its workers serving: idle long enough for each worker to give back what starting
-    /// touched, then after one event to every plugin; from the run with the most resident memory.
+    /// touched, then after one event to every plugin; the run with the most resident memory so.
     let serving: ProcessMemory
 }
 
@@ -41,8 +41,7 @@ struct StartupBenchmark {
             for (index, mode) in modes.enumerated() {
                 let run = try once(directory: directory, count: count, isolation: mode)
                 best[index].time = min(best[index].time, run.time)
-                if run.memory.rss > best[index].memory.rss { best[index].memory = run.memory }
-                if run.serving.rss > best[index].serving.rss { best[index].serving = run.serving }
+                if run.serving.rss > best[index].serving.rss { (best[index].memory, best[index].serving) = (run.memory, run.serving) }
             }
         }
         return modes.indices.map {

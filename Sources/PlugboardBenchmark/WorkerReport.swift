@@ -140,7 +140,7 @@ enum WorkerReport {
                 + "the sum of `Pss` (`/proc/PID/smaps_rollup`; shared pages divided among the processes that map them); "
                 + "then the same serving: after \(Format.fixed(StartupBenchmark.servingPause, 1)) s idle (a worker gives "
                 + "back what starting and loading touched after 1 s idle) and one `memory-warning` event to every plugin. "
-                + "Memory is from the run with the largest RSS sum.",
+                + "Both readings are from the run with the largest RSS sum serving.",
             "",
             "| libraries | isolation | ms to launched | processes | RSS sum (MiB) | PSS sum (MiB) | serving: RSS sum | PSS sum |",
             "|---:|---|---:|---:|---:|---:|---:|---:|",

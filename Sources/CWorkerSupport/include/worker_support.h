@@ -12,6 +12,6 @@ static inline int pbw_die_with_parent(void) {
 /** Gives back this process's mappings of the code and constants of its program and libraries (the
  *  segments they never write) that it has not written to: pages that start-up and loading touched and
  *  serving may not need again. They stay in the page cache, and a page is mapped again when next used.
- *  A page the process did write (a private copy) stays; so does everything when /proc/self/pagemap,
- *  which tells them apart, cannot be read. Returns the bytes released. */
-size_t pbw_release_unwritten_pages(void);
+ *  A page the process did write (a private copy) stays, unless written at the very moment of the call;
+ *  so does everything when /proc/self/pagemap, which tells them apart, cannot be read. */
+void pbw_release_unwritten_pages(void);

@@ -32,7 +32,7 @@ struct CallDecorators: Sendable {
         }
         authorization = policy.map { CallAuthorization(policy: $0, log: log) }
         tracer = traced.map { CallTracer(plugins: $0, log: log) }
-        confinement = confined ? DispatchThreadConfinement(log: log) : nil
+        confinement = confined ? DispatchThreadConfinement(dropNotes: log) : nil
         traces = traced != nil
         confines = confined
     }

@@ -7,17 +7,21 @@ import Synchronization
 /// the dispatch thread, the thread that delivers events, like an application's
 /// main-queue hop. Thread-safe; ``drain()`` and ``wait(until:)`` run on the dispatch thread.
 final class DispatchThreadConfinement: Sendable {
-    /// The most log lines kept waiting for the dispatch thread at once. A plugin thread that logs
-    /// without end while the application dispatches nothing would otherwise grow the queue without
-    /// limit; lines past it are dropped, counted per source, and the counts logged at the next drain.
+    /// The most log lines of one source (a library, or the host) kept waiting for the dispatch
+    /// thread at once, and the most bytes of text: a plugin thread that logs without end while the
+    /// application dispatches nothing would otherwise grow the queue without limit. Lines past either
+    /// are dropped, counted, and the count logged at the next drain. Each source has its own
+    /// allowance, so a flooding library loses only its own lines, and is the one named.
     static let waitingLineLimit = 10_000
+    /// See ``waitingLineLimit``.
+    static let waitingByteLimit = 4 << 20
 
     /// What waits for the dispatch thread.
     private struct Waiting {
         /// The work, in arrival order.
         var work: [@Sendable () -> Void] = []
-        /// How many of ``work`` are log lines.
-        var lines = 0
+        /// The log lines among ``work`` by source: how many, and their bytes of text.
+        var held: [String: (lines: Int, bytes: Int)] = [:]
         /// Log lines dropped since the last drain, by source.
         var dropped: [String: Int] = [:]
     }
@@ -26,13 +30,13 @@ final class DispatchThreadConfinement: Sendable {
     private let pending = Mutex<Waiting>(Waiting())
     private let arrived = DispatchSemaphore(value: 0)
     /// Where the counts of dropped lines go.
-    private let log: PluginHost.LogHandler
+    private let dropNotes: PluginHost.LogHandler
 
     private static var currentThread: UInt { UInt(pthread_self()) }
 
-    /// A confinement whose notes of dropped log lines go to `log`.
-    init(log: @escaping PluginHost.LogHandler) {
-        self.log = log
+    /// A confinement whose counts of dropped log lines go to `dropNotes`.
+    init(dropNotes: @escaping PluginHost.LogHandler) {
+        self.dropNotes = dropNotes
     }
 
     /// Makes the calling thread the dispatch thread (each event does, so a host driven from
@@ -57,15 +61,17 @@ final class DispatchThreadConfinement: Sendable {
 
     /// Hands `record` to `log` on the dispatch thread: at once when called there, unless `ordered`
     /// (a worker's line, queued like the rest of what its worker sent); else queued, or dropped and
-    /// counted when ``waitingLineLimit`` lines already wait.
+    /// counted when its source's allowance (``waitingLineLimit``, ``waitingByteLimit``) is used up.
     func log(_ record: PluginLogRecord, to log: @escaping PluginHost.LogHandler, ordered: Bool) {
         if !ordered && isDispatchThread { return log(record) }
+        let bytes = record.message.utf8.count
         let queued = pending.withLock { waiting in
-            guard waiting.lines < Self.waitingLineLimit else {
+            let held = waiting.held[record.source, default: (0, 0)]
+            guard held.lines < Self.waitingLineLimit, held.bytes + bytes <= Self.waitingByteLimit else {
                 waiting.dropped[record.source, default: 0] += 1
                 return false
             }
-            waiting.lines += 1
+            waiting.held[record.source] = (held.lines + 1, held.bytes + bytes)
             waiting.work.append { log(record) }
             return true
         }
@@ -83,9 +89,10 @@ final class DispatchThreadConfinement: Sendable {
             guard !batch.work.isEmpty || !batch.dropped.isEmpty else { return }
             batch.work.forEach { $0() }
             for (source, count) in batch.dropped.sorted(by: { $0.key < $1.key }) {
-                log(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .warning,
-                                    message: "\(count) log lines of \(source) dropped: more than \(Self.waitingLineLimit) "
-                                        + "waited for the dispatch thread (thread confinement)"))
+                dropNotes(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .warning,
+                                          message: "\(count) log lines of \(source) dropped: more than "
+                                              + "\(Self.waitingLineLimit) lines or \(Self.waitingByteLimit >> 20) MiB "
+                                              + "waited for the dispatch thread (thread confinement)"))
             }
         }
     }

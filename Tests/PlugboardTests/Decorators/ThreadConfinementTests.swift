@@ -36,7 +36,7 @@ import Testing
     /// What a worker sent is queued whichever host thread reads it, the dispatch thread included,
     /// and runs at the next drain in the order queued: a worker's lines keep the order it sent them in.
     @Test func queuedWorkRunsAtTheNextDrainInOrderWhateverTheThread() {
-        let confinement = DispatchThreadConfinement(log: { _ in })
+        let confinement = DispatchThreadConfinement(dropNotes: { _ in })
         confinement.adopt()
         let order = Mutex<[String]>([])
         let queued = DispatchSemaphore(value: 0)
@@ -49,6 +49,28 @@ import Testing
         #expect(order.withLock { $0 }.isEmpty)
         confinement.drain()
         #expect(order.withLock { $0 } == ["first, read by another thread", "second, read by the dispatch thread"])
+    }
+
+    /// Each source has its own allowance of waiting lines, counted in bytes too: a library that logs
+    /// long lines loses only its own past 4 MiB, another library's lines all arrive, and the one note
+    /// names the library that lost lines.
+    @Test func eachSourceHasItsOwnAllowanceInLinesAndBytes() {
+        let notes = Mutex<[String]>([])
+        let confinement = DispatchThreadConfinement(dropNotes: { record in notes.withLock { $0.append(record.message) } })
+        confinement.adopt()
+        let delivered = Mutex<[String]>([])
+        let log: PluginHost.LogHandler = { record in delivered.withLock { $0.append(record.source) } }
+        let mebibyte = String(repeating: "x", count: 1 << 20)
+        for _ in 0..<5 { confinement.log(PluginLogRecord(source: "/loud.so", plugin: nil, level: .info, message: mebibyte), to: log, ordered: true) }
+        for _ in 0..<3 { confinement.log(PluginLogRecord(source: "/quiet.so", plugin: nil, level: .info, message: "hello"), to: log, ordered: true) }
+        confinement.drain()
+        #expect(delivered.withLock { $0 } == Array(repeating: "/loud.so", count: 4) + Array(repeating: "/quiet.so", count: 3))
+        #expect(notes.withLock { $0 } == ["1 log lines of /loud.so dropped: more than 10000 lines or 4 MiB waited for the dispatch "
+                                          + "thread (thread confinement)"])
+        // The allowance is for what waits: once drained, the library may log again.
+        confinement.log(PluginLogRecord(source: "/loud.so", plugin: nil, level: .info, message: mebibyte), to: log, ordered: true)
+        confinement.drain()
+        #expect(delivered.withLock { $0 }.count == 8)
     }
 
     @Test(arguments: ["in process", "worker"])
@@ -130,8 +152,8 @@ import Testing
         let note = try #require(notes.withLock { $0 }.first)
         #expect(notes.withLock { $0 }.count == 1)
         #expect(note.level == .warning)
-        #expect(note.message == "\(dropped) log lines of \(library) dropped: more than \(limit) waited for the dispatch thread "
-                    + "(thread confinement)", "\(note.message)")
+        #expect(note.message == "\(dropped) log lines of \(library) dropped: more than \(limit) lines or 4 MiB waited for "
+                    + "the dispatch thread (thread confinement)", "\(note.message)")
         #expect(lines.withLock { $0 }.contains("after the flood") == (placement == "in process"))
     }
 

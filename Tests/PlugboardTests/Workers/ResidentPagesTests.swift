@@ -19,8 +19,17 @@ import Testing
         return entry & (1 << 63) != 0
     }
 
-    @Test func untouchedPagesGoAndAPageTheProcessWroteStays() throws {
+    /// Whether this machine runs the hook's machine code (x86-64).
+    private static let runsTheHook: Bool = {
         #if arch(x86_64)
+        true
+        #else
+        false
+        #endif
+    }()
+
+    @Test(.enabled(if: runsTheHook, "the hook is x86-64 machine code"))
+    func untouchedPagesGoAndAPageTheProcessWroteStays() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let library = try PluginCompiler.compile(TestPaths.fixtures + "/resident_pages.c", to: directory.file("libresident.so"))
@@ -42,14 +51,11 @@ import Testing
         #expect(constants[2 * Self.page] == 3)
         #expect(try isResident(constants + 2 * Self.page))
 
-        #expect(pbw_release_unwritten_pages() > 0)
+        pbw_release_unwritten_pages()
 
         #expect(try !isResident(constants + 2 * Self.page), "an untouched page of constants is given back")
         #expect(try isResident(function), "the rewritten page stays")
         #expect(answer() == 42, "the rewrite is not undone")
         #expect(constants[2 * Self.page] == 3, "a page given back reads the same when used again")
-        #else
-        // The hook is x86-64 machine code.
-        #endif
     }
 }

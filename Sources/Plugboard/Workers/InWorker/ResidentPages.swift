@@ -15,13 +15,14 @@ import Dispatch
 ///
 /// A page the worker wrote is never released, or the write would be undone: nothing of a writable
 /// segment, and no page of its own (a library's code relocated in place, a plugin's function hook),
-/// told apart by the kernel's page map.
+/// told apart by the kernel's page map; only a write at the very moment of the release would be lost
+/// (a plugin thread rewriting code then), which concerns that plugin's own worker alone.
 enum ResidentPages {
     /// How long a worker with a library loaded waits with no request before giving back its pages.
     static let idleDelay = DispatchTimeInterval.seconds(1)
 
     /// Gives back what the worker has not written of its mapped code and constants.
     static func release() {
-        _ = pbw_release_unwritten_pages()
+        pbw_release_unwritten_pages()
     }
 }

@@ -241,13 +241,13 @@ final class WorkerInbox: Sendable {
     private let queue = Mutex<(messages: [ReceivedMessage], closed: Bool, waiting: Bool, malformed: Bool)>(([], false, false, false))
     private let available = DispatchSemaphore(value: 0)
 
-    /// Queues `message` for ``take()``.
+    /// Queues `message` for ``take(idleAfter:)``.
     func put(_ message: ReceivedMessage) {
         queue.withLock { $0.messages.append(message) }
         available.signal()
     }
 
-    /// Queues `message` only when the main thread waits in ``take()`` with nothing queued, so it
+    /// Queues `message` only when the main thread waits in ``take(idleAfter:)`` with nothing queued, so it
     /// takes this message next; false otherwise (nothing queued).
     func putIfIdle(_ message: ReceivedMessage) -> Bool {
         let queued = queue.withLock { queue -> Bool in
@@ -291,11 +291,18 @@ final class WorkerInbox: Sendable {
             }
             if let message = next.0 { return .message(message) }
             if next.1 { return .closed }
-            if let deadline {
-                if available.wait(timeout: deadline) == .timedOut { return .idle }
-            } else {
+            guard let deadline else {
                 available.wait()
+                continue
             }
+            guard available.wait(timeout: deadline) == .timedOut else { continue }
+            // No longer waiting: a function call that comes while the caller is busy gets a thread of its own.
+            let idle = queue.withLock { queue -> Bool in
+                guard queue.messages.isEmpty, !queue.closed else { return false }
+                queue.waiting = false
+                return true
+            }
+            if idle { return .idle }
         }
     }
 }
