@@ -30,10 +30,14 @@ public final class ChildProcess: Sendable {
     public let executable: String
     /// Whether the child leads a process group of its own, which then ends with it.
     let leadsProcessGroup: Bool
-    /// The read end of the child's standard output, when it is `.pipe`; owned by this object.
+    /// The read end of the child's standard output, when it is `.pipe`; owned by this object unless
+    /// handed over (``handOverOutputs()``).
     public let output: Int32?
-    /// The read end of the child's standard error, when it is `.pipe`; owned by this object.
+    /// The read end of the child's standard error, when it is `.pipe`; owned by this object unless
+    /// handed over (``handOverOutputs()``).
     public let errorOutput: Int32?
+    /// Whether ``handOverOutputs()`` gave ``output`` and ``errorOutput`` to the caller.
+    private let outputsHandedOver = Mutex(false)
 
     /// How the child ended, once reaped: until then `pid` is still the child's.
     let termination = Mutex<Termination?>(nil)
@@ -109,11 +113,19 @@ public final class ChildProcess: Sendable {
         self.input = Mutex(inputPipe?.parentEnd)
     }
 
-    /// Kills the child if it still runs, reaps it, and closes the pipe ends.
+    /// Kills the child if it still runs, reaps it, and closes the pipe ends it still owns.
     deinit {
         stop()
         closeInput()
+        guard !outputsHandedOver.withLock({ $0 }) else { return }
         for descriptor in [output, errorOutput].compactMap({ $0 }) { close(descriptor) }
+    }
+
+    /// Gives ``output`` and ``errorOutput`` to the caller, who closes each once done reading it; this
+    /// object no longer does. For readers on threads of their own, which alone know when they have
+    /// read the last byte, while this object may be kept for long after (a replaced plugin worker's).
+    public func handOverOutputs() {
+        outputsHandedOver.withLock { $0 = true }
     }
 
     /// Adds the file action that connects the child's `descriptor` to `stream`;

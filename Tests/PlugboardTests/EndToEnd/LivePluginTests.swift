@@ -85,6 +85,9 @@ import Testing
             #expect(waitFor("\"type\":\"\(kind.rawValue)\"", times: times), "no \(kind.rawValue) line:\n\(process.output)")
         }
 
+        /// The host's open file descriptors now.
+        var descriptors: Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/fd"))?.count ?? 0 }
+
         /// The workers running now (processes of this test's mark but the host).
         var workers: Int { LeftoverProcesses.marked(mark, host: process.pid).filter { $0 != process.pid }.count }
 
@@ -293,7 +296,7 @@ import Testing
         try stage.build("even", version: "2.0")
         try stage.install("odd")
         let host = try Host(stage)
-        var sent = 0
+        var sent = 0, descriptors = 0
         for round in 1...20 {
             try stage.install(round % 2 == 1 ? "even" : "odd")
             for _ in 0..<3 {
@@ -302,7 +305,10 @@ import Testing
             }
             host.waitForChange(.reloaded, times: round)
             #expect(host.workers == 1, "one worker after reload \(round)")
+            if round == 1 { descriptors = host.descriptors }
         }
+        // A replaced worker's streams are closed once read to their end (two a reload stayed open).
+        #expect(host.descriptors < descriptors + 6, "\(descriptors) open descriptors after the first reload, \(host.descriptors) after the last")
         #expect(host.waitFor("\"event\":\"open-url\"", times: sent))
         let lines = try host.finish()
         let changes = lines.compactMap(\.change)

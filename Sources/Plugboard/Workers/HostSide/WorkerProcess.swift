@@ -59,15 +59,31 @@ final class WorkerProcess: Sendable {
         if let denials {
             Glibc.close(reports[1])
             let descriptor = reports[0]
-            try startReader(of: library) { Self.readDenials(descriptor, denials) }
+            do throws(LoadFailure) {
+                try startReader(of: library) { Self.readDenials(descriptor, denials) }
+            } catch {
+                Glibc.close(descriptor)
+                throw error
+            }
         }
-        for (descriptor, stream) in [(process.output, PluginOutputLine.Stream.stdout), (process.errorOutput, .stderr)] {
-            guard let descriptor else { continue }
+        // Each reader closes its stream once it has read the last byte: the process object may be
+        // kept long after the worker is gone (a replaced worker's is), and its streams with it.
+        process.handOverOutputs()
+        let streams = [(process.output, PluginOutputLine.Stream.stdout), (process.errorOutput, .stderr)]
+            .compactMap { descriptor, stream in descriptor.map { ($0, stream) } }
+        for (index, (descriptor, stream)) in streams.enumerated() {
             let (process, readers) = (self.process, self.readers)
             readers.enter()
-            try startReader(of: library) {
-                Self.readLines(descriptor, of: process) { output(PluginOutputLine(source: library, stream: stream, text: $0)) }
+            do throws(LoadFailure) {
+                try startReader(of: library) {
+                    Self.readLines(descriptor, of: process) { output(PluginOutputLine(source: library, stream: stream, text: $0)) }
+                    Glibc.close(descriptor)
+                    readers.leave()
+                }
+            } catch {
                 readers.leave()
+                for (unread, _) in streams[index...] { Glibc.close(unread) }
+                throw error
             }
         }
     }
