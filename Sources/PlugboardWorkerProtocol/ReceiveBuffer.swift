@@ -43,6 +43,13 @@ struct ReceiveBuffer {
         }
     }
 
+    /// Gives back the storage, for a channel that will read no more.
+    mutating func release() {
+        storage = []
+        start = 0
+        end = 0
+    }
+
     /// What a read gave.
     enum Filled {
         /// Bytes were added.

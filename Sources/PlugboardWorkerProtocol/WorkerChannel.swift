@@ -55,11 +55,15 @@ public final class WorkerChannel: Sendable {
     /// thread is in ``receive()`` (it waits for that lock): from the receiving thread, after its
     /// last receive. Closing twice does nothing.
     public func close() {
-        sender.withLock { _ in
-            receiver.withLock { _ in
+        sender.withLock { encoder in
+            receiver.withLock { buffer in
                 guard !closed.load(ordering: .relaxed) else { return }
                 closed.store(true, ordering: .relaxed)
                 try? descriptor.close()
+                // Every use of the two buffers throws once closed: their memory goes now, as a closed
+                // channel may be kept for long (a replaced worker's connection is).
+                encoder = WireEncoder(capacity: 0)
+                buffer.release()
             }
         }
     }
