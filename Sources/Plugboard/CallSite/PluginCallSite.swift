@@ -196,8 +196,8 @@ struct DispatchRun {
     /// From the first call to the end of the last.
     let nanoseconds: UInt64
 
-    /// The report's trace of this run over `roster`.
-    func trace<Table>(_ roster: consuming Roster<Table>, reversed: Bool, answers: CallAnswers) -> CallTrace {
+    /// The report's trace of this run over `roster`; the run's durations move into it.
+    consuming func trace<Table>(_ roster: consuming Roster<Table>, reversed: Bool, answers: CallAnswers) -> CallTrace {
         .compact(roster, made: made, reversed: reversed, answers: answers, durations: durations)
     }
 }

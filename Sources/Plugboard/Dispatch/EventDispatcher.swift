@@ -112,8 +112,9 @@ final class EventDispatcher {
         case .falseUnlessDecided: .bool(!decidedBy.isEmpty)
         }
         let denied = roster.denied
-        let report = EventReport(event: kind, answer: answer, trace: run.trace(consume roster, reversed: reversed, answers: answers),
-                                 decidedBy: decidedBy, failures: failures, denied: denied, nanoseconds: run.nanoseconds)
+        let nanoseconds = run.nanoseconds
+        let report = EventReport(event: kind, answer: answer, trace: (consume run).trace(consume roster, reversed: reversed, answers: answers),
+                                 decidedBy: decidedBy, failures: failures, denied: denied, nanoseconds: nanoseconds)
         callSite.reported(report, of: event)
         // Only when something was posted: an event that posted nothing returns its report as made.
         guard notifications.hasPending else { return report }
