@@ -48,8 +48,12 @@ final class WorkerProcess: Sendable {
         var passing = [WorkerServer.channelDescriptor: pair[1]]
         if denials != nil { passing[WorkerSandbox.reportDescriptor] = reports[1] }
         do {
-            process = try ChildProcess(worker, [], environment: environment, input: .discard, output: .pipe,
-                                       error: .pipe, passing: passing, ownProcessGroup: true)
+            // From a thread that never ends: the worker dies when the thread that started it does.
+            let passing = passing
+            process = try WorkerStartThreads.shared.run { () throws(ChildProcessError) in
+                try ChildProcess(worker, [], environment: environment, input: .discard, output: .pipe,
+                                 error: .pipe, passing: passing, ownProcessGroup: true)
+            }
         } catch {
             for descriptor in [pair[0], pair[1], reports[0], reports[1]] where descriptor >= 0 { Glibc.close(descriptor) }
             throw LoadFailure(.open, "cannot start the plugin worker \(worker)", systemError: error.description)
