@@ -8,7 +8,7 @@ import Testing
 /// the Swift libraries dynamically, so the worker's needed libraries show what its code imports.
 @Suite struct WorkerExecutableTests {
     @Test func theWorkerNeedsFoundationEssentialsOnly() throws {
-        let worker = URL(fileURLWithPath: TestPaths.plugboard).deletingLastPathComponent().appendingPathComponent("plugboard-worker").path
+        let worker = TestPaths.worker
         let needed = try ELFFileReader.reading(worker) { (file) throws(LoadFailure) in try file.dynamicSymbols()?.dependencies().needed }
         let names = try #require(needed)
         #expect(names.contains("libFoundationEssentials.so"), "\(names)")

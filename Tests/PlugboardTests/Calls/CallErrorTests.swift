@@ -111,7 +111,7 @@ import Testing
         let directory = try TemporaryDirectory("plugboard-functions-worker")
         defer { directory.remove() }
         let library = try PluginCompiler.compile(TestPaths.fixtures + "/functions_plugin.c", to: directory.file("libfunctions.so"))
-        let worker = URL(fileURLWithPath: TestPaths.plugboard).deletingLastPathComponent().appendingPathComponent("plugboard-worker").path
+        let worker = TestPaths.worker
         let host = PluginHost(isolation: .workers(worker: worker))
         defer { host.shutdown() }
         let report = host.loadLibrary(at: library)

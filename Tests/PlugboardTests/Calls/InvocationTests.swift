@@ -26,7 +26,7 @@ import Testing
             caller = try Self.build("a", peer: "b", in: directory)
             peer = try Self.build("b", peer: "a", in: directory)
             let log = self.log
-            let worker = WorkerForwardingTests.worker
+            let worker = TestPaths.worker
             host = PluginHost(callTimeout: .seconds(60), isolation: placement == .bothInWorkers ? .workers(worker: worker) : .inProcess) {
                 record in log.lines.withLock { $0.append((record.plugin.map { "\($0): " } ?? "") + record.message) }
             }

@@ -35,7 +35,7 @@ import Testing
 
     /// A host, in process or with workers, that loaded `fixture`'s library.
     static func host(loading fixture: FunctionsFixture, inWorkers: Bool) throws -> PluginHost {
-        let host = inWorkers ? PluginHost(isolation: .workers(worker: WorkerForwardingTests.worker)) : PluginHost()
+        let host = inWorkers ? PluginHost(isolation: .workers(worker: TestPaths.worker)) : PluginHost()
         try #require(host.loadLibrary(at: fixture.library).status == .loaded)
         return host
     }
@@ -164,7 +164,7 @@ import Testing
     @Test func aPreparedCallFollowsThePluginsItCalls() throws {
         let fixture = try FunctionsFixture()
         defer { fixture.remove() }
-        let host = PluginHost(isolation: .workers(worker: WorkerForwardingTests.worker), restarts: 1)
+        let host = PluginHost(isolation: .workers(worker: TestPaths.worker), restarts: 1)
         try #require(host.loadLibrary(at: fixture.library).status == .loaded)
         let touch = try host.function(FunctionAddress(parsing: "com.example.functions.touch")).prepare([])
         let count = try host.function(FunctionAddress(parsing: "com.example.functions.touch_count")).prepare([])

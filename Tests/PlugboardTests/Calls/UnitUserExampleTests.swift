@@ -37,7 +37,7 @@ import Testing
         let log = LogLines()
         let host = PluginHost { record in log.lines.withLock { $0.append("\(record.plugin ?? record.source): \(record.message)") } }
         defer { host.shutdown() }
-        let worker = WorkerForwardingTests.worker
+        let worker = TestPaths.worker
         let reports = userInWorker
             ? [host.loadLibrary(at: user, placement: .workers(worker: worker)), host.loadLibrary(at: converter)]
             : [host.loadLibrary(at: user), host.loadLibrary(at: converter, placement: .workers(worker: worker))]

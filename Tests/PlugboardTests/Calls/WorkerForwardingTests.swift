@@ -7,15 +7,11 @@ import Testing
 /// the same engine, with the same values and the same typed errors as in process; a crash in
 /// the function is the worker's crash, reported, withdrawn and restarted as for any callback.
 @Suite struct WorkerForwardingTests {
-    static var worker: String {
-        URL(fileURLWithPath: TestPaths.plugboard).deletingLastPathComponent().appendingPathComponent("plugboard-worker").path
-    }
-
     /// The same calls in process and in a worker give the same results and the same errors.
     @Test func aWorkerAnswersEveryCallAsTheHostDoesInProcess() throws {
         let fixture = try FunctionsFixture()
         defer { fixture.remove() }
-        let host = PluginHost(isolation: .workers(worker: Self.worker))
+        let host = PluginHost(isolation: .workers(worker: TestPaths.worker))
         defer { host.shutdown() }
         try #require(host.loadLibrary(at: fixture.library).status == .loaded)
         let calls: [(String, [PluginValue])] = [
@@ -44,7 +40,7 @@ import Testing
     @Test func aPointerDoesNotCrossIntoAWorker() throws {
         let fixture = try FunctionsFixture()
         defer { fixture.remove() }
-        let host = PluginHost(isolation: .workers(worker: Self.worker))
+        let host = PluginHost(isolation: .workers(worker: TestPaths.worker))
         defer { host.shutdown() }
         try #require(host.loadLibrary(at: fixture.library).status == .loaded)
         #expect(try fixture.call("echo_pointer", [.pointer(0x1234)]) == .pointer(0x1234))
@@ -62,7 +58,7 @@ import Testing
         defer { directory.remove() }
         let library = try PluginCompiler.compile(TestPaths.fixtures + "/functions_plugin.c", to: directory.file("libfunctions.so"))
         let lines = Mutex<[String]>([])
-        let workers = PluginIsolation.workers(worker: Self.worker)
+        let workers = PluginIsolation.workers(worker: TestPaths.worker)
         let host = PluginHost(isolation: placedByTheLibrary ? .inProcess : workers, restarts: 1) { record in
             lines.withLock { $0.append(record.message) }
         }
@@ -87,7 +83,7 @@ import Testing
         let fixture = try FunctionsFixture()
         defer { fixture.remove() }
         let sandbox = try WorkerSandbox.plan(for: [fixture.library], mode: .best, support: .kernel, grant: SandboxGrant())
-        let connection = try WorkerConnection(library: fixture.library, trust: .strict, sandbox: sandbox, worker: Self.worker,
+        let connection = try WorkerConnection(library: fixture.library, trust: .strict, sandbox: sandbox, worker: TestPaths.worker,
                                               facade: nil, invoker: nil, bus: nil, log: { _ in }, refusals: nil, output: { _ in })
         defer { connection.close(timeout: .seconds(10)) }
         let hello = connection.request(.hello(protocolVersion: .current, hostABIMajor: 1, hostABIMinor: 2), timeout: .seconds(60))

@@ -14,10 +14,6 @@ import Testing
         let onDispatchThread: Bool
     }
 
-    private static var worker: String {
-        URL(fileURLWithPath: TestPaths.plugboard).deletingLastPathComponent().appendingPathComponent("plugboard-worker").path
-    }
-
     /// The plugin's messages as they arrive.
     private final class Arrivals: Sendable {
         let all = Mutex<[Arrival]>([])
@@ -80,7 +76,7 @@ import Testing
         let library = try PluginCompiler.hostile("hostile.so", in: directory.path,
                                                  ["CONFINED_LOG_AT=AT_WILL_FINISH", "COMPLETE_FROM_THREAD_MS=50"])
         let arrivals = Arrivals()
-        let host = host(placement == "worker" ? .workers(worker: Self.worker) : .inProcess, arrivals)
+        let host = host(placement == "worker" ? .workers(worker: TestPaths.worker) : .inProcess, arrivals)
         defer { host.shutdown() }
         try #require(host.loadLibrary(at: library).status == .loaded)
         host.willFinishLaunching()
@@ -103,7 +99,7 @@ import Testing
         let library = try PluginCompiler.hostile("hostile.so", in: directory.path,
                                                  ["COMPLETE_AT=AT_TERMINATE", "LOG_BEFORE_COMPLETING"])
         let order = Mutex<[String]>([])
-        let host = PluginHost(isolation: placement == "worker" ? .workers(worker: Self.worker) : .inProcess,
+        let host = PluginHost(isolation: placement == "worker" ? .workers(worker: TestPaths.worker) : .inProcess,
                               decorators: [.threadConfinement]) { record in
             if record.message == "answering at once" { order.withLock { $0.append("log line") } }
         }
@@ -132,7 +128,7 @@ import Testing
         let library = try PluginCompiler.hostile("hostile.so", in: directory.path, ["CONFINED_FLOOD_AT=AT_WILL_FINISH"])
         let lines = Mutex<[String]>([])
         let notes = Mutex<[PluginLogRecord]>([])
-        let host = PluginHost(isolation: placement == "worker" ? .workers(worker: Self.worker) : .inProcess,
+        let host = PluginHost(isolation: placement == "worker" ? .workers(worker: TestPaths.worker) : .inProcess,
                               decorators: [.threadConfinement]) { record in
             if record.plugin == "com.example.hostile" { lines.withLock { $0.append(record.message) } }
             if record.source == HostIdentity.name, record.message.contains("dropped") { notes.withLock { $0.append(record) } }
@@ -164,7 +160,7 @@ import Testing
         defer { directory.remove() }
         let library = try PluginCompiler.hostile("hostile.so", in: directory.path, ["COMPLETE_FROM_THREAD_MS=300"])
         let arrivals = Arrivals()
-        let host = host(placement == "worker" ? .workers(worker: Self.worker) : .inProcess, arrivals)
+        let host = host(placement == "worker" ? .workers(worker: TestPaths.worker) : .inProcess, arrivals)
         defer { host.shutdown() }
         try #require(host.loadLibrary(at: library).status == .loaded)
         let report = host.didReceiveRemoteNotification(userInfo: "{}", deadline: .milliseconds(20))

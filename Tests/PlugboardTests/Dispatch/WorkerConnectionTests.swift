@@ -7,10 +7,6 @@ import Testing
 /// notifications (held while the answer is awaited, forgotten once it is given; an answer after
 /// that is still named), and its socket (closed once the worker ended).
 @Suite struct WorkerConnectionTests {
-    private static var worker: String {
-        URL(fileURLWithPath: TestPaths.plugboard).deletingLastPathComponent().appendingPathComponent("plugboard-worker").path
-    }
-
     /// What a worker prints up to its end has reached the output handler when the host's shutdown
     /// returns: the lines its `deinit` prints (through stdio and straight to fd 1) too.
     @Test func aWorkersLastPrintedLinesArriveBeforeShutdownReturns() throws {
@@ -19,7 +15,7 @@ import Testing
         let printer = try PluginCompiler.hostile("printer.so", in: directory.path, ["PRINT_AT=AT_DEINIT"])
         for _ in 0..<5 {
             let lines = Mutex<[String]>([])
-            let host = PluginHost(isolation: .workers(worker: Self.worker), logHandler: { _ in }) { line in
+            let host = PluginHost(isolation: .workers(worker: TestPaths.worker), logHandler: { _ in }) { line in
                 lines.withLock { $0.append(line.text) }
             }
             try #require(host.loadLibrary(at: printer).status == .loaded)
@@ -39,7 +35,7 @@ import Testing
         let late = try PluginCompiler.hostile("late.so", in: directory.path,
                                               ["COMPLETE_FROM_THREAD_MS=2000", #"HOSTILE_ID="com.example.late""#])
         let warnings = Mutex<[String]>([])
-        let host = PluginHost(isolation: .workers(worker: Self.worker)) { record in
+        let host = PluginHost(isolation: .workers(worker: TestPaths.worker)) { record in
             guard record.level == .warning, record.plugin == "com.example.late" else { return }
             warnings.withLock { $0.append(record.message) }
         }
@@ -67,7 +63,7 @@ import Testing
         let crashing = try PluginCompiler.hostile("crashing.so", in: directory.path,
                                                   ["SEGV_AT=AT_OPEN_URL", #"HOSTILE_ID="com.example.crashing""#, "HOSTILE_PRIORITY=10"])
         let living = try PluginCompiler.hostile("living.so", in: directory.path, [#"HOSTILE_ID="com.example.living""#])
-        let host = PluginHost(isolation: .workers(worker: Self.worker))
+        let host = PluginHost(isolation: .workers(worker: TestPaths.worker))
         defer { host.shutdown() }
         for library in [crashing, living] { try #require(host.loadLibrary(at: library).status == .loaded) }
         let report = host.open(url: "myapp://x")

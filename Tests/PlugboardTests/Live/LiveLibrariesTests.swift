@@ -8,10 +8,6 @@ import Testing
 /// Live plugins in the embedding API: a host joins, reloads and unloads libraries by path, applies a
 /// folder's changes when told, and a ``PluginFolderWatcher`` says when a folder changed.
 @Suite struct LiveLibrariesTests {
-    private static var worker: String {
-        URL(fileURLWithPath: TestPaths.plugboard).deletingLastPathComponent().appendingPathComponent("plugboard-worker").path
-    }
-
     /// A folder with the live counter built as `liblive.so` version `version`, a container, and a host
     /// over them whose plugin log lines are collected.
     struct Setting {
@@ -59,7 +55,7 @@ import Testing
     }
 
     @Test func aJoinBeforeLaunchGetsNoCatchUpAndOneAfterLaunchGetsTheLaunchAndTheState() throws {
-        let setting = try Setting(isolation: .workers(worker: Self.worker))
+        let setting = try Setting(isolation: .workers(worker: TestPaths.worker))
         defer { setting.remove() }
         let early = setting.host.join(libraryAt: try setting.drop(version: "1.0", as: "libearly.so", [#"LIVE_ID="com.example.early""#]))
         #expect(early.kind == .joined && early.catchUp.isEmpty, "\(early.sentence)")
@@ -76,7 +72,7 @@ import Testing
     }
 
     @Test func reloadCarriesTheStateAndUnloadSavesIt() throws {
-        let setting = try Setting(isolation: .workers(worker: Self.worker))
+        let setting = try Setting(isolation: .workers(worker: TestPaths.worker))
         defer { setting.remove() }
         let path = try setting.drop(version: "1.0")
         #expect(setting.host.loadPlugins(from: setting.searchPath).map(\.status) == [.loaded])
@@ -101,7 +97,7 @@ import Testing
 
     /// A notification queued for the old version's observer is delivered once, to the new version.
     @Test func aNotificationWaitingForTheOldVersionGoesToTheNewOne() throws {
-        let setting = try Setting(isolation: .workers(worker: Self.worker))
+        let setting = try Setting(isolation: .workers(worker: TestPaths.worker))
         defer { setting.remove() }
         let build = { (marker: String) in
             try setting.drop("bus_plugin.c", as: "libbus.so", [#"BUS_OBSERVE="com.example.ping""#, "BUILD_\(marker)"])
@@ -121,7 +117,7 @@ import Testing
 
     /// A function handle resolved before a reload calls the new version (the old worker is gone).
     @Test func aFunctionHandleResolvesToTheNewVersion() throws {
-        let setting = try Setting(isolation: .workers(worker: Self.worker))
+        let setting = try Setting(isolation: .workers(worker: TestPaths.worker))
         defer { setting.remove() }
         let build = { (marker: String) in try setting.drop("functions_plugin.c", as: "libfunctions.so", ["BUILD_\(marker)"]) }
         let path = try build("ONE")
@@ -137,7 +133,7 @@ import Testing
     }
 
     @Test func applyChangesTakesEachChangeOnceAndLeavesAFileThatFailedUntilItChanges() throws {
-        let setting = try Setting(isolation: .workers(worker: Self.worker))
+        let setting = try Setting(isolation: .workers(worker: TestPaths.worker))
         defer { setting.remove() }
         #expect(setting.host.applyChanges(in: setting.searchPath).isEmpty)
         try setting.drop(version: "1.0")
@@ -152,7 +148,7 @@ import Testing
     }
 
     @Test func aFileTheTrustRuleRefusedJoinsOnceItsPermissionsAreFixed() throws {
-        let setting = try Setting(isolation: .workers(worker: Self.worker))
+        let setting = try Setting(isolation: .workers(worker: TestPaths.worker))
         defer { setting.remove() }
         let path = try setting.drop(version: "1.0")
         #expect(chmod(path, 0o777) == 0)

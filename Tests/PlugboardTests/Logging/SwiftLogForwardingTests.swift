@@ -38,7 +38,7 @@ import Testing
         let entries = Entries()
         var logger = Logger(label: "app") { _ in Recording(entries: entries) }
         logger.logLevel = .info
-        let host = PluginHost(isolation: isolation == "none" ? .inProcess : .workers(worker: WorkerForwardingTests.worker),
+        let host = PluginHost(isolation: isolation == "none" ? .inProcess : .workers(worker: TestPaths.worker),
                               logHandler: PluginHost.forwarding(to: logger))
         let report = host.loadLibrary(at: library)
         try #require(report.status == .loaded, "\(report)")

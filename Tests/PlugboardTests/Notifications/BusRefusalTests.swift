@@ -6,11 +6,7 @@ import Testing
 /// The bus's refusals as values (``BusRefusal``), in process and from a worker: the same
 /// refusals the host logs, typed, whatever note the log line carries.
 @Suite struct BusRefusalTests {
-    /// The `plugboard-worker` executable built next to `plugboard`.
-    private static let worker = URL(fileURLWithPath: TestPaths.plugboard).deletingLastPathComponent()
-        .appendingPathComponent("plugboard-worker").path
-
-    static let isolations: [PluginIsolation] = [.workers(worker: worker), .inProcess]
+    static let isolations: [PluginIsolation] = [.workers(worker: TestPaths.worker), .inProcess]
 
     @Test(arguments: isolations)
     func eachLoggedRefusalIsReportedTypedTheSixteenthToo(isolation: PluginIsolation) throws {

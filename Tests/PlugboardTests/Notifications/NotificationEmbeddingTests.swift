@@ -6,11 +6,7 @@ import Testing
 /// The bus in the embedding API, with real plugins: the host's own observers and posts, posts a
 /// plugin thread makes between events, and a thread that goes on posting after its library's `deinit`.
 @Suite struct NotificationEmbeddingTests {
-    /// The `plugboard-worker` executable built next to `plugboard`.
-    private static let worker = URL(fileURLWithPath: TestPaths.plugboard).deletingLastPathComponent()
-        .appendingPathComponent("plugboard-worker").path
-
-    static let isolations: [PluginIsolation] = [.workers(worker: worker), .inProcess]
+    static let isolations: [PluginIsolation] = [.workers(worker: TestPaths.worker), .inProcess]
 
     @Test(arguments: isolations)
     func theHostsObserversRunAfterThePluginsAndItsPostsReachThem(isolation: PluginIsolation) throws {
@@ -61,7 +57,7 @@ import Testing
         defer { workspace.remove() }
         let library = try NotificationRunTests.busPlugin("listener.so", in: workspace, ["BUS_ID=\"com.example.listener\"",
                                                                                         "BUS_OBSERVE=\"com.example.news\""])
-        let harness = WorkerHarness(library: library, worker: Self.worker, callTimeout: .seconds(30))
+        let harness = WorkerHarness(library: library, worker: TestPaths.worker, callTimeout: .seconds(30))
         let host = harness.host
         #expect(harness.report.status == .loaded)
         host.willFinishLaunching()
@@ -79,7 +75,7 @@ import Testing
         let library = try PluginCompiler.hostile("stray.so", in: workspace.plugins, ["STRAY_POST_THREAD_AT=AT_WILL_FINISH"])
         let logged = Mutex<[String]>([])
         // After deinit no host listens in the worker: the warning comes as a line the worker prints.
-        let harness = WorkerHarness(library: library, worker: Self.worker, callTimeout: .seconds(30),
+        let harness = WorkerHarness(library: library, worker: TestPaths.worker, callTimeout: .seconds(30),
                                     logHandler: { record in logged.withLock { $0.append(record.message) } },
                                     outputHandler: { line in logged.withLock { $0.append(line.text) } })
         let host = harness.host

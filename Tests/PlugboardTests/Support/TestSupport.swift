@@ -32,6 +32,11 @@ enum TestPaths {
         }
         return "plugboard"
     }
+
+    /// The `plugboard-worker` executable built next to `plugboard`.
+    static var worker: String {
+        URL(fileURLWithPath: plugboard).deletingLastPathComponent().appendingPathComponent("plugboard-worker").path
+    }
 }
 
 /// The test process's own data home and scan cache (``TestPaths/hermeticEnvironment``).

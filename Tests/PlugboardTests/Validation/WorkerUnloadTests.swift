@@ -7,10 +7,6 @@ import Testing
 /// `deinit` runs, the worker stays, and a later load runs `init` again in the same process, with
 /// plugin numbers from 0 again.
 @Suite struct WorkerUnloadTests {
-    /// The `plugboard-worker` executable built next to `plugboard`.
-    private let worker = URL(fileURLWithPath: TestPaths.plugboard).deletingLastPathComponent()
-        .appendingPathComponent("plugboard-worker").path
-
     @Test func aLibraryUnloadedInItsWorkerLoadsAgainInTheSameProcess() throws {
         let work = try Workspace("worker-unload")
         defer { work.remove() }
@@ -21,7 +17,7 @@ import Testing
         let logged = Mutex<[String]>([])
         var grant = SandboxGrant()
         grant.write = [markers]
-        let harness = WorkerHarness(library: library, worker: worker, callTimeout: .seconds(30), grant: grant,
+        let harness = WorkerHarness(library: library, worker: TestPaths.worker, callTimeout: .seconds(30), grant: grant,
                                     logHandler: { record in logged.withLock { $0.append(record.message) } })
         let host = harness.host
         #expect(harness.report.status == .loaded)
@@ -42,8 +38,8 @@ import Testing
         defer { work.remove() }
         let joined = try PluginCompiler.hostile("joined.so", in: work.plugins, ["THREAD_LOGS_AT=AT_INIT"])
         let stray = try PluginCompiler.hostile("stray.so", in: work.plugins, ["STRAY_THREAD_AT=AT_INIT", "HOSTILE_ID=\"a.stray\""])
-        let withJoined = WorkerHarness(library: joined, worker: worker, callTimeout: .seconds(30))
-        let withStray = WorkerHarness(library: stray, worker: worker, callTimeout: .seconds(30))
+        let withJoined = WorkerHarness(library: joined, worker: TestPaths.worker, callTimeout: .seconds(30))
+        let withStray = WorkerHarness(library: stray, worker: TestPaths.worker, callTimeout: .seconds(30))
         #expect(withJoined.report.status == .loaded)
         #expect(withStray.report.status == .loaded)
 

@@ -6,10 +6,6 @@ import Testing
 /// a worker when that thread ends (`PR_SET_PDEATHSIG` follows the parent thread), and workers are
 /// started from several threads at once.
 @Suite struct WorkerLifetimeTests {
-    private static var worker: String {
-        URL(fileURLWithPath: TestPaths.plugboard).deletingLastPathComponent().appendingPathComponent("plugboard-worker").path
-    }
-
     /// Two libraries started at once (from Dispatch's pool threads before, which end after 5 s idle),
     /// then 7 s without an event: both workers still answer.
     @Test func workersStartedTogetherOutliveTheThreadsThatStartedThem() throws {
@@ -18,7 +14,7 @@ import Testing
         for name in ["first", "second", "third"] {
             try PluginCompiler.fixture("lib\(name).so", in: directory, ["FIX_ID=\"com.example.\(name)\"", "FIX_BROADCASTS"])
         }
-        let host = PluginHost(isolation: .workers(worker: Self.worker)) { _ in }
+        let host = PluginHost(isolation: .workers(worker: TestPaths.worker)) { _ in }
         defer { host.shutdown() }
         let reports = host.loadPlugins(from: PluginSearchPath(explicit: [directory.path]))
         try #require(reports.count == 3 && reports.allSatisfy { $0.status == .loaded }, "\(reports)")
