@@ -165,6 +165,13 @@ static void say(const char *event) {
     if (host) host->log(host, HOSTILE_ID, PB_LOG_INFO, event);
 }
 
+/* Runs `body` on a thread of its own and joins it, then says `after` on the calling thread. */
+__attribute__((unused)) static void join_thread_then_say(void *(*body)(void *), const char *after) {
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, body, NULL) == 0) pthread_join(thread, NULL);
+    say(after);
+}
+
 __attribute__((unused)) static void do_nothing(int signal) { (void)signal; }
 
 /* Zero, but not known to be zero by the compiler, which would drop a NULL write as undefined. */
@@ -537,18 +544,10 @@ static void misbehave(int place) {
     }
 #endif
 #ifdef CONFINED_LOG_AT
-    if (place == CONFINED_LOG_AT) {
-        pthread_t thread;
-        if (pthread_create(&thread, NULL, log_from_a_thread, NULL) == 0) pthread_join(thread, NULL);
-        host->log(host, HOSTILE_ID, PB_LOG_INFO, "after the thread joined");
-    }
+    if (place == CONFINED_LOG_AT) join_thread_then_say(log_from_a_thread, "after the thread joined");
 #endif
 #ifdef CONFINED_FLOOD_AT
-    if (place == CONFINED_FLOOD_AT) {
-        pthread_t thread;
-        if (pthread_create(&thread, NULL, flood_from_a_thread, NULL) == 0) pthread_join(thread, NULL);
-        host->log(host, HOSTILE_ID, PB_LOG_INFO, "after the flood");
-    }
+    if (place == CONFINED_FLOOD_AT) join_thread_then_say(flood_from_a_thread, "after the flood");
 #endif
 #ifdef LOG_THREAD_AT
     if (place == LOG_THREAD_AT) detach_thread(keep_logging, NULL);
