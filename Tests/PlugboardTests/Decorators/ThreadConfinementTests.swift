@@ -20,10 +20,16 @@ import Testing
         var seen: [Arrival] { all.withLock { $0 } }
     }
 
+    /// A host with confinement, its plugins `in process` or in a `worker`, logging to `log`.
+    private func host(_ placement: String, log: @escaping PluginHost.LogHandler) -> PluginHost {
+        PluginHost(isolation: placement == "worker" ? .workers(worker: TestPaths.worker) : .inProcess,
+                   decorators: [.threadConfinement], logHandler: log)
+    }
+
     /// A host with confinement whose log handler notes, for each plugin message, whether it ran on this thread.
-    private func host(_ placement: PluginIsolation, _ arrivals: Arrivals) -> PluginHost {
+    private func host(_ placement: String, _ arrivals: Arrivals) -> PluginHost {
         let dispatchThread = UInt(pthread_self())
-        return PluginHost(isolation: placement, decorators: [.threadConfinement]) { record in
+        return host(placement) { record in
             guard record.plugin == "com.example.hostile" else { return }
             arrivals.all.withLock { $0.append(Arrival(message: record.message, onDispatchThread: UInt(pthread_self()) == dispatchThread)) }
         }
@@ -76,7 +82,7 @@ import Testing
         let library = try PluginCompiler.hostile("hostile.so", in: directory.path,
                                                  ["CONFINED_LOG_AT=AT_WILL_FINISH", "COMPLETE_FROM_THREAD_MS=50"])
         let arrivals = Arrivals()
-        let host = host(placement == "worker" ? .workers(worker: TestPaths.worker) : .inProcess, arrivals)
+        let host = host(placement, arrivals)
         defer { host.shutdown() }
         try #require(host.loadLibrary(at: library).status == .loaded)
         host.willFinishLaunching()
@@ -99,8 +105,7 @@ import Testing
         let library = try PluginCompiler.hostile("hostile.so", in: directory.path,
                                                  ["COMPLETE_AT=AT_TERMINATE", "LOG_BEFORE_COMPLETING"])
         let order = Mutex<[String]>([])
-        let host = PluginHost(isolation: placement == "worker" ? .workers(worker: TestPaths.worker) : .inProcess,
-                              decorators: [.threadConfinement]) { record in
+        let host = host(placement) { record in
             if record.message == "answering at once" { order.withLock { $0.append("log line") } }
         }
         defer { host.shutdown() }
@@ -128,8 +133,7 @@ import Testing
         let library = try PluginCompiler.hostile("hostile.so", in: directory.path, ["CONFINED_FLOOD_AT=AT_WILL_FINISH"])
         let lines = Mutex<[String]>([])
         let notes = Mutex<[PluginLogRecord]>([])
-        let host = PluginHost(isolation: placement == "worker" ? .workers(worker: TestPaths.worker) : .inProcess,
-                              decorators: [.threadConfinement]) { record in
+        let host = host(placement) { record in
             if record.plugin == "com.example.hostile" { lines.withLock { $0.append(record.message) } }
             if record.source == HostIdentity.name, record.message.contains("dropped") { notes.withLock { $0.append(record) } }
         }
@@ -160,7 +164,7 @@ import Testing
         defer { directory.remove() }
         let library = try PluginCompiler.hostile("hostile.so", in: directory.path, ["COMPLETE_FROM_THREAD_MS=300"])
         let arrivals = Arrivals()
-        let host = host(placement == "worker" ? .workers(worker: TestPaths.worker) : .inProcess, arrivals)
+        let host = host(placement, arrivals)
         defer { host.shutdown() }
         try #require(host.loadLibrary(at: library).status == .loaded)
         let report = host.didReceiveRemoteNotification(userInfo: "{}", deadline: .milliseconds(20))
