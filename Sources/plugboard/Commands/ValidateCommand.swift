@@ -72,8 +72,7 @@ struct ValidateCommand: ParsableCommand {
             if output.json {
                 documents.append(LibraryResults(library: path, checks: shown))
             } else {
-                console.line(ControlCharacters.escaped(path))
-                ValidationFormat.lines(shown).forEach(console.line)
+                console.lines([path] + ValidationFormat.lines(shown))
             }
         }
         if output.json { console.jsonDocument(documents) }

@@ -34,7 +34,7 @@ struct RunSession {
         recording?.recordLoading(reports, start: loadStart) { host.workerEnding(of: $0) != nil }
         let denials = PolicyDenials(host.accessPolicy, plugins: host.plugins)
         for report in reports {
-            json ? console.jsonLine(RunLine.load(report)) : HumanFormat.load(report, denials: denials).forEach(console.line)
+            json ? console.jsonLine(RunLine.load(report)) : console.lines(HumanFormat.load(report, denials: denials))
         }
         if json, let denials { console.jsonLine(RunLine.policy(denials)) }
         let loadedIDs = Set(host.plugins.map(\.descriptor.id.rawValue))
@@ -158,7 +158,7 @@ struct RunSession {
         for change in host.applyChanges(in: changes.searchPath, trust: changes.trust) {
             if change.kind == .joinFailed || change.kind == .reloadFailed { liveLoadFailed.happened = true }
             recording?.recordChange(change, end: MonotonicClock.now())
-            json ? console.jsonLine(RunLine.change(change)) : HumanFormat.change(change).forEach(console.line)
+            json ? console.jsonLine(RunLine.change(change)) : console.lines(HumanFormat.change(change))
         }
     }
 
@@ -212,7 +212,7 @@ struct RunSession {
     /// Prints what restoring or saving the states did: a `state` object with `--json`.
     private func show(_ report: SavedStateReport) {
         guard !report.entries.isEmpty else { return }
-        json ? console.jsonLine(RunLine.state(report)) : HumanFormat.savedState(report).forEach(console.line)
+        json ? console.jsonLine(RunLine.state(report)) : console.lines(HumanFormat.savedState(report))
     }
 
     /// What a second signal prints as it ends the process at once: a note, and with
@@ -234,7 +234,7 @@ struct RunSession {
         let start = MonotonicClock.now()
         let report = deliver()
         recording?.recordEvent(report, detail: detail, start: start, end: MonotonicClock.now())
-        json ? console.jsonLine(RunLine.event(report)) : HumanFormat.event(report, detail: detail).forEach(console.line)
+        json ? console.jsonLine(RunLine.event(report)) : console.lines(HumanFormat.event(report, detail: detail))
         return report
     }
 
@@ -250,7 +250,7 @@ struct RunSession {
         let report = host.deliverNotifications()
         recording?.recordPost(name, report, start: start, end: MonotonicClock.now())
         json ? console.jsonLine(RunLine.post(name: name, payload: payload, notifications: report))
-            : HumanFormat.post(name, report).forEach(console.line)
+            : console.lines(HumanFormat.post(name, report))
     }
 
     /// Prints a `note`: one line, or a `note` object with `--json`.
