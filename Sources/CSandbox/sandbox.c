@@ -314,6 +314,7 @@ static const char *const refused_calls[] = {
 _Static_assert(PBS_CLONE_THREAD == CLONE_THREAD, "CLONE_THREAD");
 _Static_assert(PBS_CLONE_NAMESPACES == (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWIPC |
                                         CLONE_NEWUTS | CLONE_NEWCGROUP), "the namespace flags");
+_Static_assert(PBS_PR_SET_PDEATHSIG == PR_SET_PDEATHSIG && PBS_PR_SET_DUMPABLE == PR_SET_DUMPABLE, "prctl options");
 
 /* The namespace flags a clone may not carry. */
 static const uint64_t namespace_flags[] = {
@@ -396,6 +397,15 @@ static scmp_filter_ctx build_filter(const pbs_rules_t *rules, char *error, size_
     }
     /* clone3 passes its flags in memory, where a filter cannot look: ENOSYS makes the C library use clone. */
     if (result == 0) result = seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+    /* The worker's death signal, set before the sandbox, kills it with the host: changed, a worker
+       busy in a callback would outlive a host killed with SIGKILL. Made dumpable again, it could be
+       traced and its memory read by the user's other processes. prctl's option is an int: only
+       its low 32 bits are compared, as the kernel reads them. */
+    static const unsigned long process_settings[] = {PBS_PR_SET_PDEATHSIG, PBS_PR_SET_DUMPABLE};
+    for (size_t i = 0; result == 0 && i < sizeof process_settings / sizeof *process_settings; i++) {
+        struct scmp_arg_cmp option = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, process_settings[i]);
+        result = trap(filter, "prctl", 1, &option);
+    }
     /* Typing into the terminal of the host's session (CVE-2017-5226) and its console. */
     static const unsigned long terminal_requests[] = {TIOCSTI, TIOCLINUX};
     for (size_t i = 0; result == 0 && i < 2; i++) {

@@ -115,5 +115,12 @@ enum {
     PBS_CLONE_NAMESPACES = 0x7E020000,
 };
 
+/** `prctl`'s options the filter refuses, as ::pbs_denial_t readers see them (the values of
+    <sys/prctl.h>, checked in sandbox.c): changing the death signal, becoming dumpable. */
+enum {
+    PBS_PR_SET_PDEATHSIG = 1,
+    PBS_PR_SET_DUMPABLE = 4,
+};
+
 /** The name of system call `call` on this machine ("socket", "execve"), or NULL. */
 const char *pbs_call_name(int32_t call);

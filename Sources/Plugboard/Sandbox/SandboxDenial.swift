@@ -72,6 +72,10 @@ public struct SandboxDenial: Sendable, Equatable {
         case "socketpair": return ("open a socket pair other than a Unix stream pair", nil, name)
         case "setsid", "setpgid": return ("leave its process group (\(name))", nil, "process group")
         case "inotify_init", "inotify_init1": return ("watch folders (\(name))", nil, "inotify")
+        case "prctl" where first & 0xFFFF_FFFF == UInt64(PBS_PR_SET_PDEATHSIG):
+            return ("stop dying with the host (prctl PR_SET_PDEATHSIG)", nil, "death signal")
+        case "prctl" where first & 0xFFFF_FFFF == UInt64(PBS_PR_SET_DUMPABLE):
+            return ("make itself dumpable (prctl PR_SET_DUMPABLE)", nil, "dumpable")
         case "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat", "utime", "utimes",
              "utimensat", "futimesat", "setxattr", "lsetxattr", "fsetxattr", "setxattrat", "removexattr",
              "lremovexattr", "fremovexattr", "removexattrat":

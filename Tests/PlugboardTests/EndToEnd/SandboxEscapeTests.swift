@@ -15,7 +15,7 @@ import Testing
                            "unix-path", "exec", "exec-memfd", "host-environ", "host-mem", "host-vm-read", "host-ptrace",
                            "host-signal", "userns", "mountns-tmpfs", "chroot", "bpf", "perf", "io-uring", "userfaultfd",
                            "keyctl", "capabilities", "no-new-privs", "env-secret", "chmod-secret", "socketpair-dgram", "inotify",
-                           "fork", "inherited-fd"]
+                           "death-signal", "dumpable", "fork", "inherited-fd"]
     /// The corpus's file name: the key of its grant in a policy.
     static let library = "libsandbox_escape.so"
     /// The host's PLUGBOARD_TEST_SECRET, which no confined worker gets unless granted.
@@ -49,6 +49,7 @@ import Testing
         #expect(reports.contains { $0.contains(" tried to start a process")
                     && $0.hasSuffix("; grant \"execute\" to \(Self.library) in the policy's \"libraries\" to allow it") }, "\(reports)")
         #expect(reports.contains { $0.contains(" tried to call bpf") && $0.hasSuffix("; no grant allows it") }, "\(reports)")
+        #expect(reports.contains { $0.contains(" tried to stop dying with the host (prctl PR_SET_PDEATHSIG)") }, "\(reports)")
         #expect(reports.filter { $0.contains("tried to open a TCP socket") }.count == 1, "one report per kind: \(reports)")
     }
 

@@ -55,6 +55,8 @@
  *           LATE_SEGV_AT (starts a thread that sleeps 300 ms, then writes to NULL:
  *           a crash that comes while the host is busy with something else),
  *           SLEEP_AT (sleeps 1 s, then goes on),
+ *           OUTLIVE_HOST_AT (clears its process's death signal, which kills a worker with
+ *           its host, and logs "worker PID: death signal cleared", or "kept" when refused),
  *           CONFINED_LOG_AT (starts a thread that logs "from a plugin thread", joins
  *           it, then logs "after the thread joined" on the calling thread: without
  *           thread confinement the thread's line comes first),
@@ -116,6 +118,7 @@
 #include <plugboard.h>
 #include <dlfcn.h>
 #include <pthread.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -502,6 +505,14 @@ static void misbehave(int place) {
 #endif
 #ifdef HANDLE_SIGNALS_AT
     if (place == HANDLE_SIGNALS_AT) { signal(SIGINT, do_nothing); signal(SIGTERM, do_nothing); }
+#endif
+#ifdef OUTLIVE_HOST_AT
+    if (place == OUTLIVE_HOST_AT) {
+        char line[64];
+        bool cleared = prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0) == 0;
+        snprintf(line, sizeof line, "worker %d: death signal %s", (int)getpid(), cleared ? "cleared" : "kept");
+        say(line);
+    }
 #endif
 #ifdef CHDIR_AT
     if (place == CHDIR_AT) { if (chdir("/") != 0) { /* nothing to do */ } }

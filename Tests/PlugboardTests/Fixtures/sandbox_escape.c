@@ -595,6 +595,19 @@ static outcome_t inotify(const char *place) {
     return by_descriptor(inotify_init1(IN_CLOEXEC));
 }
 
+/* Setting its death signal to what it is, SIGKILL (harmless): a worker that could change it would
+ * outlive a host killed while the worker is busy. */
+static outcome_t death_signal(const char *place) {
+    (void)place;
+    return by_result(prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0));
+}
+
+/* Making itself undumpable, as it is (harmless): a dumpable worker could be traced and read. */
+static outcome_t dumpable(const char *place) {
+    (void)place;
+    return by_result(prctl(PR_SET_DUMPABLE, 0, 0, 0, 0));
+}
+
 /* A child process that exits at once (a process could outlive its worker). */
 static outcome_t fork_child(const char *place) {
     (void)place;
@@ -655,6 +668,8 @@ static const struct {
     {"chmod-secret", chmod_secret},
     {"socketpair-dgram", socketpair_dgram},
     {"inotify", inotify},
+    {"death-signal", death_signal},
+    {"dumpable", dumpable},
     {"fork", fork_child},
     {"inherited-fd", inherited_fd},  /* last: every other attempt closed what it opened */
 };

@@ -1,10 +1,11 @@
 import Foundation
+import Glibc
 import Testing
 @testable import Plugboard
 
-/// A worker lives as long as its host, not as long as the thread that started it: the kernel kills
-/// a worker when that thread ends (`PR_SET_PDEATHSIG` follows the parent thread), and workers are
-/// started from several threads at once.
+/// A worker lives as long as its host: not as long as the thread that started it (the kernel kills a
+/// worker when that thread ends: `PR_SET_PDEATHSIG` follows the parent thread, and workers are
+/// started from several threads at once), and not longer, whatever its plugin does.
 @Suite struct WorkerLifetimeTests {
     /// Two libraries started at once (from Dispatch's pool threads before, which end after 5 s idle),
     /// then 7 s without an event: both workers still answer.
@@ -23,5 +24,44 @@ import Testing
         let report = host.didReceiveMemoryWarning()
         #expect(report.failures.isEmpty, "\(report.failures.map(\.message))")
         #expect(report.calls.count == 3 && report.calls.allSatisfy { $0.answer == .returned }, "\(report.calls)")
+    }
+
+    /// A host killed with SIGKILL while its worker spins in a callback takes the worker with it, though
+    /// the plugin tried to clear the worker's death signal first: the sandbox refuses that, and says so.
+    @Test func aWorkerBusyInACallbackEndsWithAKilledHost() throws {
+        let workspace = try Workspace("worker-outlive")
+        defer { workspace.remove() }
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["OUTLIVE_HOST_AT=AT_INIT", "SPIN_AT=AT_OPEN_URL"])
+        let process = try LiveProcess(try CLI.binary(), ["run", "--isolation", "process", "--call-timeout", "600",
+                                                         "--plugin-dir", workspace.plugins, "--container", workspace.root.file("box"),
+                                                         "--events", "-"])
+        defer { process.stop() }
+        try #require(process.waitForOutput(containing: "did-finish-launching → ", timeout: .seconds(60)),
+                     "the launch never finished:\n\(process.output)")
+        let worker = try #require(Self.workerID(in: process.output), "the plugin did not say its process id:\n\(process.output)")
+        defer { if Self.isRunning(worker) { kill(worker, SIGKILL) } }
+        #expect(process.output.contains("worker \(worker): death signal kept"), "\(process.output)")
+        #expect(process.output.contains("tried to stop dying with the host (prctl PR_SET_PDEATHSIG) in init"), "\(process.output)")
+        try process.send(#"{"event":"open-url","url":"myapp://x"}"# + "\n")
+        usleep(300_000)
+        #expect(Self.isRunning(worker), "the worker ended before its host")
+        kill(process.pid, SIGKILL)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while Self.isRunning(worker) && ContinuousClock.now < deadline { usleep(10_000) }
+        #expect(!Self.isRunning(worker), "the worker outlived its host killed with SIGKILL")
+    }
+
+    /// The process id in the hostile plugin's "worker PID: death signal …" line.
+    private static func workerID(in output: String) -> pid_t? {
+        guard let line = output.split(separator: "\n").first(where: { $0.contains(": death signal ") }),
+              let start = line.range(of: "worker ")?.upperBound else { return nil }
+        return pid_t(line[start...].prefix { $0.isNumber })
+    }
+
+    /// Whether `pid` is a process that has not ended (a zombie has).
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let afterName = status.range(of: ") ", options: .backwards)?.upperBound else { return false }
+        return status[afterName...].first != "Z"
     }
 }
