@@ -258,21 +258,72 @@ static void copy_text(char *buffer, size_t size, const char *text) {
     buffer[i] = 0;
 }
 
-/* A refused system call: reported on the report descriptor (never blocking), answered with EPERM. */
+/* IOPRIO_WHO_PROCESS of <linux/ioprio.h>, which glibc does not export. */
+enum { IOPRIO_WHO_PROCESS = 1 };
+
+/* Whether trapped call `call` names the calling thread (for prlimit64, its process) by id, as glibc's
+   pthread_setaffinity_np(pthread_self(), …) does, rather than by 0; then `arguments` name it by 0,
+   with only the bits the kernel reads. Async-signal-safe. */
+static int names_caller(long call, uint64_t arguments[6]) {
+    int thread = (int)syscall(SYS_gettid);
+    int target = (int)arguments[0];
+    switch (call) {
+    case SYS_prlimit64:
+        if (target != thread && target != getpid()) return 0;
+        arguments[0] = 0;
+        return 1;
+    case SYS_sched_setaffinity: case SYS_sched_setscheduler: case SYS_sched_setparam: case SYS_sched_setattr:
+        if (target != thread) return 0;
+        arguments[0] = 0;
+        return 1;
+    case SYS_setpriority:
+        if ((int)arguments[0] != PRIO_PROCESS || (int)arguments[1] != thread) return 0;
+        arguments[0] = PRIO_PROCESS;
+        arguments[1] = 0;
+        return 1;
+    case SYS_ioprio_set:
+        if ((int)arguments[0] != IOPRIO_WHO_PROCESS || (int)arguments[1] != thread) return 0;
+        arguments[0] = IOPRIO_WHO_PROCESS;
+        arguments[1] = 0;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* A refused system call: reported on the report descriptor (never blocking), answered with EPERM.
+   A call about the worker's own scheduling or limits that names the calling thread by id is not
+   refused: it is made again naming it 0, which the filter lets through. */
 static void on_refused_call(int signal, siginfo_t *info, void *context) {
     (void)signal;
     int saved = errno;
     ucontext_t *state = context;
+    uint64_t arguments[6];
+#if defined(__x86_64__)
+    const int registers[6] = {REG_RDI, REG_RSI, REG_RDX, REG_R10, REG_R8, REG_R9};
+    for (int i = 0; i < 6; i++) arguments[i] = (uint64_t)state->uc_mcontext.gregs[registers[i]];
+#elif defined(__aarch64__)
+    for (int i = 0; i < 6; i++) arguments[i] = state->uc_mcontext.regs[i];
+#endif
+    if (names_caller(info->si_syscall, arguments)) {
+        long result = syscall(info->si_syscall, arguments[0], arguments[1], arguments[2], arguments[3], arguments[4],
+                              arguments[5]);
+        long answer = result == -1 ? -errno : result;
+#if defined(__x86_64__)
+        state->uc_mcontext.gregs[REG_RAX] = answer;
+#elif defined(__aarch64__)
+        state->uc_mcontext.regs[0] = (uint64_t)answer;
+#endif
+        errno = saved;
+        return;
+    }
     pbs_denial_t denial;
     memset(&denial, 0, sizeof denial);
     denial.call = info->si_syscall;
+    for (int i = 0; i < 3; i++) denial.arguments[i] = arguments[i];
 #if defined(__x86_64__)
-    denial.arguments[0] = (uint64_t)state->uc_mcontext.gregs[REG_RDI];
-    denial.arguments[1] = (uint64_t)state->uc_mcontext.gregs[REG_RSI];
-    denial.arguments[2] = (uint64_t)state->uc_mcontext.gregs[REG_RDX];
     state->uc_mcontext.gregs[REG_RAX] = -EPERM;
 #elif defined(__aarch64__)
-    for (int i = 0; i < 3; i++) denial.arguments[i] = state->uc_mcontext.regs[i];
     state->uc_mcontext.regs[0] = (uint64_t)-EPERM;
 #endif
     const char *callback = NULL;
@@ -326,6 +377,30 @@ static int trap(scmp_filter_ctx filter, const char *name, unsigned count, const 
     int call = seccomp_syscall_resolve_name(name);
     if (call == __NR_SCMP_ERROR) return 0;
     return seccomp_rule_add_array(filter, SCMP_ACT_TRAP, call, count, comparisons);
+}
+
+/* Other processes' scheduling, priority and limits, which Landlock does not see: with them a worker
+   could slow the host, or any process of its user (nice value, CPU affinity, scheduling policy, I/O
+   priority), or change its limits (a host left without open files or CPU time). Only the worker's
+   own may be changed, named by 0 (the calling thread; for prlimit64, the process); a call naming the
+   calling thread by id is made again by the trap handler. Reading them stays allowed. */
+static int add_self_only_rules(scmp_filter_ctx filter) {
+    static const char *const first_names_target[] = {"prlimit64", "sched_setaffinity", "sched_setscheduler",
+                                                     "sched_setparam", "sched_setattr"};
+    int result = 0;
+    struct scmp_arg_cmp other = SCMP_A0(SCMP_CMP_NE, 0);
+    for (size_t i = 0; result == 0 && i < sizeof first_names_target / sizeof *first_names_target; i++) {
+        result = trap(filter, first_names_target[i], 1, &other);
+    }
+    /* setpriority and ioprio_set name a kind (a process, a group, a user), then an id. */
+    struct scmp_arg_cmp not_self = SCMP_A1(SCMP_CMP_NE, 0);
+    struct scmp_arg_cmp not_a_process = SCMP_A0(SCMP_CMP_NE, PRIO_PROCESS);
+    struct scmp_arg_cmp not_an_io_process = SCMP_A0(SCMP_CMP_NE, IOPRIO_WHO_PROCESS);
+    if (result == 0) result = trap(filter, "setpriority", 1, &not_a_process);
+    if (result == 0) result = trap(filter, "setpriority", 1, &not_self);
+    if (result == 0) result = trap(filter, "ioprio_set", 1, &not_an_io_process);
+    if (result == 0) result = trap(filter, "ioprio_set", 1, &not_self);
+    return result;
 }
 
 /* Unix sockets: path sockets are out of Landlock's reach before its ABI 9, so none is made. The
@@ -431,6 +506,7 @@ static scmp_filter_ctx build_filter(const pbs_rules_t *rules, char *error, size_
         struct scmp_arg_cmp not_unix = SCMP_A0(SCMP_CMP_NE, AF_UNIX);
         result = trap(filter, "socketpair", 1, &not_unix);
     }
+    if (result == 0) result = add_self_only_rules(filter);
     if (result == 0) result = add_socket_rules(filter, rules);
     if (result != 0) {
         seccomp_release(filter);

@@ -76,6 +76,9 @@ public struct SandboxDenial: Sendable, Equatable {
             return ("stop dying with the host (prctl PR_SET_PDEATHSIG)", nil, "death signal")
         case "prctl" where first & 0xFFFF_FFFF == UInt64(PBS_PR_SET_DUMPABLE):
             return ("make itself dumpable (prctl PR_SET_DUMPABLE)", nil, "dumpable")
+        case "prlimit64": return ("change the limits of another process (prlimit64)", nil, "limits")
+        case "setpriority", "ioprio_set", "sched_setaffinity", "sched_setscheduler", "sched_setparam", "sched_setattr":
+            return ("change the scheduling or priority of another process or thread (\(name))", nil, "scheduling")
         case "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat", "utime", "utimes",
              "utimensat", "futimesat", "setxattr", "lsetxattr", "fsetxattr", "setxattrat", "removexattr",
              "lremovexattr", "fremovexattr", "removexattrat":

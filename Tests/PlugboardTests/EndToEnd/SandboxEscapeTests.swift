@@ -13,9 +13,9 @@ import Testing
     static let places = ["constructor", "init", "callback", "thread"]
     static let attempts = ["read-passwd", "read-secret", "write-home", "tcp-listen", "tcp-connect", "udp-send", "unix-abstract",
                            "unix-path", "exec", "exec-memfd", "host-environ", "host-mem", "host-vm-read", "host-ptrace",
-                           "host-signal", "userns", "mountns-tmpfs", "chroot", "bpf", "perf", "io-uring", "userfaultfd",
-                           "keyctl", "capabilities", "no-new-privs", "env-secret", "chmod-secret", "socketpair-dgram", "inotify",
-                           "death-signal", "dumpable", "fork", "inherited-fd"]
+                           "host-signal", "host-limits", "userns", "mountns-tmpfs", "chroot", "bpf", "perf", "io-uring",
+                           "userfaultfd", "keyctl", "capabilities", "no-new-privs", "env-secret", "chmod-secret",
+                           "socketpair-dgram", "inotify", "death-signal", "dumpable", "fork", "inherited-fd"]
     /// The corpus's file name: the key of its grant in a policy.
     static let library = "libsandbox_escape.so"
     /// The host's PLUGBOARD_TEST_SECRET, which no confined worker gets unless granted.

@@ -57,6 +57,10 @@
  *           SLEEP_AT (sleeps 1 s, then goes on),
  *           OUTLIVE_HOST_AT (clears its process's death signal, which kills a worker with
  *           its host, and logs "worker PID: death signal cleared", or "kept" when refused),
+ *           RESCHEDULE_AT (sets the host's limits, nice value, CPU affinity, scheduling policy
+ *           and I/O priority to what they are, then its own calling thread's, named by its id,
+ *           and logs "reschedule host: limits R, nice R, affinity R, scheduler R, io R" and
+ *           "reschedule self: …", each R "ok" or the errno's name),
  *           CONFINED_LOG_AT (starts a thread that logs "from a plugin thread", joins
  *           it, then logs "after the thread joined" on the calling thread: without
  *           thread confinement the thread's line comes first),
@@ -117,9 +121,13 @@
 #endif
 #include <plugboard.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <signal.h>
@@ -176,6 +184,39 @@ __attribute__((unused)) static void join_thread_then_say(void *(*body)(void *), 
 }
 
 __attribute__((unused)) static void do_nothing(int signal) { (void)signal; }
+
+#ifdef RESCHEDULE_AT
+/* "ok" for a call that returned 0, else its errno's name. */
+static const char *outcome(long result) {
+    if (result == 0) return "ok";
+    return errno == EPERM ? "EPERM" : errno == EACCES ? "EACCES" : errno == ESRCH ? "ESRCH" : "other";
+}
+
+/* Sets `target`'s limits, nice value, CPU affinity, scheduling policy and I/O priority to what they
+ * are (harmless when allowed), and logs "reschedule WHO: limits R, nice R, affinity R, scheduler R, io R". */
+static void reschedule(const char *who, pid_t target) {
+    struct rlimit limits = {0};
+    long result = prlimit(target, RLIMIT_NOFILE, NULL, &limits);
+    const char *limit = result == 0 ? outcome(prlimit(target, RLIMIT_NOFILE, &limits, NULL)) : outcome(result);
+    errno = 0;
+    int nice = getpriority(PRIO_PROCESS, (id_t)target);
+    const char *niceness = outcome(setpriority(PRIO_PROCESS, (id_t)target, nice));
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    result = sched_getaffinity(target, sizeof cpus, &cpus);
+    const char *affinity = result == 0 ? outcome(sched_setaffinity(target, sizeof cpus, &cpus)) : outcome(result);
+    struct sched_param parameters = {0};
+    int policy = sched_getscheduler(target);
+    result = policy < 0 ? -1 : sched_getparam(target, &parameters);
+    const char *scheduler = result == 0 ? outcome(sched_setscheduler(target, policy, &parameters)) : outcome(result);
+    long io = syscall(SYS_ioprio_get, 1, target);
+    const char *priority = io < 0 ? outcome(io) : outcome(syscall(SYS_ioprio_set, 1, target, io));
+    char line[160];
+    snprintf(line, sizeof line, "reschedule %s: limits %s, nice %s, affinity %s, scheduler %s, io %s",
+             who, limit, niceness, affinity, scheduler, priority);
+    say(line);
+}
+#endif
 
 /* Zero, but not known to be zero by the compiler, which would drop a NULL write as undefined. */
 __attribute__((unused)) static volatile uintptr_t null_address;
@@ -512,6 +553,12 @@ static void misbehave(int place) {
         bool cleared = prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0) == 0;
         snprintf(line, sizeof line, "worker %d: death signal %s", (int)getpid(), cleared ? "cleared" : "kept");
         say(line);
+    }
+#endif
+#ifdef RESCHEDULE_AT
+    if (place == RESCHEDULE_AT) {
+        reschedule("host", getppid());
+        reschedule("self", (pid_t)syscall(SYS_gettid));
     }
 #endif
 #ifdef CHDIR_AT

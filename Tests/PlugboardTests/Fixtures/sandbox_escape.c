@@ -47,6 +47,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -595,6 +596,15 @@ static outcome_t inotify(const char *place) {
     return by_descriptor(inotify_init1(IN_CLOEXEC));
 }
 
+/* Setting the host's open-file limit to what it is (harmless): a worker that could change it could
+ * leave the host without descriptors, or without CPU time. */
+static outcome_t host_limits(const char *place) {
+    (void)place;
+    struct rlimit limit;
+    if (prlimit(host_pid(), RLIMIT_NOFILE, NULL, &limit) != 0) return denied(errno);
+    return by_result(prlimit(host_pid(), RLIMIT_NOFILE, &limit, NULL));
+}
+
 /* Setting its death signal to what it is, SIGKILL (harmless): a worker that could change it would
  * outlive a host killed while the worker is busy. */
 static outcome_t death_signal(const char *place) {
@@ -654,6 +664,7 @@ static const struct {
     {"host-vm-read", host_vm_read},
     {"host-ptrace", host_ptrace},
     {"host-signal", host_signal},
+    {"host-limits", host_limits},
     {"userns", userns},
     {"mountns-tmpfs", mountns_tmpfs},
     {"chroot", chroot_root},
