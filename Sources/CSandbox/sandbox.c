@@ -360,6 +360,10 @@ static const char *const refused_calls[] = {
     "inotify_init", "inotify_init1",
     /* A new session or process group would escape the group the host ends with the worker. */
     "setsid", "setpgid",
+    /* System V shared memory, message queues and semaphores are shared by every process of the user
+       (Landlock does not see them): another process's segments could be read and written. */
+    "shmget", "shmat", "shmctl", "shmdt", "msgget", "msgsnd", "msgrcv", "msgctl", "semget", "semop", "semtimedop",
+    "semctl",
 };
 
 _Static_assert(PBS_CLONE_THREAD == CLONE_THREAD, "CLONE_THREAD");

@@ -33,7 +33,7 @@ public struct SandboxDenial: Sendable, Equatable {
         callback = Self.text(denial.callback)
         let name = pbs_call_name(denial.call).map { String(cString: $0) } ?? "system call \(denial.call)"
         let arguments = denial.arguments
-        (operation, grant, kind) = Self.describe(name, arguments.0, arguments.1)
+        (operation, grant, kind) = Self.describe(name, arguments.0, arguments.1, arguments.2)
     }
 
     /// "sandbox: com.example.x tried to open an IPv4 socket in open_url; grant "network" in the policy to allow it".
@@ -51,7 +51,7 @@ public struct SandboxDenial: Sendable, Equatable {
     }
 
     /// The call `name` with its first arguments in words, the grant that allows it, and its kind.
-    private static func describe(_ name: String, _ first: UInt64, _ second: UInt64) -> (String, String?, String) {
+    private static func describe(_ name: String, _ first: UInt64, _ second: UInt64, _ third: UInt64) -> (String, String?, String) {
         switch name {
         case "socket":
             let type = second & 0xF
@@ -76,7 +76,10 @@ public struct SandboxDenial: Sendable, Equatable {
             return ("stop dying with the host (prctl PR_SET_PDEATHSIG)", nil, "death signal")
         case "prctl" where first & 0xFFFF_FFFF == UInt64(PBS_PR_SET_DUMPABLE):
             return ("make itself dumpable (prctl PR_SET_DUMPABLE)", nil, "dumpable")
-        case "prlimit64": return ("change the limits of another process (prlimit64)", nil, "limits")
+        case "prlimit64":
+            return ("\(third == 0 ? "read" : "change") the limits of another process (prlimit64)", nil, "limits")
+        case "shmget", "shmat", "shmctl", "shmdt", "msgget", "msgsnd", "msgrcv", "msgctl", "semget", "semop", "semtimedop", "semctl":
+            return ("use System V shared memory, message queues or semaphores (\(name))", nil, "System V IPC")
         case "setpriority", "ioprio_set", "sched_setaffinity", "sched_setscheduler", "sched_setparam", "sched_setattr":
             return ("change the scheduling or priority of another process or thread (\(name))", nil, "scheduling")
         case "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat", "utime", "utimes",

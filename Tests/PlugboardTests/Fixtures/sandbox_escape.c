@@ -48,6 +48,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -605,6 +606,16 @@ static outcome_t host_limits(const char *place) {
     return by_result(prlimit(host_pid(), RLIMIT_NOFILE, &limit, NULL));
 }
 
+/* A private System V shared memory segment, removed at once: with System V IPC, shared by every
+ * process of the user, a worker could attach another process's segments. */
+static outcome_t sysv_shm(const char *place) {
+    (void)place;
+    int segment = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+    if (segment < 0) return denied(errno);
+    shmctl(segment, IPC_RMID, NULL);
+    return allowed("");
+}
+
 /* Setting its death signal to what it is, SIGKILL (harmless): a worker that could change it would
  * outlive a host killed while the worker is busy. */
 static outcome_t death_signal(const char *place) {
@@ -679,6 +690,7 @@ static const struct {
     {"chmod-secret", chmod_secret},
     {"socketpair-dgram", socketpair_dgram},
     {"inotify", inotify},
+    {"sysv-shm", sysv_shm},
     {"death-signal", death_signal},
     {"dumpable", dumpable},
     {"fork", fork_child},
