@@ -15,13 +15,25 @@ struct EventLineReader {
         case foldersChanged
         case end
         case failure(String)
+        /// Line `number` is longer than ``EventLineReader/longestLine``: read past, not kept.
+        case overlong(number: Int)
     }
+
+    /// The longest events line kept: 64 MiB, the largest frame a plugin worker takes (a longer
+    /// event could not reach a plugin in a worker), so a file without newlines cannot fill memory.
+    static let longestLine = 64 << 20
 
     /// The events stream; nil: none, wait for signals and changes.
     private let descriptor: Int32?
     private let signals: SignalWatcher?
     private let watcher: PluginFolderWatcher?
+    /// What was read and not returned yet: the bytes from `start` on.
     private var buffer: [UInt8] = []
+    private var start = 0
+    /// Where the search for the next newline goes on: the bytes from `start` to here hold none.
+    private var scanned = 0
+    /// Whether the bytes read are the rest of an overlong line, dropped up to its newline.
+    private var skipping = false
     private var lineNumber = 0
     private var atEnd = false
     /// When the folders' last change is quiet long enough to be applied; nil: no change waits.
@@ -41,15 +53,28 @@ struct EventLineReader {
                 changesDue = nil
                 return .foldersChanged
             }
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = buffer[..<newline]
-                buffer.removeSubrange(...newline)
+            if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = buffer[start..<newline]
+                (start, scanned) = (newline + 1, newline + 1)
+                if skipping {
+                    skipping = false
+                    continue
+                }
                 return .line(number: bump(), text: String(decoding: line, as: UTF8.self))
             }
+            scanned = buffer.count
+            if skipping || buffer.count - start > Self.longestLine {
+                // Only the newline that ends it is looked for; nothing of the line is kept.
+                (buffer, start, scanned) = ([], 0, 0)
+                if !skipping {
+                    skipping = true
+                    return .overlong(number: bump())
+                }
+            }
             if atEnd {
-                guard !buffer.isEmpty else { return .end }
-                defer { buffer.removeAll() }
-                return .line(number: bump(), text: String(decoding: buffer, as: UTF8.self))
+                defer { (buffer, start, scanned) = ([], 0, 0) }
+                guard start < buffer.count, !skipping else { return .end }
+                return .line(number: bump(), text: String(decoding: buffer[start...], as: UTF8.self))
             }
             if let problem = fill() { return .failure(problem) }
         }
@@ -88,6 +113,9 @@ struct EventLineReader {
             return error == .resourceTemporarilyUnavailable ? nil : "cannot read events: \(error)"
         }
         if count == 0 { atEnd = true }
+        // The lines returned go once per read, so each byte moves at most once.
+        buffer.removeSubrange(..<start)
+        (scanned, start) = (scanned - start, 0)
         buffer += chunk[..<count]
         return nil
     }

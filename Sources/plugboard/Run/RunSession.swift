@@ -135,6 +135,8 @@ struct RunSession {
             case .end: return .finished
             case .signal(let signal): return .signal(signal)
             case .failure(let message): return .unreadable(message)
+            case .overlong(let number):
+                inputError(line: number, "longer than \(EventLineReader.longestLine >> 20) MiB, the longest line read")
             case .foldersChanged: apply(changes)
             case .line(let number, let text):
                 if text.allSatisfy(\.isWhitespace) { continue }

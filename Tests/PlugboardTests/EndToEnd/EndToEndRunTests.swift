@@ -132,6 +132,28 @@ import Testing
         #expect(lastError < active)
     }
 
+    /// A line longer than the longest kept (a file without newlines, say) is read past, not kept,
+    /// and skipped like a malformed one; the lines around it are delivered, also the last one
+    /// without a newline.
+    @Test func anOverlongLineIsSkippedWithoutBeingKept() throws {
+        let workspace = try Workspace("run-overlong")
+        defer { workspace.remove() }
+        try workspace.plugin("app.so", Self.app)
+        let events = workspace.root.file("events.jsonl")
+        var text = Array(#"{"event":"memory-warning"}"#.utf8) + [UInt8(ascii: "\n")]
+        text += Array(#"{"event":"open-url","url":"myapp://"#.utf8)
+        text += [UInt8](repeating: UInt8(ascii: "a"), count: EventLineReader.longestLine + 100_000)
+        text += Array(#""}"#.utf8) + [UInt8(ascii: "\n")] + Array(#"{"event":"did-become-active"}"#.utf8)
+        try Data(text).write(to: URL(fileURLWithPath: events))
+
+        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--events", events])
+        #expect(result.status == 0, "exit \(result.status)\n\(result.errorOutput)")
+        let errors = result.output.split(separator: "\n").filter { $0.hasPrefix("events line ") }
+        #expect(errors == ["events line 2: longer than 64 MiB, the longest line read; skipped"], "\(errors)")
+        #expect(CLI.eventNames(result.output) == ["will-finish-launching", "did-finish-launching", "memory-warning",
+                                                  "did-become-active", "will-terminate"], "\(result.output.prefix(2000))")
+    }
+
     @Test func malformedLinesAsJSONFromStandardInput() throws {
         let workspace = try Workspace("run-malformed-json")
         defer { workspace.remove() }
