@@ -74,6 +74,16 @@ public struct AccessPolicy: Sendable {
     /// (``JSONSyntax``: no trailing commas, no key twice in one object), or has a key, a name
     /// or a plugin id the format does not know is an error naming the file, where and why.
     public init(contentsOf path: String) throws(AccessPolicyError) {
+        let status: FileStatus
+        do {
+            status = try FileStatus.of(path)
+        } catch {
+            throw AccessPolicyError(file: path, at: nil, cause: "cannot be read (\(error))")
+        }
+        guard status.isRegularFile else { throw AccessPolicyError(file: path, at: nil, cause: "is not a regular file") }
+        guard status.size <= Self.largestFile else {
+            throw AccessPolicyError(file: path, at: nil, cause: "is \(status.size) bytes long; the largest policy read is \(Self.largestFile >> 20) MiB")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -82,6 +92,10 @@ public struct AccessPolicy: Sendable {
         }
         try self.init(json: data, source: path)
     }
+
+    /// The largest policy file read: far above any real policy, and a bound on what a mistaken path
+    /// (a disk image, a log) is read into memory.
+    static let largestFile = 16 << 20
 
     /// The policy in `json`, the text of the file `source` names.
     public init(json: Data, source: String) throws(AccessPolicyError) {

@@ -74,4 +74,30 @@ import Testing
             #expect(error.description.hasPrefix("the policy file '\(directory.file("absent.json"))' cannot be read"), "\(error)")
         }
     }
+
+    /// A folder, a device or a FIFO given as the policy is refused for what it is, not read (a FIFO
+    /// would wait for a writer); a file past the largest read is refused by its size, not read.
+    @Test func aFileThatIsNotAPolicyIsRefusedUnread() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fifo = directory.file("fifo.json")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for path in [directory.path, "/dev/zero", fifo] {
+            #expect(throws: AccessPolicyError.self) { try AccessPolicy(contentsOf: path) }
+            do {
+                _ = try AccessPolicy(contentsOf: path)
+            } catch {
+                #expect(error.description == "the policy file '\(path)' is not a regular file", "\(error)")
+            }
+        }
+        let large = directory.file("large.json")
+        #expect(FileManager.default.createFile(atPath: large, contents: nil) && truncate(large, off_t(AccessPolicy.largestFile + 1)) == 0)
+        do {
+            _ = try AccessPolicy(contentsOf: large)
+            Issue.record("a policy file past the largest read was read")
+        } catch {
+            #expect(error.description == "the policy file '\(large)' is \(AccessPolicy.largestFile + 1) bytes long; the largest policy read is 16 MiB",
+                    "\(error)")
+        }
+    }
 }
