@@ -78,7 +78,8 @@ struct RunCommand: ParsableCommand {
             instant per worker failure, in microseconds since the run began; `plugboard blame \
             FILE` reads it back. --svg FILE draws the launch (loads and launch calls, one row per \
             plugin) as an SVG timeline. Both are written when the run ends, through a temporary \
-            file renamed into place; one that cannot be written is a note and exit code 74.
+            file renamed into place (a FIFO or a device is written in place); one that cannot be \
+            written is a note and exit code 74.
 
             Decorators wrap every plugin, host-side, in this order (outermost first): \
             --policy FILE (authorization: a concern the policy denies a plugin is not delivered \

@@ -2,6 +2,8 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import Glibc
+import Synchronization
 import Testing
 
 /// `plugboard run --trace-file` and `--svg`, and `plugboard blame`: a picture of a run
@@ -158,7 +160,7 @@ import Testing
                                   "--container", workspace.root.file("container"), "--trace-file", missing])
         #expect(result.status == 74)
         #expect(result.output.contains("cannot write the trace file '\(missing)': No such file or directory"), "\(result.output)")
-        // A directory in the file's place: the temporary file is written, the rename fails, nothing is left.
+        // A directory in the file's place: refused, and nothing is left beside it.
         let occupied = workspace.root.file("occupied")
         try FileManager.default.createDirectory(atPath: occupied + "/inside", withIntermediateDirectories: true)
         let blocked = try CLI.run(["run", "--isolation", isolation, "--plugin-dir", workspace.plugins,
@@ -167,6 +169,63 @@ import Testing
         #expect(blocked.output.contains("cannot write the SVG file '\(occupied)'"), "\(blocked.output)")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: workspace.root.path).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
+    /// A FIFO, a device or a symbolic link given as the file is written through, never replaced: a
+    /// FIFO's reader gets the trace and it stays a FIFO, a full device fails the run with its cause
+    /// and stays a device (as root, renaming over `/dev/full` had put a regular file in its place),
+    /// and a link keeps pointing at the file, which gets the picture.
+    @Test func aSpecialFileIsWrittenThroughNotReplaced() throws {
+        let workspace = try Workspace("trace-special")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        let run = { (option: String, path: String) in
+            try CLI.run(["run", "--isolation", "none", "--plugin-dir", workspace.plugins,
+                         "--container", workspace.root.file("container"), option, path])
+        }
+        let fifo = workspace.root.file("trace.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // The reader opens the FIFO (waiting for the writer) and reads it to its end.
+        let received = Mutex(Data())
+        let reader = Thread {
+            let descriptor = open(fifo, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return }
+            defer { close(descriptor) }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            while case let count = read(descriptor, &chunk, chunk.count), count > 0 {
+                received.withLock { $0.append(contentsOf: chunk[..<count]) }
+            }
+        }
+        reader.start()
+        let traced = try run("--trace-file", fifo)
+        #expect(traced.status == 0, "\(traced.output)")
+        let deadline = ContinuousClock.now + .seconds(10)
+        while received.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline { usleep(10_000) }
+        #expect(String(decoding: received.withLock { $0 }, as: UTF8.self).hasPrefix("{\"displayTimeUnit\""))
+        #expect(Self.kind(of: fifo) == S_IFIFO)
+
+        // A node of /dev/full's device, 1:7 (needs root; skipped without it).
+        let full = workspace.root.file("full")
+        if mknod(full, S_IFCHR | 0o600, dev_t(1 << 8 | 7)) == 0 {
+            let refused = try run("--svg", full)
+            #expect(refused.status == 74)
+            #expect(refused.output.contains("cannot write the SVG file '\(full)': No space left on device"), "\(refused.output)")
+            #expect(Self.kind(of: full) == S_IFCHR)
+        }
+
+        let picture = workspace.root.file("picture.svg"), link = workspace.root.file("link.svg")
+        try workspace.root.write("picture.svg", "old")
+        #expect(symlink(picture, link) == 0)
+        let drawn = try run("--svg", link)
+        #expect(drawn.status == 0, "\(drawn.output)")
+        #expect((try? String(contentsOfFile: picture, encoding: .utf8))?.contains("<svg ") == true)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == picture)
+    }
+
+    /// The file type bits of `path`'s `lstat`.
+    private static func kind(of path: String) -> mode_t {
+        var status = stat()
+        return lstat(path, &status) == 0 ? status.st_mode & S_IFMT : 0
     }
 }
 
