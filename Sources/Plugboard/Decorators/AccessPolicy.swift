@@ -70,7 +70,8 @@ public struct AccessPolicy: Sendable {
         denials(of: plugin).contains(right)
     }
 
-    /// The policy in the JSON file at `path`; a file that cannot be read, is not strict JSON
+    /// The policy in the JSON file at `path`; a file that cannot be read, is not a regular file or is
+    /// larger than ``largestFile`` (these two refused unread), is not strict JSON
     /// (``JSONSyntax``: no trailing commas, no key twice in one object), or has a key, a name
     /// or a plugin id the format does not know is an error naming the file, where and why.
     public init(contentsOf path: String) throws(AccessPolicyError) {
