@@ -17,7 +17,8 @@ struct BlameCommand: ParsableCommand {
             built into the host has no load. --json prints one array of {"plugin", "library", \
             "loadMicroseconds", "launchMicroseconds", "totalMicroseconds"}.
 
-            Exit codes: 0 success; 1 the trace file could not be read or is not a trace; \
+            Exit codes: 0 success; 1 the trace file could not be read (or is longer than 1 GiB) \
+            or is not a trace; \
             64 usage error; 74 the report could not be written to standard output.
             """)
 
@@ -38,11 +39,15 @@ struct BlameCommand: ParsableCommand {
 
     func run() throws {
         let console = Console.takeStandardOutput()
+        let data: Data
+        do {
+            data = try contents()
+        } catch {
+            throw fail("cannot read the trace file '\(traceFile)': \(error)")
+        }
         let trace: ChromeTrace
         do {
-            trace = try JSONDecoder().decode(ChromeTrace.self, from: try contents())
-        } catch let error as Errno {
-            throw fail("cannot read the trace file '\(traceFile)': \(error)")
+            trace = try JSONDecoder().decode(ChromeTrace.self, from: data)
         } catch {
             throw fail("'\(traceFile)' is not a trace written by plugboard run --trace-file: \(error.localizedDescription)")
         }
@@ -65,9 +70,39 @@ struct BlameCommand: ParsableCommand {
         }
     }
 
-    private func contents() throws -> Data {
-        let descriptor = try systemCall { open(traceFile, O_RDONLY | O_CLOEXEC) }
-        return try FileHandle(fileDescriptor: descriptor, closeOnDealloc: true).readToEnd() ?? Data()
+    /// The largest trace read, 1 GiB: a device given by mistake (`/dev/zero`) is refused, not read
+    /// until memory runs out. A FIFO or a pipe (`blame <(…)`) is read like a file.
+    static let largestTrace = 1 << 30
+
+    /// The trace file's bytes; the error says why they cannot be read.
+    private func contents() throws(TraceUnreadable) -> Data {
+        let descriptor: Int32
+        do {
+            descriptor = try systemCall { open(traceFile, O_RDONLY | O_CLOEXEC) }
+        } catch {
+            throw TraceUnreadable(description: error.description)
+        }
+        defer { close(descriptor) }
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count: Int
+            do {
+                count = try systemCall { chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) } }
+            } catch {
+                throw TraceUnreadable(description: error.description)
+            }
+            if count == 0 { return data }
+            data.append(contentsOf: chunk[..<count])
+            guard data.count <= Self.largestTrace else {
+                throw TraceUnreadable(description: "it is longer than \(Self.largestTrace >> 30) GiB, the longest trace read")
+            }
+        }
+    }
+
+    /// Why the trace file cannot be read: the system's error, or its length.
+    private struct TraceUnreadable: Error, CustomStringConvertible {
+        let description: String
     }
 
     private func fail(_ message: String) -> ExitCode {

@@ -148,6 +148,11 @@ import Testing
         let foreign = try CLI.run(["blame", workspace.root.file("foreign.json")])
         #expect(foreign.status == 1)
         #expect(foreign.errorOutput.contains("is not a trace written by plugboard run --trace-file"), "\(foreign.errorOutput)")
+        // A device without end is read up to the longest trace, then refused (it was read until memory ran out).
+        let endless = try CLI.run(["blame", "/dev/zero"])
+        #expect(endless.status == 1)
+        #expect(endless.errorOutput.contains("cannot read the trace file '/dev/zero': it is longer than 1 GiB, the longest trace read"),
+                "\(endless.errorOutput)")
     }
 
     @Test(arguments: ["process", "none"])
