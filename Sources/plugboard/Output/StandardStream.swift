@@ -7,14 +7,16 @@ import SystemPackage
 /// NUL and bytes that are not UTF-8 included; the report `Console` writes through
 /// the same loop.
 enum StandardStream {
-    /// Every byte of standard input, until end of file.
-    static func readInput() throws(Errno) -> [UInt8] {
+    /// Every byte of standard input, until end of file; nil when there are more than `limit` (read
+    /// no further: `< /dev/zero` ends).
+    static func readInput(atMost limit: Int) throws(Errno) -> [UInt8]? {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = try systemCall { chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) } }
             if count == 0 { return bytes }
             bytes += chunk[..<count]
+            if bytes.count > limit { return nil }
         }
     }
 

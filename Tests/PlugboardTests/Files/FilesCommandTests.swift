@@ -40,6 +40,16 @@ import Testing
         #expect(workspace.bytes(workspace.path("tmp/nothing")) == [])
     }
 
+    /// Standard input without end (`< /dev/zero`) is read up to the most one write takes, then
+    /// refused, and nothing is written (it was read until memory ran out).
+    @Test func writeRefusesStandardInputLongerThanOneWrite() throws {
+        let workspace = try FilesWorkspace("write-endless")
+        defer { workspace.remove() }
+        let result = try workspace.filesRedirected(["write", "tmp/zeros", "--container", workspace.container], stdinFile: "/dev/zero")
+        FilesExpect.failure(result, ["standard input is longer than 1 GiB, the most one write takes"])
+        #expect(workspace.kind(workspace.path("tmp/zeros")) == nil)
+    }
+
     @Test func writeRefusesAnExistingFileWithoutOverwrite() throws {
         let workspace = try FilesWorkspace("write-refuse")
         defer { workspace.remove() }

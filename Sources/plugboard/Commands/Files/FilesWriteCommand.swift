@@ -23,12 +23,16 @@ struct FilesWriteCommand: FilesSubcommand {
     @Argument(help: FilesHelp.path("The file to write"))
     var path: String
 
-    @Option(help: ArgumentHelp("The contents, as UTF-8; without it, standard input is read to its end.",
+    @Option(help: ArgumentHelp("The contents, as UTF-8; without it, standard input is read to its end (at most 1 GiB).",
                                valueName: "string"))
     var text: String?
 
     @OptionGroup var transfer: TransferOptions
     @OptionGroup var container: ContainerOptions
+
+    /// The most bytes one write takes from standard input, 1 GiB, as the files service takes from a
+    /// plugin: the file is written whole, from memory.
+    static let largestInput = 1 << 30
 
     func run() throws {
         let destination = try? PathAdapter.location(forContainerPath: path)
@@ -42,11 +46,16 @@ struct FilesWriteCommand: FilesSubcommand {
                 if StandardStream.inputIsTerminal {
                     StandardStream.writeError("plugboard files: reading standard input; end it with Ctrl-D")
                 }
+                let read: [UInt8]?
                 do {
-                    bytes = try StandardStream.readInput()
+                    read = try StandardStream.readInput(atMost: Self.largestInput)
                 } catch {
                     try FilesSession.fail("cannot read standard input: \(error)")
                 }
+                guard let read else {
+                    try FilesSession.fail("standard input is longer than \(Self.largestInput >> 30) GiB, the most one write takes")
+                }
+                bytes = read
             }
             try session.facade.writeBytes(
                 bytes, to: location.name, in: location.directory, overwrite: transfer.overwrite,
