@@ -76,28 +76,18 @@ struct BlameCommand: ParsableCommand {
 
     /// The trace file's bytes; the error says why they cannot be read.
     private func contents() throws(TraceUnreadable) -> Data {
-        let descriptor: Int32
-        do {
-            descriptor = try systemCall { open(traceFile, O_RDONLY | O_CLOEXEC) }
+        let bytes: [UInt8]?
+        do throws(Errno) {
+            let descriptor = try systemCall { open(traceFile, O_RDONLY | O_CLOEXEC) }
+            defer { close(descriptor) }
+            bytes = try StandardStream.readAll(descriptor, atMost: Self.largestTrace)
         } catch {
             throw TraceUnreadable(description: error.description)
         }
-        defer { close(descriptor) }
-        var data = Data()
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count: Int
-            do {
-                count = try systemCall { chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) } }
-            } catch {
-                throw TraceUnreadable(description: error.description)
-            }
-            if count == 0 { return data }
-            data.append(contentsOf: chunk[..<count])
-            guard data.count <= Self.largestTrace else {
-                throw TraceUnreadable(description: "it is longer than \(Self.largestTrace >> 30) GiB, the longest trace read")
-            }
+        guard let bytes else {
+            throw TraceUnreadable(description: "it is longer than \(Self.largestTrace >> 30) GiB, the longest trace read")
         }
+        return Data(bytes)
     }
 
     /// Why the trace file cannot be read: the system's error, or its length.

@@ -7,13 +7,13 @@ import SystemPackage
 /// NUL and bytes that are not UTF-8 included; the report `Console` writes through
 /// the same loop.
 enum StandardStream {
-    /// Every byte of standard input, until end of file; nil when there are more than `limit` (read
-    /// no further: `< /dev/zero` ends).
-    static func readInput(atMost limit: Int) throws(Errno) -> [UInt8]? {
+    /// Every byte of `descriptor` (standard input by default), until end of file; nil when there are
+    /// more than `limit` (read no further: `< /dev/zero` ends).
+    static func readAll(_ descriptor: Int32 = STDIN_FILENO, atMost limit: Int) throws(Errno) -> [UInt8]? {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = try systemCall { chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) } }
+            let count = try systemCall { chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) } }
             if count == 0 { return bytes }
             bytes += chunk[..<count]
             if bytes.count > limit { return nil }

@@ -48,7 +48,7 @@ struct FilesWriteCommand: FilesSubcommand {
                 }
                 let read: [UInt8]?
                 do {
-                    read = try StandardStream.readInput(atMost: Self.largestInput)
+                    read = try StandardStream.readAll(atMost: Self.largestInput)
                 } catch {
                     try FilesSession.fail("cannot read standard input: \(error)")
                 }
