@@ -71,7 +71,7 @@ final class HostServicesTable: Sendable {
         guard context.lifetime.admits("log") else { return }
         var text = message.map { String(cString: $0) } ?? "(NULL message)"
         let id = pluginID.map { String(cString: $0) }
-        if let id, !context.pluginIDs.withLock({ $0.contains(id) }) { text += " [logged for unknown plugin id '\(id)']" }
+        if let id, !context.pluginIDs.withLock({ $0.contains(id) }) { text += PluginLogRecord.mark(unknownPlugin: id) }
         let known = PluginLogRecord.Level(abiValue: level)
         if known == nil { text += " [unknown log level \(level)]" }
         context.router.deliver(PluginLogRecord(

@@ -41,4 +41,15 @@ public struct PluginLogRecord: Sendable, Codable {
     public let level: Level
     /// The text; marked when the plugin passed an id or level the host does not know.
     public let message: String
+
+    /// What marks a message logged for `id`, which is not one of its library's plugins.
+    static func mark(unknownPlugin id: String) -> String {
+        " [logged for unknown plugin id '\(id)']"
+    }
+
+    /// `message` with the mark for `id` (``mark(unknownPlugin:)``), once.
+    static func marked(_ message: String, unknownPlugin id: String) -> String {
+        let mark = mark(unknownPlugin: id)
+        return message.contains(mark) ? message : message + mark
+    }
 }

@@ -185,12 +185,16 @@ extension WorkerConnection {
 
     /// Has the worker load the library at `path`, under the connection's trust rule, waiting at most `timeout`.
     func load(_ path: String, timeout: Duration?) -> LoadAnswer {
+        logs.loading()
+        var registered: [PluginID] = []
+        defer { logs.loaded(registered) }
         switch request(.load(path: path, allowInsecure: trust == .allowInsecure), timeout: timeout) {
         case .success(.loaded(let json)):
             guard let report = try? JSONDecoder().decode(LoadReport.self, from: Data(json)) else {
                 abandon("it sent a load report that does not decode")
                 return .broken(LoadFailure(.worker, "the plugin worker sent a load report that does not decode"))
             }
+            registered = report.plugins.map(\.descriptor.id)
             return .report(report)
         case .success(let other):
             abandon("it answered the load with \(other.kind)")

@@ -273,6 +273,23 @@ import Testing
         #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
     }
 
+    /// A log line plugin code writes on the channel itself, naming a plugin its library did not
+    /// register (the host's own), is marked as in process, whether it comes during the load (held
+    /// until the load's report names the library's plugins) or after; the plugin's own lines are not.
+    @Test(arguments: ["AT_INIT", "AT_WILL_FINISH"])
+    func aForgedLogLineIsMarkedAsForAnUnknownPlugin(place: String) throws {
+        let workspace = try Workspace("worker-forged-log")
+        defer { workspace.remove() }
+        try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["FORGE_LOG_AT=\(place)", "LOG_AT=AT_WILL_FINISH"])
+        let result = try CLI.run(["run", "--isolation", "process", "--plugin-dir", workspace.plugins,
+                                  "--container", workspace.root.file("container")])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("[org.plugboard.files] error: forged [logged for unknown plugin id 'org.plugboard.files']"),
+                "\(result.output)")
+        #expect(result.output.contains("[com.example.hostile] info: hostile message\n"), "\(result.output)")
+        #expect(!result.output.contains("logged for unknown plugin id 'com.example.hostile'"), "\(result.output)")
+    }
+
     /// A worker that speaks another major version of the protocol is refused with both
     /// versions named (WORKER-PROTOCOL.md, "Versions and the handshake").
     @Test func aWorkerOfAnotherMajorVersionIsRefused() throws {

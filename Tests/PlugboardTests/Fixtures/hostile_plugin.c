@@ -95,6 +95,8 @@
  *           "loud posts: observe STATUS post STATUS", the observe's and the last post's),
  *           FORGE_SENDER_AT (writes a valid `post` frame of "com.example.forged" on
  *           behalf of "com.example.victim", a plugin of another library, on fd 3),
+ *           FORGE_LOG_AT (writes a valid `log` frame on fd 3 naming "org.plugboard.files",
+ *           the host's built-in plugin: an error "forged", past the worker's own check),
  *           OBSERVE_FRAGILE_AT (observes "com.example.fragile" with an observer that
  *           aborts on a payload of more than 4096 bytes, as one copying it into a
  *           fixed buffer would; posts nothing).
@@ -657,6 +659,17 @@ static void misbehave(int place) {
                                              'f', 'o', 'r', 'g', 'e', 'd',
                                              2, 0, 0, 0, '{', '}', 1, 0, 0, 0};
         if (write(3, post, sizeof post) != (ssize_t)sizeof post) { /* the test sees the host's view */ }
+    }
+#endif
+#ifdef FORGE_LOG_AT
+    if (place == FORGE_LOG_AT) {
+        /* Length 47; kind 0x84, request id 0; plugin id present, "org.plugboard.files" (19 bytes);
+           level 4 (PB_LOG_ERROR); message "forged". */
+        static const unsigned char frame[] = {47, 0, 0, 0, 0x84, 0, 0, 0, 0, 0, 0, 0, 0,
+                                              1, 19, 0, 0, 0, 'o', 'r', 'g', '.', 'p', 'l', 'u', 'g', 'b', 'o', 'a',
+                                              'r', 'd', '.', 'f', 'i', 'l', 'e', 's',
+                                              4, 0, 0, 0, 6, 0, 0, 0, 'f', 'o', 'r', 'g', 'e', 'd'};
+        if (write(3, frame, sizeof frame) != (ssize_t)sizeof frame) { /* the test sees the host's view */ }
     }
 #endif
 #ifdef ABORT_ON_BAD_UTF8_AT

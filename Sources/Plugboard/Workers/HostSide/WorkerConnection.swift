@@ -46,6 +46,8 @@ final class WorkerConnection: Sendable {
     private let files: WorkerFilesServer?
     private let invocations: WorkerInvokeServer
     private let bus: WorkerBusRelay
+    /// Marks the worker's log lines that name a plugin its libraries did not register.
+    let logs: WorkerLogCheck
     private let completions: WorkerCompletions
     private let state = Mutex(State())
 
@@ -76,6 +78,7 @@ final class WorkerConnection: Sendable {
         self.worker = worker
         self.sandbox = sandbox
         self.log = log
+        logs = WorkerLogCheck(deliver: log)
         self.refusals = refusals
         let gate = ServiceGate(log: log)
         self.gate = gate
@@ -261,8 +264,8 @@ final class WorkerConnection: Sendable {
     private func handle(_ received: ReceivedMessage) -> Bool {
         switch received.message {
         case .log(let plugin, let level, let message):
-            log(PluginLogRecord(source: library, plugin: plugin, level: PluginLogRecord.Level(abiValue: level) ?? .info,
-                                message: message))
+            logs.take(PluginLogRecord(source: library, plugin: plugin, level: PluginLogRecord.Level(abiValue: level) ?? .info,
+                                      message: message))
         case .files(let operation, let path, let secondPath, let data, let flags):
             let reply = files?.serve(operation, path: path, secondPath: secondPath, data: data, flags: flags)
                 ?? .serviceReply(status: PB_ERR_UNAVAILABLE, payload: [], message: "this host offers no files service")
