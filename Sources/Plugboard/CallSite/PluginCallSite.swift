@@ -197,8 +197,8 @@ struct DispatchRun {
     let nanoseconds: UInt64
 
     /// The report's trace of this run over `roster`; the run's durations move into it.
-    consuming func trace<Table>(_ roster: consuming Roster<Table>, reversed: Bool, answers: CallAnswers) -> CallTrace {
-        .compact(roster, made: made, reversed: reversed, answers: answers, durations: durations)
+    consuming func trace<Table>(_ roster: Roster<Table>, reversed: Bool, answers: CallAnswers) -> CallTrace {
+        .compact(.passUnretained(roster.members), made: made, reversed: reversed, answers: answers, durations: durations)
     }
 }
 

@@ -49,15 +49,15 @@ final class EventDispatcher {
         callSite.prepare(registry)
         return event.withCArguments { arguments in
             return switch event.kind.concern {
-            case .launch: noting(event) { dispatch(event, arguments, registry.launch) }
-            case .openURL: dispatch(event, arguments, registry.openURL)
-            case .userActivity: dispatch(event, arguments, registry.userActivity)
-            case .remoteNotifications: dispatch(event, arguments, registry.remoteNotifications)
-            case .memory: dispatch(event, arguments, registry.memory)
-            case .protectedData: dispatch(event, arguments, registry.protectedData)
-            case .appState: noting(event) { dispatch(event, arguments, registry.appState) }
-            case .termination: noting(event) { dispatch(event, arguments, registry.termination) }
-            case .savedState: dispatch(event, arguments, registry.savedState)
+            case .launch: noting(event) { dispatch(event, arguments, .passUnretained(registry.launch)) }
+            case .openURL: dispatch(event, arguments, .passUnretained(registry.openURL))
+            case .userActivity: dispatch(event, arguments, .passUnretained(registry.userActivity))
+            case .remoteNotifications: dispatch(event, arguments, .passUnretained(registry.remoteNotifications))
+            case .memory: dispatch(event, arguments, .passUnretained(registry.memory))
+            case .protectedData: dispatch(event, arguments, .passUnretained(registry.protectedData))
+            case .appState: noting(event) { dispatch(event, arguments, .passUnretained(registry.appState)) }
+            case .termination: noting(event) { dispatch(event, arguments, .passUnretained(registry.termination)) }
+            case .savedState: dispatch(event, arguments, .passUnretained(registry.savedState))
             }
         }
     }
@@ -69,11 +69,19 @@ final class EventDispatcher {
         return dispatch()
     }
 
-    /// Dispatches `event` to `roster`, its concern's, whose C participants carry their vtable of
-    /// the concern as `Table`: specialized per concern. The report keeps `roster`: the reference
-    /// the event took is the report's, so neither takes one of its own.
+    /// Dispatches `event` to `roster`, its concern's, borrowed from the registry with no reference
+    /// count, as is the report's reference to its members.
     @inline(__always)
-    private func dispatch<Table>(_ event: LifecycleEvent, _ arguments: CEventArguments, _ roster: consuming Roster<Table>) -> EventReport {
+    private func dispatch<Table>(_ event: LifecycleEvent, _ arguments: CEventArguments, _ roster: Unmanaged<Roster<Table>>) -> EventReport {
+        registry.startBorrowing()
+        defer { registry.endBorrowing() }
+        return roster._withUnsafeGuaranteedRef { dispatch(event, arguments, $0) }
+    }
+
+    /// Dispatches `event` to `roster`, its concern's, whose C participants carry their vtable of
+    /// the concern as `Table`: specialized per concern.
+    @inline(__always)
+    private func dispatch<Table>(_ event: LifecycleEvent, _ arguments: CEventArguments, _ roster: Roster<Table>) -> EventReport {
         let kind = event.kind
         let timing = timing
         let reversed = kind.policy == .broadcastReverse
@@ -113,7 +121,7 @@ final class EventDispatcher {
         }
         let denied = roster.denied
         let nanoseconds = run.nanoseconds
-        let report = EventReport(event: kind, answer: answer, trace: (consume run).trace(consume roster, reversed: reversed, answers: answers),
+        let report = EventReport(event: kind, answer: answer, trace: (consume run).trace(roster, reversed: reversed, answers: answers),
                                  decidedBy: decidedBy, failures: failures, denied: denied, nanoseconds: nanoseconds)
         callSite.reported(report, of: event)
         // Only when something was posted: an event that posted nothing returns its report as made.

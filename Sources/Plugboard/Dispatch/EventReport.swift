@@ -130,21 +130,23 @@ public struct EventReport: Sendable, Codable {
 enum CallTrace: Sendable {
     /// Each call with its answer and duration (remote notifications).
     case recorded([PluginCall])
-    /// The first `made` participants of the roster in dispatch order (or the last ones,
+    /// The first `made` of the roster's members in dispatch order (or the last ones,
     /// in reverse order, when `reversed`), each answer following from the policy
     /// and the report's `decidedBy`, and, when timed per call, each duration in call order.
-    case compact(RosterMembers, made: Int, reversed: Bool, answers: CallAnswers, durations: CallDurations?)
+    /// The members are interned, never freed, and so referred to without a reference count.
+    case compact(Unmanaged<RosterMembers>, made: Int, reversed: Bool, answers: CallAnswers, durations: CallDurations?)
 
     /// The calls, in call order.
     func calls(decidedBy: [PluginID]) -> [PluginCall] {
         switch self {
         case .recorded(let calls):
             return calls
-        case .compact(let roster, let made, let reversed, let answers, let durations):
+        case .compact(let interned, let made, let reversed, let answers, let durations):
+            let members = interned.takeUnretainedValue()
             var calls: [PluginCall] = []
             calls.reserveCapacity(made)
-            let last = roster.count - 1
-            roster.ids.withUnsafeBufferPointer { ids in
+            let last = members.count - 1
+            members.ids.withUnsafeBufferPointer { ids in
                 for step in 0..<made {
                     let id = ids[reversed ? last - step : step]
                     let answer: PluginAnswer = switch answers {

@@ -1,5 +1,6 @@
 import CFaultReporter
 import CPlugboard
+import Synchronization
 
 /// The registered plugins of one host: ids unique, kept in dispatch order, and
 /// split per concern so each event walks only the plugins that take part in it.
@@ -48,6 +49,14 @@ final class PluginRegistry {
     private(set) var appState = Roster<pb_app_state_t>()
     private(set) var termination = Roster<pb_termination_t>()
     private(set) var savedState = Roster<pb_saved_state_t>()
+    /// How many events are calling plugins now (more than one when a plugin's callback dispatched an
+    /// event of its own). Read and written by every event, so not checked for exclusive access at
+    /// run time, as ``generation`` is not.
+    @exclusivity(unchecked) private var dispatching = 0
+    /// The rosters a change replaced while an event was calling plugins, which borrow their roster
+    /// (``startBorrowing()``): kept until the last of those events ends. Not checked for exclusive
+    /// access at run time, as ``dispatching`` is not.
+    @exclusivity(unchecked) private var retired: [AnyObject] = []
 
     /// Adds a Swift plugin, refusing an id that is already registered and naming both sources.
     func add(_ plugin: any ApplicationPlugin, source: PluginSource) throws(LoadFailure) {
@@ -163,10 +172,38 @@ final class PluginRegistry {
         if !isOrdered { order() }
     }
 
+    /// Marks the start of an event that borrows its roster, one of this registry's, without a
+    /// reference count (a retain and a release per event cost about a fifth of an event of one
+    /// plugin): until the matching ``endBorrowing()``, a roster a change replaces (a plugin's
+    /// callback changed the plugins) is kept.
+    @inline(__always)
+    func startBorrowing() {
+        dispatching += 1
+    }
+
+    /// Marks the end of an event that ``startBorrowing()`` started: once no event is calling
+    /// plugins, the rosters replaced meanwhile go.
+    @inline(__always)
+    func endBorrowing() {
+        dispatching -= 1
+        if dispatching == 0 && !retired.isEmpty { releaseRetired() }
+    }
+
+    /// Lets the rosters retired during an event go, once no event is calling plugins; out of line,
+    /// so that the events, which inline ``endBorrowing()``, stay small.
+    @inline(never)
+    private func releaseRetired() {
+        retired = []
+    }
+
     /// What ``prepare()`` does when the plugins changed.
     @inline(never)
     private func order() {
         isOrdered = true
+        if dispatching > 0 {
+            retired += [launch, openURL, userActivity, remoteNotifications, memory, protectedData, appState, termination,
+                        savedState] as [AnyObject]
+        }
         entries.sort { PluginDescriptor.dispatchOrder($0.descriptor, $1.descriptor) }
         launch = roster(.launch, \.launch)
         openURL = roster(.openURL, \.openURL)
@@ -210,30 +247,54 @@ final class PluginRegistry {
     }
 }
 
-/// Who takes part in one concern, in dispatch order: what an event's report keeps of the
-/// roster it was dispatched over. The report holds the roster itself (the reference the event
-/// took), not a copy of its arrays, so a report costs no reference count of its own.
-class RosterMembers: @unchecked Sendable {
+/// Who takes part in one concern, in dispatch order: what an event's report keeps of the roster
+/// it was dispatched over.
+///
+/// Interned for the life of the process, one object per distinct list (``interned(ids:denied:)``),
+/// so that a report refers to its members without a reference count: reports outlive their host
+/// and its rosters, and a retain and release per event are two atomic operations, about a fifth of
+/// the host's time for an event of one plugin here (BENCHMARKS.md). A change of the plugins makes
+/// new rosters, but a list of ids seen before is found again, not kept twice.
+final class RosterMembers: Hashable, Sendable {
     /// The participants' ids, in dispatch order.
     let ids: [PluginID]
     /// The plugins taking part in the concern that the host's policy denies it, in dispatch order: never called.
     let denied: [PluginID]
 
-    init(ids: [PluginID], denied: [PluginID]) {
+    private init(ids: [PluginID], denied: [PluginID]) {
         self.ids = ids
         self.denied = denied
     }
 
+    /// Every list made in this process, never freed.
+    private static let lists = Mutex<Set<RosterMembers>>([])
+
+    /// The one object for these lists.
+    static func interned(ids: [PluginID], denied: [PluginID]) -> RosterMembers {
+        lists.withLock { $0.insert(RosterMembers(ids: ids, denied: denied)).memberAfterInsert }
+    }
+
     /// The number of participants.
-    final var count: Int { ids.count }
+    var count: Int { ids.count }
+
+    static func == (left: RosterMembers, right: RosterMembers) -> Bool {
+        left.ids == right.ids && left.denied == right.denied
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(ids)
+        hasher.combine(denied)
+    }
 }
 
 /// One concern's participants in dispatch order, ready to call.
 ///
-/// A final class, so that an event takes it with one retain; reports keep it (as its
-/// ``RosterMembers``) and refer to the participants by index. Never changed once made (a
-/// registry makes new rosters), and so Sendable.
-final class Roster<Table>: RosterMembers, @unchecked Sendable {
+/// Never changed once made (a registry makes new rosters), and so Sendable. An event borrows its
+/// roster from the registry without a reference count (``PluginRegistry/startBorrowing()``); its
+/// report keeps the interned ``members``.
+final class Roster<Table>: @unchecked Sendable {
+    /// The participants' ids and the denied plugins.
+    let members: RosterMembers
     /// How the dispatcher reaches each participant, same order.
     let participants: [Participant<Table>]
     /// The Swift participants, by ``Participant/swift(conformance:)`` index.
@@ -242,9 +303,16 @@ final class Roster<Table>: RosterMembers, @unchecked Sendable {
     let labels: [UnsafePointer<pbf_label_t>]
 
     init(ids: [PluginID] = [], participants: [Participant<Table>] = [], conformances: [any ApplicationPlugin] = [], labels: [UnsafePointer<pbf_label_t>] = [], denied: [PluginID] = []) {
+        members = .interned(ids: ids, denied: denied)
         self.participants = participants
         self.conformances = conformances
         self.labels = labels
-        super.init(ids: ids, denied: denied)
     }
+
+    /// The participants' ids, in dispatch order.
+    var ids: [PluginID] { members.ids }
+    /// The plugins taking part in the concern that the host's policy denies it, in dispatch order: never called.
+    var denied: [PluginID] { members.denied }
+    /// The number of participants.
+    var count: Int { participants.count }
 }
