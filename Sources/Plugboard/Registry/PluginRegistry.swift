@@ -173,9 +173,8 @@ final class PluginRegistry {
     }
 
     /// Marks the start of an event that borrows its roster, one of this registry's, without a
-    /// reference count (a retain and a release per event cost about a fifth of an event of one
-    /// plugin): until the matching ``endBorrowing()``, a roster a change replaces (a plugin's
-    /// callback changed the plugins) is kept.
+    /// reference count: until the matching ``endBorrowing()``, a roster a change replaces (a
+    /// plugin's callback changed the plugins) is kept.
     @inline(__always)
     func startBorrowing() {
         dispatching += 1
