@@ -55,7 +55,7 @@ import Testing
         let registry = PluginRegistry()
         try registry.add(try ScriptedPlugin("com.a.first", log: log), source: .builtIn)
         registry.prepare()
-        weak var borrowed = registry.memory
+        weak let borrowed = registry.memory
         registry.startBorrowing()
         registry.startBorrowing()
         try registry.add(try ScriptedPlugin("com.b.joined", log: log), source: .builtIn)
