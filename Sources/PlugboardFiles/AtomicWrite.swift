@@ -10,7 +10,7 @@ import SystemPackage
 /// rename survives a crash. On failure the temporary file is removed. A
 /// writer killed before the rename leaves only a temporary file whose name
 /// starts with `temporaryNamePrefix`, never a partial destination.
-enum AtomicWrite {
+package enum AtomicWrite {
     /// Starts every temporary file's name; hidden (leading dot) and unlike any name a caller would pick.
     static let temporaryNamePrefix = ".plugboard-write-"
 
@@ -34,6 +34,18 @@ enum AtomicWrite {
             throw error
         }
         try parent.synchronize()
+    }
+
+    /// Replaces the file at `path` with `bytes`, as ``write(into:as:replacing:fill:)`` does: for a
+    /// file written whole outside a container (`plugboard run --trace-file`). The folders on the way
+    /// are the caller's choice, so symbolic links among them are followed.
+    package static func replace(_ path: String, with bytes: [UInt8]) throws(Errno) {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let leaf = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        try write(into: try DirectoryDescriptor.open(absolutePath: directory), as: leaf, replacing: true) { file throws(Errno) in
+            try file.writeAll(bytes)
+        }
     }
 
     private static func createTemporaryFile(in parent: DirectoryDescriptor) throws(Errno)

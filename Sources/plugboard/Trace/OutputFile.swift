@@ -1,12 +1,13 @@
 import Glibc
+import PlugboardFiles
 import PlugboardSystem
 import SystemPackage
 
 /// A file `run` writes after the run (`--trace-file`, `--svg`): whole or not at all.
 enum OutputFile {
     /// Writes `text` to `path` (absolute), opened only now, with `O_CLOEXEC`, so no plugin ever
-    /// holds its descriptor. A regular file (or a new one) is written through a new temporary file
-    /// in its directory, synced and renamed over it once complete, and removed on failure; through
+    /// holds its descriptor. A regular file (or a new one) is replaced whole (``AtomicWrite``: a
+    /// temporary file in its directory, synced and renamed over it, removed on failure); through
     /// a symbolic link, the file it leads to is the one replaced. A device, FIFO or socket
     /// (`/dev/stdout`, a named pipe) is written in place, as a shell's redirection would: renaming
     /// over it would put a regular file where it was. Throws the sentence naming the file and the cause.
@@ -15,11 +16,11 @@ enum OutputFile {
             var status = stat()
             guard path.withCString({ stat($0, &status) }) == 0 else {
                 guard errno == ENOENT else { throw Errno(rawValue: errno) }
-                return try replace(path, with: text)
+                return try AtomicWrite.replace(path, with: Array(text.utf8))
             }
             switch status.st_mode & S_IFMT {
             case S_IFREG:
-                try replace(try realPath(path), with: text)
+                try AtomicWrite.replace(try realPath(path), with: Array(text.utf8))
             case S_IFDIR:
                 throw Errno.isDirectory
             default:
@@ -29,22 +30,6 @@ enum OutputFile {
             }
         } catch {
             throw OutputFileError(message: "cannot write the \(what) '\(path)': \(error)")
-        }
-    }
-
-    /// Writes `text` to a new temporary file beside `path`, syncs it and renames it over `path`.
-    private static func replace(_ path: String, with text: String) throws(Errno) {
-        let leaf = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
-        let temporary = String(path[..<leaf]) + "." + path[leaf...] + ".\(getpid()).\(UInt64.random(in: .min ... .max))"
-        let descriptor = try systemCall { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
-        do throws(Errno) {
-            defer { close(descriptor) }
-            try StandardStream.write(Array(text.utf8), to: descriptor)
-            try systemCall { fsync(descriptor) }
-            try systemCall { rename(temporary, path) }
-        } catch {
-            unlink(temporary)
-            throw error
         }
     }
 
