@@ -5,6 +5,8 @@ extension EventDispatcher {
     /// Delivers a remote notification and waits on this thread for the reduced answer; see
     /// ``PluginHost/didReceiveRemoteNotification(userInfo:deadline:)``.
     func remoteNotification(userInfo: String, deadline: Duration) -> EventReport {
+        registry.startCalls()
+        defer { registry.endCalls() }
         let aggregation = remoteNotification(userInfo: userInfo, deadline: deadline) { _ in }
         callSite.decorators.confinement?.wait(until: { aggregation.isFinished })
         return aggregation.waitForReport().with(notifications.deliver(timing: timing))
@@ -28,6 +30,8 @@ extension EventDispatcher {
             log(PluginLogRecord(source: HostIdentity.name, plugin: id.rawValue, level: .warning, message: message))
         }
         let confinement = callSite.decorators.confinement
+        registry.startCalls()
+        defer { registry.endCalls() }
         _ = event.withCArguments { arguments in
             callSite.callInOrder(kind, participants, reversed: false, timing: timing) { index, participant in
                 let answer = aggregation.completion(for: index)

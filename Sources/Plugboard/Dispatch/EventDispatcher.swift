@@ -73,8 +73,8 @@ final class EventDispatcher {
     /// count, as is the report's reference to its members.
     @inline(__always)
     private func dispatch<Table>(_ event: LifecycleEvent, _ arguments: CEventArguments, _ roster: Unmanaged<Roster<Table>>) -> EventReport {
-        registry.startBorrowing()
-        defer { registry.endBorrowing() }
+        registry.startCalls()
+        defer { registry.endCalls() }
         return roster._withUnsafeGuaranteedRef { dispatch(event, arguments, $0) }
     }
 

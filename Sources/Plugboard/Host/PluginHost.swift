@@ -146,9 +146,15 @@ public final class PluginHost {
     /// Returns one sentence per worker that failed while its library's `deinit` ran (a crash,
     /// an exit, a hang: `/path/libx.so crashed with SIGSEGV in deinit`), each also logged;
     /// empty when every library ended well, and when called again.
+    ///
+    /// Called while the host calls plugins (from a Swift plugin's callback or an observer), it
+    /// returns empty at once and the host shuts down when that event, delivery or saved-state
+    /// operation returns: the plugins still to be called in it are called first, none after.
     @discardableResult
     public func shutdown() -> [String] {
-        loader.shutdown()
+        guard registry.isCalling else { return loader.shutdown() }
+        registry.afterCalls { [loader] in _ = loader.shutdown() }
+        return []
     }
 
     /// With ``PluginDecorator/threadConfinement``, delivers on this thread (which must be the

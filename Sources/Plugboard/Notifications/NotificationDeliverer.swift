@@ -57,6 +57,8 @@ final class NotificationDeliverer {
     func deliver(timing: CallTiming) -> NotificationReport {
         guard bus.hasPending else { return NotificationReport() }
         let ranks = observerRanks
+        registry.startCalls()
+        defer { registry.endCalls() }
         let callSite = callSite
         return bus.drain { receiver in
             receiver == NotificationBus.hostSender ? Int.max : ranks[receiver]?.rank

@@ -49,14 +49,17 @@ final class PluginRegistry {
     private(set) var appState = Roster<pb_app_state_t>()
     private(set) var termination = Roster<pb_termination_t>()
     private(set) var savedState = Roster<pb_saved_state_t>()
-    /// How many events are calling plugins now (more than one when a plugin's callback dispatched an
-    /// event of its own). Read and written by every event, so not checked for exclusive access at
-    /// run time, as ``generation`` is not.
-    @exclusivity(unchecked) private var dispatching = 0
-    /// The rosters a change replaced while an event was calling plugins, which borrow their roster
-    /// (``startBorrowing()``): kept until the last of those events ends. Not checked for exclusive
-    /// access at run time, as ``dispatching`` is not.
+    /// How many operations are calling plugins now (an event, a notification delivery, a saved-state
+    /// pass; more than one when a plugin's callback started one of its own). Read and written by every
+    /// event, so not checked for exclusive access at run time, as ``generation`` is not.
+    @exclusivity(unchecked) private var callsUnderWay = 0
+    /// The rosters a change replaced while plugins were being called (events borrow their roster,
+    /// ``startCalls()``): kept until the calls end. Not checked for exclusive access at run time, as
+    /// ``callsUnderWay`` is not.
     @exclusivity(unchecked) private var retired: [AnyObject] = []
+    /// What waits for the calls to end (``afterCalls(_:)``), in order. Not checked for exclusive
+    /// access at run time, as ``callsUnderWay`` is not.
+    @exclusivity(unchecked) private var deferred: [() -> Void] = []
 
     /// Adds a Swift plugin, refusing an id that is already registered and naming both sources.
     func add(_ plugin: any ApplicationPlugin, source: PluginSource) throws(LoadFailure) {
@@ -172,34 +175,47 @@ final class PluginRegistry {
         if !isOrdered { order() }
     }
 
-    /// Marks the start of an event that borrows its roster, one of this registry's, without a
-    /// reference count: until the matching ``endBorrowing()``, a roster a change replaces (a
-    /// plugin's callback changed the plugins) is kept.
+    /// Marks the start of an operation that calls plugins (an event, which borrows its roster, one
+    /// of this registry's, without a reference count; a notification delivery; a saved-state pass):
+    /// until the matching ``endCalls()``, a roster a change replaces (a plugin's callback changed the
+    /// plugins) is kept, and work handed to ``afterCalls(_:)`` waits.
     @inline(__always)
-    func startBorrowing() {
-        dispatching += 1
+    func startCalls() {
+        callsUnderWay += 1
     }
 
-    /// Marks the end of an event that ``startBorrowing()`` started: once no event is calling
-    /// plugins, the rosters replaced meanwhile go.
+    /// Marks the end of an operation that ``startCalls()`` started: once no other calls plugins, the
+    /// rosters replaced meanwhile go and the work that waited runs.
     @inline(__always)
-    func endBorrowing() {
-        dispatching -= 1
-        if dispatching == 0 && !retired.isEmpty { releaseRetired() }
+    func endCalls() {
+        callsUnderWay -= 1
+        if callsUnderWay == 0 && !(retired.isEmpty && deferred.isEmpty) { finishCalls() }
     }
 
-    /// Lets the rosters retired during an event go, once no event is calling plugins; out of line,
-    /// so that the events, which inline ``endBorrowing()``, stay small.
+    /// Whether an operation is calling plugins (a callback is running, or more calls are to come).
+    var isCalling: Bool { callsUnderWay > 0 }
+
+    /// Runs `work` once no operation is calling plugins: now when none is, else when the last ends.
+    func afterCalls(_ work: @escaping () -> Void) {
+        guard isCalling else { return work() }
+        deferred.append(work)
+    }
+
+    /// Lets the rosters retired during the calls go and runs the work that waited; out of line, so
+    /// that the events, which inline ``endCalls()``, stay small.
     @inline(never)
-    private func releaseRetired() {
+    private func finishCalls() {
         retired = []
+        let work = deferred
+        deferred = []
+        work.forEach { $0() }
     }
 
     /// What ``prepare()`` does when the plugins changed.
     @inline(never)
     private func order() {
         isOrdered = true
-        if dispatching > 0 {
+        if isCalling {
             retired += [launch, openURL, userActivity, remoteNotifications, memory, protectedData, appState, termination,
                         savedState] as [AnyObject]
         }
@@ -289,7 +305,7 @@ final class RosterMembers: Hashable, Sendable {
 /// One concern's participants in dispatch order, ready to call.
 ///
 /// Never changed once made (a registry makes new rosters), and so Sendable. An event borrows its
-/// roster from the registry without a reference count (``PluginRegistry/startBorrowing()``); its
+/// roster from the registry without a reference count (``PluginRegistry/startCalls()``); its
 /// report keeps the interned ``members``.
 final class Roster<Table>: @unchecked Sendable {
     /// The participants' ids and the denied plugins.

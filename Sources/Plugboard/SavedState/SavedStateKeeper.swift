@@ -51,6 +51,8 @@ final class SavedStateKeeper {
     /// finds for its id (a store's file, or the state the previous version of a reloaded library gave).
     func restore(only: Set<PluginID>?, from lookup: (PluginID) -> SavedStateLookup) -> SavedStateReport {
         callSite.prepare(registry)
+        registry.startCalls()
+        defer { registry.endCalls() }
         let roster = registry.savedState
         let denied = only.map { only in roster.denied.filter(only.contains) } ?? roster.denied
         callSite.logDenials("restore_state", .savedState, denied)
@@ -118,6 +120,8 @@ final class SavedStateKeeper {
     /// Asks the plugins `only` names (nil: every plugin of the concern), in dispatch order, for their states.
     func capture(only: Set<PluginID>?) -> Captured {
         callSite.prepare(registry)
+        registry.startCalls()
+        defer { registry.endCalls() }
         let roster = registry.savedState
         let denied = only.map { only in roster.denied.filter(only.contains) } ?? roster.denied
         callSite.logDenials("save_state", .savedState, denied)

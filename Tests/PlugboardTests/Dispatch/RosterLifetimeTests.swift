@@ -56,15 +56,15 @@ import Testing
         try registry.add(try ScriptedPlugin("com.a.first", log: log), source: .builtIn)
         registry.prepare()
         weak let borrowed = registry.memory
-        registry.startBorrowing()
-        registry.startBorrowing()
+        registry.startCalls()
+        registry.startCalls()
         try registry.add(try ScriptedPlugin("com.b.joined", log: log), source: .builtIn)
         registry.prepare()
         #expect(registry.memory.ids.map(\.rawValue) == ["com.a.first", "com.b.joined"])
         #expect(borrowed != nil)
-        registry.endBorrowing()
+        registry.endCalls()
         #expect(borrowed != nil, "an outer event still walks it")
-        registry.endBorrowing()
+        registry.endCalls()
         #expect(borrowed == nil)
     }
 
