@@ -11,47 +11,32 @@ import Testing
         weak var host: PluginHost?
     }
 
-    /// Shuts the host down in its memory warning and in its save_state, and logs what that returned.
-    private struct ShuttingDown: MemoryWarningPlugin, SavedStatePlugin {
+    /// A built-in plugin that runs `act` in its memory warning and in its save_state.
+    private struct Acting: MemoryWarningPlugin, SavedStatePlugin {
         let descriptor: PluginDescriptor
-        let reference: HostReference
-        let log: CallLog
+        let act: @Sendable () -> Void
 
-        init(_ reference: HostReference, log: CallLog) throws {
-            descriptor = PluginDescriptor(id: try PluginID(validating: "com.a.shutdown"), priority: 9)
-            self.reference = reference
-            self.log = log
+        init(_ id: String, priority: Int32, _ act: @escaping @Sendable () -> Void) throws {
+            descriptor = PluginDescriptor(id: try PluginID(validating: id), priority: priority)
+            self.act = act
         }
 
-        func didReceiveMemoryWarning() { shutDown() }
+        func didReceiveMemoryWarning() { act() }
         func saveState() -> [UInt8]? {
-            shutDown()
+            act()
             return nil
         }
         func restoreState(_ state: [UInt8], savedVersion: String) -> Bool { true }
-
-        private func shutDown() {
-            log.record("shutdown answered \(reference.host?.shutdown() ?? ["no host"])")
-        }
     }
 
-    /// Logs, in its save_state, how many plugins the host still has.
-    private struct Counting: SavedStatePlugin {
-        let descriptor: PluginDescriptor
-        let reference: HostReference
-        let log: CallLog
+    /// Shuts the host down and logs what that returned.
+    private static func shutDown(_ reference: HostReference, _ log: CallLog) -> @Sendable () -> Void {
+        { log.record("shutdown answered \(reference.host?.shutdown() ?? ["no host"])") }
+    }
 
-        init(_ reference: HostReference, log: CallLog) throws {
-            descriptor = PluginDescriptor(id: try PluginID(validating: "com.b.counting"), priority: 1)
-            self.reference = reference
-            self.log = log
-        }
-
-        func saveState() -> [UInt8]? {
-            log.record("plugins at save: \(reference.host?.plugins.count ?? -1)")
-            return nil
-        }
-        func restoreState(_ state: [UInt8], savedVersion: String) -> Bool { true }
+    /// Logs how many plugins the host still has, at `what` (a save, a delivery).
+    private static func count(_ what: String, _ reference: HostReference, _ log: CallLog) -> @Sendable () -> Void {
+        { log.record("plugins at \(what): \(reference.host?.plugins.count ?? -1)") }
     }
 
     @Test func aCLibraryStillToBeCalledIsCalledBeforeItsDeinit() throws {
@@ -62,7 +47,7 @@ import Testing
         let reference = HostReference()
         let host = PluginHost { record in log.record("\(record.plugin ?? "-") \(record.message)") }
         reference.host = host
-        try host.register(try ShuttingDown(reference, log: log))
+        try host.register(try Acting("com.a.shutdown", priority: 9, Self.shutDown(reference, log)))
         try #require(host.loadPlugins(from: PluginSearchPath(explicit: [directory.path])).map(\.status) == [.loaded])
 
         let report = host.didReceiveMemoryWarning()
@@ -82,8 +67,8 @@ import Testing
         let reference = HostReference()
         let host = PluginHost()
         reference.host = host
-        try host.register(try ShuttingDown(reference, log: log))
-        try host.register(try Counting(reference, log: log))
+        try host.register(try Acting("com.a.shutdown", priority: 9, Self.shutDown(reference, log)))
+        try host.register(try Acting("com.b.counting", priority: 1, Self.count("save", reference, log)))
 
         let report = host.saveState(to: store)
         #expect(report.entries.map(\.plugin.rawValue) == ["com.a.shutdown", "com.b.counting"])
@@ -96,13 +81,10 @@ import Testing
         let reference = HostReference()
         let host = PluginHost()
         reference.host = host
-        try host.register(try Counting(reference, log: log))
-        _ = try host.observe("com.example.stop") { _ in
-            log.record("shutdown answered \(reference.host?.shutdown() ?? ["no host"])")
-        }
-        _ = try host.observe("com.example.stop") { _ in
-            log.record("plugins at delivery: \(reference.host?.plugins.count ?? -1)")
-        }
+        try host.register(try Acting("com.b.counting", priority: 1, Self.count("save", reference, log)))
+        let (shutDown, count) = (Self.shutDown(reference, log), Self.count("delivery", reference, log))
+        _ = try host.observe("com.example.stop") { _ in shutDown() }
+        _ = try host.observe("com.example.stop") { _ in count() }
         try host.post("com.example.stop")
 
         #expect(host.deliverNotifications().deliveries.count == 2)
