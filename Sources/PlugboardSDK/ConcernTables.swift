@@ -9,25 +9,25 @@ enum ConcernTables {
     static let launch = RecordPointer(pb_launch_t(
         struct_size: UInt32(MemoryLayout<pb_launch_t>.size),
         will_finish_launching: { ctx, json, length in
-            PluginContext.with(ctx, else: true) { plugin in text(json, length) { plugin.willFinishLaunching?($0) ?? true } }
+            PluginContext.with(ctx, \.launch, else: true) { plugin in text(json, length) { plugin.willFinishLaunching(options: $0) } }
         },
         did_finish_launching: { ctx, json, length in
-            PluginContext.with(ctx, else: true) { plugin in text(json, length) { plugin.didFinishLaunching?($0) ?? true } }
+            PluginContext.with(ctx, \.launch, else: true) { plugin in text(json, length) { plugin.didFinishLaunching(options: $0) } }
         }))
 
     static let openURL = RecordPointer(pb_open_url_t(
         struct_size: UInt32(MemoryLayout<pb_open_url_t>.size),
         open_url: { ctx, url, urlLength, json, jsonLength in
-            PluginContext.with(ctx, else: false) { plugin in
-                text(url, urlLength) { url in text(json, jsonLength) { plugin.openURL?(url, $0) ?? false } }
+            PluginContext.with(ctx, \.openURL, else: false) { plugin in
+                text(url, urlLength) { url in text(json, jsonLength) { plugin.open(url: url, options: $0) } }
             }
         }))
 
     static let userActivity = RecordPointer(pb_user_activity_t(
         struct_size: UInt32(MemoryLayout<pb_user_activity_t>.size),
         continue_user_activity: { ctx, type, typeLength, json, jsonLength in
-            PluginContext.with(ctx, else: false) { plugin in
-                text(type, typeLength) { type in text(json, jsonLength) { plugin.continueUserActivity?(type, $0) ?? false } }
+            PluginContext.with(ctx, \.userActivity, else: false) { plugin in
+                text(type, typeLength) { type in text(json, jsonLength) { plugin.continueUserActivity(type: type, userInfo: $0) } }
             }
         }))
 
@@ -35,38 +35,42 @@ enum ConcernTables {
         struct_size: UInt32(MemoryLayout<pb_remote_notifications_t>.size),
         did_register: { ctx, token, length in
             let bytes = lentBuffer(token, count: length)
-            PluginContext.with(ctx, else: ()) { $0.didRegisterForRemoteNotifications?(bytes.span) }
+            PluginContext.with(ctx, \.remoteNotifications, else: ()) { $0.didRegisterForRemoteNotifications(deviceToken: bytes.span) }
         },
         did_fail_to_register: { ctx, error, length in
-            PluginContext.with(ctx, else: ()) { plugin in text(error, length) { plugin.didFailToRegisterForRemoteNotifications?($0) } }
+            PluginContext.with(ctx, \.remoteNotifications, else: ()) { plugin in
+                text(error, length) { plugin.didFailToRegisterForRemoteNotifications(error: $0) }
+            }
         },
         did_receive_remote_notification: { ctx, json, length, completion in
             guard let completion else { return }
             let answer = CompletionPointer(completion: completion)
-            PluginContext.with(ctx, else: ()) { plugin in
-                text(json, length) { plugin.didReceiveRemoteNotification?($0, FetchCompletion(answer.complete)) }
+            PluginContext.with(ctx, \.remoteNotifications, else: ()) { plugin in
+                text(json, length) { plugin.didReceiveRemoteNotification(userInfo: $0, completion: FetchCompletion(answer.complete)) }
             }
         }))
 
     static let memory = RecordPointer(pb_memory_t(
         struct_size: UInt32(MemoryLayout<pb_memory_t>.size),
-        did_receive_memory_warning: { ctx in PluginContext.with(ctx, else: ()) { $0.didReceiveMemoryWarning?() } }))
+        did_receive_memory_warning: { ctx in PluginContext.with(ctx, \.memory, else: ()) { $0.didReceiveMemoryWarning() } }))
 
     static let protectedData = RecordPointer(pb_protected_data_t(
         struct_size: UInt32(MemoryLayout<pb_protected_data_t>.size),
-        will_become_unavailable: { ctx in PluginContext.with(ctx, else: ()) { $0.protectedDataWillBecomeUnavailable?() } },
-        did_become_available: { ctx in PluginContext.with(ctx, else: ()) { $0.protectedDataDidBecomeAvailable?() } }))
+        will_become_unavailable: { ctx in
+            PluginContext.with(ctx, \.protectedData, else: ()) { $0.protectedDataWillBecomeUnavailable() }
+        },
+        did_become_available: { ctx in PluginContext.with(ctx, \.protectedData, else: ()) { $0.protectedDataDidBecomeAvailable() } }))
 
     static let appState = RecordPointer(pb_app_state_t(
         struct_size: UInt32(MemoryLayout<pb_app_state_t>.size),
-        did_become_active: { ctx in PluginContext.with(ctx, else: ()) { $0.didBecomeActive?() } },
-        will_resign_active: { ctx in PluginContext.with(ctx, else: ()) { $0.willResignActive?() } },
-        did_enter_background: { ctx in PluginContext.with(ctx, else: ()) { $0.didEnterBackground?() } },
-        will_enter_foreground: { ctx in PluginContext.with(ctx, else: ()) { $0.willEnterForeground?() } }))
+        did_become_active: { ctx in PluginContext.with(ctx, \.appState, else: ()) { $0.didBecomeActive() } },
+        will_resign_active: { ctx in PluginContext.with(ctx, \.appState, else: ()) { $0.willResignActive() } },
+        did_enter_background: { ctx in PluginContext.with(ctx, \.appState, else: ()) { $0.didEnterBackground() } },
+        will_enter_foreground: { ctx in PluginContext.with(ctx, \.appState, else: ()) { $0.willEnterForeground() } }))
 
     static let termination = RecordPointer(pb_termination_t(
         struct_size: UInt32(MemoryLayout<pb_termination_t>.size),
-        will_terminate: { ctx in PluginContext.with(ctx, else: ()) { $0.willTerminate?() } }))
+        will_terminate: { ctx in PluginContext.with(ctx, \.termination, else: ()) { $0.willTerminate() } }))
 
     /// `save_state` gives a copy of the plugin's bytes that `release_state` frees; nil saves nothing
     /// (PB_ERR_UNAVAILABLE: the host keeps the previous state). `restore_state` answers
@@ -74,7 +78,7 @@ enum ConcernTables {
     static let savedState = RecordPointer(pb_saved_state_t(
         struct_size: UInt32(MemoryLayout<pb_saved_state_t>.size),
         save_state: { ctx, out in
-            guard let out, let state = PluginContext.with(ctx, else: nil, { $0.saveState?() }) else { return PB_ERR_UNAVAILABLE }
+            guard let out, let state = PluginContext.with(ctx, \.savedState, else: nil, { $0.saveState() }) else { return PB_ERR_UNAVAILABLE }
             let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, state.count))
             copy.initialize(from: state, count: state.count)
             out.pointee = pb_bytes_t(data: UnsafePointer(copy), size: state.count)
@@ -84,7 +88,7 @@ enum ConcernTables {
         restore_state: { ctx, version, data, size in
             let state = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
             let savedVersion = version.map { String(cString: $0) } ?? ""
-            let taken = PluginContext.with(ctx, else: false) { $0.restoreState?(state, savedVersion) ?? false }
+            let taken = PluginContext.with(ctx, \.savedState, else: false) { $0.restoreState(state, savedVersion: savedVersion) }
             return taken ? PB_OK : PB_ERR_INVALID_ARGUMENT
         }))
 
