@@ -69,6 +69,11 @@ static inline const pbf_label_t *pbf_current(const pbf_record_t *record, const c
     return label;
 }
 
+/** The label of the plugin code a record says runs (NULL when idle): a plain load, for the thread that writes the record. */
+static inline const pbf_label_t *pbf_label_now(const pbf_record_t *record) {
+    return __atomic_load_n(&record->label, __ATOMIC_RELAXED);
+}
+
 /** The label of the plugin code the calling thread is running (and its callback), or NULL
     outside plugin calls. Async-signal-safe: for handlers that name who made a fault. */
 const pbf_label_t *pbf_running_here(const char **callback);

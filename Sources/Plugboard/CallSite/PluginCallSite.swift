@@ -82,8 +82,8 @@ struct PluginCallSite: Sendable {
         let count = roster.count
         var made = 0
         let record = record
-        record.begin(event.callbackName)
-        defer { record.leave() }
+        let outer = record.begin(event.callbackName)
+        defer { record.end(resuming: outer) }
         let start = MonotonicClock.now()
         guard timing == .perCall else {
             roster.participants.withUnsafeBufferPointer { participants in
@@ -132,10 +132,10 @@ struct PluginCallSite: Sendable {
         let start = timed ? MonotonicClock.now() : 0
         let answer: Answer
         if let (callback, label) = kind.recorded {
-            record.begin(callback)
+            let outer = record.begin(callback)
             record.enter(label)
             answer = body()
-            record.leave()
+            record.end(resuming: outer)
         } else {
             answer = body()
         }

@@ -291,21 +291,13 @@ final class FunctionInvoker: Sendable {
         }
     }
 
-    /// Runs `body` with the record the call is written in: the host's on its dispatch thread
-    /// (within a callback, the callback's entry is restored afterwards), else one of the pool's.
+    /// Runs `body` with the record the call is written in: the host's on its dispatch thread or
+    /// within a callback it runs (whose entry the call names again when it returns), else one of
+    /// the pool's.
     private func withRecord<Result>(onDispatchThread: Bool, _ body: (CallRecord) -> Result) -> Result {
         let dispatchRecord = callSite.record
-        if onDispatchThread { return body(dispatchRecord) }
-        var callback: UnsafePointer<CChar>?
-        var sequence: UInt64 = 0
-        let record = dispatchRecord.pointer
-        guard let running = pbf_current(record, &callback, &sequence),
-              record.pointee.thread == UInt(bitPattern: Int(bitPattern: pthread_self())) else {
+        guard onDispatchThread || dispatchRecord.running(on: UInt(bitPattern: Int(bitPattern: pthread_self()))) != nil else {
             return CallRecordPool.with(body)
-        }
-        defer {
-            pbf_begin(record, callback, record.pointee.thread)
-            pbf_enter(record, running)
         }
         return body(dispatchRecord)
     }

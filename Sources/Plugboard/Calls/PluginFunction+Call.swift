@@ -41,9 +41,9 @@ extension PluginFunction {
     /// buffer and then releasing it. `resolved`, this function as resolved, names it in an error.
     func call(frame: UnsafeMutableRawPointer, of resolved: ResolvedFunction, record: CallRecord,
               label: UnsafePointer<pbf_label_t>) throws(PluginCallError) -> PluginValue {
-        record.begin(callbackName)
+        let outer = record.begin(callbackName)
         record.enter(label)
-        defer { record.leave() }
+        defer { record.end(resuming: outer) }
         interface.call(function, frame: frame)
         return try result(at: frame + interface.resultOffset, of: resolved)
     }

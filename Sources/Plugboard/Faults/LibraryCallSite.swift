@@ -14,9 +14,9 @@ struct LibraryCallSite {
     /// Runs `body`, one call of `label`'s library function `function`.
     func around<Result>(_ function: LibraryFunction, _ label: UnsafePointer<pbf_label_t>, _ body: () -> Result) -> Result {
         announce?(function)
-        record.begin(function.callbackName)
+        let outer = record.begin(function.callbackName)
         record.enter(label)
-        defer { record.leave() }
+        defer { record.end(resuming: outer) }
         return body()
     }
 }
