@@ -105,25 +105,73 @@ final class LibraryLoader {
     var accessPolicy: AccessPolicy? { callSite.decorators.authorization?.policy }
 
     /// Loads every candidate file of `searchPath`; see ``PluginHost/loadPlugins(from:trust:)``.
+    ///
+    /// In three passes over the files, in order: each is admitted; each to load in this process is
+    /// checked and opened (`dlopen`); then each is loaded (the library's own functions, its plugins
+    /// registered; or its worker). The dynamic loader keeps a record per library and walks all of
+    /// them at every `dlopen`: opened back to back, those records lie together in memory instead of
+    /// among what the host keeps of each library, and the walks stay fast (BENCHMARKS.md, Loading).
     func loadPlugins(from searchPath: PluginSearchPath, trust: PluginTrust) -> [LoadReport] {
         let candidates = LoadCandidate.all(in: searchPath, trust: trust)
         loaded.reserveTries(candidates.count)
         prestartWorkers(for: candidates, trust: trust)
         defer { for unused in loaded.takeUnusedPrestarted() { unused.close(timeout: workerGrace) } }
-        var reports = candidates.map { candidate in
+        var loads = candidates.map { candidate in
             switch candidate {
-            case .refused(let report):
-                return report
-            case .file(let path, let directoryWarnings):
-                let start = MonotonicClock.now()
-                var report = loadLibrary(at: path, trust: trust, placement: nil)
-                report.loadTime = LoadTime(start: start, nanoseconds: MonotonicClock.now() &- start)
-                report.warnings = directoryWarnings + report.warnings
-                return report
+            case .refused(let report): PendingLoad(refused: report)
+            case .file(let path, let warnings): PendingLoad(directoryWarnings: warnings) { admit(path, trust: trust, placement: nil) }
             }
         }
+        callSite.decorators.confinement?.adopt()
+        for index in loads.indices { loads[index].advance { $0.opened() } }
+        callSite.decorators.confinement?.drain()
+        var reports = loads.map { $0.finish { load($0, trust: trust, into: registry) } }
         for index in reports.indices { reports[index].withdraw(registry.refusal(forContested:)) }
         return reports
+    }
+
+    /// One file on its way through ``loadPlugins(from:trust:)``: where it stands, and the time spent on it.
+    private struct PendingLoad {
+        private var admission: Admission
+        /// When its load began and the time spent on it so far; nil for a refused candidate.
+        private var time: LoadTime?
+        /// What the search path found wrong with the file's folder.
+        private let directoryWarnings: [String]
+
+        /// A candidate the search path refused, with its report.
+        init(refused report: LoadReport) {
+            admission = .settled(report)
+            directoryWarnings = []
+        }
+
+        /// A file `admit` admits now, in a folder with `directoryWarnings`.
+        init(directoryWarnings: [String], _ admit: () -> Admission) {
+            let start = MonotonicClock.now()
+            admission = admit()
+            time = LoadTime(start: start, nanoseconds: MonotonicClock.now() &- start)
+            self.directoryWarnings = directoryWarnings
+        }
+
+        /// Takes the file's next step, `step`, timed.
+        mutating func advance(_ step: (Admission) -> Admission) {
+            let start = MonotonicClock.now()
+            admission = step(admission)
+            time = time(adding: start)
+        }
+
+        /// The report of its last step, `load`: with the time spent on the file in every step.
+        func finish(_ load: (Admission) -> LoadReport) -> LoadReport {
+            let start = MonotonicClock.now()
+            var report = load(admission)
+            report.loadTime = time(adding: start)
+            report.warnings = directoryWarnings + report.warnings
+            return report
+        }
+
+        /// The time spent on the file, with a step that began at `start` and ends now.
+        private func time(adding start: UInt64) -> LoadTime? {
+            time.map { LoadTime(start: $0.start, nanoseconds: $0.nanoseconds + (MonotonicClock.now() &- start)) }
+        }
     }
 
     /// Loads the library at `path`, in a worker or here as `placement` (or ``isolation``) says, and
@@ -131,49 +179,86 @@ final class LibraryLoader {
     /// library in a registry of its own first); see ``PluginHost/loadLibrary(at:trust:placement:)``.
     func loadLibrary(at path: String, trust: PluginTrust, placement: PluginIsolation?,
                      into target: PluginRegistry? = nil) -> LoadReport {
-        let target = target ?? registry
-        callSite.decorators.confinement?.adopt()
-        defer { callSite.decorators.confinement?.drain() }
+        load(admit(path, trust: trust, placement: placement), trust: trust, into: target ?? registry)
+    }
+
+    /// Where a file stands once admitted: settled, or to load in a worker or here.
+    private enum Admission {
+        /// Nothing to load: the report says why (its status, a skip, the trust rule, a remembered crash).
+        case settled(LoadReport)
+        /// To load in a worker of the `worker` executable; `key` is its scan cache entry, if any.
+        case worker(String, worker: String, key: ScanCacheKey?)
+        /// To load in this process, with the trust rule's `warnings`; `opened` is the library opened
+        /// ahead (or why it could not be), nil when it is still to open.
+        case here(String, FileStatus, warnings: [String], opened: Result<DynamicLibrary, LoadFailure>?)
+
+        /// This admission with a library to load here checked and opened (the ELF checks, `dlopen`),
+        /// its own functions left for ``LibraryLoader/load(_:trust:into:)``.
+        func opened() -> Admission {
+            guard case .here(let path, let status, let warnings, nil) = self else { return self }
+            let opened = Result { () throws(LoadFailure) in try LoadedLibrary.open(path, fileSize: status.size) }
+            return .here(path, status, warnings: warnings, opened: opened)
+        }
+    }
+
+    /// Admits the file at `path`: its status, each file once, the trust rule, the scan cache's
+    /// remembered crashes; then where it loads.
+    private func admit(_ path: String, trust: PluginTrust, placement: PluginIsolation?) -> Admission {
         let status: FileStatus
         do {
             status = try FileStatus.ofLibrary(path)
         } catch {
-            return .failed(path, error)
+            return .settled(.failed(path, error))
         }
         loaded.noteTried(path, status)
         if let same = loaded.earlierTry(of: status.identity, at: path) {
-            return .skipped(path, sameFileAs: same)
+            return .settled(.skipped(path, sameFileAs: same))
         }
         let warnings: [String]
         do {
             warnings = try trust.admit(path, status)
         } catch {
-            return .failed(path, error)
+            return .settled(.failed(path, error))
         }
         let key = scanCache == nil ? nil : try? ScanCacheKey(path: path)
         if !retryCrashed, let key, let remembered = scanCache?.entry(for: key), case .crashed = remembered {
-            return remembered.report(at: path)
+            return .settled(remembered.report(at: path))
         }
         if case .workers(let worker) = placement ?? isolation {
+            return .worker(path, worker: worker, key: key)
+        }
+        return .here(path, status, warnings: warnings, opened: nil)
+    }
+
+    /// Loads what `admission` admitted into `target`; see ``loadLibrary(at:trust:placement:into:)``.
+    private func load(_ admission: Admission, trust: PluginTrust, into target: PluginRegistry) -> LoadReport {
+        callSite.decorators.confinement?.adopt()
+        defer { callSite.decorators.confinement?.drain() }
+        switch admission {
+        case .settled(let report):
+            return report
+        case .worker(let path, let worker, let key):
             let report = loadInWorker(path, worker: worker, trust: trust, into: target)
             if let key, loaded.lostWhileLoading[path] != nil, let failure = report.failure {
                 scanCache?.recordCrash(failure, for: key)
             }
             return report
+        case .here(let path, let status, let warnings, let opened):
+            return loadHere(path, status: status, warnings: warnings, opened: opened, into: target)
         }
-        return loadHere(path, status: status, warnings: warnings, into: target)
     }
 
     /// Loads the library at `path`, whose `status` passed the trust rule with `warnings`, in this
-    /// process, and registers its plugins into `target`.
-    private func loadHere(_ path: String, status: FileStatus, warnings: [String], into target: PluginRegistry) -> LoadReport {
+    /// process (`opened`: already opened, or why it could not be), and registers its plugins into `target`.
+    private func loadHere(_ path: String, status: FileStatus, warnings: [String], opened: Result<DynamicLibrary, LoadFailure>?,
+                          into target: PluginRegistry) -> LoadReport {
         let owner = owner
         let library: LoadedLibrary
         // Until the library has registered its plugins, the policy's default rule is its rule.
         let gate = ServiceGate(log: pluginLogSink)
         if let accessPolicy { gate.apply(accessPolicy, library: path, plugins: nil) }
         do {
-            library = try LibraryTable.shared.acquire(path: path, identity: status.identity, fileSize: status.size, owner: owner,
+            library = try LibraryTable.shared.acquire(path: path, identity: status.identity, fileSize: status.size, opened: opened, owner: owner,
                                                       sink: pluginLogSink, refusals: busRefusalHandler, files: filesAccess,
                                                       gate: gate, calls: libraryCalls)
         } catch {

@@ -20,7 +20,7 @@ final class LibraryTable: Sendable {
     /// The files service and the service gate are the first host's: a library is initialized once.
     /// `fileSize` is the size the `stat` that gave `identity` found; the library's
     /// calls run recorded in the owner's `calls`. Its messages go to `sink`, its refused bus calls to `refusals`.
-    func acquire(path: String, identity: FileIdentity, fileSize: Int, owner: ObjectIdentifier,
+    func acquire(path: String, identity: FileIdentity, fileSize: Int, opened: Result<DynamicLibrary, LoadFailure>?, owner: ObjectIdentifier,
                  sink: @escaping LogRouter.Sink, refusals: LogRouter.RefusalSink?, files: FilesAccess?, gate: ServiceGate,
                  calls: LibraryCallSite) throws(LoadedLibrary.Failure) -> LoadedLibrary {
         try entries.withLock { entries throws(LoadedLibrary.Failure) -> LoadedLibrary in
@@ -33,7 +33,7 @@ final class LibraryTable: Sendable {
             let router = LogRouter()
             router.attach(owner, sink, refusals: refusals)
             do throws(LoadedLibrary.Failure) {
-                let library = try LoadedLibrary.load(path: path, identity: identity, fileSize: fileSize,
+                let library = try LoadedLibrary.load(path: path, identity: identity, fileSize: fileSize, opened: opened,
                                                      router: router, files: files, gate: gate, calls: calls)
                 entries[identity] = Entry(library: library, users: [owner])
                 return library

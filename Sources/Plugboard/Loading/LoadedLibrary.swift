@@ -46,14 +46,16 @@ final class LoadedLibrary: @unchecked Sendable {
     }
 
     /// Runs the loading stages in order; the first that fails ends it.
-    /// `fileSize` is the size the `stat` that gave `identity` found.
+    /// `fileSize` is the size the `stat` that gave `identity` found; `opened` is the library
+    /// already checked and opened by ``open(_:fileSize:)`` (or why it could not be), nil to do it now.
     /// Every call into the library's code is recorded in `calls`, so a crash names the stage.
-    static func load(path: String, identity: FileIdentity, fileSize: Int, router: LogRouter,
+    static func load(path: String, identity: FileIdentity, fileSize: Int, opened: Result<DynamicLibrary, LoadFailure>?, router: LogRouter,
                      files: FilesAccess?, gate: ServiceGate, calls: LibraryCallSite) throws(Failure) -> LoadedLibrary {
         let label: UnsafePointer<pbf_label_t> = path.withCString { pbf_label_create($0, $0) }
         let record: UnsafeRawPointer
         do {
-            record = try entryRecord(path: path, fileSize: fileSize, calls: calls, label: label)
+            let library = if let opened { try opened.get() } else { try open(path, fileSize: fileSize) }
+            record = try entryRecord(library, calls: calls, label: label)
         } catch {
             throw Failure(failure: error, abi: nil)
         }
@@ -68,12 +70,16 @@ final class LoadedLibrary: @unchecked Sendable {
         }
     }
 
-    /// The stages up to the entry record: the ELF checks (before any code of
-    /// the library runs), `dlopen`, and the record `plugboard_entry` returns.
-    private static func entryRecord(path: String, fileSize: Int, calls: LibraryCallSite,
-                                    label: UnsafePointer<pbf_label_t>) throws(LoadFailure) -> UnsafeRawPointer {
+    /// The stages that open the library at `path`, whose `stat` found `fileSize`: the ELF checks
+    /// (before any code of the library runs), then `dlopen`.
+    static func open(_ path: String, fileSize: Int) throws(LoadFailure) -> DynamicLibrary {
         try ELFPreflight.check(path, fileSize: fileSize)
-        let library = try DynamicLibrary.open(path)
+        return try DynamicLibrary.open(path)
+    }
+
+    /// The stage that follows the opening of `library`: the record its `plugboard_entry` returns.
+    private static func entryRecord(_ library: DynamicLibrary, calls: LibraryCallSite,
+                                    label: UnsafePointer<pbf_label_t>) throws(LoadFailure) -> UnsafeRawPointer {
         let entryFunction: pb_entry_fn
         do {
             entryFunction = unsafeBitCast(try library.address(of: PB_ENTRY_SYMBOL), to: pb_entry_fn.self)
