@@ -170,7 +170,7 @@ struct RunCommand: ParsableCommand {
         host.scanCache?.save()
         code = session.exitCode(code, failuresAtShutdown: host.shutdown())
         if let recording {
-            let failures = pictures.write(recording)
+            let failures = pictures.write(recording, standardOutput: console.descriptor)
             failures.forEach(session.note)
             if !failures.isEmpty { code = ExitCodes.reportLost }
         }

@@ -25,8 +25,9 @@ struct RunPictureOptions: ParsableArguments {
         }
     }
 
-    /// Writes the pictures of `recording`; returns the sentence of each file that could not be written.
-    func write(_ recording: RunRecording) -> [String] {
+    /// Writes the pictures of `recording`, a picture asked for on standard output to `standardOutput`
+    /// (the report's descriptor); returns the sentence of each file that could not be written.
+    func write(_ recording: RunRecording, standardOutput: Int32) -> [String] {
         let trace = recording.trace
         let pictures: [(path: String?, what: String, render: () -> String)] = [
             (traceFile, "trace file", { JSONOutput.encode(trace, pretty: false) + "\n" }),
@@ -36,7 +37,7 @@ struct RunPictureOptions: ParsableArguments {
         for picture in pictures {
             guard let path = picture.path else { continue }
             do throws(OutputFileError) {
-                try OutputFile.write(picture.render(), to: path, what: picture.what)
+                try OutputFile.write(picture.render(), to: path, what: picture.what, standardOutput: standardOutput)
             } catch {
                 failures.append(error.message)
             }

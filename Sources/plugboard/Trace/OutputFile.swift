@@ -9,10 +9,14 @@ enum OutputFile {
     /// holds its descriptor. A regular file (or a new one) is replaced whole (``AtomicWrite``: a
     /// temporary file in its directory, synced and renamed over it, removed on failure); through
     /// a symbolic link, the file it leads to is the one replaced. A device, FIFO or socket
-    /// (`/dev/stdout`, a named pipe) is written in place, as a shell's redirection would: renaming
-    /// over it would put a regular file where it was. Throws the sentence naming the file and the cause.
-    static func write(_ text: String, to path: String, what: String) throws(OutputFileError) {
+    /// (a terminal, a named pipe) is written in place, as a shell's redirection would: renaming
+    /// over it would put a regular file where it was. Standard output by name (``standardOutputNames``)
+    /// is `standardOutput`, the report's descriptor, as fd 1 no longer is in `run`
+    /// (``Console/takeStandardOutput()`` points it at standard error). Throws the sentence naming
+    /// the file and the cause.
+    static func write(_ text: String, to path: String, what: String, standardOutput: Int32) throws(OutputFileError) {
         do throws(Errno) {
+            if standardOutputNames.contains(path) { return try StandardStream.write(Array(text.utf8), to: standardOutput) }
             var status = stat()
             guard path.withCString({ stat($0, &status) }) == 0 else {
                 guard errno == ENOENT else { throw Errno(rawValue: errno) }
@@ -32,6 +36,9 @@ enum OutputFile {
             throw OutputFileError(message: "cannot write the \(what) '\(path)': \(error)")
         }
     }
+
+    /// The names of the process's standard output.
+    static let standardOutputNames: Set<String> = ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"]
 
     /// `path` with every symbolic link resolved.
     private static func realPath(_ path: String) throws(Errno) -> String {

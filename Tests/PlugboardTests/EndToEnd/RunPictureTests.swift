@@ -227,6 +227,20 @@ import Testing
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == picture)
     }
 
+    @Test func aPictureOnStandardOutputGoesThereBeforeTheExitLine() throws {
+        let workspace = try Workspace("svg-stdout")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        let drawn = try CLI.run(["run", "--isolation", "none", "--plugin-dir", workspace.plugins,
+                                 "--container", workspace.root.file("container"), "--json", "--svg", "/dev/stdout"])
+        #expect(drawn.status == 0, "\(drawn.errorOutput)")
+        let svg = try #require(drawn.output.range(of: "<svg "), "\(drawn.output)")
+        let end = try #require(drawn.output.range(of: "</svg>\n"))
+        #expect(drawn.output[..<svg.lowerBound].contains("\"type\":\"event\""), "the report first")
+        #expect(drawn.output[end.upperBound...] == "{\"code\":0,\"type\":\"exit\"}\n", "then the exit line")
+        #expect(!drawn.errorOutput.contains("<svg"))
+    }
+
     /// The file type bits of `path`'s `lstat`.
     private static func kind(of path: String) -> mode_t {
         var status = stat()
