@@ -123,7 +123,7 @@ final class LibraryLoader {
             }
         }
         callSite.decorators.confinement?.adopt()
-        for index in loads.indices { loads[index].advance { $0.opened() } }
+        for index in loads.indices { loads[index].advance { $0.opened(recordedIn: callSite.record) } }
         callSite.decorators.confinement?.drain()
         var reports = loads.map { $0.finish { load($0, trust: trust, into: registry) } }
         for index in reports.indices { reports[index].withdraw(registry.refusal(forContested:)) }
@@ -190,13 +190,13 @@ final class LibraryLoader {
         case worker(String, worker: String, key: ScanCacheKey?)
         /// To load in this process, with the trust rule's `warnings`; `opened` is the library opened
         /// ahead (or why it could not be), nil when it is still to open.
-        case here(String, FileStatus, warnings: [String], opened: Result<DynamicLibrary, LoadFailure>?)
+        case here(String, FileStatus, warnings: [String], opened: Result<LoadedLibrary.Opened, LoadFailure>?)
 
-        /// This admission with a library to load here checked and opened (the ELF checks, `dlopen`),
-        /// its own functions left for ``LibraryLoader/load(_:trust:into:)``.
-        func opened() -> Admission {
+        /// This admission with a library to load here checked and opened (the ELF checks, `dlopen`
+        /// recorded in `record`), its own functions left for ``LibraryLoader/load(_:trust:into:)``.
+        func opened(recordedIn record: CallRecord) -> Admission {
             guard case .here(let path, let status, let warnings, nil) = self else { return self }
-            let opened = Result { () throws(LoadFailure) in try LoadedLibrary.open(path, fileSize: status.size) }
+            let opened = Result { () throws(LoadFailure) in try LoadedLibrary.open(path, fileSize: status.size, record: record) }
             return .here(path, status, warnings: warnings, opened: opened)
         }
     }
@@ -250,7 +250,7 @@ final class LibraryLoader {
 
     /// Loads the library at `path`, whose `status` passed the trust rule with `warnings`, in this
     /// process (`opened`: already opened, or why it could not be), and registers its plugins into `target`.
-    private func loadHere(_ path: String, status: FileStatus, warnings: [String], opened: Result<DynamicLibrary, LoadFailure>?,
+    private func loadHere(_ path: String, status: FileStatus, warnings: [String], opened: Result<LoadedLibrary.Opened, LoadFailure>?,
                           into target: PluginRegistry) -> LoadReport {
         let owner = owner
         let library: LoadedLibrary

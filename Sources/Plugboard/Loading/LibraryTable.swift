@@ -20,7 +20,7 @@ final class LibraryTable: Sendable {
     /// The files service and the service gate are the first host's: a library is initialized once.
     /// `fileSize` is the size the `stat` that gave `identity` found; the library's
     /// calls run recorded in the owner's `calls`. Its messages go to `sink`, its refused bus calls to `refusals`.
-    func acquire(path: String, identity: FileIdentity, fileSize: Int, opened: Result<DynamicLibrary, LoadFailure>?, owner: ObjectIdentifier,
+    func acquire(path: String, identity: FileIdentity, fileSize: Int, opened: Result<LoadedLibrary.Opened, LoadFailure>?, owner: ObjectIdentifier,
                  sink: @escaping LogRouter.Sink, refusals: LogRouter.RefusalSink?, files: FilesAccess?, gate: ServiceGate,
                  calls: LibraryCallSite) throws(LoadedLibrary.Failure) -> LoadedLibrary {
         try entries.withLock { entries throws(LoadedLibrary.Failure) -> LoadedLibrary in

@@ -47,15 +47,16 @@ final class LoadedLibrary: @unchecked Sendable {
 
     /// Runs the loading stages in order; the first that fails ends it.
     /// `fileSize` is the size the `stat` that gave `identity` found; `opened` is the library
-    /// already checked and opened by ``open(_:fileSize:)`` (or why it could not be), nil to do it now.
-    /// Every call into the library's code is recorded in `calls`, so a crash names the stage.
-    static func load(path: String, identity: FileIdentity, fileSize: Int, opened: Result<DynamicLibrary, LoadFailure>?, router: LogRouter,
+    /// already checked and opened by ``open(_:fileSize:record:)`` (or why it could not be), nil to do
+    /// it now. Every call into the library's code is recorded in `calls`, so a crash names the stage.
+    static func load(path: String, identity: FileIdentity, fileSize: Int, opened: Result<Opened, LoadFailure>?, router: LogRouter,
                      files: FilesAccess?, gate: ServiceGate, calls: LibraryCallSite) throws(Failure) -> LoadedLibrary {
-        let label: UnsafePointer<pbf_label_t> = path.withCString { pbf_label_create($0, $0) }
+        let label: UnsafePointer<pbf_label_t>
         let record: UnsafeRawPointer
         do {
-            let library = if let opened { try opened.get() } else { try open(path, fileSize: fileSize) }
-            record = try entryRecord(library, calls: calls, label: label)
+            let library = if let opened { try opened.get() } else { try open(path, fileSize: fileSize, record: calls.record) }
+            label = library.label
+            record = try entryRecord(library.library, calls: calls, label: label)
         } catch {
             throw Failure(failure: error, abi: nil)
         }
@@ -70,12 +71,26 @@ final class LoadedLibrary: @unchecked Sendable {
         }
     }
 
-    /// The stages that open the library at `path`, whose `stat` found `fileSize`: the ELF checks
-    /// (before any code of the library runs), then `dlopen`.
-    static func open(_ path: String, fileSize: Int) throws(LoadFailure) -> DynamicLibrary {
-        try ELFPreflight.check(path, fileSize: fileSize)
-        return try DynamicLibrary.open(path)
+    /// A library checked and opened, and the label its code runs under in fault and timeout messages.
+    struct Opened {
+        let library: DynamicLibrary
+        let label: UnsafePointer<pbf_label_t>
     }
+
+    /// The stages that open the library at `path`, whose `stat` found `fileSize`: the ELF checks
+    /// (before any code of the library runs), then `dlopen`, which runs the library's constructors:
+    /// recorded in `record` as its `dlopen`, so a crash or a hang there names the library.
+    static func open(_ path: String, fileSize: Int, record: CallRecord) throws(LoadFailure) -> Opened {
+        try ELFPreflight.check(path, fileSize: fileSize)
+        let label: UnsafePointer<pbf_label_t> = path.withCString { pbf_label_create($0, $0) }
+        let outer = record.begin(Self.openCallback)
+        record.enter(label)
+        defer { record.end(resuming: outer) }
+        return Opened(library: try DynamicLibrary.open(path), label: label)
+    }
+
+    /// What fault and timeout messages call the opening of a library (its constructors run in it).
+    static let openCallback: StaticString = "dlopen"
 
     /// The stage that follows the opening of `library`: the record its `plugboard_entry` returns.
     private static func entryRecord(_ library: DynamicLibrary, calls: LibraryCallSite,

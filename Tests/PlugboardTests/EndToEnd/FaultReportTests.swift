@@ -35,6 +35,7 @@ import Testing
         (["SEGV_AT=AT_ENTRY"], false, "SIGSEGV", "plugboard_entry"),
         (["ABORT_AT=AT_REGISTER"], false, "SIGABRT", "register_plugins"),
         (["SEGV_AT=AT_DEINIT"], false, "SIGSEGV", "deinit"),
+        (["SEGV_AT=AT_CONSTRUCTOR"], false, "SIGSEGV", "dlopen"),
     ])
     func aFatalSignalWhileLoadingNamesTheLibrary(definitions: [String], cplusplus: Bool, signal: String,
                                                  stage: String) throws {
@@ -91,16 +92,18 @@ import Testing
         #expect(process.output.contains("cannot be stopped"))
     }
 
-    /// An `init` that spins past `--call-timeout` is named too.
-    @Test func anInitPastTheTimeoutIsNamed() throws {
-        let workspace = try Workspace("fault-timeout-init")
+    /// An `init`, or a constructor while the host opens the library, that spins past
+    /// `--call-timeout` is named too.
+    @Test(arguments: [("AT_INIT", "init"), ("AT_CONSTRUCTOR", "dlopen")])
+    func aLibraryFunctionPastTheTimeoutIsNamed(place: String, stage: String) throws {
+        let workspace = try Workspace("fault-timeout-\(stage)")
         defer { workspace.remove() }
-        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SPIN_AT=AT_INIT"])
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SPIN_AT=\(place)"])
         let process = try LiveProcess(CLI.binary(), ["run", "--isolation", "none", "--plugin-dir", workspace.plugins,
                                                       "--container", workspace.root.file("container"),
                                                       "--call-timeout", "0.5"])
         defer { process.stop() }
-        #expect(process.waitForOutput(containing: "\(library) did not return from init within 0.5 s"), "\(process.output)")
+        #expect(process.waitForOutput(containing: "\(library) did not return from \(stage) within 0.5 s"), "\(process.output)")
     }
 
     /// `--call-timeout` takes seconds from 0 (off) upwards.

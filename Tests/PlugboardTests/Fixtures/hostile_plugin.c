@@ -8,7 +8,8 @@
  *           (will_finish_launching), AT_OPEN_URL, AT_TERMINATE (will_terminate),
  *           AT_DEINIT, AT_ATEXIT (an atexit handler registered in init),
  *           AT_SAVE_STATE (save_state), AT_RESTORE_STATE (restore_state): both
- *           only with SAVED_STATE.
+ *           only with SAVED_STATE; AT_CONSTRUCTOR (a constructor, while the host's
+ *           dlopen runs: SEGV_AT, ABORT_AT and SPIN_AT only, no host yet).
  * Actions:  SEGV_AT (NULL write), ABORT_AT, THROW_AT (C++ exception), EXIT_AT
  *           (exit(0)), QUICK_EXIT_AT (_exit(0)), SPIN_AT (loops forever),
  *           PRINT_AT (garbage on fd 1 through stdio and write), CLOSE_STDIO_AT
@@ -149,6 +150,7 @@
 #define AT_ATEXIT 8
 #define AT_SAVE_STATE 9
 #define AT_RESTORE_STATE 10
+#define AT_CONSTRUCTOR 11
 
 #ifndef HOSTILE_ID
 #define HOSTILE_ID "com.example.hostile"
@@ -894,6 +896,10 @@ static bool register_plugins(const pb_registrar_t *registrar) {
     plugin.saved_state = &saved_state;
 #endif
     return registrar->add_plugin(registrar, &plugin) == PB_OK;
+}
+
+__attribute__((constructor)) static void construct(void) {
+    misbehave(AT_CONSTRUCTOR);
 }
 
 #ifdef LOAD_MARKER
