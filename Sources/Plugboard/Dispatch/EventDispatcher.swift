@@ -121,8 +121,9 @@ final class EventDispatcher {
         }
         let denied = roster.denied
         let nanoseconds = run.nanoseconds
+        // The run and the arrays are consumed: the report takes them without a retain and a release each.
         let report = EventReport(event: kind, answer: answer, trace: (consume run).trace(roster, reversed: reversed, answers: answers),
-                                 decidedBy: decidedBy, failures: failures, denied: denied, nanoseconds: nanoseconds)
+                                 decidedBy: consume decidedBy, failures: consume failures, denied: denied, nanoseconds: nanoseconds)
         callSite.reported(report, of: event)
         // Only when something was posted: an event that posted nothing returns its report as made.
         guard notifications.hasPending else { return report }
