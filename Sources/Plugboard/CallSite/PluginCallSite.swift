@@ -87,13 +87,11 @@ struct PluginCallSite: Sendable {
         let start = MonotonicClock.now()
         guard timing == .perCall else {
             roster.participants.withUnsafeBufferPointer { participants in
-                roster.labels.withUnsafeBufferPointer { labels in
-                    while made < count {
-                        let index = reversed ? count - 1 - made : made
-                        made += 1
-                        record.enter(labels[index])
-                        if !call(index, participants[index]) { break }
-                    }
+                while made < count {
+                    let index = reversed ? count - 1 - made : made
+                    made += 1
+                    record.enter(participants[index].label)
+                    if !call(index, participants[index].participant) { break }
                 }
             }
             return DispatchRun(made: made, durations: nil, nanoseconds: MonotonicClock.now() &- start)
@@ -101,17 +99,15 @@ struct PluginCallSite: Sendable {
         var last = start
         var durations = CallDurations(capacity: count)
         roster.participants.withUnsafeBufferPointer { participants in
-            roster.labels.withUnsafeBufferPointer { labels in
-                while made < count {
-                    let index = reversed ? count - 1 - made : made
-                    record.enter(labels[index])
-                    let more = call(index, participants[index])
-                    let now = MonotonicClock.now()
-                    durations.set(made, now &- last)
-                    last = now
-                    made += 1
-                    if !more { break }
-                }
+            while made < count {
+                let index = reversed ? count - 1 - made : made
+                record.enter(participants[index].label)
+                let more = call(index, participants[index].participant)
+                let now = MonotonicClock.now()
+                durations.set(made, now &- last)
+                last = now
+                made += 1
+                if !more { break }
             }
         }
         return DispatchRun(made: made, durations: durations, nanoseconds: last &- start)

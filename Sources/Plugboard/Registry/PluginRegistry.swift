@@ -234,31 +234,30 @@ final class PluginRegistry {
     /// The roster of `concern`, whose C vtables are `table` of each plugin's.
     private func roster<Table>(_ concern: PluginConcern, _ table: KeyPath<PluginVtables, Table?>) -> Roster<Table> {
         var ids: [PluginID] = []
-        var participants: [Participant<Table>] = []
+        var participants: [RosterEntry<Table>] = []
         var conformances: [any ApplicationPlugin] = []
-        var labels: [UnsafePointer<pbf_label_t>] = []
         var denied: [PluginID] = []
         for entry in entries where entry.concerns.contains(concern) {
             if let policy, policy.denies(entry.descriptor.id, .concern(concern)) {
                 denied.append(entry.descriptor.id)
                 continue
             }
+            let participant: Participant<Table>
             switch entry.implementation {
             case .native(let definition, let library):
                 guard let table = definition.vtables[keyPath: table] else { continue }
-                participants.append(.native(table, ctx: definition.ctx, library: .passUnretained(library)))
+                participant = .native(table, ctx: definition.ctx, library: .passUnretained(library))
             case .swift(let plugin):
                 guard concern.isAdopted(by: plugin) else { continue }
-                participants.append(.swift(conformance: conformances.count))
+                participant = .swift(conformance: conformances.count)
                 conformances.append(plugin)
             case .worker(let plugin):
-                participants.append(.worker(plugin))
+                participant = .worker(plugin)
             }
+            participants.append(RosterEntry(participant: participant, label: entry.label))
             ids.append(entry.descriptor.id)
-            labels.append(entry.label)
         }
-        return Roster(ids: ids, participants: participants, conformances: conformances,
-                      labels: labels, denied: denied)
+        return Roster(ids: ids, participants: participants, conformances: conformances, denied: denied)
     }
 }
 
@@ -302,6 +301,15 @@ final class RosterMembers: Hashable, Sendable {
     }
 }
 
+/// One participant of a roster, with who runs in its calls (for fault and timeout messages): side
+/// by side, so that the dispatch loop reads both from one place.
+struct RosterEntry<Table> {
+    /// How the dispatcher reaches the participant.
+    let participant: Participant<Table>
+    /// The participant's label, which the call record holds during its calls.
+    let label: UnsafePointer<pbf_label_t>
+}
+
 /// One concern's participants in dispatch order, ready to call.
 ///
 /// Never changed once made (a registry makes new rosters), and so Sendable. An event borrows its
@@ -310,18 +318,15 @@ final class RosterMembers: Hashable, Sendable {
 final class Roster<Table>: @unchecked Sendable {
     /// The participants' ids and the denied plugins.
     let members: RosterMembers
-    /// How the dispatcher reaches each participant, same order.
-    let participants: [Participant<Table>]
+    /// How the dispatcher reaches each participant and who runs in its calls, same order.
+    let participants: [RosterEntry<Table>]
     /// The Swift participants, by ``Participant/swift(conformance:)`` index.
     let conformances: [any ApplicationPlugin]
-    /// Who runs in each participant's calls, same order (for fault and timeout messages).
-    let labels: [UnsafePointer<pbf_label_t>]
 
-    init(ids: [PluginID] = [], participants: [Participant<Table>] = [], conformances: [any ApplicationPlugin] = [], labels: [UnsafePointer<pbf_label_t>] = [], denied: [PluginID] = []) {
+    init(ids: [PluginID] = [], participants: [RosterEntry<Table>] = [], conformances: [any ApplicationPlugin] = [], denied: [PluginID] = []) {
         members = .interned(ids: ids, denied: denied)
         self.participants = participants
         self.conformances = conformances
-        self.labels = labels
     }
 
     /// The participants' ids, in dispatch order.

@@ -178,7 +178,7 @@ final class SavedStateKeeper {
                                 _ callback: StaticString, arguments: @autoclosure () -> String, request: CallRequest,
                                 native: (pb_saved_state_t, UnsafeMutableRawPointer?) -> SavedStateCall.Answer?,
                                 swift: (any SavedStatePlugin) -> SavedStateCall.Answer) -> SavedStateCall.Answer? {
-        callSite.call(.savedState(callback, label: roster.labels[index]), of: roster.ids[index],
+        callSite.call(.savedState(callback, label: roster.participants[index].label), of: roster.ids[index],
                       traced: { "\(callback)(\(arguments()))" }, answer: { $0.map(CallTracer.answer) }) {
             reachSavedState(roster, index, callback, request: request, native: native, swift: swift)
         }.answer
@@ -191,7 +191,7 @@ final class SavedStateKeeper {
                                  _ callback: StaticString, request: CallRequest,
                                  native: (pb_saved_state_t, UnsafeMutableRawPointer?) -> SavedStateCall.Answer?,
                                  swift: (any SavedStatePlugin) -> SavedStateCall.Answer) -> SavedStateCall.Answer? {
-        switch roster.participants[index] {
+        switch roster.participants[index].participant {
         case .native(let table, let ctx, _):
             return native(table, ctx)
         case .swift(let conformance):
