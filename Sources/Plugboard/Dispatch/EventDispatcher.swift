@@ -47,26 +47,20 @@ final class EventDispatcher {
             return remoteNotification(userInfo: userInfo.string, deadline: deadline)
         }
         callSite.prepare(registry)
+        phase.note(event)
         return event.withCArguments { arguments in
             return switch event.kind.concern {
-            case .launch: noting(event) { dispatch(event, arguments, .passUnretained(registry.launch)) }
+            case .launch: dispatch(event, arguments, .passUnretained(registry.launch))
             case .openURL: dispatch(event, arguments, .passUnretained(registry.openURL))
             case .userActivity: dispatch(event, arguments, .passUnretained(registry.userActivity))
             case .remoteNotifications: dispatch(event, arguments, .passUnretained(registry.remoteNotifications))
             case .memory: dispatch(event, arguments, .passUnretained(registry.memory))
             case .protectedData: dispatch(event, arguments, .passUnretained(registry.protectedData))
-            case .appState: noting(event) { dispatch(event, arguments, .passUnretained(registry.appState)) }
-            case .termination: noting(event) { dispatch(event, arguments, .passUnretained(registry.termination)) }
+            case .appState: dispatch(event, arguments, .passUnretained(registry.appState))
+            case .termination: dispatch(event, arguments, .passUnretained(registry.termination))
             case .savedState: dispatch(event, arguments, .passUnretained(registry.savedState))
             }
         }
-    }
-
-    /// Notes `event` in ``phase``, then dispatches it with `dispatch`.
-    @inline(__always)
-    private func noting(_ event: LifecycleEvent, _ dispatch: () -> EventReport) -> EventReport {
-        phase.note(event)
-        return dispatch()
     }
 
     /// Dispatches `event` to `roster`, its concern's, borrowed from the registry with no reference
@@ -122,12 +116,21 @@ final class EventDispatcher {
         let denied = roster.denied
         let nanoseconds = run.nanoseconds
         // The run and the arrays are consumed: the report takes them without a retain and a release each.
-        let report = EventReport(event: kind, answer: answer, trace: (consume run).trace(roster, reversed: reversed, answers: answers),
+        var report = EventReport(event: kind, answer: answer, trace: (consume run).trace(roster, reversed: reversed, answers: answers),
                                  decidedBy: consume decidedBy, failures: consume failures, denied: denied, nanoseconds: nanoseconds)
+        // Finished out of line, in place, and only when traced or posted to. A report handed to a
+        // function and returned from it cost two more copies, each a 16-byte read of 8-byte writes
+        // just made: a stalled store forward.
+        if callSite.decorators.traces || notifications.hasPending { finish(&report, of: event, timing: timing) }
+        return report
+    }
+
+    /// Traces `report`, `event`'s, if its plugins are traced, and adds what was posted during it once delivered.
+    @inline(never)
+    private func finish(_ report: inout EventReport, of event: LifecycleEvent, timing: CallTiming) {
         callSite.reported(report, of: event)
-        // Only when something was posted: an event that posted nothing returns its report as made.
-        guard notifications.hasPending else { return report }
-        return report.with(notifications.deliver(timing: timing))
+        guard notifications.hasPending else { return }
+        report = report.with(notifications.deliver(timing: timing))
     }
 
     /// One event call of one participant, by how it is reached.
