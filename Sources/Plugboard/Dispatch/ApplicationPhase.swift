@@ -1,10 +1,10 @@
 /// Where the application is in its life, as the events dispatched so far tell: what a library that
 /// joins a running host is told to catch up (``catchUp``).
 struct ApplicationPhase {
-    /// The will-finish-launching dispatched, with its options; nil before it.
-    private var willFinishLaunching: LifecycleEvent?
-    /// The did-finish-launching dispatched, with its options; nil before launch.
-    private var didFinishLaunching: LifecycleEvent?
+    /// The options of the will-finish-launching dispatched; nil before it.
+    private var willFinishLaunching: EventText?
+    /// The options of the did-finish-launching dispatched; nil before launch.
+    private var didFinishLaunching: EventText?
     /// The last app-state event (did-become-active, will-resign-active, did-enter-background,
     /// will-enter-foreground): the state the application is in.
     private var state: LifecycleEvent?
@@ -14,8 +14,8 @@ struct ApplicationPhase {
     /// Notes an event of the launch, app-state or termination concern as it is dispatched.
     mutating func note(_ event: LifecycleEvent) {
         switch event {
-        case .willFinishLaunching: willFinishLaunching = event
-        case .didFinishLaunching: didFinishLaunching = event
+        case .willFinishLaunching(let options): willFinishLaunching = options
+        case .didFinishLaunching(let options): didFinishLaunching = options
         case .didBecomeActive, .willResignActive, .didEnterBackground, .willEnterForeground: state = event
         case .willTerminate: terminated = true
         default: break
@@ -30,7 +30,7 @@ struct ApplicationPhase {
     /// is in (none after launch, before any app-state event). None before launch or after termination.
     var catchUp: [LifecycleEvent] {
         guard isRunning, let didFinishLaunching else { return [] }
-        let willFinish = willFinishLaunching ?? .willFinishLaunching(options: EventText("{}"))
-        return [willFinish, didFinishLaunching] + (state.map { [$0] } ?? [])
+        let willFinish = LifecycleEvent.willFinishLaunching(options: willFinishLaunching ?? "{}")
+        return [willFinish, .didFinishLaunching(options: didFinishLaunching)] + (state.map { [$0] } ?? [])
     }
 }
