@@ -97,14 +97,14 @@ struct PluginCallSite: Sendable {
             return DispatchRun(made: made, durations: nil, nanoseconds: MonotonicClock.now() &- start)
         }
         var last = start
-        var durations = CallDurations(capacity: count)
+        let durations = count > 1 ? CallDurations(capacity: count) : nil
         roster.participants.withUnsafeBufferPointer { participants in
             while made < count {
                 let index = reversed ? count - 1 - made : made
                 record.enter(participants[index].label)
                 let more = call(index, participants[index].participant)
                 let now = MonotonicClock.now()
-                durations.set(made, now &- last)
+                durations?.set(made, now &- last)
                 last = now
                 made += 1
                 if !more { break }
@@ -183,47 +183,39 @@ enum PluginCallKind {
 }
 
 /// What one pass over a roster did: how many participants it called, each
-/// call's duration when timed per call, and the event's duration.
+/// call's duration when more than one was timed per call, and the event's duration.
 struct DispatchRun {
     /// Participants called.
     let made: Int
-    /// Each call's duration in call order, with ``CallTiming/perCall``.
+    /// Each call's duration in call order, with ``CallTiming/perCall`` over more than one
+    /// participant (one call's duration is ``nanoseconds``).
     let durations: CallDurations?
     /// From the first call to the end of the last.
     let nanoseconds: UInt64
-
-    /// The report's trace of this run over `roster`; the run's durations move into it.
-    consuming func trace<Table>(_ roster: Roster<Table>, reversed: Bool, answers: CallAnswers) -> CallTrace {
-        .compact(.passUnretained(roster.members), made: made, reversed: reversed, answers: answers, durations: durations)
-    }
 }
 
-/// The durations of one event's calls, in call order: the first kept inline, the others (an
-/// event of more than one plugin) in the one allocation of an event timed per call. Only the
-/// dispatch loop that creates it writes to it (before the report exists); afterwards it is
-/// read-only, hence Sendable.
+/// The durations of one event's calls, in call order, when it calls more than one plugin timed per
+/// call: the one allocation of such an event. Only the dispatch loop that creates it writes to it
+/// (before the report exists); afterwards it is read-only, hence Sendable.
 struct CallDurations: @unchecked Sendable {
-    /// Tail-allocated durations, from the second on.
+    /// Tail-allocated durations.
     final class Storage: ManagedBuffer<Void, UInt64> {}
 
-    private var first: UInt64 = 0
-    private let rest: Storage?
+    private let storage: Storage
 
     /// Room for `capacity` durations, not initialized (a trivial type: the loop writes each before it is read).
     init(capacity: Int) {
-        rest = capacity > 1 ? unsafeDowncast(Storage.create(minimumCapacity: capacity - 1) { _ in () }, to: Storage.self) : nil
+        storage = unsafeDowncast(Storage.create(minimumCapacity: capacity) { _ in () }, to: Storage.self)
     }
 
     /// Sets the duration of call `index` (below the capacity), during the dispatch loop only.
     @inline(__always)
-    mutating func set(_ index: Int, _ nanoseconds: UInt64) {
-        guard index > 0 else { return first = nanoseconds }
-        rest.unsafelyUnwrapped.withUnsafeMutablePointerToElements { $0[index - 1] = nanoseconds }
+    func set(_ index: Int, _ nanoseconds: UInt64) {
+        storage.withUnsafeMutablePointerToElements { $0[index] = nanoseconds }
     }
 
     /// The duration of call `index`, which the loop wrote.
     subscript(index: Int) -> UInt64 {
-        guard index > 0 else { return first }
-        return rest?.withUnsafeMutablePointerToElements { $0[index - 1] } ?? 0
+        storage.withUnsafeMutablePointerToElements { $0[index] }
     }
 }

@@ -113,24 +113,24 @@ final class EventDispatcher {
         case .trueUnlessDecided: .bool(decidedBy.isEmpty)
         case .falseUnlessDecided: .bool(!decidedBy.isEmpty)
         }
-        let denied = roster.denied
-        let nanoseconds = run.nanoseconds
-        // The run and the arrays are consumed: the report takes them without a retain and a release each.
-        var report = EventReport(event: kind, answer: answer, trace: (consume run).trace(roster, reversed: reversed, answers: answers),
-                                 decidedBy: consume decidedBy, failures: consume failures, denied: denied, nanoseconds: nanoseconds)
-        // Finished out of line, in place, and only when traced or posted to. A report handed to a
-        // function and returned from it cost two more copies, each a 16-byte read of 8-byte writes
-        // just made: a stalled store forward.
-        if callSite.decorators.traces || notifications.hasPending { finish(&report, of: event, timing: timing) }
-        return report
+        // The arrays are consumed: the report takes them without a retain and a release each.
+        let report = EventReport(event: kind, answer: answer, members: .passUnretained(roster.members), made: run.made,
+                                 answers: answers, order: CallOrder(reversed: reversed, timed: timing == .perCall),
+                                 durations: run.durations, decidedBy: consume decidedBy, failures: consume failures,
+                                 nanoseconds: run.nanoseconds)
+        // Finished out of line, and only when traced or posted to. The report, four words, stays
+        // in registers: made in memory, its fields were written and at once read back wider, which
+        // stalls a store forward.
+        guard callSite.decorators.traces || notifications.hasPending else { return report }
+        return finish(report, of: event, timing: timing)
     }
 
-    /// Traces `report`, `event`'s, if its plugins are traced, and adds what was posted during it once delivered.
+    /// `report`, `event`'s, traced if its plugins are, with what was posted during it once delivered.
     @inline(never)
-    private func finish(_ report: inout EventReport, of event: LifecycleEvent, timing: CallTiming) {
+    private func finish(_ report: EventReport, of event: LifecycleEvent, timing: CallTiming) -> EventReport {
         callSite.reported(report, of: event)
-        guard notifications.hasPending else { return }
-        report = report.with(notifications.deliver(timing: timing))
+        guard notifications.hasPending else { return report }
+        return report.with(notifications.deliver(timing: timing))
     }
 
     /// One event call of one participant, by how it is reached.

@@ -49,7 +49,8 @@ public struct EventText: Sendable, Hashable, ExpressibleByStringLiteral, CustomS
 
     /// Runs `body` with the text as a C callback takes it: the bytes NUL-terminated, and their
     /// count without the NUL; valid during `body` only. A `String` is passed without a copy.
-    @inlinable
+    /// Always inlined, so that a dispatch loop passed as `body` stays in its typed event method.
+    @inlinable @inline(__always)
     public func withCText<Result>(_ body: (UnsafePointer<CChar>, Int) throws -> Result) rethrows -> Result {
         switch storage {
         case .string(let string):

@@ -30,4 +30,23 @@ import Testing
         }
         #expect(log.all == ["com.t.swift will-finish-launching", "com.t.swift open-url", "com.t.swift will-terminate"])
     }
+
+    /// Timed per call, each call's duration is kept, and together they make the event's time; one
+    /// call's is the event's.
+    @Test(arguments: [1, 3])
+    func perCallDurationsAddUpToTheEvent(plugins: Int) throws {
+        let host = PluginHost(timing: .perCall)
+        for index in 0..<plugins { try host.register(try ScriptedPlugin("com.t.p\(index)", log: CallLog())) }
+        for report in [host.willFinishLaunching(), host.open(url: "myapp://x"), host.willTerminate()] {
+            let durations = report.calls.compactMap(\.nanoseconds)
+            #expect(durations.count == report.calls.count && !durations.isEmpty)
+            #expect(durations.reduce(0, +) == report.nanoseconds)
+        }
+    }
+
+    /// A report is four words, so that a dispatch returns it in registers: through memory, its
+    /// fields were written and at once read back wider, which stalls (BENCHMARKS.md, "Dispatch").
+    @Test func aReportIsFourWords() {
+        #expect(MemoryLayout<EventReport>.size == 4 * MemoryLayout<UInt64>.size)
+    }
 }
