@@ -1,3 +1,5 @@
+import Glibc
+
 /// Where the application is in its life, as the events dispatched so far tell: what a library that
 /// joins a running host is told to catch up (``catchUp``).
 struct ApplicationPhase {
@@ -12,14 +14,29 @@ struct ApplicationPhase {
     private var terminated = false
 
     /// Notes an event of the launch, app-state or termination concern as it is dispatched.
+    /// Always inlined: for an event of another concern, known where it is dispatched, it is nothing.
+    @inline(__always)
     mutating func note(_ event: LifecycleEvent) {
         switch event {
-        case .willFinishLaunching(let options): willFinishLaunching = options
-        case .didFinishLaunching(let options): didFinishLaunching = options
+        case .willFinishLaunching(let options): Self.keep(options, in: &willFinishLaunching)
+        case .didFinishLaunching(let options): Self.keep(options, in: &didFinishLaunching)
         case .didBecomeActive, .willResignActive, .didEnterBackground, .willEnterForeground: state = event
         case .willTerminate: terminated = true
         default: break
         }
+    }
+
+    /// Keeps `options` in `kept`, unless `kept` holds them already, bit for bit (the same `String` or
+    /// bytes: a launch event dispatched again with its options), which then costs no copy. Comparing
+    /// the bits, not the texts: comparing texts cost more than the copy it would save.
+    private static func keep(_ options: EventText, in kept: inout EventText?) {
+        let same = withUnsafeBytes(of: options) { new in
+            withUnsafeBytes(of: &kept) { old in
+                guard let oldBytes = old.baseAddress, let newBytes = new.baseAddress, old.count >= new.count else { return false }
+                return memcmp(oldBytes, newBytes, new.count) == 0
+            }
+        }
+        if !same { kept = options }
     }
 
     /// Whether the application has launched and not terminated: a joining library is told so.
