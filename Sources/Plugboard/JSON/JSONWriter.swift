@@ -11,8 +11,12 @@
 package struct JSONWriter {
     /// The text written so far, UTF-8.
     package private(set) var bytes: [UInt8] = []
-    /// Per open array or object: whether it has a member yet (and, in debug builds, its last key).
-    private var levels: [(hasMember: Bool, lastKey: [UInt8])] = []
+    /// Per open array or object: whether it has a member yet.
+    private var levels: [Bool] = []
+    #if DEBUG
+    /// Per open array or object: its last key, to check the keys' order.
+    private var lastKeys: [[UInt8]] = []
+    #endif
     /// A key was just written: its value comes next, on the key's line.
     private var afterKey = false
 
@@ -56,15 +60,17 @@ package struct JSONWriter {
 
     /// Starts the member `name` of the object being written: its value comes next.
     package mutating func key(_ name: String) {
-        assert(levels.last.map { $0.lastKey.isEmpty || $0.lastKey.lexicographicallyPrecedes(name.utf8) } ?? false,
+        #if DEBUG
+        assert(lastKeys.last.map { $0.isEmpty || $0.lexicographicallyPrecedes(name.utf8) } ?? false,
                "JSONWriter: key \"\(name)\" out of order")
+        lastKeys[lastKeys.count - 1] = Array(name.utf8)
+        #endif
         member()
         quoted(name)
-        bytes.append(contentsOf: " : ".utf8)
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: " "))
         afterKey = true
-        #if DEBUG
-        levels[levels.count - 1].lastKey = Array(name.utf8)
-        #endif
     }
 
     /// Writes `text` as a JSON string (a value, or an array's element).
@@ -76,13 +82,22 @@ package struct JSONWriter {
     /// Writes `number`.
     package mutating func number(_ number: some BinaryInteger) {
         element()
-        bytes.append(contentsOf: String(number).utf8)
+        if number < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = number.magnitude
+        // The digits, last first, then reversed in place: no `String` made per number.
+        let start = bytes.count
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10))
+            magnitude /= 10
+        } while magnitude != 0
+        bytes[start...].reverse()
     }
 
     /// Writes `true` or `false`.
     package mutating func bool(_ value: Bool) {
         element()
-        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        let text: StaticString = value ? "true" : "false"
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     /// Writes a member whose value is the string `text`.
@@ -109,21 +124,27 @@ package struct JSONWriter {
     /// one, a new line and the indent.
     private mutating func member() {
         guard !levels.isEmpty else { return }
-        if levels[levels.count - 1].hasMember { bytes.append(UInt8(ascii: ",")) }
-        levels[levels.count - 1].hasMember = true
+        if levels[levels.count - 1] { bytes.append(UInt8(ascii: ",")) }
+        levels[levels.count - 1] = true
         newLine(indent: levels.count)
     }
 
     private mutating func open(_ bracket: UInt8) {
         element()
         bytes.append(bracket)
-        levels.append((false, []))
+        levels.append(false)
+        #if DEBUG
+        lastKeys.append([])
+        #endif
     }
 
     private mutating func close(_ bracket: UInt8) {
-        let level = levels.removeLast()
+        let hasMember = levels.removeLast()
+        #if DEBUG
+        lastKeys.removeLast()
+        #endif
         // An empty one is written over two lines, as the encoder does: "[", an empty line, "]".
-        if !level.hasMember { bytes.append(UInt8(ascii: "\n")) }
+        if !hasMember { bytes.append(UInt8(ascii: "\n")) }
         newLine(indent: levels.count)
         bytes.append(bracket)
     }
@@ -144,16 +165,22 @@ package struct JSONWriter {
     /// (lowercase hexadecimal), everything else (`/`, DEL, non-ASCII) as it is.
     private mutating func quoted(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { utf8 in
-            // Most texts (paths, ids, names) need no escape: copied in one piece.
-            if utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-                bytes.append(contentsOf: utf8)
-            } else {
-                escaped(utf8)
-            }
+        // A native `String` lends its bytes as they are; any other is copied first.
+        if text.utf8.withContiguousStorageIfAvailable({ quotedContents($0) }) == nil {
+            var copy = text
+            copy.withUTF8 { quotedContents($0) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `utf8` as a JSON string's contents.
+    private mutating func quotedContents(_ utf8: UnsafeBufferPointer<UInt8>) {
+        // Most texts (paths, ids, names) need no escape: copied in one piece.
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: utf8)
+        } else {
+            escaped(utf8)
+        }
     }
 
     /// `utf8` with its `"`, `\` and control characters escaped.

@@ -30,7 +30,7 @@ import Testing
     @Test func valuesAndEscapesAreWrittenAsTheEncoderWritesThem() throws {
         let every = (0..<0x80).map { Character(Unicode.Scalar(UInt8($0))) }
         let text = String(every) + "/é 🎛️ \u{2028}"
-        let inner = Sample.Inner(empty: [], flag: false, list: [1, -2, .max, .min], none: [:])
+        let inner = Sample.Inner(empty: [], flag: false, list: [0, 1, -2, 10, .max, .min], none: [:])
         let sample = Sample(Upper: -7, a_b: nil, aB: "x", inner: inner, inners: [inner, inner], text: text)
         func write(_ inner: Sample.Inner, _ writer: inout JSONWriter) {
             writer.object { writer in
