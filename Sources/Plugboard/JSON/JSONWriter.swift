@@ -8,9 +8,12 @@
 ///
 /// The caller writes an object's keys in ascending byte order, as the encoder sorts them;
 /// a debug build checks it. Tests compare the output with `JSONEncoder`'s.
-package struct JSONWriter {
-    /// The text written so far, UTF-8.
-    package private(set) var bytes: [UInt8] = []
+package struct JSONWriter: ~Copyable {
+    /// The text written so far, UTF-8: `count` bytes at `start`, which has room for `capacity`.
+    /// A buffer of its own, not an array: an array checks that it is not shared at each append.
+    private var start: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity = 1 << 16
     /// Per open array or object: whether it has a member yet.
     private var levels: [Bool] = []
     #if DEBUG
@@ -21,8 +24,15 @@ package struct JSONWriter {
     private var afterKey = false
 
     package init() {
-        bytes.reserveCapacity(1 << 16)
+        start = .allocate(capacity: capacity)
     }
+
+    deinit {
+        start.deallocate()
+    }
+
+    /// The text written so far, UTF-8.
+    package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: start, count: count)) }
 
     /// Writes an object: `body` writes its members with ``key(_:)`` and a value each.
     package mutating func object(_ body: (inout JSONWriter) -> Void) {
@@ -67,9 +77,7 @@ package struct JSONWriter {
         #endif
         member()
         quoted(name)
-        bytes.append(UInt8(ascii: " "))
-        bytes.append(UInt8(ascii: ":"))
-        bytes.append(UInt8(ascii: " "))
+        append(" : ")
         afterKey = true
     }
 
@@ -82,22 +90,24 @@ package struct JSONWriter {
     /// Writes `number`.
     package mutating func number(_ number: some BinaryInteger) {
         element()
-        if number < 0 { bytes.append(UInt8(ascii: "-")) }
+        if number < 0 { append(UInt8(ascii: "-")) }
         var magnitude = number.magnitude
         // The digits, last first, then reversed in place: no `String` made per number.
-        let start = bytes.count
+        reserve(40)
+        let first = count
         repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10))
+            start[count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+            count += 1
             magnitude /= 10
         } while magnitude != 0
-        bytes[start...].reverse()
+        var digits = UnsafeMutableBufferPointer(start: start + first, count: count - first)
+        digits.reverse()
     }
 
     /// Writes `true` or `false`.
     package mutating func bool(_ value: Bool) {
         element()
-        let text: StaticString = value ? "true" : "false"
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        append(value ? "true" : "false")
     }
 
     /// Writes a member whose value is the string `text`.
@@ -124,14 +134,14 @@ package struct JSONWriter {
     /// one, a new line and the indent.
     private mutating func member() {
         guard !levels.isEmpty else { return }
-        if levels[levels.count - 1] { bytes.append(UInt8(ascii: ",")) }
+        if levels[levels.count - 1] { append(UInt8(ascii: ",")) }
         levels[levels.count - 1] = true
         newLine(indent: levels.count)
     }
 
     private mutating func open(_ bracket: UInt8) {
         element()
-        bytes.append(bracket)
+        append(bracket)
         levels.append(false)
         #if DEBUG
         lastKeys.append([])
@@ -144,40 +154,35 @@ package struct JSONWriter {
         lastKeys.removeLast()
         #endif
         // An empty one is written over two lines, as the encoder does: "[", an empty line, "]".
-        if !hasMember { bytes.append(UInt8(ascii: "\n")) }
+        if !hasMember { append(UInt8(ascii: "\n")) }
         newLine(indent: levels.count)
-        bytes.append(bracket)
+        append(bracket)
     }
 
     private mutating func newLine(indent: Int) {
-        bytes.append(UInt8(ascii: "\n"))
-        if indent * 2 <= Self.spaces.count {
-            bytes.append(contentsOf: Self.spaces[..<(indent * 2)])
-        } else {
-            bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
-        }
+        append(UInt8(ascii: "\n"))
+        reserve(indent * 2)
+        (start + count).initialize(repeating: UInt8(ascii: " "), count: indent * 2)
+        count += indent * 2
     }
-
-    /// The indents of the first 32 levels, copied in one piece.
-    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 
     /// `text` quoted: `"` and `\` escaped, control characters as `\b \f \n \r \t` or `\u00xx`
     /// (lowercase hexadecimal), everything else (`/`, DEL, non-ASCII) as it is.
     private mutating func quoted(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
         // A native `String` lends its bytes as they are; any other is copied first.
         if text.utf8.withContiguousStorageIfAvailable({ quotedContents($0) }) == nil {
             var copy = text
             copy.withUTF8 { quotedContents($0) }
         }
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
     }
 
     /// `utf8` as a JSON string's contents.
     private mutating func quotedContents(_ utf8: UnsafeBufferPointer<UInt8>) {
         // Most texts (paths, ids, names) need no escape: copied in one piece.
         if utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: utf8)
+            append(utf8)
         } else {
             escaped(utf8)
         }
@@ -187,20 +192,51 @@ package struct JSONWriter {
     private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         for byte in utf8 {
             switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
-            case 0x08: bytes.append(contentsOf: #"\b"#.utf8)
-            case 0x0C: bytes.append(contentsOf: #"\f"#.utf8)
-            case 0x0A: bytes.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: bytes.append(contentsOf: #"\r"#.utf8)
-            case 0x09: bytes.append(contentsOf: #"\t"#.utf8)
+            case UInt8(ascii: "\""): append(#"\""#)
+            case UInt8(ascii: "\\"): append(#"\\"#)
+            case 0x08: append(#"\b"#)
+            case 0x0C: append(#"\f"#)
+            case 0x0A: append(#"\n"#)
+            case 0x0D: append(#"\r"#)
+            case 0x09: append(#"\t"#)
             case 0..<0x20:
-                let digits = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: #"\u00"#.utf8)
-                bytes.append(digits[Int(byte >> 4)])
-                bytes.append(digits[Int(byte & 0xF)])
-            default: bytes.append(byte)
+                let digits: StaticString = "0123456789abcdef"
+                append(#"\u00"#)
+                append(digits.utf8Start[Int(byte >> 4)])
+                append(digits.utf8Start[Int(byte & 0xF)])
+            default: append(byte)
             }
         }
+    }
+
+    private mutating func append(_ byte: UInt8) {
+        reserve(1)
+        start[count] = byte
+        count += 1
+    }
+
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        reserve(bytes.count)
+        (start + count).initialize(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    private mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { append($0) }
+    }
+
+    /// Room for `more` bytes after the text.
+    private mutating func reserve(_ more: Int) {
+        if count + more > capacity { grow(to: count + more) }
+    }
+
+    @inline(never)
+    private mutating func grow(to needed: Int) {
+        let larger = max(capacity * 2, needed)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        moved.initialize(from: start, count: count)
+        start.deallocate()
+        (start, capacity) = (moved, larger)
     }
 }

@@ -64,7 +64,7 @@ final class Console: Sendable {
     }
 
     /// Writes the document `writer` holds (the same style as ``jsonDocument(_:)``), then a newline.
-    func jsonDocument(_ writer: JSONWriter) {
+    func jsonDocument(_ writer: borrowing JSONWriter) {
         write(bytes: writer.bytes + [UInt8(ascii: "\n")])
     }
 
