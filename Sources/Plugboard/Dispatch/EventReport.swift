@@ -62,9 +62,10 @@ public struct EventReport: Sendable, Codable {
     init(event: LifecycleEvent.Kind, answer: EventAnswer, calls: [PluginCall], decidedBy: [PluginID], notes: [String],
          failures: [PluginFailure] = [], denied: [PluginID] = [], nanoseconds: UInt64,
          notifications: NotificationReport = NotificationReport()) {
+        let details = Details(decidedBy: decidedBy, failures: failures, notes: notes, denied: denied,
+                              notifications: notifications, recorded: calls, durations: nil)
         self.init(shape: Shape(event: event, answer: answer, made: 0, answers: .returned, order: []),
-                  nanoseconds: nanoseconds, members: nil, extra: .details(Details(decidedBy: decidedBy, failures: failures, notes: notes, denied: denied,
-                                          notifications: notifications, recorded: calls, durations: nil)))
+                  nanoseconds: nanoseconds, members: nil, extra: .details(details))
     }
 
     /// A report of the first `made` calls of `members` in `order`, each answering as `answers`
@@ -249,6 +250,7 @@ struct CallOrder: OptionSet, Sendable {
     /// Each call was timed (``CallTiming/perCall``).
     static let timed = CallOrder(rawValue: 2)
 
+    /// The order `rawValue`'s bits name.
     init(rawValue: UInt8) {
         self.rawValue = rawValue
     }
