@@ -49,4 +49,24 @@ import Testing
     @Test func aReportIsFourWords() {
         #expect(MemoryLayout<EventReport>.size == 4 * MemoryLayout<UInt64>.size)
     }
+
+    /// A report that gains the notifications delivered after its calls keeps what it had: the
+    /// handler (derived from the calls when nothing else is kept), each call's answer and duration.
+    @Test func aReportWithNotificationsKeepsItsCalls() throws {
+        let host = PluginHost(timing: .perCall)
+        try host.register(try ScriptedPlugin("com.t.first", priority: 2, log: CallLog()))
+        var handler = try ScriptedPlugin("com.t.second", priority: 1, log: CallLog())
+        handler.urlAnswer = true
+        try host.register(handler)
+        let plain = host.open(url: "myapp://x")
+        #expect(plain.notifications.isEmpty && plain.decidedBy.map(\.rawValue) == ["com.t.second"])
+        try host.post("com.t.note")
+        let report = host.open(url: "myapp://x")
+        #expect(report.notifications.unobserved.map(\.name) == ["com.t.note"])
+        #expect(report.decidedBy.map(\.rawValue) == ["com.t.second"])
+        #expect(report.calls.map(\.answer) == [.bool(false), .bool(true)])
+        #expect(report.calls.compactMap(\.nanoseconds).reduce(0, +) == report.nanoseconds)
+        #expect(report.accepted == true && report.event == .openURL)
+    }
 }
+
