@@ -170,7 +170,7 @@ public struct EventReport: Sendable, Codable {
     }
 
     /// What most events do not have, kept apart so that an event without any costs one nil: a report
-    /// is made for every event, and each array in it is a reference counted when it is made,
+    /// is made for every event, and each array in it is reference counted when it is made,
     /// copied and destroyed.
     private final class Details: Sendable {
         /// Who decided, when it does not follow from the calls.
@@ -249,12 +249,9 @@ struct CallOrder: OptionSet, Sendable {
     static let reversed = CallOrder(rawValue: 1)
     /// Each call was timed (``CallTiming/perCall``).
     static let timed = CallOrder(rawValue: 2)
+}
 
-    /// The order `rawValue`'s bits name.
-    init(rawValue: UInt8) {
-        self.rawValue = rawValue
-    }
-
+extension CallOrder {
     /// The order of calls made last first when `reversed`, each timed when `timed`.
     init(reversed: Bool, timed: Bool) {
         rawValue = (reversed ? CallOrder.reversed.rawValue : 0) | (timed ? CallOrder.timed.rawValue : 0)
