@@ -592,6 +592,7 @@ int pbs_apply(const pbs_rules_t *rules, char *error, size_t size) {
                                                 : "the worker has %d threads; the sandbox needs it to have one", threads);
     }
     int keep = rules->report_fd > 3 ? rules->report_fd : 3;
+    if (rules->last_kept_fd > keep) keep = rules->last_kept_fd;
     if (close_from(keep + 1) != 0) return fail(error, size, errno, "cannot close the inherited descriptors");
     /* A plugin that floods denials loses reports, never blocks; programs it may run do not inherit the pipe. */
     if (rules->report_fd >= 0 && (fcntl(rules->report_fd, F_SETFL, O_NONBLOCK) != 0 ||

@@ -26,8 +26,8 @@ public final class WorkerChannel: Sendable {
     /// How long a send may wait with the peer taking no byte before the channel is given up
     /// (``WorkerProtocolError/stalled(_:)``); nil waits as long as it takes.
     private let stallLimit: Duration?
-    /// Set when a send gave up on the peer (``stall``).
-    private let gaveUp = Atomic(false)
+    /// How long the send that gave up on the peer waited, in nanoseconds (``stall``); 0 before.
+    private let gaveUpAfter = Atomic<Int64>(0)
 
     /// Takes ownership of `descriptor`, a connected stream socket in blocking mode. With a
     /// `stallLimit`, a send the peer takes no byte of for that long shuts the channel down and
@@ -47,7 +47,8 @@ public final class WorkerChannel: Sendable {
     /// `stalled` once a send gave up on a peer that read nothing: what ended the channel, whatever
     /// later calls on it see (the peer may die afterwards, of the shutdown itself); nil before.
     public var stall: WorkerProtocolError? {
-        gaveUp.load(ordering: .acquiring) ? .stalled(stallLimit ?? .zero) : nil
+        let waited = gaveUpAfter.load(ordering: .acquiring)
+        return waited == 0 ? nil : .stalled(.nanoseconds(waited))
     }
 
     /// Closes the socket now, rather than when the channel is released: the peer reads end of
@@ -68,11 +69,13 @@ public final class WorkerChannel: Sendable {
         }
     }
 
-    /// Sends one message as one frame; frames of concurrent senders never interleave.
+    /// Sends one message as one frame; frames of concurrent senders never interleave. With
+    /// `patience`, this send waits that long (instead of the channel's stall limit) for a peer that
+    /// takes no byte: a peer that reads only between requests is busy while one runs.
     ///
     /// Throws `frameTooLarge` or `malformed` (a request id against the kind's
     /// rule) before writing anything; `closedByPeer` when the peer is gone.
-    public func send(_ message: WorkerMessage, requestID: UInt64 = 0) throws(WorkerProtocolError) {
+    public func send(_ message: WorkerMessage, requestID: UInt64 = 0, patience: Duration? = nil) throws(WorkerProtocolError) {
         try sender.withLock { encoder throws(WorkerProtocolError) in
             guard !closed.load(ordering: .relaxed) else { throw .closedByPeer }
             encoder.removeAll()
@@ -80,7 +83,7 @@ public final class WorkerChannel: Sendable {
                 if encoder.bytes.capacity > Self.retainedSendCapacity { encoder = WireEncoder() }
             }
             try message.encodeFrame(requestID: requestID, into: &encoder)
-            try writeAll(encoder.bytes)
+            try writeAll(encoder.bytes, stallLimit: stallLimit.map { max($0, patience ?? $0) })
         }
     }
 
@@ -164,9 +167,9 @@ public final class WorkerChannel: Sendable {
         }
     }
 
-    /// Waits, at most ``stallLimit``, until the socket takes bytes again; throws `timedOut` when it does not.
-    private func waitUntilWritable() throws(Errno) {
-        guard try wait(for: POLLOUT, before: ContinuousClock.now + (stallLimit ?? .zero)) else { throw .timedOut }
+    /// Waits, at most `limit`, until the socket takes bytes again; throws `timedOut` when it does not.
+    private func waitUntilWritable(limit: Duration) throws(Errno) {
+        guard try wait(for: POLLOUT, before: ContinuousClock.now + limit) else { throw .timedOut }
     }
 
     /// Whether the socket became ready for `events` (or failed) before `deadline` (nil: waits until it does).
@@ -186,7 +189,8 @@ public final class WorkerChannel: Sendable {
         return Int32(seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
     }
 
-    private func writeAll(_ bytes: [UInt8]) throws(WorkerProtocolError) {
+    /// Writes the whole frame, waiting at most `stallLimit` (nil: as long as it takes) each time the peer takes no byte.
+    private func writeAll(_ bytes: [UInt8], stallLimit: Duration?) throws(WorkerProtocolError) {
         let flags = Int32(MSG_NOSIGNAL) | (stallLimit == nil ? 0 : Int32(MSG_DONTWAIT))
         do {
             try bytes.withUnsafeBytes { frame in
@@ -198,16 +202,17 @@ public final class WorkerChannel: Sendable {
                                 Glibc.send(descriptor.rawValue, frame.baseAddress.map { $0 + written }, frame.count - written, flags)
                             }
                         } catch .resourceTemporarilyUnavailable {
-                            try waitUntilWritable()
+                            try waitUntilWritable(limit: stallLimit ?? .zero)
                         }
                     }
                 }
             }.get()
         } catch .timedOut {
             // The frame is cut short: nothing more can be said on this channel.
-            gaveUp.store(true, ordering: .releasing)
+            let limit = stallLimit ?? .zero
+            gaveUpAfter.store(max(1, Int64(limit / .nanoseconds(1))), ordering: .releasing)
             _ = Glibc.shutdown(descriptor.rawValue, Int32(SHUT_RDWR))
-            throw .stalled(stallLimit ?? .zero)
+            throw .stalled(limit)
         } catch .brokenPipe, .connectionReset {
             throw .closedByPeer
         } catch {

@@ -39,6 +39,22 @@ import Testing
         #expect(throws: WorkerProtocolError.self) { while true { _ = try worker.receive(timeout: patience) } }
     }
 
+    /// A send given more patience than the stall limit waits for a peer that starts reading later.
+    @Test func aPatientSendWaitsPastTheStallLimit() throws {
+        let (a, b) = try socketPair()
+        let host = WorkerChannel(descriptor: a, stallLimit: .milliseconds(300))
+        let worker = WorkerChannel(descriptor: b)
+        let large = WorkerMessage.log(pluginID: nil, level: 1, message: String(repeating: "x", count: 8 << 20))
+        let reader = TestThread {
+            usleep(1_000_000)
+            let received = try? worker.receive(timeout: patience)
+            #expect(received?.message == large)
+        }
+        #expect(throws: Never.self) { try host.send(large, patience: patience) }
+        reader.join()
+        #expect(host.stall == nil)
+    }
+
     @Test func everySampleCrossesTheChannelIntact() throws {
         let (host, worker) = try channelPair()
         let sender = TestThread {

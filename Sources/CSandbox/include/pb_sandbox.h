@@ -71,6 +71,8 @@ typedef struct pbs_rules {
     size_t filter_size;
     /** Where a denied system call is reported (a ::pbs_denial_t record each), or -1. */
     int report_fd;
+    /** The highest descriptor the worker was handed to keep (its sockets), or -1 for 3 alone. */
+    int last_kept_fd;
     /** RLIMIT_NOFILE (0: leave it). */
     uint64_t open_files;
     /** RLIMIT_DATA in bytes (0: leave it). */
@@ -80,8 +82,8 @@ typedef struct pbs_rules {
 } pbs_rules_t;
 
 /**
- * Confines the calling process for good: closes every descriptor above `report_fd`
- * and 3 (the worker's channel), sets the limits (core dumps off), no_new_privs, drops
+ * Confines the calling process for good: closes every descriptor above `report_fd`,
+ * `last_kept_fd` and 3 (the worker's channel), sets the limits (core dumps off), no_new_privs, drops
  * every capability, then Landlock and seccomp as `rules` say. Returns 0, or -1 with
  * a sentence in `error` naming the step and the cause; the caller must then exit,
  * since the process may be partly confined. Refuses (-1) when the process has more

@@ -159,7 +159,6 @@ extension WorkerConnection {
                 abandon(error.description)
                 return LoadFailure(.worker, "the plugin worker \(worker) cannot serve this host: \(error)")
             }
-            peerVersion = version
             return nil
         case .success(let other):
             abandon("it answered the handshake with \(other.kind)")

@@ -34,6 +34,7 @@ extension WorkerSandbox {
         let status = filter.withUnsafeBytes { compiled in
             withRules(read: read, needed: needed, write: write, execute: execute) { rules in
                 rules.report_fd = seccomp ? Self.reportDescriptor : -1
+                rules.last_kept_fd = WorkerServer.concurrentChannelDescriptor
                 rules.filter = compiled.count > 0 ? compiled.baseAddress : nil
                 rules.filter_size = compiled.count
                 return pbs_apply(&rules, &message, message.count)
@@ -78,7 +79,7 @@ extension WorkerSandbox {
                                     connect_ports: connectPorts.baseAddress, connect_count: connectPorts.count,
                                     bind_ports: bindPorts.baseAddress, bind_count: bindPorts.count,
                                     network_all: grant.network == .all ? 1 : 0, landlock_abi: Int32(landlockABI),
-                                    seccomp: seccomp ? 1 : 0, filter: nil, filter_size: 0, report_fd: -1,
+                                    seccomp: seccomp ? 1 : 0, filter: nil, filter_size: 0, report_fd: -1, last_kept_fd: -1,
                                     open_files: grant.openFiles ?? SandboxGrant.defaultOpenFiles,
                                     memory_bytes: grant.memoryBytes ?? 0, cpu_seconds: grant.cpuSeconds ?? 0)
                                 return pointers[4].withUnsafeBufferPointer { libraryPaths in

@@ -1,4 +1,6 @@
+import CPlugboard
 import Foundation
+import PlugboardWorkerProtocol
 import Synchronization
 import Testing
 @testable import Plugboard
@@ -78,21 +80,44 @@ import Testing
     }
 
     /// A `function-call` naming a function the worker does not have is malformed: the worker ends
-    /// (exit 71) and the waiting call learns it at once.
-    @Test func aFunctionCallTheWorkerCannotRunEndsIt() throws {
+    /// (exit 71) and the waiting call learns it at once. Also from a host older than the concurrent
+    /// channel (1.6), which sends everything on the one channel.
+    @Test(arguments: [WorkerProtocolVersion.current, WorkerProtocolVersion(major: 1, minor: 6)])
+    func aFunctionCallTheWorkerCannotRunEndsIt(hostVersion: WorkerProtocolVersion) throws {
         let fixture = try FunctionsFixture()
         defer { fixture.remove() }
         let sandbox = try WorkerSandbox.plan(for: [fixture.library], mode: .best, support: .kernel, grant: SandboxGrant())
         let connection = try WorkerConnection(library: fixture.library, trust: .strict, sandbox: sandbox, worker: TestPaths.worker,
                                               facade: nil, invoker: nil, bus: nil, log: { _ in }, refusals: nil, output: { _ in })
         defer { connection.close(timeout: .seconds(10)) }
-        let hello = connection.request(.hello(protocolVersion: .current, hostABIMajor: 1, hostABIMinor: 2), timeout: .seconds(60))
-        guard case .success(.helloReply) = hello else { Issue.record("\(hello)"); return }
+        let hello = connection.request(.hello(protocolVersion: hostVersion, hostABIMajor: 1, hostABIMinor: 2), timeout: .seconds(60))
+        guard case .success(.helloReply(.current, _)) = hello else { Issue.record("\(hello)"); return }
         let load = connection.request(.load(path: fixture.library, allowInsecure: false), timeout: .seconds(60))
         guard case .success(.loaded) = load else { Issue.record("\(load)"); return }
         let valid = connection.callFunction(.functionCall(plugin: 0, function: 0, depth: 0, arguments: [.bool(false)]), timeout: .seconds(60))
         #expect(valid == .success(.value(.bool(true))), "flip(false), function 0 of plugin 0")
         let outcome = connection.callFunction(.functionCall(plugin: 0, function: 9999, depth: 0, arguments: []), timeout: .seconds(60))
         #expect(outcome == .failure(.exited(status: 71)))
+    }
+
+    /// A worker's own request, from a function the host called, is answered on the socket the
+    /// handshake chose: the concurrent channel with a host of 1.7, the one channel with an older
+    /// host. Here a plugin's `invoke` of a plugin no one loaded, which this host (no invoker) refuses.
+    @Test(arguments: [WorkerProtocolVersion.current, WorkerProtocolVersion(major: 1, minor: 6)])
+    func aWorkersRequestIsAnsweredWhereTheHandshakeSaid(hostVersion: WorkerProtocolVersion) throws {
+        let directory = try TemporaryDirectory("plugboard-forwarding")
+        defer { directory.remove() }
+        let library = try InvocationTests.Pair.build("a", peer: "b", in: directory)
+        let sandbox = try WorkerSandbox.plan(for: [library], mode: .best, support: .kernel, grant: SandboxGrant())
+        let connection = try WorkerConnection(library: library, trust: .strict, sandbox: sandbox, worker: TestPaths.worker,
+                                              facade: nil, invoker: nil, bus: nil, log: { _ in }, refusals: nil, output: { _ in })
+        defer { connection.close(timeout: .seconds(10)) }
+        let hello = connection.request(.hello(protocolVersion: hostVersion, hostABIMajor: 1, hostABIMinor: 4), timeout: .seconds(60))
+        guard case .success(.helloReply(.current, _)) = hello else { Issue.record("\(hello)"); return }
+        let load = connection.request(.load(path: library, allowInsecure: false), timeout: .seconds(60))
+        guard case .success(.loaded) = load else { Issue.record("\(load)"); return }
+        // Function 12 is `unknown`: it invokes com.example.nobody.twice and returns the status.
+        let outcome = connection.callFunction(.functionCall(plugin: 0, function: 12, depth: 0, arguments: []), timeout: .seconds(60))
+        #expect(outcome == .success(.value(.int(Int64(PB_ERR_UNAVAILABLE)))))
     }
 }

@@ -36,10 +36,11 @@
  *           FORGE_BYE_AT (writes a worker-protocol `bye` frame with request id 2,
  *           the host's `load`, on fd 3, the worker's channel: a reply out of turn).
  *           STEAL_CHANNEL_AT (starts a thread that, 200 ms later, once the callback's
- *           answer is sent, takes the worker's channel, fd 3, from the worker, which
- *           reads and writes an idle socket instead, and sends the host two
- *           `check-invoke` requests naming a 1 MiB function, whose refusals repeat the
- *           name: replies the host cannot deliver, as nothing reads the channel).
+ *           answer is sent, takes the worker's channel, fd 3, and its concurrent
+ *           channel, fd 5, from the worker, which reads and writes idle sockets
+ *           instead, and sends the host two `check-invoke` requests naming a 1 MiB
+ *           function, whose refusals repeat the name: replies the host cannot
+ *           deliver, as nothing reads the socket they go to).
  *           ONCE_AT (AT_INIT or AT_REGISTER only: that function fails, logging
  *           "already initialized", from its second call in a process on: a static
  *           flag deinit never resets, so init after deinit fails),
@@ -418,15 +419,16 @@ static void observe_fragile(void *ctx, const char *name, const char *payload, co
 #endif
 
 #ifdef STEAL_CHANNEL_AT
-/* See STEAL_CHANNEL_AT: fd 3 becomes one end of an idle socket pair; the channel is kept as
-   `keep`, written to and never read. */
+/* See STEAL_CHANNEL_AT: fds 3 and 5 become ends of idle socket pairs; the channel is kept as
+   `keep`, written to and never read, and the concurrent channel is left unread. */
 static void *steal_channel(void *unused) {
     (void)unused;
     const struct timespec wait = {0, 200 * 1000000L};
     nanosleep(&wait, NULL);
-    int keep = dup(3);
-    int idle[2];
-    if (keep < 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, idle) != 0 || dup2(idle[0], 3) < 0) return NULL;
+    int keep = dup(3), unread = dup(5);
+    int idle[2], idle_concurrent[2];
+    if (keep < 0 || unread < 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, idle) != 0 || dup2(idle[0], 3) < 0 ||
+        socketpair(AF_UNIX, SOCK_STREAM, 0, idle_concurrent) != 0 || dup2(idle_concurrent[0], 5) < 0) return NULL;
     enum { NAME = 1 << 20 };
     static unsigned char frame[4 + 1 + 8 + 4 + NAME + 4];
     uint32_t payload = sizeof frame - 4;

@@ -640,11 +640,11 @@ static outcome_t fork_child(const char *place) {
     return allowed("");
 }
 
-/* Any descriptor from 5 on (0-2 stdio, 3 the worker's channel, 4 the sandbox's report
- * pipe); the attempts before this one closed theirs. */
+/* Any descriptor from 6 on (0-2 stdio, 3 the worker's channel, 4 the sandbox's report
+ * pipe, 5 the worker's concurrent channel); the attempts before this one closed theirs. */
 static outcome_t inherited_fd(const char *place) {
     (void)place;
-    for (int fd = 5; fd < 1024; fd++) {
+    for (int fd = 6; fd < 1024; fd++) {
         if (fcntl(fd, F_GETFD) != -1) {
             char number[16];
             snprintf(number, sizeof number, "%d", fd);

@@ -30,6 +30,11 @@ final class WorkerConnection: Sendable {
     private let process: WorkerProcess
     /// The socket to the worker; closed by the reader thread once the worker ended.
     var channel: WorkerChannel { process.channel }
+    /// Set by the handshake when both sides use the concurrent channel (WORKER-PROTOCOL.md).
+    private let sharesConcurrentChannel = Atomic(false)
+    /// The requests sent that the worker's main thread serves, in order, and whose replies are
+    /// still awaited: a function call goes there only when there is none (the main thread is idle).
+    private let mainThreadRequests = Atomic(0)
     private let log: PluginHost.LogHandler
     /// Receives the bus calls the worker refused its library; nil takes none.
     private let refusals: LogRouter.RefusalSink?
@@ -83,7 +88,7 @@ final class WorkerConnection: Sendable {
         let gate = ServiceGate(log: log)
         self.gate = gate
         files = facade.map { WorkerFilesServer(facade: $0, gate: gate) }
-        invocations = WorkerInvokeServer(invoker: invoker, gate: gate, channel: process.channel)
+        invocations = WorkerInvokeServer(invoker: invoker, gate: gate)
         self.bus = WorkerBusRelay(bus: bus, gate: gate)
         completions = WorkerCompletions(log: log)
         // The reader thread reads whenever no waiting request does: once the worker ended, it closes
@@ -92,6 +97,7 @@ final class WorkerConnection: Sendable {
             try startDetachedThread { [self] in
                 readMessages()
                 channel.close()
+                process.concurrentChannel.close()
             }
         } catch {
             process.stop()
@@ -133,10 +139,7 @@ final class WorkerConnection: Sendable {
     var stage: LibraryFunction? { state.withLock { $0.stage } }
 
     /// The protocol version the worker answered the handshake with; nil before it.
-    var peerVersion: WorkerProtocolVersion? {
-        get { state.withLock { $0.peerVersion } }
-        set { state.withLock { $0.peerVersion = newValue } }
-    }
+    var peerVersion: WorkerProtocolVersion? { state.withLock { $0.peerVersion } }
 
     /// Why the worker cannot take what `purpose` needs, introduced in protocol minor `minor`
     /// (of major 1): it speaks an older minor; nil when it can. The one version gate of the host's
@@ -181,15 +184,40 @@ final class WorkerConnection: Sendable {
         case .failure(let ending): return .failure(ending)
         case .success(let opened): id = opened
         }
+        // The worker's main thread reads the channel and serves its requests in order. A function
+        // call joins them only when none waits (the main thread is idle); otherwise it takes the
+        // concurrent channel, where the worker runs it at once on a thread of its own, also while
+        // the main thread is in a callback that waits for this very call (an invoke cycle).
+        let onMainThread: Bool
+        if functionCall, sharesConcurrentChannel.load(ordering: .relaxed) {
+            onMainThread = mainThreadRequests.compareExchange(expected: 0, desired: 1, ordering: .relaxed).exchanged
+        } else {
+            mainThreadRequests.wrappingAdd(1, ordering: .relaxed)
+            onMainThread = true
+        }
+        defer { if onMainThread { mainThreadRequests.wrappingSubtract(1, ordering: .relaxed) } }
         do {
-            try channel.send(message, requestID: id)
+            if onMainThread {
+                // The worker's main thread reads the channel only between requests: a send may wait
+                // behind one that runs, as long as this request may take (no timeout: a year), which
+                // then ends the worker.
+                let readsBetweenRequests = sharesConcurrentChannel.load(ordering: .relaxed)
+                try channel.send(message, requestID: id, patience: readsBetweenRequests ? timeout ?? .seconds(365 * 86_400) : nil)
+            } else {
+                try process.concurrentChannel.send(message, requestID: id)
+            }
         } catch {
             // As when a read fails: a worker that ended first (one that could not confine itself,
             // say) is reported by its own end, not as a broken channel.
             end(process.ending(after: error))
         }
-        return pending.wait(for: id, timeout: timeout, interrupted: interrupted,
-                            readReady: { reader.readReady(handle, ended: lost) }, stop: { end($0) })
+        let outcome = pending.wait(for: id, timeout: timeout, interrupted: interrupted,
+                                   readReady: { reader.readReady(handle, ended: lost) }, stop: { end($0) })
+        if case .hello(let own, _, _) = message, case .success(.helloReply(let peer, _)) = outcome {
+            state.withLock { $0.peerVersion = peer }
+            sharesConcurrentChannel.store(own.sharesConcurrentChannel(with: peer), ordering: .relaxed)
+        }
+        return outcome
     }
 
     /// The completion that plugin number `plugin` (`id`) was handed in the remote notification of call
@@ -260,6 +288,20 @@ final class WorkerConnection: Sendable {
         end(process.ending(after: error))
     }
 
+    /// Sends `reply` to the worker's request `id`, on its concurrent channel once the handshake said
+    /// both sides use it, else on the channel; a reply that cannot go (the worker stopped reading, or
+    /// ended) ends the worker. False when it did.
+    @discardableResult
+    private func send(reply: WorkerMessage, to id: UInt64) -> Bool {
+        do {
+            try (sharesConcurrentChannel.load(ordering: .relaxed) ? process.concurrentChannel : channel).send(reply, requestID: id)
+            return true
+        } catch {
+            end(process.ending(after: error))
+            return false
+        }
+    }
+
     /// Hands `received` to its request (a reply) or to its kind's handler; false when it ended the connection.
     private func handle(_ received: ReceivedMessage) -> Bool {
         switch received.message {
@@ -269,18 +311,15 @@ final class WorkerConnection: Sendable {
         case .files(let operation, let path, let secondPath, let data, let flags):
             let reply = files?.serve(operation, path: path, secondPath: secondPath, data: data, flags: flags)
                 ?? .serviceReply(status: PB_ERR_UNAVAILABLE, payload: [], message: "this host offers no files service")
-            do {
-                try channel.send(reply, requestID: received.requestID)
-            } catch {
-                end(process.ending(after: error))
-                return false
-            }
+            guard send(reply: reply, to: received.requestID) else { return false }
         case .stage(let function):
             state.withLock { $0.stage = function }
         case .invoke(let function, let depth, let arguments):
-            invocations.serve(function, depth: depth, arguments: arguments, requestID: received.requestID)
+            invocations.serve(function, depth: depth, arguments: arguments) { [self] in
+                send(reply: .invokeReply($0), to: received.requestID)
+            }
         case .checkInvoke(let function, let arguments):
-            invocations.check(function, arguments: arguments, requestID: received.requestID)
+            invocations.check(function, arguments: arguments) { send(reply: .invokeReply($0), to: received.requestID) }
         case .post, .observe, .stopObserving:
             if let forged = bus.take(received.message, from: self) {
                 end(.lost(forged))

@@ -4,12 +4,11 @@ import PlugboardWorkerProtocol
 import Synchronization
 
 /// Runs a worker's `invoke` requests (its plugins calling other plugins' functions) on the host's
-/// function invoker, under the library's gate, and answers each with an `invoke-reply`; checks
-/// its prepared invocations (`check-invoke`) alike, without calling.
+/// function invoker, under the library's gate, and answers each with an `invoke-reply` (handed to
+/// `reply`, which sends it); checks its prepared invocations (`check-invoke`) alike, without calling.
 struct WorkerInvokeServer: Sendable {
     let invoker: FunctionInvoker?
     let gate: ServiceGate
-    let channel: WorkerChannel
     /// The worker's `invoke`s running now, each on a host thread until its function returns.
     private let running = RunningCount()
 
@@ -21,57 +20,49 @@ struct WorkerInvokeServer: Sendable {
     /// Serves one `invoke` on a thread of its own (the invoked function may be in this worker
     /// again, whose `function-result` the reader thread must be free to read). The caller is in
     /// another process: a `pointer` cannot pass.
-    func serve(_ function: String, depth: UInt32, arguments: [PluginValue], requestID: UInt64) {
+    func serve(_ function: String, depth: UInt32, arguments: [PluginValue], reply: @escaping @Sendable (InvokeResult) -> Void) {
         guard running.enter(below: Self.concurrentLimit) else {
-            try? channel.send(.invokeReply(.failure(status: PB_ERR_UNAVAILABLE, message: "invoke \(function): "
-                + "this worker has \(Self.concurrentLimit) invocations running already, the most the host runs at once")),
-                              requestID: requestID)
+            reply(.failure(status: PB_ERR_UNAVAILABLE, message: "invoke \(function): "
+                + "this worker has \(Self.concurrentLimit) invocations running already, the most the host runs at once"))
             return
         }
         do {
             try startDetachedThread { [self] in
                 defer { running.leave() }
-                run(function, depth: depth, arguments: arguments, requestID: requestID)
+                reply(run(function, depth: depth, arguments: arguments))
             }
         } catch {
             running.leave()
-            try? channel.send(.invokeReply(.failure(status: PB_ERR_UNAVAILABLE,
-                                                    message: "invoke \(function): no thread to run it (\(error))")),
-                              requestID: requestID)
+            reply(.failure(status: PB_ERR_UNAVAILABLE, message: "invoke \(function): no thread to run it (\(error))"))
         }
     }
 
-    /// Runs one `invoke` and answers it.
-    private func run(_ function: String, depth: UInt32, arguments: [PluginValue], requestID: UInt64) {
+    /// Runs one `invoke`: its answer.
+    private func run(_ function: String, depth: UInt32, arguments: [PluginValue]) -> InvokeResult {
         if let refusal = gate.refusal(.invoke) {
-            try? channel.send(.invokeReply(.failure(status: PB_ERR_DENIED, message: "invoke \(function): \(refusal)")),
-                              requestID: requestID)
-            return
+            return .failure(status: PB_ERR_DENIED, message: "invoke \(function): \(refusal)")
         }
         let outcome = invoker?.invoke(function, arguments, depth: depth, caller: .worker)
             ?? .failure(InvokeFailure(status: PB_ERR_UNAVAILABLE, message: "invoke \(function): this host serves no invocations"))
-        let reply: InvokeResult = switch outcome {
+        return switch outcome {
         case .success(let value): .value(value)
         case .failure(let failure): .failure(status: failure.status, message: failure.message)
         }
-        try? channel.send(.invokeReply(reply), requestID: requestID)
     }
 
     /// Answers one `check-invoke` at once (it runs no plugin code): whether `invoke` would take
     /// `function` with `arguments` from this worker.
-    func check(_ function: String, arguments: [PluginValue], requestID: UInt64) {
-        let reply: InvokeResult
+    func check(_ function: String, arguments: [PluginValue], reply: (InvokeResult) -> Void) {
         if let refusal = gate.refusal(.invoke) {
-            reply = .failure(status: PB_ERR_DENIED, message: "prepare_invoke \(function): \(refusal)")
+            reply(.failure(status: PB_ERR_DENIED, message: "prepare_invoke \(function): \(refusal)"))
         } else if let invoker {
             switch invoker.check(function, arguments, caller: .worker) {
-            case .success: reply = .value(.void)
-            case .failure(let failure): reply = .failure(status: failure.status, message: failure.message)
+            case .success: reply(.value(.void))
+            case .failure(let failure): reply(.failure(status: failure.status, message: failure.message))
             }
         } else {
-            reply = .failure(status: PB_ERR_UNAVAILABLE, message: "prepare_invoke \(function): this host serves no invocations")
+            reply(.failure(status: PB_ERR_UNAVAILABLE, message: "prepare_invoke \(function): this host serves no invocations"))
         }
-        try? channel.send(.invokeReply(reply), requestID: requestID)
     }
 }
 

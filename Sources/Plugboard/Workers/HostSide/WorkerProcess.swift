@@ -13,8 +13,11 @@ import SystemPackage
 /// it ends by itself, when the host closes it, or when this object goes away.
 final class WorkerProcess: Sendable {
     private let process: ChildProcess
-    /// The socket to the worker.
+    /// The socket to the worker: everything the worker sends, and the requests its main thread serves in order.
     let channel: WorkerChannel
+    /// The second socket to the worker, its descriptor 5: what the host sends that the worker takes at any
+    /// time (WORKER-PROTOCOL.md), once the handshake said both sides use it; unused otherwise.
+    let concurrentChannel: WorkerChannel
     /// Left by each output reader at the end of its stream.
     private let readers = DispatchGroup()
     /// How long ``terminate()`` waits for the last printed lines once the worker is gone (a child
@@ -31,22 +34,33 @@ final class WorkerProcess: Sendable {
 
     init(worker: String, library: String, environment: [String: String], output: @escaping PluginHost.OutputHandler,
          denials: (@Sendable (SandboxDenial) -> Void)?) throws(LoadFailure) {
-        var pair: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
-            throw LoadFailure(.open, "cannot make the worker's channel", systemError: Errno(rawValue: errno).description)
+        // Each pair: the host's end, the worker's end. The report pipe only when the sandbox reports denials.
+        var sockets: [(Int32, Int32)] = [], reports: (Int32, Int32)?
+        func closeAll() {
+            for (own, workers) in sockets + [reports].compactMap({ $0 }) {
+                Glibc.close(own)
+                Glibc.close(workers)
+            }
         }
-        var reports: [Int32] = [-1, -1]
+        for name in ["channel", "concurrent channel"] {
+            var pair: [Int32] = [-1, -1]
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+                let error = Errno(rawValue: errno)
+                closeAll()
+                throw LoadFailure(.open, "cannot make the worker's \(name)", systemError: error.description)
+            }
+            sockets.append((pair[0], pair[1]))
+        }
         if denials != nil {
             do throws(Errno) {
-                (reports[0], reports[1]) = try closeOnExecPipe()
+                reports = try closeOnExecPipe()
             } catch {
-                Glibc.close(pair[0])
-                Glibc.close(pair[1])
+                closeAll()
                 throw LoadFailure(.open, "cannot make the worker's sandbox report pipe", systemError: error.description)
             }
         }
-        var passing = [WorkerServer.channelDescriptor: pair[1]]
-        if denials != nil { passing[WorkerSandbox.reportDescriptor] = reports[1] }
+        var passing = [WorkerServer.channelDescriptor: sockets[0].1, WorkerServer.concurrentChannelDescriptor: sockets[1].1]
+        if let reports { passing[WorkerSandbox.reportDescriptor] = reports.1 }
         do {
             // From a thread that never ends: the worker dies when the thread that started it does.
             let passing = passing
@@ -55,14 +69,15 @@ final class WorkerProcess: Sendable {
                                  error: .pipe, passing: passing, ownProcessGroup: true)
             }
         } catch {
-            for descriptor in [pair[0], pair[1], reports[0], reports[1]] where descriptor >= 0 { Glibc.close(descriptor) }
+            closeAll()
             throw LoadFailure(.open, "cannot start the plugin worker \(worker)", systemError: error.description)
         }
-        Glibc.close(pair[1])
-        channel = WorkerChannel(descriptor: FileDescriptor(rawValue: pair[0]), stallLimit: Self.stallLimit)
-        if let denials {
-            Glibc.close(reports[1])
-            let descriptor = reports[0]
+        for (_, workers) in sockets { Glibc.close(workers) }
+        channel = WorkerChannel(descriptor: FileDescriptor(rawValue: sockets[0].0), stallLimit: Self.stallLimit)
+        concurrentChannel = WorkerChannel(descriptor: FileDescriptor(rawValue: sockets[1].0), stallLimit: Self.stallLimit)
+        if let denials, let reports {
+            Glibc.close(reports.1)
+            let descriptor = reports.0
             do throws(LoadFailure) {
                 try startReader(of: library) { Self.readDenials(descriptor, denials) }
             } catch {
@@ -117,6 +132,7 @@ final class WorkerProcess: Sendable {
     /// ``lastLinesWait`` after it is gone).
     func terminate() {
         try? channel.shutdown()
+        try? concurrentChannel.shutdown()
         // A worker that answered its shutdown is exiting: it usually ends within a few milliseconds,
         // so the waits are short (a reload ends the old worker on the dispatch thread).
         for _ in 0..<20 where (try? process.reapIfEnded()) == nil { usleep(1_000) }
@@ -132,7 +148,7 @@ final class WorkerProcess: Sendable {
     /// or, when it still runs a second later, a broken channel.
     func ending(after error: WorkerProtocolError) -> WorkerEnding {
         // A worker the host gave up on for not reading ended for that, whatever it dies of next.
-        if let stall = channel.stall { return .lost(stall.description) }
+        if let stall = channel.stall ?? concurrentChannel.stall { return .lost(stall.description) }
         for _ in 0..<100 {
             if let termination = try? process.reapIfEnded() {
                 switch termination {

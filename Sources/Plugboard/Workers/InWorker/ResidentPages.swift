@@ -19,7 +19,7 @@ import Dispatch
 /// (a plugin thread rewriting code then), which concerns that plugin's own worker alone.
 enum ResidentPages {
     /// How long a worker with a library loaded waits with no request before giving back its pages.
-    static let idleDelay = DispatchTimeInterval.seconds(1)
+    static let idleDelay = Duration.seconds(1)
 
     /// Gives back what the worker has not written of its mapped code and constants.
     static func release() {

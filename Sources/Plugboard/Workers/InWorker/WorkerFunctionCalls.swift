@@ -30,12 +30,12 @@ final class WorkerFunctionCalls: Sendable {
     /// Runs one `function-call` on a thread of its own (the main thread is busy), or answers it as
     /// refused when no thread can start. A call the worker cannot run is malformed: the worker
     /// ends, as on the main thread.
-    func runOnThreadOfItsOwn(_ received: ReceivedMessage, inbox: WorkerInbox) {
+    func runOnThreadOfItsOwn(_ received: ReceivedMessage, queue: any WorkerRequestQueue) {
         let runOrEnd: @Sendable (String?) -> Void = { [self] refusal in
             do throws(WorkerProtocolError) {
                 try run(received, refusal: refusal)
             } catch {
-                inbox.close(malformed: true)
+                queue.close(malformed: true)
                 try? channel.shutdown()
             }
         }

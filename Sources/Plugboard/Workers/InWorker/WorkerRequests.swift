@@ -1,9 +1,10 @@
 import PlugboardWorkerProtocol
 
-/// The worker's side of its channel: its own requests to the host (`files`, `invoke`), waiting
-/// for their replies in a ``PendingRequests`` table as the host's requests to a worker do, and
-/// the reading of what the host sends (a ``ChannelReader``): a reply that comes while its
-/// request spins is read by the thread that waits for it; everything else goes to `route`.
+/// The worker's own requests to the host (`files`, `invoke`), sent on its channel and waiting for
+/// their replies in a ``PendingRequests`` table as the host's requests to a worker do, and the
+/// reading of the socket the replies come on (a ``ChannelReader``: the concurrent channel, or the
+/// one channel of an older host): a reply that comes while its request spins is read by the
+/// thread that waits for it; everything else goes to `route`.
 final class WorkerRequests: Sendable {
     private let channel: WorkerChannel
     private let pending = PendingRequests()
@@ -13,9 +14,10 @@ final class WorkerRequests: Sendable {
     /// Runs once, when the channel ended, after every waiting request was woken.
     private let ended: @Sendable () -> Void
 
-    init(channel: WorkerChannel, route: @escaping @Sendable (ReceivedMessage) -> Void, ended: @escaping @Sendable () -> Void) {
+    init(sending channel: WorkerChannel, reading: WorkerChannel, route: @escaping @Sendable (ReceivedMessage) -> Void,
+         ended: @escaping @Sendable () -> Void) {
         self.channel = channel
-        reader = ChannelReader(channel)
+        reader = ChannelReader(reading)
         self.route = route
         self.ended = ended
     }
@@ -34,7 +36,7 @@ final class WorkerRequests: Sendable {
         return try? reply.get()
     }
 
-    /// Reads and routes the host's messages until the channel ends (the reader thread's work).
+    /// Reads and routes the host's messages until their socket ends (the reader thread's work).
     func readUntilEnd() {
         reader.readUntilEnd(handle, ended: lost)
     }
@@ -48,7 +50,7 @@ final class WorkerRequests: Sendable {
         return true
     }
 
-    /// The channel ended: every waiting request fails, then ``ended`` runs.
+    /// The socket ended: every waiting request fails, then ``ended`` runs.
     private func lost(_ error: WorkerProtocolError) {
         pending.end(.lost("the host closed the channel"))
         ended()

@@ -1,5 +1,4 @@
 import CPlugboard
-import Dispatch
 import CWorkerSupport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -19,10 +18,13 @@ import SystemPackage
 ///
 /// Plugin code prints to the worker's own standard output and error, which the
 /// host reads as lines attributed to the library: nothing a plugin prints or
-/// closes reaches the channel, which is on descriptor 3.
+/// closes reaches the channels, which are on descriptors 3 and 5.
 public enum WorkerServer {
     /// The descriptor the worker finds its channel on.
     public static let channelDescriptor: Int32 = 3
+    /// The descriptor the worker finds its concurrent channel on (protocol 1.7): what the host sends
+    /// that the worker takes at any time, read by its reader thread.
+    public static let concurrentChannelDescriptor: Int32 = 5
     /// Environment variable: the host's process id; the worker exits if its parent is not that process.
     public static let parentVariable = "PLUGBOARD_WORKER_PARENT"
     /// Environment variable: set (to 1) when the host offers the files service, which
@@ -55,24 +57,49 @@ public enum WorkerServer {
             complain("the sandbox cannot be applied: \(error)")
             return WorkerSandbox.failureStatus
         }
-        _ = fcntl(channelDescriptor, F_SETFD, FD_CLOEXEC)
+        for descriptor in [channelDescriptor, concurrentChannelDescriptor] { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         // A crash in plugin code prints its stage (init, register_plugins…) on standard error, which the host shows.
         FaultReporter.install()
         let channel = WorkerChannel(descriptor: FileDescriptor(rawValue: channelDescriptor))
-        // A `function-call` goes to the main thread when it is idle, else to a thread of its own:
-        // the main thread may be in a callback that waits for this very call (an invoke cycle).
-        // Replies to plugins' `files` and `invoke` requests go to the request (a plugin waits for
-        // them inside a callback, while the main thread is busy in it); the rest is queued.
-        let inbox = WorkerInbox()
+        // The handshake comes first, alone: the host's version says where the rest comes.
+        let hello: ReceivedMessage
+        do throws(WorkerProtocolError) {
+            hello = try channel.receive()
+        } catch {
+            return error == .closedByPeer ? 0 : 71
+        }
+        guard case .hello(let hostVersion, _, _) = hello.message else { return 71 }
+        // A host of 1.7 or later sends what runs at any time (a function call while the main thread
+        // is busy, the replies to the worker's own requests) on the concurrent channel, which the
+        // reader thread reads; the main thread reads the channel itself. An older host sends
+        // everything on the channel: the reader thread reads it and queues the main thread's requests.
+        let concurrent = WorkerProtocolVersion.current.sharesConcurrentChannel(with: hostVersion)
+        var status = stat()
+        if concurrent, fstat(concurrentChannelDescriptor, &status) != 0 || status.st_mode & S_IFMT != S_IFSOCK {
+            complain("the host speaks worker protocol \(hostVersion) but gave no socket on descriptor \(concurrentChannelDescriptor)")
+            return 71
+        }
+        // The worker only reads it: what plugin code writes there fails instead of piling up unread.
+        if concurrent { _ = Glibc.shutdown(concurrentChannelDescriptor, Int32(SHUT_WR)) }
+        let queue: any WorkerRequestQueue = concurrent ? ChannelRequests(channel) : WorkerInbox()
+        let reading = concurrent ? WorkerChannel(descriptor: FileDescriptor(rawValue: concurrentChannelDescriptor)) : channel
         // Set before the reader thread starts, which is before anything is routed.
         let functionCalls = Mutex<WorkerFunctionCalls?>(nil)
-        let requests = WorkerRequests(channel: channel, route: { received in
-            guard case .functionCall = received.message else { return inbox.put(received) }
-            if !inbox.putIfIdle(received) { functionCalls.withLock { $0 }?.runOnThreadOfItsOwn(received, inbox: inbox) }
-        }, ended: { inbox.close() })
+        // Replies to plugins' `files` and `invoke` requests go to the request (a plugin waits for
+        // them inside a callback, while the main thread is busy in it). A `function-call` the
+        // queue does not take runs at once on a thread of its own: the main thread may be in a
+        // callback that waits for this very call (an invoke cycle).
+        let requests = WorkerRequests(sending: channel, reading: reading, route: { received in
+            if !queue.offer(received) { functionCalls.withLock { $0 }?.runOnThreadOfItsOwn(received, queue: queue) }
+        }, ended: { queue.close(malformed: false) })
         let files = environment[filesVariable] == nil ? nil : HostFilesProxy(requests: requests)
         let session = WorkerSession(channel: channel, files: files, invoke: HostInvokeProxy(requests: requests))
         functionCalls.withLock { $0 = session.functionCalls }
+        do {
+            guard try session.handle(hello) else { return 0 }
+        } catch {
+            return 71
+        }
         do {
             try startDetachedThread { requests.readUntilEnd() }
         } catch {
@@ -84,7 +111,7 @@ public enum WorkerServer {
         // worker: a reload does not repeat it.
         var releasePending = false, released = false
         while true {
-            switch inbox.take(idleAfter: releasePending ? ResidentPages.idleDelay : nil) {
+            switch queue.take(idleAfter: releasePending ? ResidentPages.idleDelay : nil) {
             case .message(let received):
                 do {
                     guard try session.handle(received) else { return 0 }
@@ -96,7 +123,7 @@ public enum WorkerServer {
                 ResidentPages.release()
                 (releasePending, released) = (false, true)
             case .closed:
-                return inbox.malformed ? 71 : 0
+                return queue.malformed ? 71 : 0
             }
         }
     }
@@ -232,77 +259,6 @@ final class CompletionGate: Sendable {
             state.answered = true
             for message in state.held { try channel.send(message) }
             state.held = []
-        }
-    }
-}
-
-/// The messages the worker's reader thread hands to its main thread, in order.
-final class WorkerInbox: Sendable {
-    private let queue = Mutex<(messages: [ReceivedMessage], closed: Bool, waiting: Bool, malformed: Bool)>(([], false, false, false))
-    private let available = DispatchSemaphore(value: 0)
-
-    /// Queues `message` for ``take(idleAfter:)``.
-    func put(_ message: ReceivedMessage) {
-        queue.withLock { $0.messages.append(message) }
-        available.signal()
-    }
-
-    /// Queues `message` only when the main thread waits in ``take(idleAfter:)`` with nothing queued, so it
-    /// takes this message next; false otherwise (nothing queued).
-    func putIfIdle(_ message: ReceivedMessage) -> Bool {
-        let queued = queue.withLock { queue -> Bool in
-            guard queue.messages.isEmpty, queue.waiting else { return false }
-            queue.messages.append(message)
-            return true
-        }
-        if queued { available.signal() }
-        return queued
-    }
-
-    /// No more messages will come; `malformed` when the host sent one the worker could not run.
-    func close(malformed: Bool = false) {
-        queue.withLock { queue in
-            queue.closed = true
-            queue.malformed = queue.malformed || malformed
-        }
-        available.signal()
-    }
-
-    /// Whether the inbox was closed because the host sent a malformed message.
-    var malformed: Bool { queue.withLock { $0.malformed } }
-
-    /// What ``take(idleAfter:)`` gives.
-    enum Taken {
-        /// The next message.
-        case message(ReceivedMessage)
-        /// None came for the time asked.
-        case idle
-        /// The inbox is closed and empty.
-        case closed
-    }
-
-    /// The next message, waiting for it (for `idleAfter` at most, when given).
-    func take(idleAfter limit: DispatchTimeInterval? = nil) -> Taken {
-        let deadline = limit.map { DispatchTime.now() + $0 }
-        while true {
-            let next = queue.withLock { queue -> (ReceivedMessage?, Bool) in
-                queue.waiting = queue.messages.isEmpty
-                return queue.messages.isEmpty ? (nil, queue.closed) : (queue.messages.removeFirst(), false)
-            }
-            if let message = next.0 { return .message(message) }
-            if next.1 { return .closed }
-            guard let deadline else {
-                available.wait()
-                continue
-            }
-            guard available.wait(timeout: deadline) == .timedOut else { continue }
-            // No longer waiting: a function call that comes while the caller is busy gets a thread of its own.
-            let idle = queue.withLock { queue -> Bool in
-                guard queue.messages.isEmpty, !queue.closed else { return false }
-                queue.waiting = false
-                return true
-            }
-            if idle { return .idle }
         }
     }
 }
