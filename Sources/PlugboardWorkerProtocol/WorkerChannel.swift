@@ -123,6 +123,11 @@ public final class WorkerChannel: Sendable {
         _ = try waitUntilReadable(before: nil)
     }
 
+    /// Whether the socket is readable now (bytes, end of stream or an error), without waiting.
+    public func isReadableNow() throws(WorkerProtocolError) -> Bool {
+        try waitUntilReadable(before: .now)
+    }
+
     /// Ends the connection both ways: the peer reads end of stream, and a
     /// thread blocked in `receive` here wakes with `closedByPeer`. The
     /// descriptor stays open until ``close()`` or the channel is released.

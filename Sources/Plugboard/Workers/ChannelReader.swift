@@ -1,3 +1,4 @@
+import Glibc
 import PlugboardWorkerProtocol
 import Synchronization
 
@@ -7,6 +8,8 @@ import Synchronization
 /// finds the messages there first (``readReady(_:ended:)``, from ``PendingRequests``' spin), so
 /// that a reply reaches the thread that waits for it with no thread in between.
 final class ChannelReader: Sendable {
+    /// How often the reader thread yields to a waiting request that holds the lock before it waits for it.
+    private static let yieldsBeforeWaiting = 64
     private let channel: WorkerChannel
     /// Held by the thread that reads; true once the channel ended or a message ended it: nothing
     /// after that is handled (a reply behind a refused frame does not answer its request).
@@ -35,8 +38,21 @@ final class ChannelReader: Sendable {
                 }
                 return
             }
-            guard over.withLock({ handleReady(&$0, handle, ended) }) else { return }
+            guard readYielding(handle, ended) else { return }
         }
+    }
+
+    /// Handles what is there, as ``readReady(_:ended:)`` does, after the socket became readable: a
+    /// waiting request that holds the lock is reading it, so this thread yields to it until it took
+    /// the bytes (it does not block on the lock, which would make the request wake it as it lets go),
+    /// and blocks on the lock only when the request is long at it. False when the connection ended.
+    private func readYielding(_ handle: (ReceivedMessage) -> Bool, _ ended: (WorkerProtocolError) -> Void) -> Bool {
+        for _ in 0..<Self.yieldsBeforeWaiting {
+            if let goOn = over.withLockIfAvailable({ handleReady(&$0, handle, ended) }) { return goOn }
+            sched_yield()
+            guard (try? channel.isReadableNow()) ?? true else { return true }
+        }
+        return over.withLock { handleReady(&$0, handle, ended) }
     }
 
     /// Handles every message there is now, in order; false when the connection ended, now or before.
