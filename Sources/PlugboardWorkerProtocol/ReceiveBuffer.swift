@@ -61,7 +61,8 @@ struct ReceiveBuffer {
     }
 
     /// Reads what the descriptor has, making room for the frame in progress; with `waiting`
-    /// false, a read that returns at once when nothing is there.
+    /// false, a read that returns at once when nothing is there. Nothing yet also when a waiting
+    /// read ran past the socket's receive timeout.
     mutating func fill(from descriptor: FileDescriptor, waiting: Bool = true) throws(WorkerProtocolError) -> Filled {
         try makeRoom(for: frameSizeInProgress())
         let (free, offset) = (storage.count - end, end)
@@ -77,7 +78,7 @@ struct ReceiveBuffer {
             }.get()
         } catch .connectionReset {
             return .endOfStream
-        } catch .wouldBlock where !waiting {
+        } catch .wouldBlock {
             return .nothingYet
         } catch {
             throw .system(call: "read", error)

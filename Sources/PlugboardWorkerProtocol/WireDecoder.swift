@@ -92,13 +92,9 @@ public struct WireDecoder {
     private mutating func readLittleEndian<Value: FixedWidthInteger & UnsignedInteger>(
         _ field: StaticString
     ) throws(WorkerProtocolError) -> Value {
-        let size = MemoryLayout<Value>.size
-        let start = try advance(by: size, field)
-        var value: Value = 0
-        for index in 0..<size {
-            value |= Value(bytes[start + index]) << (8 * index)
-        }
-        return value
+        let start = try advance(by: MemoryLayout<Value>.size, field)
+        // One unaligned load, in bounds: `advance` checked the range, which lies within `bytes`.
+        return Value(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: start, as: Value.self) })
     }
 
     /// Moves past `count` bytes and returns where they start.

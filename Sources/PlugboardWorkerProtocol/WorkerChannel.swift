@@ -28,6 +28,9 @@ public final class WorkerChannel: Sendable {
     private let stallLimit: Duration?
     /// How long the send that gave up on the peer waited, in nanoseconds (``stall``); 0 before.
     private let gaveUpAfter = Atomic<Int64>(0)
+    /// The socket's receive timeout (`SO_RCVTIMEO`) as ``receive(idleLimit:)`` last set it, in
+    /// nanoseconds; 0: none. Read and written under the receiving lock.
+    private let readTimeout = Atomic<Int64>(0)
 
     /// Takes ownership of `descriptor`, a connected stream socket in blocking mode. With a
     /// `stallLimit`, a send the peer takes no byte of for that long shuts the channel down and
@@ -101,6 +104,32 @@ public final class WorkerChannel: Sendable {
         try receive(before: ContinuousClock.now + timeout)
     }
 
+    /// Waits for the next message with blocking reads; nil when no byte came for `idleLimit` (nil:
+    /// waits as long as it takes). The limit is the socket's receive timeout, set only when it
+    /// changes, so a busy channel pays no clock and no `poll` per message. For a channel that one
+    /// thread reads this way; bytes of a frame in progress stay buffered for the next call.
+    public func receive(idleLimit: Duration?) throws(WorkerProtocolError) -> ReceivedMessage? {
+        try receiver.withLock { buffer throws(WorkerProtocolError) in
+            guard !closed.load(ordering: .relaxed) else { throw .closedByPeer }
+            let nanoseconds = idleLimit.map { max(1, Int64($0 / .nanoseconds(1))) } ?? 0
+            if nanoseconds != readTimeout.load(ordering: .relaxed) {
+                var limit = timeval(tv_sec: Int(nanoseconds / 1_000_000_000), tv_usec: Int(nanoseconds % 1_000_000_000 / 1000))
+                guard setsockopt(descriptor.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
+                    throw .system(call: "setsockopt", Errno(rawValue: errno))
+                }
+                readTimeout.store(nanoseconds, ordering: .relaxed)
+            }
+            while true {
+                if let received = try Self.decodeBuffered(&buffer) { return received }
+                switch try buffer.fill(from: descriptor) {
+                case .bytes: continue
+                case .nothingYet: return nil
+                case .endOfStream: throw buffer.endOfStreamError()
+                }
+            }
+        }
+    }
+
     /// The next message if it is here whole, buffered or read now without waiting; nil when it is
     /// not (bytes of a frame in progress stay buffered). Throws as ``receive()``.
     public func receiveReady() throws(WorkerProtocolError) -> ReceivedMessage? {
@@ -148,7 +177,8 @@ public final class WorkerChannel: Sendable {
             while true {
                 if let received = try Self.decodeBuffered(&buffer) { return received }
                 if let deadline, try !waitUntilReadable(before: deadline) { return nil }
-                guard try buffer.fill(from: descriptor) == .bytes else { throw buffer.endOfStreamError() }
+                // Nothing yet only under a receive timeout that ``receive(idleLimit:)`` set: read again.
+                guard try buffer.fill(from: descriptor) != .endOfStream else { throw buffer.endOfStreamError() }
             }
         }
     }

@@ -5,14 +5,14 @@ import PlugboardWorkerProtocol
 /// carried them: what the worker does for each `call`.
 enum WorkerCall {
     /// Calls the slot of `definition` for `request`; a remote notification's completion goes
-    /// through `gate`, tagged with the call's request id `notification`.
+    /// through `gate` (which only a remote notification needs), tagged with the call's request id `notification`.
     static func invoke(_ definition: CPluginDefinition, library: LoadedLibrary, request: CallRequest, plugin: UInt32,
-                       notification: UInt64, gate: CompletionGate) -> CallAnswer {
+                       notification: UInt64, gate: CompletionGate?) -> CallAnswer {
         let ctx = definition.ctx
         switch request {
         case .event(let event):
             let completion = {
-                library.completions.handle(for: FetchCompletion(
+                gate.flatMap { gate in library.completions.handle(for: FetchCompletion(
                     answer: { result in
                         gate.complete(.completion(notification: notification, plugin: plugin, result: Int32(result.abiValue)))
                     },
@@ -20,7 +20,7 @@ enum WorkerCall {
                         gate.complete(.log(pluginID: definition.descriptor.id.rawValue,
                                            level: PluginLogRecord.Level.warning.abiValue, message: problem))
                     },
-                    abstention: {}))
+                    abstention: {})) }
             }
             guard let answer = event.withCArguments({
                 definition.vtables.callSlot(event, ctx: ctx, $0, completion: completion)

@@ -42,8 +42,7 @@ final class ChannelRequests: WorkerRequestQueue {
 
     func take(idleAfter limit: Duration?) -> WorkerRequestTaken {
         do throws(WorkerProtocolError) {
-            guard let limit else { return .message(try channel.receive()) }
-            return try channel.receive(timeout: limit).map(WorkerRequestTaken.message) ?? .idle
+            return try channel.receive(idleLimit: limit).map(WorkerRequestTaken.message) ?? .idle
         } catch {
             if error != .closedByPeer { broken.store(true, ordering: .relaxed) }
             return .closed

@@ -201,10 +201,13 @@ final class WorkerSession {
                 throw .malformed(field: "call.plugin", cause: .invalidValue(UInt64(plugin)))
             }
             let (definition, library) = plugins[Int(plugin)]
-            let gate = CompletionGate(channel: channel)
+            // Only a remote notification hands out a completion, which may come during the call: its
+            // gate holds it behind the answer. Any other call's answer goes at once.
+            let completes = if case .event(let event) = request { event.kind.policy == .callAllStrongestFetch } else { false }
+            let gate = completes ? CompletionGate(channel: channel) : nil
             let answer = WorkerCall.invoke(definition, library: library, request: request, plugin: plugin,
                                            notification: id, gate: gate)
-            try gate.answer(answer, requestID: id)
+            if let gate { try gate.answer(answer, requestID: id) } else { try channel.send(.answer(answer), requestID: id) }
         case .shutdown:
             loader.shutdown()
             try channel.send(.bye, requestID: id)
