@@ -55,6 +55,24 @@ import Testing
         #expect(host.stall == nil)
     }
 
+    /// A receive with an idle limit gives nil once no byte came for that long, then the next
+    /// message; without a limit it waits as long as it takes again.
+    @Test func anIdleLimitedReceiveEndsAfterTheLimitAndThenWaits() throws {
+        let (host, worker) = try channelPair()
+        let start = ContinuousClock.now
+        #expect(try worker.receive(idleLimit: .milliseconds(200)) == nil)
+        let waited = ContinuousClock.now - start
+        #expect(waited >= .milliseconds(150) && waited < patience, "\(waited)")
+        try host.send(.shutdown, requestID: 7)
+        #expect(try worker.receive(idleLimit: .milliseconds(200))?.requestID == 7)
+        let sender = TestThread {
+            usleep(400_000)
+            #expect(throws: Never.self) { try host.send(.shutdown, requestID: 8) }
+        }
+        #expect(try worker.receive(idleLimit: nil)?.requestID == 8, "no limit: it waits past the earlier 200 ms")
+        sender.join()
+    }
+
     @Test func everySampleCrossesTheChannelIntact() throws {
         let (host, worker) = try channelPair()
         let sender = TestThread {
