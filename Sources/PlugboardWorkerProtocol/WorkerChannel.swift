@@ -92,16 +92,25 @@ public final class WorkerChannel: Sendable {
 
     /// Waits for the next message, as long as it takes.
     public func receive() throws(WorkerProtocolError) -> ReceivedMessage {
-        // Without a deadline the loop only returns a message or throws.
+        // Without an idle limit it returns nil only if a receive timeout was set meanwhile.
         while true {
-            if let received = try receive(before: nil) { return received }
+            if let received = try receive(idleLimit: nil) { return received }
         }
     }
 
     /// Waits at most `timeout` for the next message; nil when none arrived
     /// whole in time (bytes of a frame in progress stay buffered for the next call).
     public func receive(timeout: Duration) throws(WorkerProtocolError) -> ReceivedMessage? {
-        try receive(before: ContinuousClock.now + timeout)
+        let deadline = ContinuousClock.now + timeout
+        return try receiver.withLock { buffer throws(WorkerProtocolError) in
+            guard !closed.load(ordering: .relaxed) else { throw .closedByPeer }
+            while true {
+                if let received = try Self.decodeBuffered(&buffer) { return received }
+                guard try waitUntilReadable(before: deadline) else { return nil }
+                // Nothing yet only under a receive timeout that ``receive(idleLimit:)`` set: read again.
+                guard try buffer.fill(from: descriptor) != .endOfStream else { throw buffer.endOfStreamError() }
+            }
+        }
     }
 
     /// Waits for the next message with blocking reads; nil when no byte came for `idleLimit` (nil:
@@ -167,18 +176,6 @@ public final class WorkerChannel: Sendable {
                 try systemCall { Glibc.shutdown(descriptor.rawValue, Int32(SHUT_RDWR)) }
             } catch {
                 throw .system(call: "shutdown", error)
-            }
-        }
-    }
-
-    private func receive(before deadline: ContinuousClock.Instant?) throws(WorkerProtocolError) -> ReceivedMessage? {
-        try receiver.withLock { buffer throws(WorkerProtocolError) in
-            guard !closed.load(ordering: .relaxed) else { throw .closedByPeer }
-            while true {
-                if let received = try Self.decodeBuffered(&buffer) { return received }
-                if let deadline, try !waitUntilReadable(before: deadline) { return nil }
-                // Nothing yet only under a receive timeout that ``receive(idleLimit:)`` set: read again.
-                guard try buffer.fill(from: descriptor) != .endOfStream else { throw buffer.endOfStreamError() }
             }
         }
     }
