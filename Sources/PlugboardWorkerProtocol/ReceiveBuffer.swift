@@ -17,6 +17,10 @@ struct ReceiveBuffer {
     /// announce and never send).
     private static let growthStep = 1 << 20
 
+    /// The socket's receive timeout (`SO_RCVTIMEO`) as ``WorkerChannel/receive(idleLimit:)`` last
+    /// set it (nil: none), kept with the buffer so the receiver who reads it holds both.
+    var readTimeout: Duration?
+
     private var storage = [UInt8](repeating: 0, count: initialSize)
     private var start = 0
     private var end = 0

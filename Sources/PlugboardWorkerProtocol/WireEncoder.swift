@@ -63,9 +63,7 @@ public struct WireEncoder: Sendable {
 
     /// Overwrites 4 bytes at `offset` (a length prefix written before its payload).
     mutating func overwrite(_ value: UInt32, at offset: Int) {
-        for index in 0..<4 {
-            bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index))
-        }
+        bytes.withUnsafeMutableBytes { $0.storeBytes(of: value.littleEndian, toByteOffset: offset, as: UInt32.self) }
     }
 
     private mutating func appendLittleEndian<Value: FixedWidthInteger & UnsignedInteger>(_ value: Value) {

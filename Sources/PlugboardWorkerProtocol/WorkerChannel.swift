@@ -28,9 +28,6 @@ public final class WorkerChannel: Sendable {
     private let stallLimit: Duration?
     /// How long the send that gave up on the peer waited, in nanoseconds (``stall``); 0 before.
     private let gaveUpAfter = Atomic<Int64>(0)
-    /// The socket's receive timeout (`SO_RCVTIMEO`) as ``receive(idleLimit:)`` last set it, in
-    /// nanoseconds; 0: none. Read and written under the receiving lock.
-    private let readTimeout = Atomic<Int64>(0)
 
     /// Takes ownership of `descriptor`, a connected stream socket in blocking mode. With a
     /// `stallLimit`, a send the peer takes no byte of for that long shuts the channel down and
@@ -120,13 +117,13 @@ public final class WorkerChannel: Sendable {
     public func receive(idleLimit: Duration?) throws(WorkerProtocolError) -> ReceivedMessage? {
         try receiver.withLock { buffer throws(WorkerProtocolError) in
             guard !closed.load(ordering: .relaxed) else { throw .closedByPeer }
-            let nanoseconds = idleLimit.map { max(1, Int64($0 / .nanoseconds(1))) } ?? 0
-            if nanoseconds != readTimeout.load(ordering: .relaxed) {
+            if idleLimit != buffer.readTimeout {
+                let nanoseconds = idleLimit.map { max(1, Self.nanoseconds($0)) } ?? 0
                 var limit = timeval(tv_sec: Int(nanoseconds / 1_000_000_000), tv_usec: Int(nanoseconds % 1_000_000_000 / 1000))
                 guard setsockopt(descriptor.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
                     throw .system(call: "setsockopt", Errno(rawValue: errno))
                 }
-                readTimeout.store(nanoseconds, ordering: .relaxed)
+                buffer.readTimeout = idleLimit
             }
             while true {
                 if let received = try Self.decodeBuffered(&buffer) { return received }
@@ -213,6 +210,16 @@ public final class WorkerChannel: Sendable {
         return false
     }
 
+    /// `duration` in whole nanoseconds, negative as 0 and clamped to `Int64`; from its components, as
+    /// dividing one `Duration` by another goes through a `Double` (about 90 instructions).
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0 else { return 0 }
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (sum, overflowAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return overflow || overflowAgain ? .max : sum
+    }
+
     /// Milliseconds left until `deadline`, rounded up so a wait never ends early.
     private static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
         let (seconds, attoseconds) = max(deadline - ContinuousClock.now, .zero).components
@@ -242,7 +249,7 @@ public final class WorkerChannel: Sendable {
         } catch .timedOut {
             // The frame is cut short: nothing more can be said on this channel.
             let limit = stallLimit ?? .zero
-            gaveUpAfter.store(max(1, Int64(limit / .nanoseconds(1))), ordering: .releasing)
+            gaveUpAfter.store(max(1, Self.nanoseconds(limit)), ordering: .releasing)
             _ = Glibc.shutdown(descriptor.rawValue, Int32(SHUT_RDWR))
             throw .stalled(limit)
         } catch .brokenPipe, .connectionReset {

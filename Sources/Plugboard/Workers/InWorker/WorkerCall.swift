@@ -11,19 +11,13 @@ enum WorkerCall {
         let ctx = definition.ctx
         switch request {
         case .event(let event):
-            let completion = {
-                gate.flatMap { gate in library.completions.handle(for: FetchCompletion(
-                    answer: { result in
-                        gate.complete(.completion(notification: notification, plugin: plugin, result: Int32(result.abiValue)))
-                    },
-                    misuse: { problem in
-                        gate.complete(.log(pluginID: definition.descriptor.id.rawValue,
-                                           level: PluginLogRecord.Level.warning.abiValue, message: problem))
-                    },
-                    abstention: {})) }
-            }
-            guard let answer = event.withCArguments({
-                definition.vtables.callSlot(event, ctx: ctx, $0, completion: completion)
+            // The completion is made in the slot's call, and only with a gate: a closure kept in a
+            // local would escape, a context allocated on every call.
+            guard let answer = event.withCArguments({ arguments in
+                definition.vtables.callSlot(event, ctx: ctx, arguments, completion: {
+                    gate.map { completion(through: $0, definition: definition, library: library, plugin: plugin,
+                                          notification: notification) }
+                })
             }) else { return .notTakingPart }
             return switch event.kind.policy {
             case .callAllAnd, .firstTrueWins: .bool(answer)
@@ -37,6 +31,21 @@ enum WorkerCall {
                 SavedStateCall.restore($0, ctx: ctx, savedVersion: savedVersion, state: state)
             })
         }
+    }
+
+    /// The completion handle a remote notification's plugin gets: its answer, or its misuse, goes
+    /// out through `gate`, behind the call's answer.
+    private static func completion(through gate: CompletionGate, definition: CPluginDefinition, library: LoadedLibrary,
+                                   plugin: UInt32, notification: UInt64) -> UnsafePointer<pb_fetch_completion_t> {
+        library.completions.handle(for: FetchCompletion(
+            answer: { result in
+                gate.complete(.completion(notification: notification, plugin: plugin, result: Int32(result.abiValue)))
+            },
+            misuse: { problem in
+                gate.complete(.log(pluginID: definition.descriptor.id.rawValue,
+                                   level: PluginLogRecord.Level.warning.abiValue, message: problem))
+            },
+            abstention: {}))
     }
 
     /// A saved-state call's answer as the protocol carries it (nil: the slot is NULL).
