@@ -1,3 +1,4 @@
+import CFaultReporter
 import PlugboardFiles
 import PlugboardWorkerProtocol
 
@@ -106,11 +107,12 @@ final class LibraryLoader {
 
     /// Loads every candidate file of `searchPath`; see ``PluginHost/loadPlugins(from:trust:)``.
     ///
-    /// In three passes over the files, in order: each is admitted; each to load in this process is
-    /// checked and opened (`dlopen`); then each is loaded (the library's own functions, its plugins
-    /// registered; or its worker). The dynamic loader keeps a record per library and walks all of
-    /// them at every `dlopen`: opened back to back, those records lie together in memory instead of
-    /// among what the host keeps of each library, and the walks stay fast (BENCHMARKS.md, Loading).
+    /// In four passes over the files, in order: each is admitted; each to load in this process is
+    /// checked (the ELF checks); each checked is opened (`dlopen`); then each is loaded (the library's
+    /// own functions, its plugins registered; or its worker). The dynamic loader keeps a record per
+    /// library and walks all of them at every `dlopen`: opened back to back, with nothing of the host
+    /// allocated between them, those records lie together in memory instead of among what the host
+    /// keeps of each library, and the walks stay fast (BENCHMARKS.md, Loading).
     func loadPlugins(from searchPath: PluginSearchPath, trust: PluginTrust) -> [LoadReport] {
         let candidates = LoadCandidate.all(in: searchPath, trust: trust)
         loaded.reserveTries(candidates.count)
@@ -123,6 +125,7 @@ final class LibraryLoader {
             }
         }
         callSite.decorators.confinement?.adopt()
+        for index in loads.indices { loads[index].advance { $0.checked() } }
         for index in loads.indices { loads[index].advance { $0.opened(recordedIn: callSite.record) } }
         callSite.decorators.confinement?.drain()
         var reports = loads.map { $0.finish { load($0, trust: trust, into: registry) } }
@@ -188,16 +191,39 @@ final class LibraryLoader {
         case settled(LoadReport)
         /// To load in a worker of the `worker` executable; `key` is its scan cache entry, if any.
         case worker(String, worker: String, key: ScanCacheKey?)
-        /// To load in this process, with the trust rule's `warnings`; `opened` is the library opened
-        /// ahead (or why it could not be), nil when it is still to open.
-        case here(String, FileStatus, warnings: [String], opened: Result<LoadedLibrary.Opened, LoadFailure>?)
+        /// To load in this process, with the trust rule's `warnings`; `opening` is how far it got
+        /// ahead of its entry stages, nil when it is still to check.
+        case here(String, FileStatus, warnings: [String], opening: Opening?)
 
-        /// This admission with a library to load here checked and opened (the ELF checks, `dlopen`
-        /// recorded in `record`), its own functions left for ``LibraryLoader/load(_:trust:into:)``.
-        func opened(recordedIn record: CallRecord) -> Admission {
+        /// This admission with a library to load here checked (the ELF checks; none of its code runs).
+        func checked() -> Admission {
             guard case .here(let path, let status, let warnings, nil) = self else { return self }
-            let opened = Result { () throws(LoadFailure) in try LoadedLibrary.open(path, fileSize: status.size, record: record) }
-            return .here(path, status, warnings: warnings, opened: opened)
+            let label = Result { () throws(LoadFailure) in try LoadedLibrary.check(path, fileSize: status.size) }
+            return .here(path, status, warnings: warnings, opening: .checked(label))
+        }
+
+        /// This admission with a checked library to load here opened (`dlopen`, recorded in `record`),
+        /// its own functions left for ``LibraryLoader/load(_:trust:into:)``.
+        func opened(recordedIn record: CallRecord) -> Admission {
+            guard case .here(let path, let status, let warnings, let opening?) = self else { return self }
+            return .here(path, status, warnings: warnings, opening: .opened(opening.opened(path, recordedIn: record)))
+        }
+    }
+
+    /// How far a library to load in this process got ahead of its entry stages.
+    private enum Opening {
+        /// Checked: its code will run under the label (or why it failed the checks).
+        case checked(Result<UnsafePointer<pbf_label_t>, LoadFailure>)
+        /// Opened (or why it could not be).
+        case opened(Result<LoadedLibrary.Opened, LoadFailure>)
+
+        /// The library at `path` opened, now if it is only checked (`dlopen` recorded in `record`).
+        func opened(_ path: String, recordedIn record: CallRecord) -> Result<LoadedLibrary.Opened, LoadFailure> {
+            switch self {
+            case .checked(.success(let label)): Result { () throws(LoadFailure) in try LoadedLibrary.open(path, label: label, record: record) }
+            case .checked(.failure(let failure)): .failure(failure)
+            case .opened(let opened): opened
+            }
         }
     }
 
@@ -227,7 +253,7 @@ final class LibraryLoader {
         if case .workers(let worker) = placement ?? isolation {
             return .worker(path, worker: worker, key: key)
         }
-        return .here(path, status, warnings: warnings, opened: nil)
+        return .here(path, status, warnings: warnings, opening: nil)
     }
 
     /// Loads what `admission` admitted into `target`; see ``loadLibrary(at:trust:placement:into:)``.
@@ -243,8 +269,9 @@ final class LibraryLoader {
                 scanCache?.recordCrash(failure, for: key)
             }
             return report
-        case .here(let path, let status, let warnings, let opened):
-            return loadHere(path, status: status, warnings: warnings, opened: opened, into: target)
+        case .here(let path, let status, let warnings, let opening):
+            return loadHere(path, status: status, warnings: warnings, opened: opening?.opened(path, recordedIn: callSite.record),
+                            into: target)
         }
     }
 

@@ -77,12 +77,22 @@ final class LoadedLibrary: @unchecked Sendable {
         let label: UnsafePointer<pbf_label_t>
     }
 
-    /// The stages that open the library at `path`, whose `stat` found `fileSize`: the ELF checks
-    /// (before any code of the library runs), then `dlopen`, which runs the library's constructors:
-    /// recorded in `record` as its `dlopen`, so a crash or a hang there names the library.
+    /// The stages that open the library at `path`, whose `stat` found `fileSize`: ``check(_:fileSize:)``,
+    /// then ``open(_:label:record:)``.
     static func open(_ path: String, fileSize: Int, record: CallRecord) throws(LoadFailure) -> Opened {
+        try open(path, label: check(path, fileSize: fileSize), record: record)
+    }
+
+    /// The ELF checks of the library at `path`, whose `stat` found `fileSize`, before any code of
+    /// the library runs; then the label its code will run under.
+    static func check(_ path: String, fileSize: Int) throws(LoadFailure) -> UnsafePointer<pbf_label_t> {
         try ELFPreflight.check(path, fileSize: fileSize)
-        let label: UnsafePointer<pbf_label_t> = path.withCString { pbf_label_create($0, $0) }
+        return path.withCString { pbf_label_create($0, $0) }
+    }
+
+    /// `dlopen` of the checked library at `path`, which runs the library's constructors: recorded in
+    /// `record` as its `dlopen` under `label`, so a crash or a hang there names the library.
+    static func open(_ path: String, label: UnsafePointer<pbf_label_t>, record: CallRecord) throws(LoadFailure) -> Opened {
         let outer = record.begin(Self.openCallback)
         record.enter(label)
         defer { record.end(resuming: outer) }
