@@ -24,6 +24,10 @@ import Testing
     /// for Rust, so that rustup's toolchain is found as the Rust SDK tests find it.
     private func build(_ command: String, in project: String, language: String) throws -> ProcessResult {
         var environment = TestPaths.hermeticEnvironment
+        // SwiftPM leaves its lock files and folders in its temporary folder: this one, removed with the test's.
+        let temporary = project + "/.tmp"
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        environment["TMPDIR"] = temporary
         if language == "rust" {
             let cargo = URL(fileURLWithPath: try Cargo.executable()).deletingLastPathComponent().path
             environment["PATH"] = cargo + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
