@@ -210,8 +210,9 @@ public final class WorkerChannel: Sendable {
         return false
     }
 
-    /// `duration` in whole nanoseconds, negative as 0 and clamped to `Int64`; from its components, as
-    /// dividing one `Duration` by another goes through a `Double` (about 90 instructions).
+    /// `duration` in whole nanoseconds, negative as 0 and clamped to `Int64` (a `Double` quotient of two
+    /// `Duration`s would trap past 292 years). About 90 instructions: ``receive(idleLimit:)`` converts
+    /// a limit only when it changes.
     private static func nanoseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
         guard seconds >= 0 else { return 0 }
