@@ -1,5 +1,3 @@
-import Glibc
-
 /// Where the application is in its life, as the events dispatched so far tell: what a library that
 /// joins a running host is told to catch up (``catchUp``).
 struct ApplicationPhase {
@@ -29,11 +27,21 @@ struct ApplicationPhase {
     /// Keeps `options` in `kept`, unless `kept` holds them already, bit for bit (the same `String` or
     /// bytes: a launch event dispatched again with its options), which then costs no copy. Comparing
     /// the bits, not the texts: comparing texts cost more than the copy it would save.
+    ///
+    /// Word by word, as the value was just written: one wider load of it (a vectorized `memcmp`) waits
+    /// until both of its stores reach the cache, as a load across two pending stores cannot take its
+    /// bytes from them.
     private static func keep(_ options: EventText, in kept: inout EventText?) {
         let same = withUnsafeBytes(of: options) { new in
             withUnsafeBytes(of: &kept) { old in
-                guard let oldBytes = old.baseAddress, let newBytes = new.baseAddress, old.count >= new.count else { return false }
-                return memcmp(oldBytes, newBytes, new.count) == 0
+                guard old.count >= new.count else { return false }
+                var offset = 0
+                while offset + 8 <= new.count {
+                    guard old.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                            == new.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+                    offset += 8
+                }
+                return new[offset...].elementsEqual(old[offset..<new.count])
             }
         }
         if !same { kept = options }

@@ -113,11 +113,12 @@ final class EventDispatcher {
         case .trueUnlessDecided: .bool(decidedBy.isEmpty)
         case .falseUnlessDecided: .bool(!decidedBy.isEmpty)
         }
-        // The arrays are consumed: the report takes them without a retain and a release each.
-        let report = EventReport(event: kind, answer: answer, members: .passUnretained(roster.members), made: run.made,
+        // The arrays and the run are consumed: the report takes them without a retain and a release each.
+        let (made, nanoseconds) = (run.made, run.nanoseconds)
+        let report = EventReport(event: kind, answer: answer, members: .passUnretained(roster.members), made: made,
                                  answers: answers, order: CallOrder(reversed: reversed, timed: timing == .perCall),
-                                 durations: run.durations, decidedBy: consume decidedBy, failures: consume failures,
-                                 nanoseconds: run.nanoseconds)
+                                 durations: (consume run).durations, decidedBy: consume decidedBy, failures: consume failures,
+                                 nanoseconds: nanoseconds)
         // Finished out of line, and only when traced or posted to. The report, four words, stays
         // in registers: made in memory, its fields were written and at once read back wider, which
         // stalls a store forward.
