@@ -61,13 +61,6 @@ final class CallWatchdog {
 }
 
 extension Duration {
-    /// Whole nanoseconds, saturating.
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? (seconds < 0 ? .min : .max) : whole &+ attoseconds / 1_000_000_000
-    }
-
     /// "10 s", "2.5 s", "0.25 s".
     var secondsText: String {
         let tenthsOfMillisecond = nanoseconds / 100_000
