@@ -189,8 +189,16 @@ struct BenchmarkCommand: ParsableCommand {
         let memory = DispatchBenchmark.timeMemoryWarning(host, events, readingCalls: options.profileReadsCalls)
         let cLaunch = pbb_set_will_finish_launching(baseline, events, nil)
         let cMemory = pbb_set_memory_warning(baseline, events)
+        // The floor: the C loop reading the clock as the host's timing does.
+        var durations = [UInt64](repeating: 0, count: plugins)
+        let (floorLaunch, floorMemory) = durations.withUnsafeMutableBufferPointer { durations in
+            timing == .perCall
+                ? (pbb_set_will_finish_launching_timed(baseline, events, durations.baseAddress, nil),
+                   pbb_set_memory_warning_timed(baseline, events, durations.baseAddress))
+                : (pbb_set_will_finish_launching_event_timed(baseline, events, nil), pbb_set_memory_warning_event_timed(baseline, events))
+        }
         print("\(events) events to \(plugins) plugins (\(timing)\(options.profileReadsCalls ? ", reading calls" : "")), ns per plugin per event: willFinishLaunching ours \(per(launch)), "
-            + "C \(per(cLaunch)); didReceiveMemoryWarning ours \(per(memory)), C \(per(cMemory))")
+            + "C \(per(cLaunch)), floor \(per(floorLaunch)); didReceiveMemoryWarning ours \(per(memory)), C \(per(cMemory)), floor \(per(floorMemory))")
     }
 
     /// The `plugboard` CLI: the one given, else the one next to this executable,
