@@ -16,6 +16,11 @@ enum Participant<Table> {
     case swift(conformance: Int)
     /// A C plugin in a worker process, called through the worker's channel.
     case worker(WorkerPlugin)
+
+    /// Whether this is a C plugin in this process.
+    var isNative: Bool {
+        if case .native = self { true } else { false }
+    }
 }
 
 /// How a registered plugin is implemented, from which each concern's
