@@ -79,8 +79,9 @@ final class EventDispatcher {
         let kind = event.kind
         let timing = timing
         let reversed = kind.policy == .broadcastReverse
-        var decidedBy: [PluginID] = []
-        var failures: [PluginFailure] = []
+        // Made at the first element: nearly every event has none, and dropping nil costs no release.
+        var decidedBy: [PluginID]?
+        var failures: [PluginFailure]?
         let answers: CallAnswers
         let run: DispatchRun
         switch kind.policy {
@@ -110,8 +111,8 @@ final class EventDispatcher {
         }
         let answer: EventAnswer = switch answers {
         case .returned: .none
-        case .trueUnlessDecided: .bool(decidedBy.isEmpty)
-        case .falseUnlessDecided: .bool(!decidedBy.isEmpty)
+        case .trueUnlessDecided: .bool(decidedBy == nil)
+        case .falseUnlessDecided: .bool(decidedBy != nil)
         }
         // The arrays and the run are consumed: the report takes them without a retain and a release each.
         let (made, nanoseconds) = (run.made, run.nanoseconds)
@@ -139,7 +140,7 @@ final class EventDispatcher {
     /// or whose worker failed, counts as.
     @inline(__always)
     private func call<Table>(_ participant: Participant<Table>, _ index: Int, _ roster: Roster<Table>, _ event: LifecycleEvent,
-                      _ arguments: CEventArguments, unanswered: Bool, _ failures: inout [PluginFailure]) -> Bool {
+                      _ arguments: CEventArguments, unanswered: Bool, _ failures: inout [PluginFailure]?) -> Bool {
         // A C plugin in this process is the case to be fast: marked likely, its call is laid out on
         // the loop's straight line. Behind a taken branch, as the switch alone placed it, it cost
         // about 2 ns a plugin per event (BENCHMARKS.md, dispatch).
@@ -160,7 +161,7 @@ final class EventDispatcher {
     /// anyway, and each typed event method, which inlines the loops, stays small.
     @inline(never)
     private func callWorker(_ plugin: WorkerPlugin, _ event: LifecycleEvent, id: PluginID, unanswered: Bool,
-                            _ failures: inout [PluginFailure]) -> Bool {
+                            _ failures: inout [PluginFailure]?) -> Bool {
         plugin.call(.event(event), id: id, workers).eventAnswer(unanswered: unanswered, failures: &failures)
     }
 }

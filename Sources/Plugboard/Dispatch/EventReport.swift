@@ -72,13 +72,13 @@ public struct EventReport: Sendable, Codable {
     /// and `decidedBy` tell, with the `durations` of more than one timed call (one timed call's
     /// duration is `nanoseconds`). `decidedBy` is kept only when it does not follow from the rest.
     init(event: LifecycleEvent.Kind, answer: EventAnswer, members: Unmanaged<RosterMembers>, made: Int, answers: CallAnswers,
-         order: CallOrder, durations: CallDurations?, decidedBy: consuming [PluginID], failures: consuming [PluginFailure],
+         order: CallOrder, durations: CallDurations?, decidedBy: consuming [PluginID]?, failures: consuming [PluginFailure]?,
          nanoseconds: UInt64) {
-        let derived = decidedBy.isEmpty || (answers == .falseUnlessDecided && decidedBy.count == 1)
-        let extra: Extra? = if derived && failures.isEmpty {
+        let derived = decidedBy.map { answers == .falseUnlessDecided && $0.count == 1 } ?? true
+        let extra: Extra? = if derived && failures == nil {
             durations.map { .durations($0) }
         } else {
-            .details(Details(decidedBy: decidedBy, failures: failures, notes: [], denied: [],
+            .details(Details(decidedBy: decidedBy ?? [], failures: failures ?? [], notes: [], denied: [],
                              notifications: NotificationReport(), recorded: nil, durations: durations))
         }
         self.init(shape: Shape(event: event, answer: answer, made: made, answers: answers, order: order),

@@ -31,7 +31,7 @@ extension Result where Success == CallAnswer, Failure == PluginFailure {
     /// A lifecycle event call's outcome as its policy loop counts it: the plugin's Bool, true for a
     /// call that answers nothing, `unanswered` for a plugin that takes no part or refused, or whose
     /// worker failed (that failure added to `failures`).
-    func eventAnswer(unanswered: Bool, failures: inout [PluginFailure]) -> Bool {
+    func eventAnswer(unanswered: Bool, failures: inout [PluginFailure]?) -> Bool {
         switch self {
         case .success(.bool(let answer)): return answer
         case .success(.returned), .success(.pending): return true
