@@ -23,7 +23,27 @@ public enum PluginConcern: String, Sendable, Codable, CaseIterable, Comparable {
 
     /// Declaration order.
     public static func < (lhs: PluginConcern, rhs: PluginConcern) -> Bool {
-        allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
+        lhs.position < rhs.position
+    }
+
+    /// Hashes the concern's position, not its raw text: registering a plugin puts its concerns in a set.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(position)
+    }
+
+    /// The concern's place in declaration order.
+    private var position: Int {
+        switch self {
+        case .launch: 0
+        case .openURL: 1
+        case .userActivity: 2
+        case .remoteNotifications: 3
+        case .memory: 4
+        case .protectedData: 5
+        case .appState: 6
+        case .termination: 7
+        case .savedState: 8
+        }
     }
 
     /// Whether `plugin` conforms to this concern's protocol.
