@@ -69,6 +69,11 @@ final class FunctionInvoker: Sendable {
         targetsGeneration.add(1, ordering: .releasing)
     }
 
+    /// Makes room for `count` more plugins, so that adding them grows no table.
+    func reserveCapacity(_ count: Int) {
+        targets.withLock { $0.reserveCapacity($0.count + count) }
+    }
+
     /// Takes one plugin the registry just added.
     func add(_ entry: PluginRegistry.Entry) {
         let target = Self.target(of: entry)

@@ -116,6 +116,8 @@ final class LibraryLoader {
     func loadPlugins(from searchPath: PluginSearchPath, trust: PluginTrust) -> [LoadReport] {
         let candidates = LoadCandidate.all(in: searchPath, trust: trust)
         loaded.reserveTries(candidates.count)
+        registry.reserveCapacity(candidates.count)
+        invoker.reserveCapacity(candidates.count)
         prestartWorkers(for: candidates, trust: trust)
         defer { for unused in loaded.takeUnusedPrestarted() { unused.close(timeout: workerGrace) } }
         var loads = candidates.map { candidate in

@@ -60,14 +60,14 @@ final class LoadedLibrary: @unchecked Sendable {
         } catch {
             throw Failure(failure: error, abi: nil)
         }
-        let declared = LibraryABI(version: ABIVersion(major: record.load(fromByteOffset: 4, as: UInt32.self),
-                                                      minor: record.load(fromByteOffset: 8, as: UInt32.self)),
-                                  structSizes: ["pb_entry_t": Int(record.load(as: UInt32.self))])
+        let version = ABIVersion(major: record.load(fromByteOffset: 4, as: UInt32.self),
+                                 minor: record.load(fromByteOffset: 8, as: UInt32.self))
+        let entrySize = Int(record.load(as: UInt32.self))
         do {
-            return try start(path: path, identity: identity, record: record, declared: declared, router: router,
-                             files: files, gate: gate, calls: calls, label: label)
+            return try start(path: path, identity: identity, record: record, version: version, entrySize: entrySize,
+                             router: router, files: files, gate: gate, calls: calls, label: label)
         } catch {
-            throw Failure(failure: error, abi: declared)
+            throw Failure(failure: error, abi: LibraryABI(version: version, structSizes: [Self.entryStruct: entrySize]))
         }
     }
 
@@ -102,6 +102,9 @@ final class LoadedLibrary: @unchecked Sendable {
     /// What fault and timeout messages call the opening of a library (its constructors run in it).
     static let openCallback: StaticString = "dlopen"
 
+    /// The C name of the entry record, whose `struct_size` the library's ABI facts begin with.
+    private static let entryStruct = "pb_entry_t"
+
     /// The stage that follows the opening of `library`: the record its `plugboard_entry` returns.
     private static func entryRecord(_ library: DynamicLibrary, calls: LibraryCallSite,
                                     label: UnsafePointer<pbf_label_t>) throws(LoadFailure) -> UnsafeRawPointer {
@@ -118,10 +121,10 @@ final class LoadedLibrary: @unchecked Sendable {
     }
 
     /// The stages that follow: version negotiation, `init`, `register_plugins`.
-    private static func start(path: String, identity: FileIdentity, record: UnsafeRawPointer, declared: LibraryABI,
+    private static func start(path: String, identity: FileIdentity, record: UnsafeRawPointer, version: ABIVersion, entrySize: Int,
                               router: LogRouter, files: FilesAccess?, gate: ServiceGate, calls: LibraryCallSite,
                               label: UnsafePointer<pbf_label_t>) throws(LoadFailure) -> LoadedLibrary {
-        if let mismatch = declared.version.incompatibility() { throw LoadFailure(.version, mismatch) }
+        if let mismatch = version.incompatibility() { throw LoadFailure(.version, mismatch) }
         let entry: pb_entry_t
         do {
             entry = try pb_entry_t.read(from: record).get()
@@ -152,11 +155,13 @@ final class LoadedLibrary: @unchecked Sendable {
         services.context.pluginIDs.withLock { ids in
             ids = Set(registered.definitions.map(\.descriptor.id.rawValue))
         }
-        var abi = declared
-        abi.structSizes.reserveCapacity(abi.structSizes.count + registered.definitions.reduce(0) { $0 + $1.declaredSizes.count })
+        // Made at its final size: grown from the entry record's one size, it was hashed twice.
+        var structSizes = [String: Int](minimumCapacity: 1 + registered.definitions.reduce(0) { $0 + $1.declaredSizes.count })
+        structSizes[entryStruct] = entrySize
         for definition in registered.definitions {
-            for (name, size) in definition.declaredSizes { raise(&abi.structSizes[name, default: size], to: size) }
+            for (name, size) in definition.declaredSizes { raise(&structSizes[name, default: size], to: size) }
         }
+        let abi = LibraryABI(version: version, structSizes: structSizes)
         return LoadedLibrary(path: path, identity: identity, abi: abi, entry: entry, label: label,
                              services: services, session: session, registered: registered)
     }

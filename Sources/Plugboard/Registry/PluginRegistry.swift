@@ -61,6 +61,13 @@ final class PluginRegistry {
     /// access at run time, as ``callsUnderWay`` is not.
     @exclusivity(unchecked) private var deferred: [() -> Void] = []
 
+    /// Makes room for `count` more plugins, so that adding them grows no table (a load of many
+    /// libraries knows about how many come).
+    func reserveCapacity(_ count: Int) {
+        sources.reserveCapacity(sources.count + count)
+        entries.reserveCapacity(entries.count + count)
+    }
+
     /// Adds a Swift plugin, refusing an id that is already registered and naming both sources.
     func add(_ plugin: any ApplicationPlugin, source: PluginSource) throws(LoadFailure) {
         try add(.swift(plugin), descriptor: plugin.descriptor, concerns: plugin.concerns, source: source,
@@ -107,11 +114,12 @@ final class PluginRegistry {
     private func add(_ implementation: PluginImplementation, descriptor: PluginDescriptor,
                      concerns: Set<PluginConcern>, source: PluginSource, functions: [FunctionDeclaration],
                      refusedFunctions: [FunctionRefusal]) throws(LoadFailure) {
-        if let refusal = contested[descriptor.id] { throw refusal }
-        if let existing = sources[descriptor.id] {
+        if !contested.isEmpty, let refusal = contested[descriptor.id] { throw refusal }
+        // Claimed with one look-up, and given back on the rare refusal.
+        if let existing = sources.updateValue(source, forKey: descriptor.id) {
+            sources[descriptor.id] = existing
             throw LoadFailure(.register, "duplicate plugin id '\(descriptor.id)' from \(source): already registered by \(existing)")
         }
-        sources[descriptor.id] = source
         let entry = Entry(implementation: implementation, descriptor: descriptor, concerns: concerns, source: source,
                           label: descriptor.id.rawValue.withCString { id in source.description.withCString { pbf_label_create(id, $0) } },
                           functions: functions, refusedFunctions: refusedFunctions)
