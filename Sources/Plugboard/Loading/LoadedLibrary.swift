@@ -155,7 +155,7 @@ final class LoadedLibrary: @unchecked Sendable {
         services.context.pluginIDs.withLock { ids in
             ids = Set(registered.definitions.map(\.descriptor.id.rawValue))
         }
-        // Made at its final size: grown from the entry record's one size, it was hashed twice.
+        // Made at its final size: growing it would hash every name again.
         var structSizes = [String: Int](minimumCapacity: 1 + registered.definitions.reduce(0) { $0 + $1.declaredSizes.count })
         structSizes[entryStruct] = entrySize
         for definition in registered.definitions {
