@@ -85,6 +85,14 @@ struct BenchmarkOptions: ParsableArguments {
                 """, valueName: "CALLS"))
     var profileCallsText: String?
 
+    /// `--profile-workers PLUGINS ROUNDS` as given; ``profileWorkers()`` reads it.
+    @Option(name: .customLong("profile-workers"), parsing: .upToNextOption,
+            help: ArgumentHelp("""
+                Only measure willFinishLaunching through PLUGINS plugins in workers against the \
+                channel floor, ROUNDS interleaved rounds of 200 ms a side, and print every round.
+                """, valueName: "PLUGINS ROUNDS"))
+    var profileWorkersArguments: [String] = []
+
     /// Internal, `--child-load host|c DIR`: run one load in this process and print its time
     /// (used for fresh-process numbers); ``childLoad()`` reads it.
     @Option(name: .customLong("child-load"), parsing: .upToNextOption, help: .hidden)
@@ -120,6 +128,16 @@ struct BenchmarkOptions: ParsableArguments {
         return calls
     }
 
+    /// The plugin count and rounds of `--profile-workers`; nil without it.
+    func profileWorkers() throws -> (plugins: Int, rounds: Int)? {
+        if profileWorkersArguments.isEmpty { return nil }
+        guard profileWorkersArguments.count == 2, let plugins = Int(profileWorkersArguments[0]), (1...1000).contains(plugins),
+              let rounds = Int(profileWorkersArguments[1]), rounds > 0 else {
+            throw ValidationError("--profile-workers takes a plugin count (1…1000) and a round count (> 0)")
+        }
+        return (plugins, rounds)
+    }
+
     /// The loader and directory of a `--child-load` process; nil without `--child-load`.
     func childLoad() throws -> (side: LoadSide, directory: String)? {
         guard let sideText = childLoadArguments.first else { return nil }
@@ -138,6 +156,7 @@ struct BenchmarkOptions: ParsableArguments {
         _ = try profileTiming()
         _ = try profileCalls()
         _ = try childLoad()
+        _ = try profileWorkers()
         if cli?.isEmpty == true { throw ValidationError("--plugboard needs a value") }
         if include?.isEmpty == true { throw ValidationError("--include needs a value") }
         if workersOnly && callsOnly {

@@ -13,6 +13,8 @@ struct Sampler {
         var best = Double.infinity
         /// The shortest accepted measurement, in ns.
         var shortest = UInt64.max
+        /// The ns per event of the last measurement.
+        var latest = Double.infinity
     }
 
     /// A side for `body`, calibrated to the target duration.
@@ -27,7 +29,8 @@ struct Sampler {
         while true {
             let elapsed = body(side.iterations)
             if elapsed >= targetNanoseconds {
-                side.best = min(side.best, Double(elapsed) / Double(side.iterations))
+                side.latest = Double(elapsed) / Double(side.iterations)
+                side.best = min(side.best, side.latest)
                 side.shortest = min(side.shortest, elapsed)
                 return
             }

@@ -40,8 +40,10 @@ struct WorkerDispatchBenchmark {
     let repetitions: Int
 
     /// Loads `directory` (`count` libraries) in process and in workers, opens a floor
-    /// of `count` echo processes, checks every side, and measures them interleaved.
-    func run(directory: String, count: Int) throws -> WorkerDispatchMeasurement {
+    /// of `count` echo processes, checks every side, and measures them interleaved; `eachRound`
+    /// is given every round's own figures.
+    func run(directory: String, count: Int,
+             eachRound: (WorkerDispatchMeasurement) -> Void = { _ in }) throws -> WorkerDispatchMeasurement {
         let inProcess = try Self.host(.inProcess, directory: directory, count: count)
         defer { inProcess.shutdown() }
         let workers = try Self.host(.workers(worker: worker), directory: directory, count: count)
@@ -83,11 +85,16 @@ struct WorkerDispatchBenchmark {
         let bodies = [ours(inProcess), ours(workers), floorSide(pbb_floor_round_trips), floorSide(pbb_floor_round_trips_handoff)]
         let sampler = Sampler(targetNanoseconds: targetNanoseconds)
         var states = bodies.map { sampler.side($0) }
+        let perPlugin = Double(count)
         for _ in 0..<repetitions {
             for index in bodies.indices { sampler.measureOnce(bodies[index], &states[index]) }
+            if failure == nil {
+                eachRound(WorkerDispatchMeasurement(plugins: count, inProcess: states[0].latest / perPlugin,
+                                                    workers: states[1].latest / perPlugin, floor: states[2].latest / perPlugin,
+                                                    floorHandoff: states[3].latest / perPlugin))
+            }
         }
         if let failure { throw BenchmarkError("worker dispatch, \(count) plugins: \(failure)") }
-        let perPlugin = Double(count)
         return WorkerDispatchMeasurement(plugins: count, inProcess: states[0].best / perPlugin,
                                          workers: states[1].best / perPlugin, floor: states[2].best / perPlugin,
                                          floorHandoff: states[3].best / perPlugin)

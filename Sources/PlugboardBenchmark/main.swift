@@ -19,6 +19,7 @@ struct BenchmarkCommand: ParsableCommand {
             plugboard-benchmark --live [--quick] [--plugboard PATH]
             plugboard-benchmark --profile-dispatch PLUGINS EVENTS [--timing per-call|per-event] [--read-calls]
             plugboard-benchmark --profile-calls CALLS
+            plugboard-benchmark --profile-workers PLUGINS ROUNDS [--plugboard PATH]
             """,
         discussion: """
             Measures Plugboard's dispatch cost against a hand-written C loop over the \
@@ -80,6 +81,9 @@ struct BenchmarkCommand: ParsableCommand {
         }
         if let profile = try options.profile() {
             return try runProfile(options, plugins: profile.plugins, events: profile.events)
+        }
+        if let profile = try options.profileWorkers() {
+            return try runWorkersProfile(options, plugins: profile.plugins, rounds: profile.rounds)
         }
         if let calls = try options.profileCalls() {
             let factory = try PluginFactory(includeDirectory: options.include ?? packageInclude)
@@ -199,6 +203,28 @@ struct BenchmarkCommand: ParsableCommand {
         }
         print("\(events) events to \(plugins) plugins (\(timing)\(options.profileReadsCalls ? ", reading calls" : "")), ns per plugin per event: willFinishLaunching ours \(per(launch)), "
             + "C \(per(cLaunch)), floor \(per(floorLaunch)); didReceiveMemoryWarning ours \(per(memory)), C \(per(cMemory)), floor \(per(floorMemory))")
+    }
+
+    /// Measures `willFinishLaunching` through `plugins` plugins in workers against the channel floor
+    /// for `rounds` interleaved rounds, and prints each round: whether the ratio holds over time.
+    static func runWorkersProfile(_ options: BenchmarkOptions, plugins: Int, rounds: Int) throws {
+        guard let executable = Files.currentExecutable() else {
+            throw BenchmarkError("cannot find this executable through /proc/self/exe")
+        }
+        guard let cli = try findCLI(options.cli, next: executable), let worker = findWorker(next: cli) else {
+            throw BenchmarkError("--profile-workers needs plugboard-worker next to the plugboard CLI")
+        }
+        let factory = try PluginFactory(includeDirectory: options.include ?? packageInclude)
+        let set = PluginSet(purpose: "dispatch", count: plugins)
+        _ = try factory.prepare([set], jobs: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        print("\(plugins) plugins in workers, ns per plugin per willFinishLaunching, 200 ms a side per round:")
+        var round = 0
+        _ = try WorkerDispatchBenchmark(worker: worker, targetNanoseconds: 200_000_000, repetitions: rounds)
+            .run(directory: factory.directory(of: set), count: plugins) { measured in
+                round += 1
+                print("round \(round): workers \(Format.fixed(measured.workers, 0)), floor \(Format.fixed(measured.floor, 0)), "
+                    + "\(Format.fixed(measured.ratio, 2))×; floor with handoffs \(Format.fixed(measured.floorHandoff, 0))")
+            }
     }
 
     /// The `plugboard` CLI: the one given, else the one next to this executable,
