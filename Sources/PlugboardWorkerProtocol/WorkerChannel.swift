@@ -95,21 +95,6 @@ public final class WorkerChannel: Sendable {
         }
     }
 
-    /// Waits at most `timeout` for the next message; nil when none arrived
-    /// whole in time (bytes of a frame in progress stay buffered for the next call).
-    public func receive(timeout: Duration) throws(WorkerProtocolError) -> ReceivedMessage? {
-        let deadline = ContinuousClock.now + timeout
-        return try receiver.withLock { buffer throws(WorkerProtocolError) in
-            guard !closed.load(ordering: .relaxed) else { throw .closedByPeer }
-            while true {
-                if let received = try Self.decodeBuffered(&buffer) { return received }
-                guard try waitUntilReadable(before: deadline) else { return nil }
-                // Nothing yet only under a receive timeout that ``receive(idleLimit:)`` set: read again.
-                guard try buffer.fill(from: descriptor) != .endOfStream else { throw buffer.endOfStreamError() }
-            }
-        }
-    }
-
     /// Waits for the next message with blocking reads; nil when no byte came for `idleLimit` (nil:
     /// waits as long as it takes). The limit is the socket's receive timeout, set only when it
     /// changes, so a busy channel pays no clock and no `poll` per message. For a channel that one

@@ -10,7 +10,7 @@ import Testing
     private let patience = Duration.seconds(60)
 
     private func receive(_ channel: WorkerChannel) throws -> ReceivedMessage {
-        try #require(try channel.receive(timeout: patience), "no message within \(patience)")
+        try #require(try channel.receive(idleLimit: patience), "no byte within \(patience)")
     }
 
     /// Writes `bytes` to a raw descriptor, `chunk` bytes per write.
@@ -36,10 +36,11 @@ import Testing
         #expect(waited >= .milliseconds(300) && waited < patience, "\(waited)")
         #expect(throws: WorkerProtocolError.closedByPeer) { try host.send(.shutdown, requestID: 1) }
         // The peer reads the part that got through, then the end: a frame cut short.
-        #expect(throws: WorkerProtocolError.self) { while true { _ = try worker.receive(timeout: patience) } }
+        #expect(throws: WorkerProtocolError.self) { while true { _ = try worker.receive(idleLimit: patience) } }
     }
 
-    /// A send given more patience than the stall limit waits for a peer that starts reading later.
+    /// A send given more patience than the stall limit waits for a peer that starts reading later;
+    /// the longest patience there is, beyond `poll`'s range, overflows nothing.
     @Test func aPatientSendWaitsPastTheStallLimit() throws {
         let (a, b) = try socketPair()
         let host = WorkerChannel(descriptor: a, stallLimit: .milliseconds(300))
@@ -47,10 +48,10 @@ import Testing
         let large = WorkerMessage.log(pluginID: nil, level: 1, message: String(repeating: "x", count: 8 << 20))
         let reader = TestThread {
             usleep(1_000_000)
-            let received = try? worker.receive(timeout: patience)
+            let received = try? worker.receive(idleLimit: patience)
             #expect(received?.message == large)
         }
-        #expect(throws: Never.self) { try host.send(large, patience: patience) }
+        #expect(throws: Never.self) { try host.send(large, patience: .seconds(Int64.max)) }
         reader.join()
         #expect(host.stall == nil)
     }
@@ -190,16 +191,15 @@ import Testing
         try raw.close()
     }
 
-    @Test func aTimedReceiveReturnsNilAndKeepsAPartialFrame() throws {
+    @Test func anIdleLimitedReceiveReturnsNilAndKeepsAPartialFrame() throws {
         let (raw, end) = try socketPair()
         let channel = WorkerChannel(descriptor: end)
-        #expect(try channel.receive(timeout: .milliseconds(20)) == nil)
+        #expect(try channel.receive(idleLimit: .milliseconds(20)) == nil)
         let frame = try WorkerMessage.answer(.bool(true)).encodedFrame(requestID: 5)
         try write(Array(frame.prefix(7)), to: raw)
-        #expect(try channel.receive(timeout: .milliseconds(20)) == nil)
+        #expect(try channel.receive(idleLimit: .milliseconds(20)) == nil)
         try write(Array(frame.dropFirst(7)), to: raw)
-        // The longest timeout there is: beyond poll's range, and no overflow.
-        #expect(try channel.receive(timeout: .seconds(Int64.max)) == ReceivedMessage(.answer(.bool(true)), requestID: 5))
+        #expect(try channel.receive(idleLimit: nil) == ReceivedMessage(.answer(.bool(true)), requestID: 5))
         try raw.close()
     }
 
