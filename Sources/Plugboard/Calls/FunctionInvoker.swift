@@ -100,11 +100,14 @@ final class FunctionInvoker: Sendable {
         relay.withLock { $0 = proxy }
     }
 
-    /// The address of function number `index` (in declaration order) of plugin `id`, held in this process.
-    func address(plugin id: PluginID, function index: Int) -> FunctionAddress? {
-        guard case .here(let functions, _)? = targets.withLock({ $0[id]?.place }),
+    /// Function number `index` (in declaration order) of plugin `id`, held in this process, resolved
+    /// for a call from here (a worker's `function-call` names it so); nil when there is none.
+    func resolve(plugin id: PluginID, function index: Int) -> ResolvedFunction? {
+        guard case .here(let functions, let label)? = targets.withLock({ $0[id]?.place }),
               functions.accepted.indices.contains(index) else { return nil }
-        return FunctionAddress(plugin: id, function: functions.accepted[index].declaration.name)
+        let function = functions.accepted[index]
+        return ResolvedFunction(address: FunctionAddress(plugin: id, function: function.declaration.name),
+                                declaration: function.declaration, signature: function.signature, place: .here(function, label: label))
     }
 
     /// A plugin's `invoke` of `text` (`plugin-id.function`), `depth` invocations deep, as the C ABI answers it.
@@ -147,8 +150,7 @@ final class FunctionInvoker: Sendable {
     /// call). `onDispatchThread`: the host's own call, recorded in the host's record like every callback.
     func call(_ address: FunctionAddress, _ arguments: [PluginValue], depth: UInt32, caller: Caller,
               onDispatchThread: Bool = false, interrupted: () -> Bool = { false }) -> Result<PluginValue, PluginCallError> {
-        guard depth <= Self.depthLimit else { return .failure(.nestedTooDeep(address, limit: Int(Self.depthLimit))) }
-        return resolve(address, caller: caller).flatMap { function in
+        resolve(address, caller: caller).flatMap { function in
             call(function, arguments, depth: depth, onDispatchThread: onDispatchThread, interrupted: interrupted)
         }
     }
@@ -194,6 +196,7 @@ final class FunctionInvoker: Sendable {
     /// takes its arguments from the frame, checked and converted when they were set.
     func call(_ function: ResolvedFunction, _ arguments: [PluginValue], frame: ArgumentFrame? = nil, depth: UInt32,
               onDispatchThread: Bool, interrupted: () -> Bool) -> Result<PluginValue, PluginCallError> {
+        guard depth <= Self.depthLimit else { return .failure(.nestedTooDeep(function.address, limit: Int(Self.depthLimit))) }
         let direct = runDirectly(function, depth: depth, onDispatchThread: onDispatchThread) { code, record, label throws(PluginCallError) in
             if let frame { return try code.call(frame: frame.base, of: function, record: record, label: label) }
             return try code.call(arguments, of: function, record: record, label: label)

@@ -54,11 +54,11 @@ final class WorkerFunctionCalls: Sendable {
         guard let id = pluginIDs.withLock({ $0.indices.contains(Int(plugin)) ? $0[Int(plugin)] : nil }) else {
             throw .malformed(field: "function-call.plugin", cause: .invalidValue(UInt64(plugin)))
         }
-        guard let address = invoker.address(plugin: id, function: Int(function)) else {
+        guard let resolved = invoker.resolve(plugin: id, function: Int(function)) else {
             throw .malformed(field: "function-call.function", cause: .invalidValue(UInt64(function)))
         }
-        let outcome = refusal.map { .failure(.refusedFunction(address, reason: $0)) }
-            ?? invoker.call(address, arguments, depth: depth, caller: .here)
+        let outcome = refusal.map { .failure(.refusedFunction(resolved.address, reason: $0)) }
+            ?? invoker.call(resolved, arguments, depth: depth, onDispatchThread: false, interrupted: { false })
         let result: FunctionResult = switch outcome {
         case .success(let value): .value(value)
         case .failure(let error): .error(json: (try? JSONEncoder().encode(error)).map(Array.init) ?? [])
