@@ -101,12 +101,18 @@ struct BenchmarkOptions: ParsableArguments {
     /// Only run both dispatchers for this many plugins and events (for a profiler such as callgrind); nil without
     /// `--profile-dispatch`.
     func profile() throws -> (plugins: Int, events: UInt64)? {
-        if profileDispatch.isEmpty { return nil }
-        guard profileDispatch.count == 2, let plugins = Int(profileDispatch[0]), (1...10_000).contains(plugins),
-              let events = UInt64(profileDispatch[1]), events > 0 else {
-            throw ValidationError("--profile-dispatch takes a plugin count (1…10000) and an event count (> 0)")
+        try Self.pluginsAndCount(profileDispatch, option: "--profile-dispatch", pluginLimit: 10_000, count: "an event count")
+    }
+
+    /// A plugin count (1…`pluginLimit`) and a positive `count` as `option` was given them; nil without `option`.
+    private static func pluginsAndCount(_ arguments: [String], option: String, pluginLimit: Int,
+                                        count: String) throws -> (Int, UInt64)? {
+        if arguments.isEmpty { return nil }
+        guard arguments.count == 2, let plugins = Int(arguments[0]), (1...pluginLimit).contains(plugins),
+              let number = UInt64(arguments[1]), number > 0 else {
+            throw ValidationError("\(option) takes a plugin count (1…\(pluginLimit)) and \(count) (> 0)")
         }
-        return (plugins, events)
+        return (plugins, number)
     }
 
     /// The host's timing for `--profile-dispatch`.
@@ -130,12 +136,8 @@ struct BenchmarkOptions: ParsableArguments {
 
     /// The plugin count and rounds of `--profile-workers`; nil without it.
     func profileWorkers() throws -> (plugins: Int, rounds: Int)? {
-        if profileWorkersArguments.isEmpty { return nil }
-        guard profileWorkersArguments.count == 2, let plugins = Int(profileWorkersArguments[0]), (1...1000).contains(plugins),
-              let rounds = Int(profileWorkersArguments[1]), rounds > 0 else {
-            throw ValidationError("--profile-workers takes a plugin count (1…1000) and a round count (> 0)")
-        }
-        return (plugins, rounds)
+        try Self.pluginsAndCount(profileWorkersArguments, option: "--profile-workers", pluginLimit: 1000, count: "a round count")
+            .map { ($0.0, Int(clamping: $0.1)) }
     }
 
     /// The loader and directory of a `--child-load` process; nil without `--child-load`.
