@@ -88,9 +88,6 @@ final class PreparedInvocation: Sendable {
     /// Calls the function with the arguments as set, `depth` invocations deep, through `invoker`
     /// (the one that serves the library now): resolved again when it or its plugins changed.
     func call(through invoker: FunctionInvoker, depth: UInt32) -> Result<PluginValue, InvokeFailure> {
-        guard depth <= FunctionInvoker.depthLimit else {
-            return .failure(InvokeFailure(.nestedTooDeep(address, limit: Int(FunctionInvoker.depthLimit))))
-        }
         let taken = state.withLock { state -> Result<Target, InvokeFailure> in
             if state.invoker !== invoker || state.generation != invoker.generation {
                 // Read before resolving: a change meanwhile makes the next call resolve again.
