@@ -174,17 +174,15 @@ struct BenchmarkCommand: ParsableCommand {
     /// our dispatcher, then through the C loop: a short, fixed workload for a
     /// profiler (`valgrind --tool=callgrind --toggle-collect=…`).
     static func runProfile(_ options: BenchmarkOptions, plugins: Int, events: UInt64) throws {
-        let factory = try PluginFactory(includeDirectory: options.include ?? packageInclude)
-        let set = PluginSet(purpose: "dispatch", count: plugins)
-        _ = try factory.prepare([set], jobs: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        let directory = try dispatchDirectory(options, plugins: plugins)
         let timing = try options.profileTiming()
         let host = PluginHost(timing: timing)
         defer { host.shutdown() }
-        let reports = host.loadPlugins(from: PluginSearchPath(explicit: [factory.directory(of: set)]))
-        try LoadBenchmark.check(reports, plugins: host.plugins.count, count: plugins, directory: factory.directory(of: set))
+        let reports = host.loadPlugins(from: PluginSearchPath(explicit: [directory]))
+        try LoadBenchmark.check(reports, plugins: host.plugins.count, count: plugins, directory: directory)
         var error = [CChar](repeating: 0, count: 512)
-        guard let baseline = pbb_set_open_directory(factory.directory(of: set), &error, error.count) else {
-            throw BenchmarkError("the C baseline could not load \(factory.directory(of: set))")
+        guard let baseline = pbb_set_open_directory(directory, &error, error.count) else {
+            throw BenchmarkError("the C baseline could not load \(directory)")
         }
         defer { pbb_set_close(baseline) }
         /// ns per plugin per event.
@@ -214,18 +212,24 @@ struct BenchmarkCommand: ParsableCommand {
         guard let cli = try findCLI(options.cli, next: executable), let worker = findWorker(next: cli) else {
             throw BenchmarkError("--profile-workers needs plugboard-worker next to the plugboard CLI")
         }
-        let factory = try PluginFactory(includeDirectory: options.include ?? packageInclude)
-        let set = PluginSet(purpose: "dispatch", count: plugins)
-        _ = try factory.prepare([set], jobs: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        let directory = try dispatchDirectory(options, plugins: plugins)
         let target = BenchmarkSettings.full.targetNanoseconds
         print("\(plugins) plugins in workers, ns per plugin per willFinishLaunching, \(target / 1_000_000) ms a side per round:")
         var round = 0
         _ = try WorkerDispatchBenchmark(worker: worker, targetNanoseconds: target, repetitions: rounds)
-            .run(directory: factory.directory(of: set), count: plugins) { measured in
+            .run(directory: directory, count: plugins) { measured in
                 round += 1
                 print("round \(round): workers \(Format.fixed(measured.workers, 0)), floor \(Format.fixed(measured.floor, 0)), "
                     + "\(Format.fixed(measured.ratio, 2))×; floor with handoffs \(Format.fixed(measured.floorHandoff, 0))")
             }
+    }
+
+    /// The folder of the dispatch set of `plugins` libraries, compiled first if it is not cached.
+    static func dispatchDirectory(_ options: BenchmarkOptions, plugins: Int) throws -> String {
+        let factory = try PluginFactory(includeDirectory: options.include ?? packageInclude)
+        let set = PluginSet(purpose: "dispatch", count: plugins)
+        _ = try factory.prepare([set], jobs: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        return factory.directory(of: set)
     }
 
     /// The `plugboard` CLI: the one given, else the one next to this executable,
