@@ -70,11 +70,13 @@ enum ELFPreflight {
     // MARK: - The entry symbol
 
     private static let entryName = Array(PB_ENTRY_SYMBOL.utf8)
+    /// The entry symbol's name as the errors quote it (made once: the check runs for every library).
+    private static let entryQuoted = "`\(PB_ENTRY_SYMBOL)`"
 
     /// Looks `plugboard_entry` up in the dynamic symbol table, the way `dlsym`
     /// will, and checks it is a visible function defined in executable code of this file.
     private static func checkEntrySymbol(in file: ELFFileReader, header: [UInt8]) throws(LoadFailure) {
-        let quoted = "`\(PB_ENTRY_SYMBOL)`"
+        let quoted = entryQuoted
         guard let symbols = try ELFDynamicSymbols(file: file, header: header) else {
             throw LoadFailure(.entry, "the library has no dynamic section, so it exports no \(quoted): this is not a Plugboard plugin")
         }

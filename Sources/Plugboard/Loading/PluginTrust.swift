@@ -35,18 +35,19 @@ struct TrustProblem: Sendable {
     private static let user = geteuid()
 
     /// The problem with the file or directory `status` describes, if any.
+    /// Nothing is allocated for a file that passes: the loader asks this of every library.
     init?(_ path: String, _ status: FileStatus) {
-        kind = status.isDirectory ? "plugin directory" : "plugin file"
         let user = Self.user
-        let writers = [(0o020, "group"), (0o002, "others")].filter { status.permissions & UInt32($0.0) != 0 }.map(\.1)
-        if status.owner != 0 && status.owner != user {
+        let ownedByOther = status.owner != 0 && status.owner != user
+        guard ownedByOther || status.permissions & 0o022 != 0 else { return nil }
+        kind = status.isDirectory ? "plugin directory" : "plugin file"
+        if ownedByOther {
             cause = "is owned by uid \(status.owner), neither root nor the current user (uid \(user))"
             fix = "chown \(user) '\(path)'"
-        } else if !writers.isEmpty {
+        } else {
+            let writers = [(0o020, "group"), (0o002, "others")].filter { status.permissions & UInt32($0.0) != 0 }.map(\.1)
             cause = "is writable by \(writers.joined(separator: " and ")) (mode 0\(String(status.permissions, radix: 8)))"
             fix = "chmod go-w '\(path)'"
-        } else {
-            return nil
         }
     }
 

@@ -16,6 +16,8 @@ final class CPluginDefinition: @unchecked Sendable {
     /// The `struct_size` the plugin declared for its descriptor and each vtable, by C name
     /// (each name once; a list, so that a library's sizes go into one dictionary).
     let declaredSizes: [(name: String, size: Int)]
+    /// The concerns whose vtable is present, in declaration order.
+    let concerns: [PluginConcern]
 
     private init(descriptor: PluginDescriptor, ctx: UnsafeMutableRawPointer?, vtables: PluginVtables,
                  functions: PluginFunctions, declaredSizes: [(name: String, size: Int)]) {
@@ -24,10 +26,11 @@ final class CPluginDefinition: @unchecked Sendable {
         self.vtables = vtables
         self.functions = functions
         self.declaredSizes = declaredSizes
+        concerns = Self.concerns(of: vtables)
     }
 
-    /// The concerns whose vtable is present, in declaration order.
-    var concerns: [PluginConcern] {
+    /// The concerns whose vtable `vtables` has, in declaration order.
+    private static func concerns(of vtables: PluginVtables) -> [PluginConcern] {
         var present: [PluginConcern] = []
         present.reserveCapacity(9)
         if vtables.launch != nil { present.append(.launch) }
@@ -56,7 +59,9 @@ final class CPluginDefinition: @unchecked Sendable {
         do { id = try PluginID(validating: idText) } catch {
             return .failure(refusal(idText, "invalid plugin id '\(idText)': \(error)"))
         }
-        var sizes = [(name: pb_plugin_t.cName, size: Int(plugin.struct_size))]
+        var sizes: [(name: String, size: Int)] = []
+        sizes.reserveCapacity(11)  // the descriptor, its functions and nine vtables at most
+        sizes.append((pb_plugin_t.cName, Int(plugin.struct_size)))
         let (functions, functionSize) = PluginFunctions.read(plugin)
         if let functionSize { sizes.append((pb_function_t.cName, functionSize)) }
         func vtable<T: ABIStruct>(_ pointer: UnsafePointer<T>?) throws(ABIStructError) -> T? {
