@@ -11,9 +11,24 @@ import Synchronization
 /// with how it ended (the first reason wins), as swift-nio-extras' request/response handler
 /// fails its promises.
 final class PendingRequests: Sendable {
+    /// Changed in place in the table (through `Dictionary.Values`' subscript), never copied out:
+    /// a copy of a message costs more than the rest of a request's bookkeeping.
     private struct Entry {
-        let signal = DispatchSemaphore(value: 0)
+        let signal: DispatchSemaphore
         var answer: WorkerMessage?
+
+        /// Whether the answer came (asked without copying it).
+        var isAnswered: Bool {
+            if case .some = answer { return true }
+            return false
+        }
+
+        /// Takes `message` as the answer unless one came before: the semaphore to signal, or nil.
+        mutating func take(_ message: WorkerMessage) -> DispatchSemaphore? {
+            if isAnswered { return nil }
+            answer = message
+            return signal
+        }
     }
 
     private struct Table {
@@ -37,25 +52,30 @@ final class PendingRequests: Sendable {
     /// The request id the dispatch thread's next request takes.
     var nextRequestID: UInt64 { table.withLock { $0.nextRequest } }
 
-    /// A new waiting request, the dispatch thread's or (`functionCall`) any thread's function call:
-    /// its id, or how the channel ended.
-    func open(functionCall: Bool) -> Result<UInt64, WorkerEnding> {
-        table.withLock { table in
+    /// A request ``open(functionCall:)`` opened: its id, and what wakes its ``wait(for:timeout:interrupted:readReady:stop:)``.
+    struct Request {
+        let id: UInt64
+        fileprivate let signal: DispatchSemaphore
+    }
+
+    /// A new waiting request, the dispatch thread's or (`functionCall`) any thread's function call,
+    /// or how the channel ended.
+    func open(functionCall: Bool) -> Result<Request, WorkerEnding> {
+        let signal = DispatchSemaphore(value: 0)
+        return table.withLock { table in
             if let ending = table.ending { return .failure(ending) }
             let id = functionCall ? table.nextFunctionCall : table.nextRequest
             if functionCall { table.nextFunctionCall += 1 } else { table.nextRequest += 1 }
-            table.entries[id] = Entry()
-            return .success(id)
+            table.entries[id] = Entry(signal: signal)
+            return .success(Request(id: id, signal: signal))
         }
     }
 
     /// Hands `message` to request `id`; false when nothing awaits it (an unknown id, or a second answer).
     func answer(_ id: UInt64, with message: WorkerMessage) -> Bool {
         let signal = table.withLock { table -> DispatchSemaphore? in
-            guard var entry = table.entries[id], entry.answer == nil else { return nil }
-            entry.answer = message
-            table.entries[id] = entry
-            return entry.signal
+            guard let index = table.entries.index(forKey: id) else { return nil }
+            return table.entries.values[index].take(message)
         }
         answers.add(1, ordering: .releasing)
         signal?.signal()
@@ -85,7 +105,10 @@ final class PendingRequests: Sendable {
     private func spin(awaiting id: UInt64, readReady: () -> Void) {
         // Read before the table: an answer that comes after the look bumps the count past it.
         let seen = answers.load(ordering: .acquiring)
-        guard table.withLock({ $0.entries[id]?.answer == nil && $0.ending == nil }) else { return }
+        let waits = table.withLock { table in
+            table.ending == nil && table.entries.index(forKey: id).map { !table.entries.values[$0].isAnswered } == true
+        }
+        guard waits else { return }
         let until = DispatchTime.now().uptimeNanoseconds + Self.spinNanoseconds
         var spins = 0
         while answers.load(ordering: .acquiring) == seen {
@@ -97,29 +120,35 @@ final class PendingRequests: Sendable {
         }
     }
 
-    /// Waits for request `id`'s answer and closes it: until it comes, the channel ends, `timeout`
+    /// Waits for `request`'s answer and closes it: until it comes, the channel ends, `timeout`
     /// passes (nil: never) or `interrupted` says true (asked every tenth of a second); a timeout or
     /// an interruption is handed to `stop`, which ends the worker. While it spins, `readReady`
     /// handles what the other side sent, when no other thread is doing so. An answer that arrived
     /// counts even when the worker ended right after it (it exits after `bye`).
-    func wait(for id: UInt64, timeout: Duration?, interrupted: () -> Bool, readReady: () -> Void,
+    func wait(for request: Request, timeout: Duration?, interrupted: () -> Bool, readReady: () -> Void,
               stop: (WorkerEnding) -> WorkerEnding) -> Result<WorkerMessage, WorkerEnding> {
+        let id = request.id
         defer { table.withLock { _ = $0.entries.removeValue(forKey: id) } }
-        guard let signal = table.withLock({ $0.entries[id]?.signal }) else {
-            return .failure(ending ?? .lost("request \(id) was not open"))
-        }
         spin(awaiting: id, readReady: readReady)
+        // Most answers come within the spin: taken then, with no deadline made and no wait.
+        if let outcome = outcome(of: id) { return outcome }
         let deadline: DispatchTime = timeout.map { .now() + .nanoseconds(Int(clamping: $0.nanoseconds)) } ?? .distantFuture
         while true {
-            let woken = signal.wait(timeout: min(deadline, .now() + .milliseconds(100))) == .success
-            let outcome = table.withLock { table -> Result<WorkerMessage, WorkerEnding>? in
-                if let answer = table.entries[id]?.answer { return .success(answer) }
-                return table.ending.map { .failure($0) }
-            }
-            if let outcome { return outcome }
+            let woken = request.signal.wait(timeout: min(deadline, .now() + .milliseconds(100))) == .success
+            if let outcome = outcome(of: id) { return outcome }
             if woken { continue }
             if DispatchTime.now() >= deadline { return .failure(stop(.timedOut(timeout ?? .zero))) }
             if interrupted() { return .failure(stop(.interrupted)) }
+        }
+    }
+
+    /// Request `id`'s answer, moved out of its entry, or how the channel ended; nil while neither has come.
+    private func outcome(of id: UInt64) -> Result<WorkerMessage, WorkerEnding>? {
+        table.withLock { table in
+            if let index = table.entries.index(forKey: id), let answer = table.entries.values[index].answer.take() {
+                return .success(answer)
+            }
+            return table.ending.map { .failure($0) }
         }
     }
 }

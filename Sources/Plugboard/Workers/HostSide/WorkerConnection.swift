@@ -143,10 +143,10 @@ final class WorkerConnection: Sendable {
 
     /// Why the worker cannot take what `purpose` needs, introduced in protocol minor `minor`
     /// (of major 1): it speaks an older minor; nil when it can. The one version gate of the host's
-    /// requests (a call's request, a function call, an unload).
-    func refusal(needing minor: UInt16, for purpose: String) -> String? {
+    /// requests (a call's request, a function call, an unload). `purpose` is made only for a refusal.
+    func refusal(needing minor: UInt16, for purpose: @autoclosure () -> String) -> String? {
         guard let version = peerVersion, version.minor < minor else { return nil }
-        return "its worker speaks worker protocol \(version), and \(purpose) needs 1.\(minor)"
+        return "its worker speaks worker protocol \(version), and \(purpose()) needs 1.\(minor)"
     }
 
     /// How the worker failed during a call, once the host reported it (``markReported()``); nil for a
@@ -179,10 +179,10 @@ final class WorkerConnection: Sendable {
 
     private func send(_ message: WorkerMessage, functionCall: Bool, timeout: Duration?,
                       interrupted: () -> Bool) -> Result<WorkerMessage, WorkerEnding> {
-        let id: UInt64
+        let request: PendingRequests.Request
         switch pending.open(functionCall: functionCall) {
         case .failure(let ending): return .failure(ending)
-        case .success(let opened): id = opened
+        case .success(let opened): request = opened
         }
         // The worker's main thread reads the channel and serves its requests in order. A function
         // call joins them only when none waits (the main thread is idle); otherwise it takes the
@@ -202,16 +202,16 @@ final class WorkerConnection: Sendable {
                 // behind one that runs, as long as this request may take (no timeout: a year), which
                 // then ends the worker.
                 let readsBetweenRequests = sharesConcurrentChannel.load(ordering: .relaxed)
-                try channel.send(message, requestID: id, patience: readsBetweenRequests ? timeout ?? .seconds(365 * 86_400) : nil)
+                try channel.send(message, requestID: request.id, patience: readsBetweenRequests ? timeout ?? .seconds(365 * 86_400) : nil)
             } else {
-                try process.concurrentChannel.send(message, requestID: id)
+                try process.concurrentChannel.send(message, requestID: request.id)
             }
         } catch {
             // As when a read fails: a worker that ended first (one that could not confine itself,
             // say) is reported by its own end, not as a broken channel.
             end(process.ending(after: error))
         }
-        let outcome = pending.wait(for: id, timeout: timeout, interrupted: interrupted,
+        let outcome = pending.wait(for: request, timeout: timeout, interrupted: interrupted,
                                    readReady: { reader.readReady(handle, ended: lost) }, stop: { end($0) })
         if case .hello(let own, _, _) = message, case .success(.helloReply(let peer, _)) = outcome {
             state.withLock { $0.peerVersion = peer }

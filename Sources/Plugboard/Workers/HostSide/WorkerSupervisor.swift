@@ -41,9 +41,9 @@ final class WorkerSupervisor {
     /// Sends `message` to `connection`'s worker and waits for its reply, at most ``callTimeout`` and
     /// while ``interruption`` says to; `answer` takes the reply it expects. A worker that fails, or
     /// replies what `answer` does not take (to `purpose`), is reported and withdrawn
-    /// (``failed(_:_:who:callback:)``), naming `who` and `callback`.
+    /// (``failed(_:_:who:callback:)``), naming `who` and `callback` (made only then: this is every call's path).
     func request<Answer>(_ message: WorkerMessage, to connection: WorkerConnection, purpose: String, who: String,
-                         callback: String, _ answer: (WorkerMessage) -> Answer?) -> Result<Answer, PluginFailure> {
+                         callback: @autoclosure () -> String, _ answer: (WorkerMessage) -> Answer?) -> Result<Answer, PluginFailure> {
         let ending: WorkerEnding
         switch connection.request(message, timeout: callTimeout, interrupted: interruption) {
         case .success(let reply):
@@ -52,7 +52,7 @@ final class WorkerSupervisor {
         case .failure(let failed):
             ending = failed
         }
-        return .failure(failed(connection, ending, who: who, callback: callback))
+        return .failure(failed(connection, ending, who: who, callback: callback()))
     }
 
     /// Reports `ending` (once per worker), naming `who` and `callback`, and withdraws the worker's

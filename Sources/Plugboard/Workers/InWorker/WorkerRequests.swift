@@ -24,14 +24,14 @@ final class WorkerRequests: Sendable {
 
     /// Sends `message` and waits for its reply; nil when the channel is closed or closes meanwhile.
     func send(_ message: WorkerMessage) -> WorkerMessage? {
-        guard case .success(let id) = pending.open(functionCall: false) else { return nil }
+        guard case .success(let request) = pending.open(functionCall: false) else { return nil }
         do {
-            try channel.send(message, requestID: id)
+            try channel.send(message, requestID: request.id)
         } catch {
             pending.end(.lost("the worker cannot send to its host: \(error)"))
             return nil
         }
-        let reply = pending.wait(for: id, timeout: nil, interrupted: { false },
+        let reply = pending.wait(for: request, timeout: nil, interrupted: { false },
                                  readReady: { reader.readReady(handle, ended: lost) }, stop: { $0 })
         return try? reply.get()
     }
