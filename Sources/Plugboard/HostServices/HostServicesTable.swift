@@ -15,7 +15,8 @@ final class HostServicesTable: Sendable {
     final class Context: Sendable {
         let lifetime: LibraryLifetime
         let router: LogRouter
-        let pluginIDs = Mutex<Set<String>>([])
+        /// The ids the library registered: one or a few, so a list searched costs less than a set made.
+        let pluginIDs = Mutex<[String]>([])
         let files: FilesAccess?
         /// The host whose functions the library's `invoke` reaches, and whose bus its notifications use.
         let invocations = InvocationRouter()

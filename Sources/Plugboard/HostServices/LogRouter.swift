@@ -8,18 +8,26 @@ final class LogRouter: Sendable {
     /// Receives the library's refused bus calls as values (``LibraryLoader/busRefusalHandler``).
     typealias RefusalSink = @Sendable (BusRefusal) -> Void
 
-    private let sinks = Mutex<[ObjectIdentifier: (log: Sink, refusals: RefusalSink?)]>([:])
+    /// Each attached host's sinks: nearly always one host, so a list searched costs less than a
+    /// dictionary made (one per library).
+    private let sinks = Mutex<[(owner: ObjectIdentifier, log: Sink, refusals: RefusalSink?)]>([])
     private let lastError = Mutex<String?>(nil)
 
     /// Sends this library's messages to `sink` too, and its refused bus calls to `refusals`
     /// when given, until ``detach(_:)`` for `owner`.
     func attach(_ owner: ObjectIdentifier, _ sink: @escaping Sink, refusals: RefusalSink? = nil) {
-        sinks.withLock { $0[owner] = (sink, refusals) }
+        sinks.withLock { sinks in
+            if let index = sinks.firstIndex(where: { $0.owner == owner }) {
+                sinks[index] = (owner, sink, refusals)
+            } else {
+                sinks.append((owner, sink, refusals))
+            }
+        }
     }
 
     /// Stops sending to `owner`'s sink: a host that let go of the library hears nothing more from it.
     func detach(_ owner: ObjectIdentifier) {
-        _ = sinks.withLock { $0.removeValue(forKey: owner) }
+        sinks.withLock { $0.removeAll { $0.owner == owner } }
     }
 
     /// Hands `record` to every attached host; false when none is attached.
@@ -28,14 +36,14 @@ final class LogRouter: Sendable {
         if record.level == .error {
             lastError.withLock { $0 = record.message }
         }
-        let current = sinks.withLock { $0.values.map(\.log) }
+        let current = sinks.withLock { $0.map(\.log) }
         for sink in current { sink(record) }
         return !current.isEmpty
     }
 
     /// Hands `refusal` to every attached host that takes refusals.
     func deliver(_ refusal: BusRefusal) {
-        for sink in sinks.withLock({ $0.values.compactMap(\.refusals) }) { sink(refusal) }
+        for sink in sinks.withLock({ $0.compactMap(\.refusals) }) { sink(refusal) }
     }
 
     /// The last error message logged since the previous call, if any.

@@ -2,14 +2,12 @@ import Synchronization
 
 /// The prepared invocations one library holds (`pb_host_t.prepare_invoke`), by the handle it
 /// was given: a number, never an address, so a handle that is unknown, released or made up is
-/// found to be so and refused, never read. Thread-safe.
-final class PreparedInvocations: Sendable {
-    private struct Table {
-        var next: UInt = 1
-        var invocations: [UInt: PreparedInvocation] = [:]
-    }
-
-    private let table = Mutex(Table())
+/// found to be so and refused, never read. Thread-safe; held in place by its owner (not an
+/// object of its own: every library has one).
+struct PreparedInvocations: ~Copyable, Sendable {
+    /// The next handle's number, and the invocations by number. (A tuple: a nested type in a
+    /// noncopyable struct crashes the Swift 6.3 compiler.)
+    private let table = Mutex<(next: UInt, invocations: [UInt: PreparedInvocation])>((1, [:]))
 
     /// Keeps `invocation` until ``release(_:)``; its handle.
     func add(_ invocation: PreparedInvocation) -> OpaquePointer? {

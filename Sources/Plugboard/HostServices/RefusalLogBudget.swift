@@ -3,8 +3,9 @@ import Synchronization
 /// How many refused notification-bus calls of one library the host logs: the first
 /// ``limit``, the last of them saying that later ones are not logged. The bus has no error
 /// buffer, so the log is how an author learns why a call was refused; a plugin looping on
-/// a refused call must not flood it. Thread-safe.
-final class RefusalLogBudget: Sendable {
+/// a refused call must not flood it. Thread-safe; held in place by its owner (not an object of
+/// its own: every library has one).
+struct RefusalLogBudget: ~Copyable, Sendable {
     /// The refusals logged per library.
     static let limit = 16
 

@@ -11,7 +11,8 @@ final class LibraryTable: Sendable {
 
     private struct Entry {
         let library: LoadedLibrary
-        var users: Set<ObjectIdentifier>
+        /// The hosts that hold it: nearly always one, so a list searched costs less than a set made.
+        var users: [ObjectIdentifier]
     }
 
     private let entries = Mutex<[FileIdentity: Entry]>([:])
@@ -25,7 +26,7 @@ final class LibraryTable: Sendable {
                  calls: LibraryCallSite) throws(LoadedLibrary.Failure) -> LoadedLibrary {
         try entries.withLock { entries throws(LoadedLibrary.Failure) -> LoadedLibrary in
             if var entry = entries[identity] {
-                entry.users.insert(owner)
+                if !entry.users.contains(owner) { entry.users.append(owner) }
                 entries[identity] = entry
                 entry.library.router.attach(owner, sink, refusals: refusals)
                 return entry.library
@@ -50,7 +51,7 @@ final class LibraryTable: Sendable {
     func release(_ library: LoadedLibrary, owner: ObjectIdentifier, calls: LibraryCallSite) {
         let last = entries.withLock { entries -> Bool in
             guard var entry = entries[library.identity], entry.library === library else { return false }
-            entry.users.remove(owner)
+            entry.users.removeAll { $0 == owner }
             if entry.users.isEmpty {
                 entries[library.identity] = nil
                 return true

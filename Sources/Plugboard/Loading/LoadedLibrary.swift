@@ -153,7 +153,7 @@ final class LoadedLibrary: @unchecked Sendable {
             throw LoadFailure(.register, "register_plugins returned false" + explanation(router) + refused(registered.refusals))
         }
         services.context.pluginIDs.withLock { ids in
-            ids = Set(registered.definitions.map(\.descriptor.id.rawValue))
+            ids = registered.definitions.map(\.descriptor.id.rawValue)
         }
         // Made at its final size: growing it would hash every name again.
         var structSizes = [String: Int](minimumCapacity: 1 + registered.definitions.reduce(0) { $0 + $1.declaredSizes.count })
