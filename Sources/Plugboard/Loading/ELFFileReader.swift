@@ -139,11 +139,12 @@ extension ELFFileReader {
         return try body(ELFFileReader(descriptor: descriptor, size: UInt64(max(status.st_size, 0))))
     }
 
-    /// The file's dynamic symbols, read after its 64-byte header; nil for a file shorter than the
-    /// header or without a dynamic section.
+    /// The file's dynamic symbols, read after its 64-byte header; nil for a library without a
+    /// dynamic section. Throws, saying what the file is, when it is not a shared library for this
+    /// machine (the preflight's header check): a text file's bytes read as offsets make no sense.
     func dynamicSymbols() throws(LoadFailure) -> ELFDynamicSymbols? {
         let header = try bytes(at: 0, count: min(64, size), "the ELF header")
-        guard header.count == 64 else { return nil }
+        try ELFPreflight.checkHeader(header, fileSize: Int(clamping: size))
         return try ELFDynamicSymbols(file: self, header: header)
     }
 }

@@ -26,7 +26,9 @@ enum ELFPreflight {
 
     // MARK: - The header
 
-    private static func checkHeader(_ bytes: [UInt8], fileSize: Int) throws(LoadFailure) {
+    /// Throws unless `bytes`, the start of a file of `fileSize` bytes, are the ELF header of a
+    /// shared library for this machine, saying what the file is instead.
+    static func checkHeader(_ bytes: [UInt8], fileSize: Int) throws(LoadFailure) {
         if bytes.isEmpty { throw LoadFailure(.open, "not a shared library: the file is empty") }
         guard bytes.starts(with: [0x7F, 0x45, 0x4C, 0x46]) else {
             let looksLikeText = bytes.allSatisfy { $0 == 9 || $0 == 10 || $0 == 13 || (32...126).contains($0) || $0 >= 0x80 }
