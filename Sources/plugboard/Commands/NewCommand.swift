@@ -10,7 +10,7 @@ struct NewCommand: ParsableCommand {
         discussion: """
             Writes DIR (default ./NAME): the sources, a build file (Makefile, Cargo.toml or \
             Package.swift), a README with the three commands from here to a running plugin \
-            (build; plugboard run --plugin-dir <out> --open-url NAME://hello; plugboard \
+            (build; plugboard run --plugin-dir <out> --open-url NAME://world; plugboard \
             validate), and a .gitignore. The plugin, id com.example.NAME unless --id, opens \
             NAME:// links and logs at launch and at termination.
 

@@ -72,7 +72,8 @@ struct ValidateCommand: ParsableCommand {
             if output.json {
                 documents.append(LibraryResults(library: path, checks: shown))
             } else {
-                console.lines([path] + ValidationFormat.lines(shown))
+                let none = onlyFailed && shown.isEmpty ? ["  no check failed or crashed (\(results.count) run)"] : []
+                console.lines([path] + ValidationFormat.lines(shown) + none)
             }
         }
         if output.json { console.jsonDocument(documents) }

@@ -6,7 +6,8 @@ enum ExitCodes {
     static let success = ExitCode(0)
     /// A runtime failure: `list`/`inspect` found a library that failed, an input could not be read
     /// (or `run --reset-state` could not remove a state),
-    /// `new` could not write the project, or `call` could not call the function or take its result.
+    /// `new` could not write the project, `call` could not call the function or take its result,
+    /// or a `validate` check failed or crashed.
     static let failure = ExitCode(1)
     /// `run`: a plugin vetoed the launch.
     static let launchVetoed = ExitCode(2)
@@ -30,8 +31,8 @@ enum ExitCodes {
     /// The text appended to each command's help.
     static let helpText = """
         Exit codes: 0 success; 1 a library failed to load (list, inspect), an input \
-        could not be read, a state could not be removed (run --reset-state), the project could not be written (new), or the function could not be \
-        called or its result taken (call); 2 launch vetoed (run); 3 plugins were asked for but none \
+        could not be read, a state could not be removed (run --reset-state), the project could not be written (new), the function could not be \
+        called or its result taken (call), or a check failed or crashed (validate); 2 launch vetoed (run); 3 plugins were asked for but none \
         loaded (run); 4 plugins were asked for and a library or directory among them \
         failed to load, at the start or when it joined or changed during the run, the others ran to the end (run); 5 a plugin's worker crashed, \
         exited or timed out during the run or in deinit at shutdown, the others ran to the end \

@@ -19,7 +19,7 @@ struct Scaffold {
     var template: LanguageTemplate { language.template(self) }
 
     /// The link the README's run command opens.
-    var sampleURL: String { name.scheme + "://hello" }
+    var sampleURL: String { name.scheme + "://world" }
 
     /// The three commands, run in the project folder: build, run with a link, validate.
     var commands: [String] {

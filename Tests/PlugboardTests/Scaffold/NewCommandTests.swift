@@ -60,9 +60,9 @@ import Testing
 
         let ran = try CLI.run(try plugboardArguments(commands[1]), workingDirectory: project)
         #expect(ran.status == 0, "\(ran.output)\n\(ran.errorOutput)")
-        #expect(ran.output.contains("open-url \(name)://hello → handled by \(id)"), "\(ran.output)")
+        #expect(ran.output.contains("open-url \(name)://world → handled by \(id)"), "\(ran.output)")
         #expect(CLI.pluginLogs(ran.output).filter { $0.hasPrefix(id + ": ") }
-                    == ["launched", "open hello", "terminating"].map { "\(id): \($0)" }, "\(ran.output)")
+                    == ["launched", "open world", "terminating"].map { "\(id): \($0)" }, "\(ran.output)")
 
         let validated = try CLI.run(try plugboardArguments(commands[2]), workingDirectory: project)
         #expect(validated.status == 0, "\(validated.output)\n\(validated.errorOutput)")

@@ -177,6 +177,11 @@ import Testing
         #expect(excluded.output.contains("pass    loads "), "\(excluded.output)")
         #expect(!excluded.output.contains("edge-inputs"), "\(excluded.output)")
 
+        // With nothing to show, the human format says so under the library.
+        let nothingFailed = try CLI.run(["validate", "--only-failed", "--include", "loads", "--include", "exports", crashing])
+        #expect(nothingFailed.status == 0, "\(nothingFailed.output)\n\(nothingFailed.errorOutput)")
+        #expect(nothingFailed.output.hasSuffix("crashing.so\n  no check failed or crashed (2 run)\n"), "\(nothingFailed.output)")
+
         let onlyFailed = try CLI.run(["validate", "--json", "--only-failed", crashing])
         #expect(onlyFailed.status == 1)
         let shown = try results(onlyFailed)["crashing.so"] ?? [:]
