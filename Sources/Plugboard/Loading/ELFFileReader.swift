@@ -35,9 +35,11 @@ final class ELFFileReader {
     deinit { blocks.deallocate() }
 
     /// Opens the file at `path` for reading (close-on-exec); the caller closes the descriptor.
+    /// Without blocking: a FIFO or a device put where a library was expected must not hold the
+    /// caller until another process opens its other end (a regular file ignores the flag).
     static func openFile(_ path: String) throws(LoadFailure) -> Int32 {
         do {
-            return try systemCall { path.withCString { open($0, O_RDONLY | O_CLOEXEC) } }
+            return try systemCall { path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } }
         } catch {
             throw LoadFailure(.open, "cannot read the file", systemError: error.description)
         }
@@ -126,7 +128,8 @@ extension UnsafeRawBufferPointer {
 }
 
 extension ELFFileReader {
-    /// Runs `body` on the file at `path`, read through one descriptor that is closed afterwards.
+    /// Runs `body` on the file at `path`, read through one descriptor that is closed afterwards;
+    /// throws for anything but a regular file (a FIFO, a device, a directory), saying which.
     static func reading<Result>(_ path: String, _ body: (ELFFileReader) throws(LoadFailure) -> Result) throws(LoadFailure) -> Result {
         let descriptor = try openFile(path)
         defer { close(descriptor) }
@@ -136,7 +139,22 @@ extension ELFFileReader {
         } catch {
             throw LoadFailure(.open, "cannot read the file's size", systemError: error.description)
         }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw LoadFailure(.open, "not a regular file: \(kind(of: status.st_mode))")
+        }
         return try body(ELFFileReader(descriptor: descriptor, size: UInt64(max(status.st_size, 0))))
+    }
+
+    /// What a file that is not a regular one is, by its `st_mode`.
+    private static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        case S_IFDIR: "a directory"
+        default: "of type 0o\(String(mode & S_IFMT, radix: 8))"
+        }
     }
 
     /// The file's dynamic symbols, read after its 64-byte header; nil for a library without a

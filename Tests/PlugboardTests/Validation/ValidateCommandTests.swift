@@ -97,6 +97,11 @@ import Testing
                 try "int main(void) { return 0; }\n".write(toFile: work.plugins + "/" + name, atomically: false, encoding: .utf8)
                 return work.plugins + "/" + name
             }, "exports", "skipped", "not a shared library: the file is text, not ELF"),
+            // A FIFO: nothing waits for a writer to open its other end.
+            ("fifo.so", { name in
+                try #require(mkfifo(work.plugins + "/" + name, 0o644) == 0, "mkfifo: \(String(cString: strerror(errno)))")
+                return work.plugins + "/" + name
+            }, "exports", "skipped", "not a regular file: a FIFO"),
             ("never-completes.so", configurable("FIX_ID=\"a.b\"", "FIX_FETCH=PB_FETCH_NEW_DATA", "FIX_FETCH_MODE=1"),
              "remote-notification", "fail", "a.b did not answer the completion within 2 s"),
             ("completes-twice.so", configurable("FIX_ID=\"a.b\"", "FIX_FETCH=PB_FETCH_NEW_DATA", "FIX_FETCH_MODE=2"),
