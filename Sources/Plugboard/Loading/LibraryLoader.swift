@@ -119,7 +119,7 @@ final class LibraryLoader {
         registry.reserveCapacity(candidates.count)
         invoker.reserveCapacity(candidates.count)
         prestartWorkers(for: candidates, trust: trust)
-        defer { for unused in loaded.takeUnusedPrestarted() { unused.close(timeout: workerGrace) } }
+        defer { for unused in loaded.takeUnusedPrestarted() { unused.discard() } }
         var loads = candidates.map { candidate in
             switch candidate {
             case .refused(let report): PendingLoad(refused: report)

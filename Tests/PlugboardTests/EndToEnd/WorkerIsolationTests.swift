@@ -233,6 +233,29 @@ import Testing
         #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
     }
 
+    /// Workers are started ahead for every candidate file; one whose file is then refused (a FIFO
+    /// named `*.so`, a file writable by others) is ended quietly: it held no library, so no `deinit`
+    /// failure is reported for it, and nothing waits on the FIFO.
+    @Test func aWorkerStartedForARefusedFileEndsQuietly() throws {
+        let workspace = try Workspace("worker-refused-prestart")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        let writable = try PluginCompiler.hostile("writable.so", in: workspace.plugins, [])
+        try #require(chmod(writable, 0o666) == 0)
+        try #require(mkfifo(workspace.plugins + "/fifo.so", 0o644) == 0, "mkfifo: \(String(cString: strerror(errno)))")
+        let mark = LeftoverProcesses.mark()
+        let result = try Self.run(workspace, ["--call-timeout", "30"], mark: mark)
+        let lines = try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)")
+        #expect(result.status == 4, "\(result.output)\n\(result.errorOutput)")
+        let messages = lines.compactMap(\.message)
+        // What a worker's failure in deinit reads like: "… exited with status 71 in deinit", "… did not return from deinit …".
+        let deinitFailure = { (text: String) in text.contains("in deinit") || text.contains("from deinit") }
+        #expect(!messages.contains(where: deinitFailure), "\(result.output)")
+        #expect(!deinitFailure(result.errorOutput), "\(result.errorOutput)")
+        #expect(result.output.contains("not a regular file") && result.output.contains("writable by group and others"), "\(result.output)")
+        #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
+    }
+
     /// A restart loads the library again under the run's trust rule: a file that became
     /// writable by others since the first load is refused, not loaded into a new worker.
     @Test func aRestartAppliesTheTrustRuleAgain() throws {

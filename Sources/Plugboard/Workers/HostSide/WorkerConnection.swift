@@ -255,6 +255,14 @@ final class WorkerConnection: Sendable {
         return failure
     }
 
+    /// Ends a worker started ahead that no load took (its file was refused, skipped or remembered
+    /// as crashed): it holds no library, so there is no `deinit` to ask for, and how it ends is no
+    /// plugin's failure to report. Its channel is shut down, and it is stopped and reaped.
+    func discard() {
+        process.terminate()
+        end(.lost("not needed"))
+    }
+
     /// Ends a worker that broke the protocol (`cause` says how) without asking it to shut
     /// down: it is killed and reaped and its channel closed. Returns how it ended (the first reason wins).
     @discardableResult
