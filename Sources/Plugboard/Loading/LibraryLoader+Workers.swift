@@ -168,7 +168,8 @@ extension WorkerConnection {
             return LoadFailure(.worker, "the plugin worker could not confine itself and ended (its message says why); nothing of the library ran")
         case .failure(let ending):
             close(timeout: .zero)
-            return LoadFailure(.worker, ending.sentence(who: "the plugin worker", callback: "its handshake", library: library))
+            // No library named: a scanner's worker answers for a share of libraries, and each one's report names it.
+            return LoadFailure(.worker, ending.sentence(who: "the plugin worker", callback: "its handshake", library: nil))
         }
     }
 

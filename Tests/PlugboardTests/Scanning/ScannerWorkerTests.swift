@@ -47,6 +47,23 @@ import Testing
         #expect(good.allSatisfy { work.loads($0) == 1 }, "a warm list loads nothing")
     }
 
+    /// A scanner worker that does not answer its handshake (here a program that is no worker and
+    /// exits at once) fails every library of its share, each report naming its own library only.
+    @Test func aFailedHandshakeNamesNoOtherLibrary() throws {
+        let work = try ScanCacheWorkspace("scanner-handshake")
+        defer { work.remove() }
+        for name in ["h1", "h2", "h3"] { try work.library(name, []) }
+        let listed = try CLI.run(["list", "--plugin-dir", work.workspace.plugins, "--json", "--no-cache"],
+                                 environment: ["PLUGBOARD_WORKER": "/bin/true"])
+        let reports = try CLI.libraries(listed)
+        try #require(reports.count == 3 && reports.allSatisfy { $0.string("status") == "failed" }, "\(listed.output)\n\(listed.errorOutput)")
+        for report in reports {
+            let message = report.object("failure")?.string("message") ?? ""
+            #expect(message.contains("the plugin worker exited with status 0 in its handshake"), "\(report)")
+            #expect(!["h1.so", "h2.so", "h3.so"].contains { message.contains($0) }, "\(report)")
+        }
+    }
+
     /// A library a thread of an earlier library crashes the worker under is not blamed: it is scanned
     /// again, first in a fresh worker, and only a crash there would be its own.
     @Test func aLibraryIsNotBlamedForACrashALibraryBeforeItCaused() throws {

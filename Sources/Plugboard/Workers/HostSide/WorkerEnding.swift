@@ -14,9 +14,10 @@ public enum WorkerEnding: Error, Sendable, Equatable {
     /// The channel broke while the worker still ran (the plugin closed its descriptor, say); the host killed it.
     case lost(String)
 
-    /// "crashed with SIGSEGV", "exited with status 0", "did not return from … within 10 s".
-    func sentence(who: String, callback: String, library: String) -> String {
-        let place = who == library ? "" : " (\(library))"
+    /// "crashed with SIGSEGV", "exited with status 0", "did not return from … within 10 s"; `library`,
+    /// when given and not `who`, is named after the callback.
+    func sentence(who: String, callback: String, library: String?) -> String {
+        let place = library.map { $0 == who ? "" : " (\($0))" } ?? ""
         return switch self {
         case .crashed(let signal): "\(who) crashed with \(Self.name(of: signal)) in \(callback)\(place)"
         case .exited(let status): "\(who) exited with status \(status) in \(callback)\(place)"
