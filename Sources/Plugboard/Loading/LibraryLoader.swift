@@ -269,6 +269,9 @@ final class LibraryLoader {
             let report = loadInWorker(path, worker: worker, trust: trust, into: target)
             if let key, loaded.lostWhileLoading[path] != nil, let failure = report.failure {
                 scanCache?.recordCrash(failure, for: key)
+            } else if let key, report.status == .loaded, case .crashed? = scanCache?.entry(for: key) {
+                // Retried (--retry-failed, --no-cache) and loaded: no longer remembered as crashed.
+                scanCache?.forget(path)
             }
             return report
         case .here(let path, let status, let warnings, let opening):

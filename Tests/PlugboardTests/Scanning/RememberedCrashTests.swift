@@ -43,6 +43,26 @@ import Testing
         #expect(work.loads("crashed") == 1)
     }
 
+    /// `run` skips a library remembered as crashed; `run --retry-failed` that loads it fine forgets
+    /// the crash, so the next `run` loads it without the flag.
+    @Test func aRunThatRetriesAndLoadsForgetsTheCrash() throws {
+        let work = try ScanCacheWorkspace("run-retry")
+        defer { work.remove() }
+        let crashed = try work.library("crashed")
+        try recordCrash(of: crashed, in: work)
+        func run(_ extra: [String] = []) throws -> ProcessResult {
+            try CLI.run(["run", "--plugin-dir", work.workspace.plugins, "--container", work.workspace.root.file("container")]
+                        + work.grants + extra, environment: ["PLUGBOARD_CACHE_DIR": work.cacheDirectory])
+        }
+        let skipped = try run()
+        #expect(skipped.status == 3 && skipped.output.contains("remembered until the file changes"), "\(skipped.output)")
+        let retried = try run(["--retry-failed"])
+        #expect(retried.status == 0, "\(retried.output)\n\(retried.errorOutput)")
+        let again = try run()
+        #expect(again.status == 0 && !again.output.contains("remembered"), "\(again.output)\n\(again.errorOutput)")
+        #expect(work.loads("crashed") == 2, "loaded by the retry and by the run after it")
+    }
+
     @Test func retryFailedScansARememberedCrashAgain() throws {
         let work = try ScanCacheWorkspace("retry")
         defer { work.remove() }
