@@ -10,6 +10,8 @@ struct ValidationSubject: Sendable {
     let worker: String
     /// How long one plugin call may run before its worker is stopped.
     let callTimeout: Duration
+    /// The trust rule the library loads under.
+    let trust: PluginTrust
 
     /// A library loaded for one check in a worker harness (with a scratch container for its files
     /// service), with what its plugins printed and the host warned.
@@ -27,7 +29,7 @@ struct ValidationSubject: Sendable {
         fileprivate init(_ subject: ValidationSubject) {
             let seen = Seen()
             self.seen = seen
-            harness = WorkerHarness(library: subject.path, worker: subject.worker, callTimeout: subject.callTimeout,
+            harness = WorkerHarness(library: subject.path, worker: subject.worker, callTimeout: subject.callTimeout, trust: subject.trust,
                                     logHandler: { record in
                                         guard record.level >= .warning, record.source == HostIdentity.name else { return }
                                         seen.hostWarnings.withLock { $0.append(record) }

@@ -32,6 +32,7 @@ struct ValidateCommand: ParsableCommand {
     @Option(name: .customLong("exclude"), help: ArgumentHelp("Do not run this check (repeatable).", valueName: "check"))
     var excluded: [String] = []
 
+    @OptionGroup var trust: TrustOptions
     @OptionGroup var callTimeout: CallTimeoutOptions
     @OptionGroup var output: OutputOptions
 
@@ -61,7 +62,8 @@ struct ValidateCommand: ParsableCommand {
         let checks = ValidationCheck.all.filter {
             (included.isEmpty || included.contains($0.name)) && !excluded.contains($0.name)
         }
-        let validator = Validator(worker: try IsolationOptions.workerPath(), callTimeout: callTimeout.timeout ?? .seconds(10))
+        let validator = Validator(worker: try IsolationOptions.workerPath(), callTimeout: callTimeout.timeout ?? .seconds(10),
+                                  trust: trust.policy)
         var failed = false
         var documents: [LibraryResults] = []
         for file in files {

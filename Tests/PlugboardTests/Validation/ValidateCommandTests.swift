@@ -193,6 +193,24 @@ import Testing
         #expect(Set(shown.keys) == ["edge-inputs", "service-threads", "quiet-stdout", "sandbox"], "\(shown)")
     }
 
+    /// A library others may write is refused by the trust rule, as `run` refuses it, and the
+    /// refusal's advice works: `--allow-insecure` loads it, with the warning.
+    @Test func aWritableLibraryIsRefusedUnlessAllowedInsecure() throws {
+        let workspace = try Workspace("validate-trust")
+        defer { workspace.remove() }
+        let library = try PluginCompiler.hostile("writable.so", in: workspace.plugins, [])
+        try #require(chmod(library, 0o666) == 0)
+        let refused = try CLI.run(["validate", "--json", "--include", "loads", library])
+        #expect(refused.status == 1, "\(refused.output)\n\(refused.errorOutput)")
+        let reason = try #require(try results(refused)["writable.so"]?["loads"]?.string("reason"), "\(refused.output)")
+        #expect(reason.contains("writable by group and others") && reason.contains("--allow-insecure"), "\(reason)")
+        let allowed = try CLI.run(["validate", "--json", "--include", "loads", "--allow-insecure", library])
+        #expect(allowed.status == 0, "\(allowed.output)\n\(allowed.errorOutput)")
+        let loads = try results(allowed)["writable.so"]?["loads"]
+        #expect(loads?.string("status") == "warn" && loads?.string("reason")?.hasPrefix("loaded although the plugin file is writable") == true,
+                "\(allowed.output)")
+    }
+
     /// A library whose code attempts what the default sandbox refuses (the escape corpus) fails
     /// the sandbox check, which names the operation and the grant that would allow it.
     @Test func aLibraryThatAttemptsWhatTheSandboxRefusesFailsTheSandboxCheck() throws {

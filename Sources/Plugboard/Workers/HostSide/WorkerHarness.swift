@@ -36,8 +36,9 @@ package final class WorkerHarness {
     /// with the files service on a new scratch container (none when no temporary directory can be
     /// made). A call that runs longer than `callTimeout` stops the worker. The host's log messages
     /// go to `logHandler`, what plugin code prints to `outputHandler`, both from any thread. The
-    /// worker has the default sandbox, plus `grant`.
+    /// worker has the default sandbox, plus `grant`; the library loads under `trust`.
     package init(library: String, worker: String, callTimeout: Duration, grant: SandboxGrant = SandboxGrant(),
+                 trust: PluginTrust = .strict,
                  logHandler: @escaping PluginHost.LogHandler = { _ in },
                  outputHandler: @escaping PluginHost.OutputHandler = { _ in }) {
         let scratch = ScratchContainer()
@@ -48,7 +49,7 @@ package final class WorkerHarness {
         host.loader.busRefusalHandler = { refusal in refused.refusals.withLock { $0.append(refusal) } }
         let clock = ContinuousClock()
         let start = clock.now
-        report = host.loadLibrary(at: library)
+        report = host.loadLibrary(at: library, trust: trust)
         loadDuration = clock.now - start
         self.library = library
         self.scratch = scratch
