@@ -136,6 +136,10 @@ struct RunCommand: ParsableCommand {
             } catch {
                 throw ValidationError("cannot read the events file '\(eventsPath)': \(error)")
             }
+            var status = stat()
+            if stat(eventsPath, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+                throw ValidationError("the events file '\(eventsPath)' is a directory")
+            }
         }
         do {
             try JSONSyntax.check(launchOptions, top: .object, refusingDuplicateKeys: true)

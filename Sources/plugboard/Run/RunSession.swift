@@ -74,7 +74,9 @@ struct RunSession {
         if let path = command.eventsPath {
             let descriptor: Int32
             do {
-                descriptor = path == "-" ? STDIN_FILENO : try systemCall { open(path, O_RDONLY | O_CLOEXEC) }
+                // Without blocking: a FIFO with no writer yet would hold `open` past a signal. The
+                // reader polls, so the events are read as they come all the same.
+                descriptor = path == "-" ? STDIN_FILENO : try systemCall { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
             } catch {
                 note("cannot open the events file '\(path)': \(error)")
                 terminateAndSave()

@@ -17,6 +17,8 @@ import Testing
         UsageCase(arguments: ["run", "--bogus"], words: ["Unknown option", "--bogus"]),
         UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--events", "PLUGINS/missing.jsonl"],
                   words: ["cannot read the events file", "missing.jsonl", "No such file or directory"]),
+        UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--events", "PLUGINS"],
+                  words: ["the events file", "is a directory"]),
         UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--launch-options", "[1]"],
                   words: ["--launch-options must be a JSON object", "[1]"]),
         UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--launch-options", "{"], words: ["--launch-options"]),
@@ -151,8 +153,9 @@ import Testing
         let workspace = try Workspace("events-dir")
         defer { workspace.remove() }
         try workspace.plugin("app.so", EndToEndRunTests.app)
-        // A directory passes the "is it readable" check but cannot be read as lines.
-        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--events", workspace.root.path])
+        // Standard input open on a directory: it cannot be checked ahead, and cannot be read as lines.
+        // (A directory named as the events file is refused before anything runs: a usage error.)
+        let result = try CLI.run(afterShell: "exec < '\(workspace.root.path)'", ["run", "--plugin-dir", workspace.plugins, "--events", "-"])
         #expect(result.status == 1, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
         #expect(result.output.contains("plugboard: cannot read events"), "\(result.output)")
         #expect(CLI.eventNames(result.output) == ["will-finish-launching", "did-finish-launching", "will-terminate"], "\(result.output)")
@@ -182,6 +185,25 @@ import Testing
                       SignalCase(signal: SIGTERM, name: "SIGTERM", json: false, blocked: true)])
     func signalIsAnsweredWhenStartedWithItBlocked(_ signal: SignalCase) throws {
         try check(signal)
+    }
+
+    /// `--events FIFO` with no writer yet: the run waits for one, and a signal still ends it at once,
+    /// will-terminate delivered (opening the FIFO does not block).
+    @Test func aSignalWhileAFIFOHasNoWriterSendsWillTerminate() throws {
+        let workspace = try Workspace("signal-fifo")
+        defer { workspace.remove() }
+        let id = "com.e2e.signal"
+        try workspace.plugin("app.so", ["FIX_ID=\"\(id)\"", "FIX_LAUNCH=1", "FIX_BROADCASTS", "FIX_TERMINATE"])
+        let fifo = workspace.root.file("events")
+        try #require(mkfifo(fifo, 0o600) == 0, "mkfifo: \(String(cString: strerror(errno)))")
+        let process = try LiveProcess(try CLI.binary(), ["run", "--plugin-dir", workspace.plugins, "--events", fifo])
+        defer { process.stop() }
+        try #require(process.waitForOutput(containing: "did-finish-launching → true"), "never launched:\n\(process.output)")
+        #expect(kill(process.pid, SIGTERM) == 0)
+        let exit = process.waitForExit(timeout: .seconds(5))
+        #expect(!exit.timedOut, "still running 5 s after SIGTERM:\n\(exit.output)")
+        #expect(exit.ending == .exit(128 + SIGTERM), "ended with \(exit.ending)\n\(exit.output)")
+        #expect(CLI.pluginLogs(exit.output).filter { $0.hasPrefix(id) }.last == "\(id): will-terminate", "\(exit.output)")
     }
 
     private func check(_ signal: SignalCase) throws {
