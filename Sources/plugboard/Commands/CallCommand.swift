@@ -69,7 +69,7 @@ struct CallCommand: ParsableCommand {
               help: ArgumentHelp("The function's arguments, one per declared parameter.", valueName: "arg"))
     var arguments: [String] = []
 
-    @Option(name: .customLong("repeat"),
+    @Option(name: .customLong("repeat"), parsing: .unconditional,  // "-1" is a value to refuse, not an option
             help: ArgumentHelp("Make the call N times, prepared once (1 or more).", valueName: "n"))
     var repetitions = 1
 

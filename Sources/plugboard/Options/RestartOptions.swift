@@ -3,7 +3,7 @@ import ArgumentParser
 /// `--restart`: how often `run` starts a library's failed worker again. Only `run` offers it:
 /// `call` makes one call, after which a restarted worker would never be used.
 struct RestartOptions: ParsableArguments {
-    @Option(name: .customLong("restart"),
+    @Option(name: .customLong("restart"), parsing: .unconditional,  // "-1" is a value to refuse, not an option
             help: ArgumentHelp("With --isolation process: how often a library's worker that crashed, exited or timed out is started again (the file must pass the trust rule again, then init and register_plugins run again; its plugins take part from the next event on).",
                                valueName: "n"))
     var restarts = 0

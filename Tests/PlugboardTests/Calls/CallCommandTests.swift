@@ -226,6 +226,9 @@ import Testing
         let none = try plugins.call(["--repeat", "0", f + "touch"], isolation: isolation)
         #expect(none.status == 64 && none.errorOutput.contains("--repeat takes a number of calls, 1 or more (not 0)"),
                 "\(none.errorOutput)")
+        let negative = try plugins.call(["--repeat", "-1", f + "touch"], isolation: isolation)
+        #expect(negative.status == 64 && negative.errorOutput.contains("--repeat takes a number of calls, 1 or more (not -1)"),
+                "\(negative.errorOutput)")
     }
 
     @Test func callOffersNoRestart() throws {

@@ -25,6 +25,14 @@ import Testing
         UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--launch-options", #"{"k":1,"k":2}"#],
                   words: ["--launch-options must be a JSON object", "line 1, column 8: the key \"k\" appears twice in one object"]),
         UsageCase(arguments: ["run", "--plugin-dir", ""], words: ["--plugin-dir needs a directory path"]),
+        // A negative number is a value to refuse, not an unknown option; one too small to tell from
+        // 0 does not turn the timeout off.
+        UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--call-timeout", "-1"],
+                  words: ["--call-timeout must be 0 (off) or from 0.001 to 86400 seconds, got -1"]),
+        UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--call-timeout", "1e-400"],
+                  words: ["'1e-400' is too small to tell from 0"]),
+        UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--call-timeout", "0.0001"], words: ["got 0.0001"]),
+        UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--restart", "-1"], words: ["--restart must be a count from 0 to 1000, got -1"]),
         UsageCase(arguments: ["list", "--bogus"], words: ["Unknown option", "--bogus"]),
         UsageCase(arguments: ["inspect"], words: ["Missing expected argument"]),
         UsageCase(arguments: ["frobnicate"], words: ["frobnicate"]),
