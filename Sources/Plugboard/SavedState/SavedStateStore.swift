@@ -80,11 +80,21 @@ public struct SavedStateStore: Sendable {
         try facade.delete(name(of: id), in: .library)
     }
 
-    /// Removes every state file (`*.state`) of the folder and returns their names; none when the folder is missing.
-    public func removeAll() throws(FileFacadeError) -> [String] {
-        let names = try stateFileNames()
-        for name in names { try facade.delete(Self.folder + "/" + name, in: .library) }
-        return names
+    /// Removes every state file (`*.state`) of the folder, going on past one that cannot be removed
+    /// (a name the container refuses, say): the names removed, and why each other was not; none
+    /// when the folder is missing. Throws only when the folder cannot be listed.
+    public func removeAll() throws(FileFacadeError) -> (removed: [String], failures: [FileFacadeError]) {
+        var removed: [String] = []
+        var failures: [FileFacadeError] = []
+        for name in try stateFileNames() {
+            do {
+                try facade.delete(Self.folder + "/" + name, in: .library)
+                removed.append(name)
+            } catch {
+                failures.append(error)
+            }
+        }
+        return (removed, failures)
     }
 
     /// Every `*.state` file of the folder, sorted by name, each read: none when the folder is missing.

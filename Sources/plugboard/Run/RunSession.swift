@@ -204,8 +204,13 @@ struct RunSession {
     private func resetState() -> Bool {
         let folder = states.facade.container.path(of: .library) + "/" + SavedStateStore.folder
         do {
-            let removed = try states.removeAll()
-            note("--reset-state: removed \(removed.count) state file(s) from '\(folder)'")
+            let result = try states.removeAll()
+            guard result.failures.isEmpty else {
+                note("--reset-state: removed \(result.removed.count) state file(s) from '\(folder)', but cannot remove "
+                     + result.failures.map(\.description).joined(separator: "; ") + "; nothing was run")
+                return false
+            }
+            note("--reset-state: removed \(result.removed.count) state file(s) from '\(folder)'")
             return true
         } catch {
             note("--reset-state: cannot remove the saved states: \(error); nothing was run")

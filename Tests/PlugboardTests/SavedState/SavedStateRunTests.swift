@@ -251,6 +251,35 @@ import Testing
         #expect(Self.jsonArray(try Self.state(workspace, ["ls", "--json"]).output)?.isEmpty == true)
     }
 
+    /// `state rm --all` goes on past a file it cannot remove (a name with a control character,
+    /// which the container refuses, put there by something else): the others go, the one left is
+    /// named (escaped), and the exit says it failed. `run --reset-state` then removes what it can and
+    /// runs nothing.
+    @Test func removingEveryStateGoesOnPastOneThatCannotBeRemoved() throws {
+        let workspace = try Self.workspace("rm-all")
+        defer { workspace.remove() }
+        _ = try Self.run(workspace, "none", urls: 1)
+        let stuck = Self.file(workspace, "com.example.\u{1B}[31mred")
+        try Data("junk".utf8).write(to: URL(fileURLWithPath: stuck))
+        try Data("junk".utf8).write(to: URL(fileURLWithPath: Self.file(workspace, "com.example.zzz")))
+
+        let all = try Self.state(workspace, ["rm", "--all"])
+        #expect(all.status == 1, "\(all.output)\(all.errorOutput)")
+        #expect(all.output.contains("removed '\(Self.file(workspace, Self.counter))'")
+                && all.output.contains("removed '\(Self.file(workspace, "com.example.zzz"))'"), "\(all.output)")
+        #expect(all.errorOutput.contains("com.example.\\x1b[31mred.state") && !all.errorOutput.contains("\u{1B}"), "\(all.errorOutput)")
+        #expect(!FileManager.default.fileExists(atPath: Self.file(workspace, Self.counter)))
+        #expect(!FileManager.default.fileExists(atPath: Self.file(workspace, "com.example.zzz")))
+        #expect(FileManager.default.fileExists(atPath: stuck))
+
+        _ = try Self.run(workspace, "none", urls: 1)
+        let reset = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--container", workspace.root.file("container"), "--reset-state"])
+        #expect(reset.status == 1, "\(reset.output)\(reset.errorOutput)")
+        #expect(reset.output.contains("--reset-state: removed 1 state file(s)") && reset.output.contains("but cannot remove")
+                && reset.output.contains("nothing was run"), "\(reset.output)")
+        #expect(!FileManager.default.fileExists(atPath: Self.file(workspace, Self.counter)))
+    }
+
     /// A first run saves "first"; a second run's save fails: the file still holds "first".
     @Test(arguments: [
         ("process", ["SEGV_AT=AT_SAVE_STATE"], "com.example.hostile crashed with SIGSEGV in save_state"),

@@ -35,7 +35,9 @@ struct StateRemoveCommand: ParsableCommand {
         var failures: [String] = []
         if all {
             do {
-                removed = try store.removeAll().map { folder + $0 }
+                let result = try store.removeAll()
+                removed = result.removed.map { folder + $0 }
+                failures = result.failures.map(\.description)
             } catch {
                 failures.append(error.description)
             }
