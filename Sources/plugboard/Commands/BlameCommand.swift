@@ -49,7 +49,7 @@ struct BlameCommand: ParsableCommand {
         do {
             trace = try JSONDecoder().decode(ChromeTrace.self, from: data)
         } catch {
-            throw fail("'\(traceFile)' is not a trace written by plugboard run --trace-file: \(error.localizedDescription)")
+            throw fail("'\(traceFile)' is not a trace written by plugboard run --trace-file: \(Self.explain(error))")
         }
         let slowestFirst = PluginTimeline.all(in: trace).sorted {
             ($0.totalMicroseconds, $1.plugin) > ($1.totalMicroseconds, $0.plugin)
@@ -70,16 +70,29 @@ struct BlameCommand: ParsableCommand {
         }
     }
 
-    /// The largest trace read, 1 GiB: a device given by mistake (`/dev/zero`) is refused, not read
-    /// until memory runs out. A FIFO or a pipe (`blame <(…)`) is read like a file.
+    /// The largest trace read, 1 GiB: a pipe without end is refused, not read until memory runs
+    /// out. A FIFO or a pipe (`blame <(…)`) is read like a file; a device is refused unread.
     static let largestTrace = 1 << 30
 
     /// The trace file's bytes; the error says why they cannot be read.
     private func contents() throws(TraceUnreadable) -> Data {
+        let descriptor: Int32
+        do throws(Errno) {
+            descriptor = try systemCall { open(traceFile, O_RDONLY | O_CLOEXEC) }
+        } catch {
+            throw TraceUnreadable(description: error.description)
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        if fstat(descriptor, &status) == 0 {
+            switch status.st_mode & S_IFMT {
+            case S_IFCHR, S_IFBLK: throw TraceUnreadable(description: "it is a device, not a file")
+            case S_IFDIR: throw TraceUnreadable(description: "it is a directory")
+            default: break
+            }
+        }
         let bytes: [UInt8]?
         do throws(Errno) {
-            let descriptor = try systemCall { open(traceFile, O_RDONLY | O_CLOEXEC) }
-            defer { close(descriptor) }
             bytes = try StandardStream.readAll(descriptor, atMost: Self.largestTrace)
         } catch {
             throw TraceUnreadable(description: error.description)
@@ -90,13 +103,31 @@ struct BlameCommand: ParsableCommand {
         return Data(bytes)
     }
 
-    /// Why the trace file cannot be read: the system's error, or its length.
+    /// Why the trace file cannot be read: the system's error, its kind, or its length.
     private struct TraceUnreadable: Error, CustomStringConvertible {
         let description: String
     }
 
+    /// What the decoder found wrong, and where: the JSON key path and the cause (Foundation's
+    /// localized text says only that the data is "not in the correct format").
+    private static func explain(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return String(describing: error) }
+        /// "at traceEvents[0].name: " (nothing at the top), then `cause`.
+        func at(_ path: [any CodingKey], _ cause: String) -> String {
+            let keys = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return (keys.isEmpty ? "" : "at \(keys.hasPrefix(".") ? String(keys.dropFirst()) : keys): ") + cause
+        }
+        return switch error {
+        case .dataCorrupted(let context):
+            at(context.codingPath, context.debugDescription + ((context.underlyingError as NSError?).map { " \($0.debugDescription)" } ?? ""))
+        case .keyNotFound(let key, let context): at(context.codingPath, "the key \"\(key.stringValue)\" is missing")
+        case .typeMismatch(_, let context), .valueNotFound(_, let context): at(context.codingPath, context.debugDescription)
+        @unknown default: String(describing: error)
+        }
+    }
+
     private func fail(_ message: String) -> ExitCode {
-        StandardStream.writeError("plugboard blame: " + message)
+        StandardStream.writeError("plugboard blame: " + ControlCharacters.escaped(message))
         return ExitCodes.failure
     }
 

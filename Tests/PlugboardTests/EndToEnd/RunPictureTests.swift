@@ -147,12 +147,17 @@ import Testing
         try workspace.root.write("foreign.json", "{\"not\":\"a trace\"}")
         let foreign = try CLI.run(["blame", workspace.root.file("foreign.json")])
         #expect(foreign.status == 1)
-        #expect(foreign.errorOutput.contains("is not a trace written by plugboard run --trace-file"), "\(foreign.errorOutput)")
-        // A device without end is read up to the longest trace, then refused (it was read until memory ran out).
+        #expect(foreign.errorOutput.contains("is not a trace written by plugboard run --trace-file: the key \"traceEvents\" is missing"),
+                "\(foreign.errorOutput)")
+        // What is wrong is said where it is: the key path in the trace.
+        try workspace.root.write("wrong.json", #"{"traceEvents": [{"name": 1}]}"#)
+        let wrong = try CLI.run(["blame", workspace.root.file("wrong.json")])
+        #expect(wrong.status == 1 && wrong.errorOutput.contains("at traceEvents[0].name: Expected to decode String but found number"),
+                "\(wrong.errorOutput)")
+        // A device is refused unread (a pipe is read, up to the longest trace).
         let endless = try CLI.run(["blame", "/dev/zero"])
         #expect(endless.status == 1)
-        #expect(endless.errorOutput.contains("cannot read the trace file '/dev/zero': it is longer than 1 GiB, the longest trace read"),
-                "\(endless.errorOutput)")
+        #expect(endless.errorOutput.contains("cannot read the trace file '/dev/zero': it is a device, not a file"), "\(endless.errorOutput)")
     }
 
     @Test(arguments: ["process", "none"])
