@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import PlugboardFiles
 
 /// `--container` and `--app-name`: which application container the file facade works in.
@@ -43,7 +44,19 @@ struct ContainerOptions: ParsableArguments {
         }
     }
 
+    /// The longest container root taken: what leaves room for its standard folders and the paths
+    /// in them under PATH_MAX (a longer one fails only once its folders are being made).
+    static let longestRoot = 2048
+
     func validate() throws {
-        _ = try container()
+        let root = try container().rootPath
+        guard root.utf8.count <= Self.longestRoot else {
+            throw ValidationError("the container path is \(root.utf8.count) bytes long; the longest taken is \(Self.longestRoot)")
+        }
+        // Something there that is not a folder is a mistake to say now, before any plugin runs.
+        var status = stat()
+        if stat(root, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
+            throw ValidationError("the container '\(root)' is not a directory")
+        }
     }
 }

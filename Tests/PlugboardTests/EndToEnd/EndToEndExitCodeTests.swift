@@ -33,6 +33,10 @@ import Testing
                   words: ["'1e-400' is too small to tell from 0"]),
         UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--call-timeout", "0.0001"], words: ["got 0.0001"]),
         UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--restart", "-1"], words: ["--restart must be a count from 0 to 1000, got -1"]),
+        // A container that cannot be one is refused before any plugin runs.
+        UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--container", "PLUGINS/app.so"], words: ["the container", "app.so' is not a directory"]),
+        UsageCase(arguments: ["state", "ls", "--container", "/" + String(repeating: "c", count: 3000)],
+                  words: ["the container path is 3001 bytes long; the longest taken is 2048"]),
         UsageCase(arguments: ["list", "--bogus"], words: ["Unknown option", "--bogus"]),
         UsageCase(arguments: ["inspect"], words: ["Missing expected argument"]),
         UsageCase(arguments: ["frobnicate"], words: ["frobnicate"]),
