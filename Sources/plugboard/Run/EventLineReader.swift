@@ -17,6 +17,8 @@ struct EventLineReader {
         case failure(String)
         /// Line `number` is longer than ``EventLineReader/longestLine``: read past, not kept.
         case overlong(number: Int)
+        /// Line `number` is not UTF-8: the first byte that is not, and where it is (from 1).
+        case notUTF8(number: Int, byte: UInt8, position: Int)
     }
 
     /// The longest events line kept: 64 MiB, the largest frame a plugin worker takes (a longer
@@ -60,7 +62,7 @@ struct EventLineReader {
                     skipping = false
                     continue
                 }
-                return .line(number: bump(), text: String(decoding: line, as: UTF8.self))
+                return Self.text(of: line, number: bump())
             }
             scanned = buffer.count
             if skipping || buffer.count - start > Self.longestLine {
@@ -74,10 +76,21 @@ struct EventLineReader {
             if atEnd {
                 defer { (buffer, start, scanned) = ([], 0, 0) }
                 guard start < buffer.count, !skipping else { return .end }
-                return .line(number: bump(), text: String(decoding: buffer[start...], as: UTF8.self))
+                return Self.text(of: buffer[start...], number: bump())
             }
             if let problem = fill() { return .failure(problem) }
         }
+    }
+
+    /// Line `number`, `bytes`, as text; or where it is not UTF-8 (it is not repaired: the byte a
+    /// repair puts in its place would be named instead of the one in the input).
+    private static func text(of bytes: ArraySlice<UInt8>, number: Int) -> Next {
+        if let text = String(validating: bytes, as: UTF8.self) { return .line(number: number, text: text) }
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while case .valid(let scalar) = parser.parseScalar(from: &iterator) { offset += scalar.count }
+        return .notUTF8(number: number, byte: bytes[bytes.startIndex + offset], position: offset + 1)
     }
 
     private mutating func bump() -> Int {

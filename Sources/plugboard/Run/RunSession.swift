@@ -139,6 +139,8 @@ struct RunSession {
             case .failure(let message): return .unreadable(message)
             case .overlong(let number):
                 inputError(line: number, "longer than \(EventLineReader.longestLine >> 20) MiB, the longest line read")
+            case .notUTF8(let number, let byte, let position):
+                inputError(line: number, "not UTF-8: byte 0x\(String(byte, radix: 16, uppercase: true)) at byte \(position)")
             case .foldersChanged: apply(changes)
             case .line(let number, let text):
                 if text.allSatisfy(\.isWhitespace) { continue }

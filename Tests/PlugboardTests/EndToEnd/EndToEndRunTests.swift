@@ -154,6 +154,29 @@ import Testing
                                                   "did-become-active", "will-terminate"], "\(result.output.prefix(2000))")
     }
 
+    /// A line that is not UTF-8 is an input error naming the first byte that is not, as it is in
+    /// the input (it is not repaired into U+FFFD and delivered); the last line, without a newline,
+    /// too.
+    @Test func aLineThatIsNotUTF8IsSkippedNamingItsByte() throws {
+        let workspace = try Workspace("run-not-utf8")
+        defer { workspace.remove() }
+        try workspace.plugin("app.so", Self.app)
+        let events = workspace.root.file("events.jsonl")
+        var text: [UInt8] = [0x80] + Array("abc\n".utf8)
+        text += Array(#"{"event":"open-url","url":"myapp://"#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8) + [UInt8(ascii: "\n")]
+        text += Array(#"{"event":"did-become-active"}"#.utf8) + [UInt8(ascii: "\n"), 0xFF]
+        try Data(text).write(to: URL(fileURLWithPath: events))
+
+        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--events", events])
+        #expect(result.status == 0, "exit \(result.status)\n\(result.errorOutput)")
+        let errors = result.output.split(separator: "\n").filter { $0.hasPrefix("events line ") }
+        #expect(errors == ["events line 1: not UTF-8: byte 0x80 at byte 1; skipped",
+                           "events line 2: not UTF-8: byte 0xC3 at byte 36; skipped",
+                           "events line 4: not UTF-8: byte 0xFF at byte 1; skipped"], "\(errors)")
+        #expect(CLI.eventNames(result.output) == ["will-finish-launching", "did-finish-launching", "did-become-active", "will-terminate"],
+                "\(result.output)")
+    }
+
     @Test func malformedLinesAsJSONFromStandardInput() throws {
         let workspace = try Workspace("run-malformed-json")
         defer { workspace.remove() }
