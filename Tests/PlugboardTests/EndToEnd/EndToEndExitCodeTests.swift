@@ -57,6 +57,18 @@ import Testing
         #expect(!result.output.contains("will-finish-launching"), "\(result.output)")
     }
 
+    /// An error that repeats a value given with an escape sequence writes it escaped: the terminal
+    /// never gets the raw control character (here, one that would turn the text red).
+    @Test func anErrorWritesTheValuesItRepeatsEscaped() throws {
+        for (arguments, shown) in [(["run", "--events", "/nonexistent/\u{1B}[31mred"], "\\x1b[31mred"),
+                                   (["run", "--policy", "/nonexistent/\u{1B}]0;title\u{07}"], "\\x1b]0;title\\x07")] {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 64, "exit \(result.status)\n\(result.errorOutput)")
+            #expect(result.errorOutput.contains(shown), "\(result.errorOutput)")
+            #expect(!result.errorOutput.contains("\u{1B}") && !result.errorOutput.contains("\u{07}"), "\(result.errorOutput)")
+        }
+    }
+
     /// An events file that exists but cannot be read is a usage error too; as root every
     /// file is readable, so the binary runs as nobody.
     @Test(.enabled(if: PrivilegeDrop.unavailableReason == nil, EndToEndLoadingTests.nobodyReason))
