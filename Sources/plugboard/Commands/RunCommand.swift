@@ -130,6 +130,9 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         try sandbox.check(inProcess: isolation.mode == .none, policy: try decorators.policy.policy())
+        if isolation.mode == .none, restart.restarts > 0 {
+            throw ValidationError("--restart starts a library's worker again; with --isolation none there is no worker to restart")
+        }
         if let eventsPath, eventsPath != "-" {
             do {
                 try systemCall { access(eventsPath, R_OK) }

@@ -51,6 +51,9 @@ struct ValidateCommand: ParsableCommand {
             throw ValidationError("there is no check named \(name.debugDescription); the checks are: "
                 + ValidationCheck.all.map(\.name).joined(separator: ", "))
         }
+        if !list, !ValidationCheck.all.contains(where: { (included.isEmpty || included.contains($0.name)) && !excluded.contains($0.name) }) {
+            throw ValidationError("--include and --exclude leave no check to run")
+        }
     }
 
     func run() throws {

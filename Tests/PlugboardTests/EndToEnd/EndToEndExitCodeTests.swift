@@ -33,6 +33,10 @@ import Testing
                   words: ["'1e-400' is too small to tell from 0"]),
         UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--call-timeout", "0.0001"], words: ["got 0.0001"]),
         UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--restart", "-1"], words: ["--restart must be a count from 0 to 1000, got -1"]),
+        UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--isolation", "none", "--restart", "2"],
+                  words: ["with --isolation none there is no worker to restart"]),
+        UsageCase(arguments: ["validate", "PLUGINS/app.so", "--include", "loads", "--exclude", "loads"],
+                  words: ["--include and --exclude leave no check to run"]),
         // A container that cannot be one is refused before any plugin runs.
         UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--container", "PLUGINS/app.so"], words: ["the container", "app.so' is not a directory"]),
         UsageCase(arguments: ["state", "ls", "--container", "/" + String(repeating: "c", count: 3000)],
