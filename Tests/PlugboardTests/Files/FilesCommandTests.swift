@@ -79,6 +79,11 @@ import Testing
                             "write --parents")
         #expect(workspace.text(workspace.path("Documents/notes/2026/a.txt")) == "x")
         #expect(workspace.kind(workspace.path("Documents/notes/2026")) == S_IFDIR)
+
+        // A missing source moved onto itself is the source's absence, not a missing folder.
+        let onto = try workspace.files(["mv", "Documents/gone.txt", "Documents/gone.txt"])
+        FilesExpect.failure(onto, ["move 'gone.txt' in Documents", "not found"])
+        #expect(!onto.errorOutput.contains("--parents"), "\(onto.errorOutput)")
     }
 
     @Test func catRefusesADirectoryAndAMissingFile() throws {

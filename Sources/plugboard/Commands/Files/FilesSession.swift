@@ -46,15 +46,17 @@ struct FilesSession {
         _ operation: (FileFacade, FileLocation, FileLocation, TransferOptions) throws -> Void
     ) throws {
         let destination = try? PathAdapter.location(forContainerPath: to)
-        try perform(options, hint: destinationHint(destination, parents: transfer.parents)) { session in
+        let source = try? PathAdapter.location(forContainerPath: from)
+        try perform(options, hint: destinationHint(destination, source: source, parents: transfer.parents)) { session in
             try operation(session.facade, try session.location(from), try session.location(to), transfer)
         }
     }
 
     /// Hints for the operations that take `--overwrite` and `--parents`: an existing
     /// destination suggests `--overwrite`; a missing folder on the way to `destination`
-    /// suggests `--parents` (when the command has it and it was not given).
-    static func destinationHint(_ destination: FileLocation? = nil, parents: Bool? = nil)
+    /// suggests `--parents` (when the command has it and it was not given), unless the error is
+    /// as well the `source`'s (the same path moved onto itself: the source is what is missing).
+    static func destinationHint(_ destination: FileLocation? = nil, source: FileLocation? = nil, parents: Bool? = nil)
         -> (FileFacadeError) -> String?
     {
         { error in
@@ -63,7 +65,8 @@ struct FilesSession {
                 return "add --overwrite to replace it"
             case .notFound:
                 guard parents == false, let destination, error.directory == destination.directory,
-                      error.name == destination.name else { return nil }
+                      error.name == destination.name,
+                      source.map({ $0.directory != error.directory || $0.name != error.name }) ?? true else { return nil }
                 return "add --parents to create the missing folders"
             default:
                 return nil
