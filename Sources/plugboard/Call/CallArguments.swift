@@ -13,8 +13,10 @@ enum CallArguments {
                       signature: FunctionSignature) throws(CallArgumentError) -> [PluginValue] {
         guard texts.count == signature.arguments.count else {
             let expected = signature.arguments.count
+            // The extra ones are named: an option put after the arguments, say, is taken as one.
+            let extra = texts.count > expected ? "; the extra: " + texts[expected...].map { "'\($0)'" }.joined(separator: ", ") : ""
             throw CallArgumentError("\(address) takes \(expected) argument\(expected == 1 ? "" : "s"), \(texts.count) given"
-                                    + " (signature: \(signature))")
+                                    + " (signature: \(signature))" + extra)
         }
         var values: [PluginValue] = []
         for (index, (text, type)) in zip(texts, signature.arguments).enumerated() {

@@ -117,7 +117,7 @@ import Testing
             ([f + "echo_bytes", "0g"], "(bytes): \"0g\" is not bytes"),
             ([f + "echo_bytes", "@"], "(bytes): \"@\" needs a file name (@FILE reads the file's bytes)"),
             ([f + "echo_pointer", "0"], "argument 1 of com.example.functions.echo_pointer (pointer): a pointer cannot be given on the command line: an address means nothing in another process"),
-            ([f + "weigh", "1", "2.5", "x", "extra"], "com.example.functions.weigh takes 3 arguments, 4 given (signature: double (int32, double, string))"),
+            ([f + "weigh", "1", "2.5", "x", "extra"], "com.example.functions.weigh takes 3 arguments, 4 given (signature: double (int32, double, string)); the extra: 'extra'"),
             (["com.example.units.convert", "ft"], "com.example.units.convert takes 3 arguments, 1 given (signature: double (string, string, double))"),
             ([f + "checksum", "00"], "argument"),
             (["not-an-address"], "malformed function address \"not-an-address\": expected plugin-id.function, e.g. com.example.units.convert"),
@@ -238,7 +238,7 @@ import Testing
         let plugins = try Plugins()
         defer { plugins.workspace.remove() }
         #expect(try plugins.error(["com.example.units.convert", "ft", "m", "3", "--restart", "1"], status: 64)
-            == "plugboard call: com.example.units.convert takes 3 arguments, 5 given (signature: double (string, string, double))\n")
+            == "plugboard call: com.example.units.convert takes 3 arguments, 5 given (signature: double (string, string, double)); the extra: '--restart', '1'\n")
     }
 
     @Test func jsonHasTheFunctionTheSignatureTheTypedResultAndTheDuration() throws {
