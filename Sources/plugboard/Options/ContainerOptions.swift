@@ -14,9 +14,9 @@ struct ContainerOptions: ParsableArguments {
     var containerPath: String?
 
     @Option(name: .customLong("app-name"),
-            help: ArgumentHelp("The application's name, which picks the default container.",
+            help: ArgumentHelp("The application's name, which picks the default container (default: \(ContainerOptions.defaultAppName)); not with --container.",
                                valueName: "name"))
-    var appName = defaultAppName
+    var appName: String?
 
     /// The container these options name; a bad value is a usage error that says why.
     func container() throws -> Container {
@@ -25,7 +25,7 @@ struct ContainerOptions: ParsableArguments {
                 guard !containerPath.isEmpty else { throw ValidationError("--container needs a directory path, got an empty one") }
                 return try Container(rootPath: containerPath)
             }
-            return try Container(appName: appName)
+            return try Container(appName: appName ?? Self.defaultAppName)
         } catch {
             throw ValidationError("cannot use the container: \(error)")
         }
@@ -49,6 +49,9 @@ struct ContainerOptions: ParsableArguments {
     static let longestRoot = 2048
 
     func validate() throws {
+        if containerPath != nil, let appName {
+            throw ValidationError("give --container or --app-name, not both: --container names the container itself, --app-name \(String(reflecting: appName)) its default place")
+        }
         let root = try container().rootPath
         guard root.utf8.count <= Self.longestRoot else {
             throw ValidationError("the container path is \(root.utf8.count) bytes long; the longest taken is \(Self.longestRoot)")

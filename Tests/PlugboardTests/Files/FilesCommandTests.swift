@@ -522,6 +522,7 @@ import Testing
         UsageCase(arguments: ["write", "Documents/a", "--text", "--container", "CONTAINER"], words: ["--text"]),
         UsageCase(arguments: ["chmod", "Documents/a"], words: ["chmod"]),
         UsageCase(arguments: ["ls", "--app-name", "a/b"], words: ["cannot use the container", "'a/b'", "contains '/'"]),
+        UsageCase(arguments: ["ls", "--app-name", "notes", "--container", "/nonexistent"], words: ["give --container or --app-name, not both"]),
         UsageCase(arguments: ["ls", "--app-name", ".."], words: ["cannot use the container", "'..'"]),
         UsageCase(arguments: ["ls", "--app-name", "app\u{1B}"], words: ["cannot use the container", "contains the control character U+001B"]),
         UsageCase(arguments: ["ls", "--container", ""], words: ["--container needs a directory path"]),
