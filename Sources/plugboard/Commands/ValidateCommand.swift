@@ -51,9 +51,12 @@ struct ValidateCommand: ParsableCommand {
             throw ValidationError("there is no check named \(name.debugDescription); the checks are: "
                 + ValidationCheck.all.map(\.name).joined(separator: ", "))
         }
-        if !list, !ValidationCheck.all.contains(where: { (included.isEmpty || included.contains($0.name)) && !excluded.contains($0.name) }) {
-            throw ValidationError("--include and --exclude leave no check to run")
-        }
+        if !list, selectedChecks.isEmpty { throw ValidationError("--include and --exclude leave no check to run") }
+    }
+
+    /// The checks `--include` and `--exclude` leave to run, in their order.
+    private var selectedChecks: [ValidationCheck] {
+        ValidationCheck.all.filter { (included.isEmpty || included.contains($0.name)) && !excluded.contains($0.name) }
     }
 
     func run() throws {
@@ -62,9 +65,7 @@ struct ValidateCommand: ParsableCommand {
             ValidationCheck.all.forEach { console.line(ValidationFormat.padded($0.name) + $0.description) }
             return
         }
-        let checks = ValidationCheck.all.filter {
-            (included.isEmpty || included.contains($0.name)) && !excluded.contains($0.name)
-        }
+        let checks = selectedChecks
         let validator = Validator(worker: try IsolationOptions.workerPath(), callTimeout: callTimeout.timeout ?? .seconds(10),
                                   trust: trust.policy)
         var failed = false
