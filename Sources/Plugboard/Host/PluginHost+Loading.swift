@@ -14,8 +14,9 @@ extension PluginHost {
         loader.loadPlugins(from: searchPath, trust: trust)
     }
 
-    /// Loads the library at `path` and registers its plugins, if the file passes
-    /// the trust rule (or `trust` is ``PluginTrust/allowInsecure``): in a worker or in
+    /// Loads the library at `path` and registers its plugins, if the file and its folder pass
+    /// the trust rule (a sticky folder such as `/tmp` may be writable by others, as only a
+    /// file's owner may replace the file there), or `trust` is ``PluginTrust/allowInsecure``: in a worker or in
     /// this process as `placement` says, the host's ``isolation`` when nil. One host may
     /// hold libraries of both placements; events, function calls and `invoke` reach
     /// their plugins the same way.

@@ -182,9 +182,18 @@ final class LibraryLoader {
     /// Loads the library at `path`, in a worker or here as `placement` (or ``isolation``) says, and
     /// registers its plugins into `target` (the host's registry when nil; a live change stages a
     /// library in a registry of its own first); see ``PluginHost/loadLibrary(at:trust:placement:)``.
+    /// The folder holding the file passes the trust rule first, as a scanned folder does.
     func loadLibrary(at path: String, trust: PluginTrust, placement: PluginIsolation?,
                      into target: PluginRegistry? = nil) -> LoadReport {
-        load(admit(path, trust: trust, placement: placement), trust: trust, into: target ?? registry)
+        let folderWarnings: [String]
+        do {
+            folderWarnings = try trust.admitFolder(holding: path)
+        } catch {
+            return .failed(path, error)
+        }
+        var report = load(admit(path, trust: trust, placement: placement), trust: trust, into: target ?? registry)
+        report.warnings = folderWarnings + report.warnings
+        return report
     }
 
     /// Where a file stands once admitted: settled, or to load in a worker or here.

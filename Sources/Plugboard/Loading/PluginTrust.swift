@@ -14,7 +14,29 @@ extension PluginTrust {
     /// Applies the trust rule to the file or directory `status` describes: throws its
     /// refusal under ``strict``; returns the report warnings it earns (none for a safe one).
     func admit(_ path: String, _ status: FileStatus) throws(LoadFailure) -> [String] {
-        guard let problem = TrustProblem(path, status) else { return [] }
+        try admit(TrustProblem(path, status))
+    }
+
+    /// Applies the trust rule to the folder holding the library at `path` when it is named on its
+    /// own (a scanned folder has its own check): a user who may write that folder could put another
+    /// file in its place between its check and its load. A sticky folder such as `/tmp` passes its
+    /// write bits, as there only a file's owner may rename or remove it. The folder of the real
+    /// file, symbolic links resolved; nothing to check when there is no such file (its own check
+    /// says so).
+    func admitFolder(holding path: String) throws(LoadFailure) -> [String] {
+        guard let resolved = realpath(path, nil) else { return [] }
+        let file = String(cString: resolved)
+        free(resolved)
+        let folder = file.lastIndex(of: "/").map { $0 == file.startIndex ? "/" : String(file[..<$0]) } ?? "."
+        guard let status = try? FileStatus.of(folder) else {
+            throw LoadFailure(.trust, "cannot check the folder '\(folder)' of the plugin file, so another user might change the code it runs")
+        }
+        return try admit(TrustProblem(folder, status, kind: "folder '\(folder)' of the plugin file", stickyPasses: true))
+    }
+
+    /// The refusal of `problem` under ``strict``, or the warnings it earns.
+    private func admit(_ problem: TrustProblem?) throws(LoadFailure) -> [String] {
+        guard let problem else { return [] }
         guard self == .allowInsecure else { throw problem.refusal }
         return [problem.warning]
     }
@@ -34,13 +56,15 @@ struct TrustProblem: Sendable {
     /// nothing here).
     private static let user = geteuid()
 
-    /// The problem with the file or directory `status` describes, if any.
+    /// The problem with the file or directory `status` describes, if any, called `kind` (by default
+    /// "plugin file" or "plugin directory"); with `stickyPasses`, a sticky directory's write bits are no problem.
     /// Nothing is allocated for a file that passes: the loader asks this of every library.
-    init?(_ path: String, _ status: FileStatus) {
+    init?(_ path: String, _ status: FileStatus, kind: @autoclosure () -> String? = nil, stickyPasses: Bool = false) {
         let user = Self.user
         let ownedByOther = status.owner != 0 && status.owner != user
-        guard ownedByOther || status.permissions & 0o022 != 0 else { return nil }
-        kind = status.isDirectory ? "plugin directory" : "plugin file"
+        let writable = status.permissions & 0o022 != 0 && !(stickyPasses && status.permissions & 0o1000 != 0)
+        guard ownedByOther || writable else { return nil }
+        self.kind = kind() ?? (status.isDirectory ? "plugin directory" : "plugin file")
         if ownedByOther {
             cause = "is owned by uid \(status.owner), neither root nor the current user (uid \(user))"
             fix = "chown \(user) '\(path)'"

@@ -27,11 +27,18 @@ extension ScanCache {
         return ContestedPluginIDs.withdraw(from: libraries)
     }
 
-    /// The report of the one library at `path`, from the cache when the file is unchanged.
+    /// The report of the one library at `path`, from the cache when the file is unchanged; its
+    /// folder passes the trust rule first, as in ``PluginHost/loadLibrary(at:trust:placement:)``.
     public mutating func library(at path: String, trust: PluginTrust = .strict,
                                  options: ScanOptions = ScanOptions()) -> ScannedLibrary {
+        let folderWarnings: [String]
+        do {
+            folderWarnings = try trust.admitFolder(holding: path)
+        } catch {
+            return ScannedLibrary(report: .failed(path, error), cached: false)
+        }
         var seen: [FileIdentity: String] = [:]
-        let look = look(at: path, directoryWarnings: [], trust: trust, options: options, seen: &seen)
+        let look = look(at: path, directoryWarnings: folderWarnings, trust: trust, options: options, seen: &seen)
         return scanning([look], options: options)[0]
     }
 

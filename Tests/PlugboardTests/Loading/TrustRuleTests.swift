@@ -92,6 +92,41 @@ import Testing
         #expect(host.plugins.map(\.descriptor.id.rawValue) == GoodPlugins.ids.sorted())
     }
 
+    /// A library named on its own has its folder checked as a scanned folder is: one that others
+    /// may write is refused (they could put another file in its place between its check and its
+    /// load), by the library API and by `inspect`; a sticky one, as `/tmp` is, passes.
+    @Test func namedFileInAFolderOthersMayWriteIsRefused() throws {
+        let workspace = try Workspace("trust-named")
+        defer { workspace.remove() }
+        let open = workspace.root.file("open"), sticky = workspace.root.file("sticky")
+        for folder in [open, sticky] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false) }
+        let refused = try workspace.plugin("refused.so", GoodPlugins.definitions(id: "com.trust.named"), in: open)
+        let shared = try workspace.plugin("shared.so", GoodPlugins.definitions(id: "com.trust.shared"), in: sticky)
+        try chmod(open, 0o777)
+        try chmod(sticky, 0o1777)
+        // The real folder is named, as for the file: the temporary folder's path may have a double slash.
+        let resolved = try #require(realpath(open, nil))
+        defer { free(resolved) }
+        let real = String(cString: resolved)
+        let problem = "the folder '\(real)' of the plugin file is writable by group and others (mode 0777)"
+
+        let host = PluginHost()
+        defer { host.shutdown() }
+        let report = host.loadLibrary(at: refused)
+        let failure = try #require(report.failure, "\(report)")
+        #expect(failure.stage == .trust && failure.message.contains(problem) && failure.message.contains("chmod go-w '\(real)'"),
+                "\(failure)")
+        #expect(host.loadLibrary(at: shared).status == .loaded)
+        let allowed = host.loadLibrary(at: refused, trust: .allowInsecure)
+        #expect(allowed.status == .loaded && allowed.warnings == ["loaded although \(problem) (--allow-insecure)"], "\(allowed)")
+
+        let inspected = try CLI.run(["inspect", refused])
+        #expect(inspected.status == 1 && inspected.output.contains("Stage         trust") && inspected.output.contains(problem),
+                "exit \(inspected.status)\n\(inspected.output)")
+        let inspectedShared = try CLI.run(["inspect", shared])
+        #expect(inspectedShared.status == 0, "exit \(inspectedShared.status)\n\(inspectedShared.output)")
+    }
+
     @Test func allowInsecureLoadsAndSaysSo() throws {
         let (workspace, insecure) = try folder { try chmod($0, 0o666) }
         defer { workspace.remove() }
