@@ -36,6 +36,12 @@ struct HostLibraries {
         }
     }
 
+    /// Notes that the try from `path` failed: the file's next try is a first try again, as its
+    /// cause may be fixed. What the file was stays noted: a live change retries it once it changed.
+    mutating func noteFailed(_ path: String) {
+        if let identity = triedStatus[path]?.identity, triedFiles[identity] == path { triedFiles[identity] = nil }
+    }
+
     /// The path the file `identity` was tried from before; nil if this is its
     /// first try, which is recorded as `path`.
     mutating func earlierTry(of identity: FileIdentity, at path: String) -> String? {

@@ -217,7 +217,7 @@ final class LibraryLoader {
         /// its own functions left for ``LibraryLoader/load(_:trust:into:)``.
         func opened(recordedIn record: CallRecord) -> Admission {
             guard case .here(let path, let status, let warnings, let opening?) = self else { return self }
-            return .here(path, status, warnings: warnings, opening: .opened(opening.opened(path, recordedIn: record)))
+            return .here(path, status, warnings: warnings, opening: .opened(opening.opened(path, status.identity, recordedIn: record)))
         }
     }
 
@@ -228,10 +228,11 @@ final class LibraryLoader {
         /// Opened (or why it could not be).
         case opened(Result<LoadedLibrary.Opened, LoadFailure>)
 
-        /// The library at `path` opened, now if it is only checked (`dlopen` recorded in `record`).
-        func opened(_ path: String, recordedIn record: CallRecord) -> Result<LoadedLibrary.Opened, LoadFailure> {
+        /// The library at `path`, the file `identity`, opened, now if it is only checked (`dlopen` recorded in `record`).
+        func opened(_ path: String, _ identity: FileIdentity, recordedIn record: CallRecord) -> Result<LoadedLibrary.Opened, LoadFailure> {
             switch self {
-            case .checked(.success(let label)): Result { () throws(LoadFailure) in try LoadedLibrary.open(path, label: label, record: record) }
+            case .checked(.success(let label)):
+                Result { () throws(LoadFailure) in try LoadedLibrary.open(path, identity, label: label, record: record) }
             case .checked(.failure(let failure)): .failure(failure)
             case .opened(let opened): opened
             }
@@ -271,22 +272,24 @@ final class LibraryLoader {
     private func load(_ admission: Admission, trust: PluginTrust, into target: PluginRegistry) -> LoadReport {
         callSite.decorators.confinement?.adopt()
         defer { callSite.decorators.confinement?.drain() }
+        let report: LoadReport
         switch admission {
-        case .settled(let report):
-            return report
+        case .settled(let settled):
+            report = settled
         case .worker(let path, let worker, let key):
-            let report = loadInWorker(path, worker: worker, trust: trust, into: target)
+            report = loadInWorker(path, worker: worker, trust: trust, into: target)
             if let key, loaded.lostWhileLoading[path] != nil, let failure = report.failure {
                 scanCache?.recordCrash(failure, for: key)
             } else if let key, report.status == .loaded, case .crashed? = scanCache?.entry(for: key) {
                 // Retried (--retry-failed, --no-cache) and loaded: no longer remembered as crashed.
                 scanCache?.forget(path)
             }
-            return report
         case .here(let path, let status, let warnings, let opening):
-            return loadHere(path, status: status, warnings: warnings, opened: opening?.opened(path, recordedIn: callSite.record),
-                            into: target)
+            report = loadHere(path, status: status, warnings: warnings,
+                              opened: opening?.opened(path, status.identity, recordedIn: callSite.record), into: target)
         }
+        if report.status == .failed { loaded.noteFailed(report.path) }
+        return report
     }
 
     /// Loads the library at `path`, whose `status` passed the trust rule with `warnings`, in this

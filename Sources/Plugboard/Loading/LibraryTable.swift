@@ -11,11 +11,33 @@ final class LibraryTable: Sendable {
 
     private struct Entry {
         let library: LoadedLibrary
-        /// The hosts that hold it: nearly always one, so a list searched costs less than a set made.
+        /// The hosts that hold it, once per acquisition (a host that stages a library it holds
+        /// already holds it twice until the staged one goes): nearly always one, so a list searched
+        /// costs less than a counted set made.
         var users: [ObjectIdentifier]
     }
 
     private let entries = Mutex<[FileIdentity: Entry]>([:])
+    /// The file each path was when this process first opened it. A library is never unmapped, and
+    /// the dynamic loader answers a later `dlopen` of the same path with that image (it matches a
+    /// name before it looks at the file), whatever file the path leads to now.
+    private let openedFiles = Mutex<[String: FileIdentity]>([:])
+
+    /// Opens `path`, the file `identity`, with `open`, and notes which file it was; refused when this
+    /// process opened another file from that path before, which `dlopen` would hand back instead: its
+    /// code would run again, under the new file's name.
+    func opening<Opened>(_ path: String, as identity: FileIdentity,
+                         _ open: () throws(LoadFailure) -> Opened) throws(LoadFailure) -> Opened {
+        if let earlier = openedFiles.withLock({ $0[path] }), earlier != identity {
+            throw LoadFailure(.open, "this process opened another file from this path before, and a library is never "
+                              + "unloaded: the dynamic loader would hand back that one; restart the process to load this file")
+        }
+        let opened = try open()
+        openedFiles.withLock { files in
+            if files[path] == nil { files[path] = identity }
+        }
+        return opened
+    }
 
     /// The library at `path` for `owner`, loading it if no host has it yet.
     /// The files service and the service gate are the first host's: a library is initialized once.
@@ -26,7 +48,7 @@ final class LibraryTable: Sendable {
                  calls: LibraryCallSite) throws(LoadedLibrary.Failure) -> LoadedLibrary {
         try entries.withLock { entries throws(LoadedLibrary.Failure) -> LoadedLibrary in
             if var entry = entries[identity] {
-                if !entry.users.contains(owner) { entry.users.append(owner) }
+                entry.users.append(owner)
                 entries[identity] = entry
                 entry.library.router.attach(owner, sink, refusals: refusals)
                 return entry.library
@@ -46,20 +68,23 @@ final class LibraryTable: Sendable {
         }
     }
 
-    /// Lets go of `library` for `owner`; the last release runs the library's `deinit`,
-    /// recorded in the owner's `calls`.
+    /// Lets go of one acquisition of `library` by `owner`; the last release runs the library's
+    /// `deinit`, recorded in the owner's `calls`. The owner stops hearing from the library when it
+    /// holds it no more.
     func release(_ library: LoadedLibrary, owner: ObjectIdentifier, calls: LibraryCallSite) {
-        let last = entries.withLock { entries -> Bool in
-            guard var entry = entries[library.identity], entry.library === library else { return false }
-            entry.users.removeAll { $0 == owner }
+        let (last, ownerLetGo) = entries.withLock { entries -> (Bool, Bool) in
+            guard var entry = entries[library.identity], entry.library === library,
+                  let index = entry.users.firstIndex(of: owner) else { return (false, true) }
+            entry.users.remove(at: index)
             if entry.users.isEmpty {
                 entries[library.identity] = nil
-                return true
+                return (true, true)
             }
             entries[library.identity] = entry
-            return false
+            return (false, !entry.users.contains(owner))
         }
         if last { library.finalize(calls: calls) }
+        guard ownerLetGo else { return }
         library.router.detach(owner)
         library.invocations.detach(owner)
     }

@@ -54,7 +54,7 @@ final class LoadedLibrary: @unchecked Sendable {
         let label: UnsafePointer<pbf_label_t>
         let record: UnsafeRawPointer
         do {
-            let library = if let opened { try opened.get() } else { try open(path, fileSize: fileSize, record: calls.record) }
+            let library = if let opened { try opened.get() } else { try open(path, identity, fileSize: fileSize, record: calls.record) }
             label = library.label
             record = try entryRecord(library.library, calls: calls, label: label)
         } catch {
@@ -77,10 +77,10 @@ final class LoadedLibrary: @unchecked Sendable {
         let label: UnsafePointer<pbf_label_t>
     }
 
-    /// The stages that open the library at `path`, whose `stat` found `fileSize`: ``check(_:fileSize:)``,
-    /// then ``open(_:label:record:)``.
-    static func open(_ path: String, fileSize: Int, record: CallRecord) throws(LoadFailure) -> Opened {
-        try open(path, label: check(path, fileSize: fileSize), record: record)
+    /// The stages that open the library at `path`, whose `stat` found the file `identity` of `fileSize`
+    /// bytes: ``check(_:fileSize:)``, then ``open(_:_:label:record:)``.
+    static func open(_ path: String, _ identity: FileIdentity, fileSize: Int, record: CallRecord) throws(LoadFailure) -> Opened {
+        try open(path, identity, label: check(path, fileSize: fileSize), record: record)
     }
 
     /// The ELF checks of the library at `path`, whose `stat` found `fileSize`, before any code of
@@ -90,13 +90,18 @@ final class LoadedLibrary: @unchecked Sendable {
         return path.withCString { pbf_label_create($0, $0) }
     }
 
-    /// `dlopen` of the checked library at `path`, which runs the library's constructors: recorded in
-    /// `record` as its `dlopen` under `label`, so a crash or a hang there names the library.
-    static func open(_ path: String, label: UnsafePointer<pbf_label_t>, record: CallRecord) throws(LoadFailure) -> Opened {
-        let outer = record.begin(Self.openCallback)
-        record.enter(label)
-        defer { record.end(resuming: outer) }
-        return Opened(library: try DynamicLibrary.open(path), label: label)
+    /// `dlopen` of the checked library at `path`, the file `identity`, which runs the library's
+    /// constructors: recorded in `record` as its `dlopen` under `label`, so a crash or a hang there
+    /// names the library. Refused when the process opened another file from that path before
+    /// (``LibraryTable/opening(_:as:_:)``).
+    static func open(_ path: String, _ identity: FileIdentity, label: UnsafePointer<pbf_label_t>,
+                     record: CallRecord) throws(LoadFailure) -> Opened {
+        try LibraryTable.shared.opening(path, as: identity) { () throws(LoadFailure) in
+            let outer = record.begin(Self.openCallback)
+            record.enter(label)
+            defer { record.end(resuming: outer) }
+            return Opened(library: try DynamicLibrary.open(path), label: label)
+        }
     }
 
     /// What fault and timeout messages call the opening of a library (its constructors run in it).

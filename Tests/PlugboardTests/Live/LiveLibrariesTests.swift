@@ -174,6 +174,36 @@ import Testing
         #expect(setting.host.plugins.map(\.descriptor.version) == ["1.0"], "the loaded library serves on")
     }
 
+    /// A library that serves in process, joined again, is refused for its ids and serves on: the
+    /// refused second hold lets go of it without its `deinit` (which had cut it off from the host).
+    @Test func inProcessJoiningAServingLibraryAgainLeavesItServing() throws {
+        let setting = try Setting(isolation: .inProcess)
+        defer { setting.remove() }
+        let path = try setting.drop(version: "1.0")
+        #expect(setting.host.applyChanges(in: setting.searchPath).map(\.kind) == [.joined])
+        setting.host.open(url: "live://1")
+        let again = setting.host.join(libraryAt: path)
+        #expect(again.kind == .joinFailed && again.failure?.contains("is registered by") == true, "\(again.sentence)")
+        setting.host.open(url: "live://2")
+        #expect(setting.counts() == ["count 1 (1.0)", "count 2 (1.0)"], "\(setting.logs.all)")
+    }
+
+    /// In process, a path whose earlier file was opened (and failed) cannot load another file: the
+    /// dynamic loader would hand back the earlier image, and its code would run under the new name.
+    @Test func inProcessAFileReplacedAfterItsPathWasOpenedNeedsARestart() throws {
+        let setting = try Setting(isolation: .inProcess)
+        defer { setting.remove() }
+        let path = try setting.drop(version: "1.0", ["LIVE_REFUSE"])
+        let refused = setting.host.applyChanges(in: setting.searchPath)
+        #expect(refused.map(\.kind) == [.joinFailed] && refused.first?.failure?.contains("init returned false") == true,
+                "\(refused.map(\.sentence))")
+        try setting.drop(version: "2.0")
+        let replaced = setting.host.join(libraryAt: path)
+        #expect(replaced.kind == .joinFailed && replaced.failure?.contains("this process opened another file from this path before") == true
+                && replaced.failure?.contains("restart the process to load this file") == true, "\(replaced.sentence)")
+        #expect(setting.host.plugins.isEmpty)
+    }
+
     @Test func theWatcherSaysWhenAFolderChanged() throws {
         let setting = try Setting(isolation: .inProcess)
         defer { setting.remove() }

@@ -127,6 +127,20 @@ import Testing
         #expect(inspectedShared.status == 0, "exit \(inspectedShared.status)\n\(inspectedShared.output)")
     }
 
+    /// A file that failed is tried afresh when asked again: once fixed, it loads (it was reported
+    /// as skipped, the same file as itself).
+    @Test func aRefusedFileLoadsOnceFixed() throws {
+        let (workspace, insecure) = try folder { try chmod($0, 0o777) }
+        defer { workspace.remove() }
+        let host = PluginHost()
+        defer { host.shutdown() }
+        #expect(host.loadLibrary(at: insecure).failure?.stage == .trust)
+        try chmod(insecure, 0o755)
+        let fixed = host.loadLibrary(at: insecure)
+        #expect(fixed.status == .loaded, "\(fixed)")
+        #expect(host.plugins.map(\.descriptor.id.rawValue) == ["com.trust.insecure"])
+    }
+
     @Test func allowInsecureLoadsAndSaysSo() throws {
         let (workspace, insecure) = try folder { try chmod($0, 0o666) }
         defer { workspace.remove() }
