@@ -31,7 +31,8 @@ public final class PreparedFunctionCall {
 
     /// Checks `value` against argument `index` (0-based, in signature order) and sets it for
     /// the next calls; on a throw the argument keeps its value. An `index` the signature has
-    /// not is ``PluginCallError/invalidArgument(_:position:reason:)``.
+    /// not is ``PluginCallError/invalidArgument(_:position:reason:)``, whose position counts
+    /// from 1, as every call error's does (`index + 1`: "argument 8" for index 7).
     public func set(_ index: Int, to value: PluginValue) throws(PluginCallError) {
         guard active > 0 else { return try frame.set(index, to: value) }
         // A call in progress reads the frame (a string it was given may still be in use): set a copy.

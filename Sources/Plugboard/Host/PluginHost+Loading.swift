@@ -21,6 +21,9 @@ extension PluginHost {
     /// hold libraries of both placements; events, function calls and `invoke` reach
     /// their plugins the same way.
     ///
+    /// Its plugins get no event the host sent before; ``join(libraryAt:trust:)`` catches a library
+    /// up on the launch and the application's state.
+    ///
     /// When a later library claims one of its plugin ids, that plugin is
     /// withdrawn (``plugins`` shows it; ``loadPlugins(from:trust:)`` amends the
     /// reports), and a library left with no plugin is released.

@@ -4,8 +4,9 @@ import PlugboardFiles
 /// dispatcher, fans every lifecycle event out by its ``DispatchPolicy`` and
 /// reports who answered what.
 ///
-/// Use one host from one thread: that thread is the plugins' dispatch thread.
-/// Install ``FaultReporter`` to have a crash in plugin code named.
+/// Use one host from one thread at a time (an actor that owns the host is the checked way under
+/// Swift 6): the thread of each call is the plugins' dispatch thread for it. Nothing detects
+/// calls from two threads at once. Install ``FaultReporter`` to have a crash in plugin code named.
 /// Libraries are shared by the hosts of a process; hosts that share a library
 /// must dispatch from the same thread.
 ///
@@ -140,8 +141,10 @@ public final class PluginHost {
         try registry.add(plugin, source: .builtIn)
     }
 
-    /// Lets go of every loaded library; the last host using one runs its `deinit`.
-    /// Send ``willTerminate()`` first. No plugin is called afterwards.
+    /// Lets go of every loaded library and registered plugin (built-in ones too); the last host
+    /// using a library runs its `deinit`. Send ``willTerminate()`` first: dropping the host shuts it
+    /// down without it. Afterwards the host is empty: events reach no plugin, posts reach no
+    /// observer, and libraries loaded later are loaded afresh.
     ///
     /// Returns one sentence per worker that failed while its library's `deinit` ran (a crash,
     /// an exit, a hang: `/path/libx.so crashed with SIGSEGV in deinit`), each also logged;

@@ -115,7 +115,13 @@ extension LibraryLoader {
     func restart(_ failed: WorkerConnection) -> LoadReport? {
         let (library, worker) = (failed.library, failed.worker)
         let used = loaded.restarts(of: library)
-        guard used < restartLimit else { return nil }
+        guard used < restartLimit else {
+            if restartLimit > 0 {
+                log(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .error, message:
+                    "the worker of \(library) failed with no restart left (\(used) of \(restartLimit) used): its plugins stay withdrawn"))
+            }
+            return nil
+        }
         loaded.countRestart(of: library)
         let report = loadInWorker(library, worker: worker, trust: failed.trust, into: registry)
         let attempt = "restart \(used + 1) of \(restartLimit)"

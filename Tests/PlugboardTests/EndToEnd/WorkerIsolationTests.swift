@@ -213,7 +213,8 @@ import Testing
     }
 
     /// `--restart N`: a crashed worker is started again (init and register again) up to
-    /// N times, each restart reported; its plugin takes part in the following events.
+    /// N times, each restart reported; its plugin takes part in the following events. A failure
+    /// past the last restart says so.
     @Test func aCrashedWorkerIsRestarted() throws {
         let workspace = try Workspace("worker-restart")
         defer { workspace.remove() }
@@ -226,6 +227,8 @@ import Testing
         #expect(messages.filter { $0.hasPrefix("com.example.hostile crashed with SIGSEGV in open_url") }.count == 2,
                 "\(result.output)")
         #expect(messages.contains("restarted the worker of \(library) (restart 1 of 1): com.example.hostile take part again"))
+        #expect(messages.contains("the worker of \(library) failed with no restart left (1 of 1 used): its plugins stay withdrawn"),
+                "\(result.output)")
         #expect(lines.logs(of: "com.example.hostile").filter { $0 == "open-url" }.count == 2,
                 "the first URL and, after the restart, the second; the third finds no plugin")
         #expect(lines.filter { $0.log?.message == "init" }.count == 2)
