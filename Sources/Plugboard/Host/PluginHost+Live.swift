@@ -29,13 +29,13 @@ extension PluginHost {
     /// (``LibraryChange/Kind/reloadFailed``); a library none of whose plugins serves joins instead.
     /// In process: ``LibraryChange/Kind/restartNeeded``.
     public func reload(libraryAt path: String, trust: PluginTrust = .strict) -> LibraryChange {
-        live.reload(path, trust: trust)
+        live.reload(path, trust: trust, because: "was to be reloaded")
     }
 
     /// Has the plugins of the library at `path` save their states (to the store of
     /// ``restoreState(from:)``, if any), get `deinit` and leave (``LibraryChange/Kind/left``); nil when
     /// none of its plugins serves. In process: ``LibraryChange/Kind/restartNeeded``.
     public func unload(libraryAt path: String) -> LibraryChange? {
-        live.leave(path)
+        live.leave(path, because: "was to leave")
     }
 }

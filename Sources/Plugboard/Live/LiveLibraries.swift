@@ -44,10 +44,10 @@ final class LiveLibraries {
             if let tried = loader.loaded.triedStatus[path], tried.isSameFile(as: status) { continue }
             // Only a file that changed is opened, for the writer check.
             guard !LibraryFile.isOpenForWriting(path) else { continue }
-            changes.append(held.contains(path) ? reload(path, trust: trust) : join(path, trust: trust))
+            changes.append(held.contains(path) ? reload(path, trust: trust, because: "changed") : join(path, trust: trust))
         }
         for path in held where !present.contains(path) && (try? FileStatus.ofLibrary(path)) == nil {
-            if let change = leave(path) { changes.append(change) }
+            if let change = leave(path, because: "was removed") { changes.append(change) }
         }
         return changes.filter { $0.kind != .restartNeeded || firstReport(of: $0.path) }
     }
@@ -67,11 +67,12 @@ final class LiveLibraries {
     }
 
     /// Replaces the library at `path` with the file there now: see ``PluginHost/reload(libraryAt:trust:)``.
-    func reload(_ path: String, trust: PluginTrust) -> LibraryChange {
+    /// `what` says what happened to the file, for an in-process library's ``LibraryChange/Kind/restartNeeded``.
+    func reload(_ path: String, trust: PluginTrust, because what: String) -> LibraryChange {
         let start = MonotonicClock.now()
         let old = registry.summaries.filter { $0.source == .library(path: path) }
         guard !old.isEmpty else { return join(path, trust: trust) }
-        guard !isInProcess(path) else { return restartNeeded(path, "changed") }
+        guard !isInProcess(path) else { return restartNeeded(path, what) }
         let oldIDs = Set(old.map(\.descriptor.id))
         var change = LibraryChange(.reloaded, path: path)
         change.fromVersion = LibraryChange.version(of: old)
@@ -102,13 +103,14 @@ final class LiveLibraries {
     }
 
     /// Has the plugins of the library at `path` save their states and leave: see
-    /// ``PluginHost/unload(libraryAt:)``. nil when nothing of it serves.
-    func leave(_ path: String) -> LibraryChange? {
+    /// ``PluginHost/unload(libraryAt:)``. nil when nothing of it serves. `what` says what happened to
+    /// the file, for an in-process library's ``LibraryChange/Kind/restartNeeded``.
+    func leave(_ path: String, because what: String) -> LibraryChange? {
         let start = MonotonicClock.now()
         let old = registry.summaries.filter { $0.source == .library(path: path) }
         loader.loaded.forgetTry(of: path)
         guard !old.isEmpty else { return nil }
-        guard !isInProcess(path) else { return restartNeeded(path, "was removed") }
+        guard !isInProcess(path) else { return restartNeeded(path, what) }
         var change = LibraryChange(.left, path: path)
         change.fromVersion = LibraryChange.version(of: old)
         change.plugins = old.map(\.descriptor.id)

@@ -186,6 +186,9 @@ import Testing
         #expect(again.kind == .joinFailed && again.failure?.contains("is registered by") == true, "\(again.sentence)")
         setting.host.open(url: "live://2")
         #expect(setting.counts() == ["count 1 (1.0)", "count 2 (1.0)"], "\(setting.logs.all)")
+        let unload = setting.host.unload(libraryAt: path)
+        #expect(unload?.kind == .restartNeeded && unload?.failure?.hasPrefix("was to leave, but it is loaded in the host's process") == true,
+                "\(unload?.sentence ?? "nil")")
     }
 
     /// In process, a path whose earlier file was opened (and failed) cannot load another file: the
