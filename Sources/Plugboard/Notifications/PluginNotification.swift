@@ -8,8 +8,8 @@ public struct NotificationToken: Sendable, Hashable {
 
 /// Why the bus refused a call: the C status it stands for and a sentence naming the call and the cause.
 public struct NotificationRefusal: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A negative `PB_ERR_*` code (services/notifications.h lists them).
-    let status: pb_status_t
+    /// A negative `PB_ERR_*` code (services/notifications.h lists them), the one a C plugin's call gets.
+    public let status: Int32
     /// "post com.example.x: the payload is not a JSON object".
     public let description: String
 

@@ -36,7 +36,8 @@ import Testing
         let trailingComma = #expect(throws: NotificationRefusal.self) { try host.post("com.example.news", payload: #"{"k":1,}"#) }
         #expect(trailingComma?.description
                 == #"post com.example.news: the payload is not a JSON object: {"k":1,} (line 1, column 8: a trailing comma before '}')"#)
-        #expect(throws: NotificationRefusal.self) { try host.observe("news") { _ in } }
+        let badName = #expect(throws: NotificationRefusal.self) { try host.observe("news") { _ in } }
+        #expect(badName?.status == -1, "PB_ERR_INVALID_ARGUMENT, as a C plugin's call gets")
     }
 
     @Test(arguments: isolations)
