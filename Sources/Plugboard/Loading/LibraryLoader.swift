@@ -116,6 +116,7 @@ final class LibraryLoader {
     func loadPlugins(from searchPath: PluginSearchPath, trust: PluginTrust) -> [LoadReport] {
         let candidates = LoadCandidate.all(in: searchPath, trust: trust)
         loaded.reserveTries(candidates.count)
+        LibraryTable.shared.reserveOpenings(candidates.count)
         registry.reserveCapacity(candidates.count)
         invoker.reserveCapacity(candidates.count)
         prestartWorkers(for: candidates, trust: trust)

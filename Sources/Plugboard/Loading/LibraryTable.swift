@@ -25,18 +25,30 @@ final class LibraryTable: Sendable {
 
     /// Opens `path`, the file `identity`, with `open`, and notes which file it was; refused when this
     /// process opened another file from that path before, which `dlopen` would hand back instead: its
-    /// code would run again, under the new file's name.
+    /// code would run again, under the new file's name. One look-up of the path when it opens (the
+    /// path is noted first, and forgotten if it cannot be opened).
     func opening<Opened>(_ path: String, as identity: FileIdentity,
                          _ open: () throws(LoadFailure) -> Opened) throws(LoadFailure) -> Opened {
-        if let earlier = openedFiles.withLock({ $0[path] }), earlier != identity {
+        let earlier = openedFiles.withLock { files -> FileIdentity? in
+            let earlier = files.updateValue(identity, forKey: path)
+            if let earlier, earlier != identity { files[path] = earlier }
+            return earlier
+        }
+        if let earlier, earlier != identity {
             throw LoadFailure(.open, "this process opened another file from this path before, and a library is never "
                               + "unloaded: the dynamic loader would hand back that one; restart the process to load this file")
         }
-        let opened = try open()
-        openedFiles.withLock { files in
-            if files[path] == nil { files[path] = identity }
+        do {
+            return try open()
+        } catch {
+            if earlier == nil { openedFiles.withLock { _ = $0.removeValue(forKey: path) } }
+            throw error
         }
-        return opened
+    }
+
+    /// Makes room for `count` more opened paths, so that noting them grows no table.
+    func reserveOpenings(_ count: Int) {
+        openedFiles.withLock { $0.reserveCapacity($0.count + count) }
     }
 
     /// The library at `path` for `owner`, loading it if no host has it yet.
