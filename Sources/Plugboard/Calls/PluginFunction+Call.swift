@@ -72,16 +72,23 @@ extension PluginFunction {
             let copy = String(validatingCString: text)
             release?(text)
             guard let copy else { throw .invalidResult(resolved.address, reason: "a string that is not valid UTF-8") }
+            guard copy.utf8.count <= ByteCount.valueLimit else {
+                throw .invalidResult(resolved.address, reason: "a string of " + ByteCount.overLimit(copy.utf8.count, limit: ByteCount.valueLimit))
+            }
             return .string(copy)
         case .bytes:
             let bytes = result.load(as: pb_bytes_t.self)
+            guard let size = ByteCount.checked(bytes.size, limit: ByteCount.valueLimit) else {
+                if let data = bytes.data { release?(UnsafeMutableRawPointer(mutating: data)) }
+                throw .invalidResult(resolved.address, reason: "bytes of " + ByteCount.overLimit(bytes.size, limit: ByteCount.valueLimit))
+            }
             guard let data = bytes.data else {
-                guard bytes.size == 0 else {
-                    throw .invalidResult(resolved.address, reason: "bytes with a NULL data pointer and a size of \(bytes.size)")
+                guard size == 0 else {
+                    throw .invalidResult(resolved.address, reason: "bytes with a NULL data pointer and a size of \(size)")
                 }
                 return .bytes([])
             }
-            let copy = Array(UnsafeBufferPointer(start: data, count: bytes.size))
+            let copy = Array(UnsafeBufferPointer(start: data, count: size))
             release?(UnsafeMutableRawPointer(mutating: data))
             return .bytes(copy)
         }

@@ -152,8 +152,8 @@ enum InvokeService {
     /// The `count` arguments at `arguments` as values.
     private static func read(_ arguments: UnsafePointer<pb_value_t>?, _ count: Int, service: String,
                              _ text: String) throws(InvokeFailure) -> [PluginValue] {
-        guard count <= FunctionSignature.maximumArguments else {
-            throw InvokeFailure(status: PB_ERR_INVALID_ARGUMENT, message: "\(service) \(text): argument_count is \(count);"
+        guard (0...FunctionSignature.maximumArguments).contains(count) else {
+            throw InvokeFailure(status: PB_ERR_INVALID_ARGUMENT, message: "\(service) \(text): argument_count is \(UInt(bitPattern: count));"
                                 + " no function takes more than \(FunctionSignature.maximumArguments)")
         }
         let given = arguments.map { UnsafeBufferPointer(start: $0, count: count) } ?? UnsafeBufferPointer(start: nil, count: 0)

@@ -16,14 +16,20 @@ extension PluginValue {
         case PB_VALUE_STRING:
             guard let text = value.string else { throw invalid("the string is NULL") }
             guard let string = String(validatingCString: text) else { throw invalid("the string is not valid UTF-8") }
+            guard string.utf8.count <= ByteCount.valueLimit else {
+                throw invalid("the string is " + ByteCount.overLimit(string.utf8.count, limit: ByteCount.valueLimit))
+            }
             self = .string(string)
         case PB_VALUE_BYTES:
+            guard let size = ByteCount.checked(value.bytes.size, limit: ByteCount.valueLimit) else {
+                throw invalid("bytes.size is " + ByteCount.overLimit(value.bytes.size, limit: ByteCount.valueLimit))
+            }
             guard let data = value.bytes.data else {
-                guard value.bytes.size == 0 else { throw invalid("bytes.data is NULL but bytes.size is \(value.bytes.size)") }
+                guard size == 0 else { throw invalid("bytes.data is NULL but bytes.size is \(size)") }
                 self = .bytes([])
                 return
             }
-            self = .bytes(Array(UnsafeBufferPointer(start: data, count: value.bytes.size)))
+            self = .bytes(Array(UnsafeBufferPointer(start: data, count: size)))
         case PB_VALUE_POINTER: self = .pointer(UInt(bitPattern: value.pointer))
         default: throw invalid("kind \(value.kind) is not a PB_VALUE_* an argument takes")
         }

@@ -20,13 +20,14 @@ enum SavedStateCall {
         let status = save(ctx, &out)
         defer { if let data = out.data { table.release_state?(ctx, data, out.size) } }
         guard status == PB_OK else { return .refused("save_state returned status \(status)") }
-        guard out.size <= SavedStateFile.maximumStateSize else {
-            return .refused("save_state returned \(out.size) bytes, over the limit of \(SavedStateFile.maximumStateSize) (PB_SAVED_STATE_MAX_SIZE)")
+        guard let size = ByteCount.checked(out.size, limit: SavedStateFile.maximumStateSize) else {
+            return .refused("save_state returned " + ByteCount.overLimit(out.size, limit: SavedStateFile.maximumStateSize)
+                            + " (PB_SAVED_STATE_MAX_SIZE)")
         }
-        guard out.size == 0 || out.data != nil else {
-            return .refused("save_state returned NULL data with a size of \(out.size)")
+        guard size == 0 || out.data != nil else {
+            return .refused("save_state returned NULL data with a size of \(size)")
         }
-        return .state(out.data.map { Array(UnsafeBufferPointer(start: $0, count: out.size)) } ?? [])
+        return .state(out.data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
     }
 
     /// Calls `restore_state` with `state` saved by `savedVersion` (nil when the slot is NULL).

@@ -122,6 +122,16 @@ static pb_bytes_t null_bytes_with_size(void) {
     pb_bytes_t result = {NULL, 3};
     return result;
 }
+static const uint8_t one_byte[1];
+/* Sizes no buffer has: one Swift reads as negative, one too large to allocate. */
+static pb_bytes_t wrapped_bytes(void) {
+    pb_bytes_t result = {one_byte, (size_t)-5};
+    return result;
+}
+static pb_bytes_t exabyte_bytes(void) {
+    pb_bytes_t result = {one_byte, (size_t)1 << 62};
+    return result;
+}
 
 /* The host, kept by init, for length_after_log. */
 static const pb_host_t *the_host;
@@ -179,6 +189,8 @@ static const pb_function_t functions[] = {
     FUNCTION(null_string, "string ()", NULL),
     FUNCTION(bad_utf8, "string ()", NULL),
     FUNCTION(null_bytes_with_size, "bytes ()", NULL),
+    FUNCTION(wrapped_bytes, "bytes ()", NULL),
+    FUNCTION(exabyte_bytes, "bytes ()", NULL),
 };
 
 static int32_t ok(void) { return 42; }

@@ -796,9 +796,12 @@ static pb_status_t save_state(void *ctx, pb_bytes_t *out) {
     out->size = 100;
 #endif
 #if defined(HUGE_STATE_AT) && HUGE_STATE_AT == AT_SAVE_STATE
+#ifndef HUGE_STATE_SIZE
+#define HUGE_STATE_SIZE ((size_t)PB_SAVED_STATE_MAX_SIZE + 1)
+#endif
     static const uint8_t one_byte[1] = {0};
     out->data = one_byte;
-    out->size = (size_t)PB_SAVED_STATE_MAX_SIZE + 1;
+    out->size = HUGE_STATE_SIZE;
 #endif
     return PB_OK;
 }

@@ -288,6 +288,11 @@ import Testing
         ("none", ["NULL_STATE_AT=AT_SAVE_STATE"], "save_state returned NULL data with a size of 100"),
         ("process", ["HUGE_STATE_AT=AT_SAVE_STATE"], "save_state returned 16777217 bytes, over the limit"),
         ("none", ["HUGE_STATE_AT=AT_SAVE_STATE"], "save_state returned 16777217 bytes, over the limit"),
+        // A size_t from 2^63 on, which Swift reads as a negative Int: refused, not a trap in the host.
+        ("none", ["HUGE_STATE_AT=AT_SAVE_STATE", "HUGE_STATE_SIZE=((size_t)-1)"],
+         "save_state returned 18446744073709551615 bytes, over the limit"),
+        ("process", ["HUGE_STATE_AT=AT_SAVE_STATE", "HUGE_STATE_SIZE=((size_t)1 << 62)"],
+         "save_state returned 4611686018427387904 bytes, over the limit"),
     ])
     func aFailingSaveKeepsThePreviousState(isolation: String, definitions: [String], words: String) throws {
         let workspace = try Self.workspace("failed-save", counterVersion: nil)
