@@ -70,6 +70,26 @@ import Testing
         #expect(report.deliveries.isEmpty && report.unobserved.map(\.name) == ["com.example.news"], "\(report)")
     }
 
+    /// A plugin thread started in `init` posts from then on: refused until its library registered
+    /// in the worker, then held by the host until the host registered the library too, and
+    /// delivered with the next event. Its worker is not taken for a forger (its posts reached the
+    /// host before its load's answer had been taken).
+    @Test func aThreadPostingFromInitIsNotTakenForAForger() throws {
+        let workspace = try Workspace("bus-from-init")
+        defer { workspace.remove() }
+        let library = try PluginCompiler.hostile("early.so", in: workspace.plugins, ["STRAY_POST_THREAD_AT=AT_INIT"])
+        for _ in 0..<5 {
+            let host = PluginHost(isolation: .workers(worker: TestPaths.worker))
+            defer { host.shutdown() }
+            let report = host.loadLibrary(at: library)
+            #expect(report.status == .loaded, "\(report)")
+            usleep(30_000)
+            let event = host.didReceiveMemoryWarning()
+            #expect(host.failures.isEmpty, "\(host.failures)")
+            #expect(event.notifications.unobserved.contains { $0.name == "com.example.stray" }, "\(event.notifications)")
+        }
+    }
+
     @Test func aThreadPostingAfterDeinitIsIgnoredAndCounted() throws {
         let workspace = try Workspace("bus-after-deinit")
         defer { workspace.remove() }

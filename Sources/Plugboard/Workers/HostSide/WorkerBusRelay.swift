@@ -4,27 +4,63 @@ import Synchronization
 /// A worker's notification-bus calls (`post`, `observe`, `stop-observing`), taken on the host's
 /// bus. None is answered (the worker answered its plugin already), so a denied post is dropped
 /// and a denied observation never made; a frame plugin code forged (a sender that is not one of
-/// the worker's registered plugins, a name or payload the bus refuses) ends the worker.
+/// the worker's registered plugins, a name or payload the bus refuses) ends the worker. The calls
+/// a plugin thread makes once its library registered in the worker, before the host registered
+/// it, wait for that (``admit(_:)``), in order.
 final class WorkerBusRelay: Sendable {
     private let bus: NotificationBus?
     private let gate: ServiceGate
-    /// The ids of the worker's plugins the host registered: the only senders and receivers its
-    /// posts and observations may name.
-    private let admitted = Mutex<Set<String>>([])
+
+    private struct State {
+        /// The ids of the worker's plugins the host registered: the only senders and receivers
+        /// its posts and observations may name; nil until the host registered its library.
+        var admitted: Set<String>?
+        /// The calls that came before that, in order.
+        var held: [WorkerMessage] = []
+    }
+
+    /// Every call is taken under it, so that none overtakes another.
+    private let state = Mutex(State())
 
     init(bus: NotificationBus?, gate: ServiceGate) {
         self.bus = bus
         self.gate = gate
     }
 
-    /// Makes `plugins` the worker's plugins the host registered (after its load).
-    func admit(_ plugins: [PluginID]) {
-        admitted.withLock { $0 = Set(plugins.map(\.rawValue)) }
+    /// Makes `plugins` the worker's plugins the host registered (after its load), and takes the
+    /// calls of `connection`'s worker that waited for it; returns why the worker must end when one
+    /// was forged, else nil.
+    func admit(_ plugins: [PluginID], of connection: WorkerConnection) -> String? {
+        state.withLock { state in
+            state.admitted = Set(plugins.map(\.rawValue))
+            let held = state.held
+            state.held = []
+            for message in held {
+                if let forged = relay(message, of: connection, admitted: state.admitted ?? []) { return forged }
+            }
+            return nil
+        }
     }
 
-    /// Takes a `post`, `observe` or `stop-observing` of `connection`'s worker; returns why the
-    /// worker must end when the frame was forged, else nil.
+    /// Takes a `post`, `observe` or `stop-observing` of the worker; returns why the worker must
+    /// end when the frame was forged (or more calls than the bus queues came before its library
+    /// was registered), else nil.
     func take(_ message: WorkerMessage, from connection: WorkerConnection) -> String? {
+        state.withLock { state in
+            guard let admitted = state.admitted else {
+                guard state.held.count < NotificationBus.queueLimit else {
+                    return "it made more than \(NotificationBus.queueLimit) notification-bus calls before the host registered its library"
+                }
+                state.held.append(message)
+                return nil
+            }
+            return relay(message, of: connection, admitted: admitted)
+        }
+    }
+
+    /// Relays one call of `connection`'s worker, whose `admitted` plugins are known, to the host's bus.
+    private func relay(_ message: WorkerMessage, of connection: WorkerConnection, admitted: Set<String>) -> String? {
+        let owner = ObjectIdentifier(connection)
         switch message {
         case .post(let plugin, let name, let payload, let depth):
             // The worker checked it; plugin code can write to the channel too, so the host checks again.
@@ -34,7 +70,7 @@ final class WorkerBusRelay: Sendable {
             } catch {
                 return "it sent a post the bus refuses: \(error)"
             }
-            if let forged = forgery(plugin, "post") { return forged }
+            if let forged = Self.forgery(plugin, "post", admitted) { return forged }
             guard gate.refusal(.post) == nil else { return nil }
             // Queued before the reader takes the answer of the call the post was made in: never reordered after it.
             // A full queue drops it: the worker's plugin was answered PB_OK already (see notifications.h).
@@ -45,22 +81,22 @@ final class WorkerBusRelay: Sendable {
             } catch {
                 return "it sent an observe the bus refuses: \(error)"
             }
-            if let forged = forgery(plugin, "observe") { return forged }
+            if let forged = Self.forgery(plugin, "observe", admitted) { return forged }
             guard gate.refusal(.observe) == nil else { return nil }
             // Past the limit (the worker's own bus refuses that first; only a forged frame gets here)
             // the observation is not made.
-            _ = bus?.observe(name, receiver: plugin, owner: ObjectIdentifier(connection), .worker(connection, token: token))
+            _ = bus?.observe(name, receiver: plugin, owner: owner, .worker(connection, token: token))
         case .stopObserving(let token):
-            bus?.stopWorkerObserving(token, owner: ObjectIdentifier(connection))
+            bus?.stopWorkerObserving(token, owner: owner)
         default:
             break
         }
         return nil
     }
 
-    /// Why a `call` naming `plugin` is forged (not one of the worker's registered plugins), or nil.
-    private func forgery(_ plugin: String, _ call: String) -> String? {
-        admitted.withLock { $0.contains(plugin) } ? nil
+    /// Why a `call` naming `plugin` is forged (not one of the worker's `admitted` plugins), or nil.
+    private static func forgery(_ plugin: String, _ call: String, _ admitted: Set<String>) -> String? {
+        admitted.contains(plugin) ? nil
             : "it sent a \(call) on behalf of '\(plugin)', which is not one of its plugins the host registered"
     }
 }

@@ -281,9 +281,10 @@ final class WorkerConnection: Sendable {
         return first
     }
 
-    /// Makes `plugins` the worker's plugins the host registered (after its load).
+    /// Makes `plugins` the worker's plugins the host registered (after its load): the bus calls its
+    /// plugin threads made meanwhile are taken now (one forged ends the worker).
     func admit(_ plugins: [PluginID]) {
-        bus.admit(plugins)
+        if let forged = bus.admit(plugins, of: self) { end(.lost(forged)) }
     }
 
     /// Reads the worker's messages until the channel ends, and returns after ``end(_:)``.
