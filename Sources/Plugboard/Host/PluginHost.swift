@@ -64,8 +64,9 @@ public final class PluginHost {
     }
 
     /// Asked while the host waits for a worker's answer: true stops the wait, the
-    /// worker with it (the call is reported as interrupted). For an application that
-    /// must stop promptly on a signal, even while a plugin spins. Default: never.
+    /// worker with it (the call is reported as interrupted); asked too after each notification
+    /// delivered, where true drops the rest of the queue (``DeliveryStop/interrupted``). For an
+    /// application that must stop promptly on a signal, even while a plugin spins. Default: never.
     public var interruption: @Sendable () -> Bool {
         get { workers.interruption }
         set { workers.interruption = newValue }

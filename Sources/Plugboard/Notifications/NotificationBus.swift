@@ -225,12 +225,14 @@ final class NotificationBus: Sendable {
     /// each notification to the observers of its name whose receiver `rank` places (lower
     /// first; nil: not registered with the host, skipped), with `deliver`, which returns the
     /// call's duration (nil when not timed) and its failure. An observation ended during the
-    /// drain is not called again. Returns what was delivered, unobserved and dropped.
-    func drain(rank: (String) -> Int?,
+    /// drain is not called again. It stops, dropping what is left, after the notification that
+    /// reaches ``NotificationReport/deliveryLimit`` deliveries, or when `interrupted` says so
+    /// (asked after each notification). Returns what was delivered, unobserved and dropped.
+    func drain(rank: (String) -> Int?, interrupted: () -> Bool,
                deliver: (Observer, PluginNotification, _ depth: Int) -> (nanoseconds: UInt64?, failure: String?))
         -> NotificationReport {
         var report = NotificationReport()
-        while let (notification, depth) = state.withLock({ state -> (PluginNotification, Int)? in
+        while report.stopped == nil, let (notification, depth) = state.withLock({ state -> (PluginNotification, Int)? in
             guard !state.queue.isEmpty else { return nil }
             pending.subtract(1, ordering: .relaxed)
             return state.queue.removeFirst()
@@ -249,6 +251,15 @@ final class NotificationBus: Sendable {
                 report.deliveries.append(NotificationDelivery(
                     name: notification.name, sender: notification.sender, receiver: observer.receiver, depth: depth,
                     nanoseconds: outcome.nanoseconds, failure: outcome.failure))
+            }
+            report.stopped = report.deliveries.count >= NotificationReport.deliveryLimit ? .deliveryLimit
+                : interrupted() ? .interrupted : nil
+        }
+        if report.stopped != nil {
+            report.undelivered = state.withLock { state in
+                defer { state.queue = [] }
+                pending.subtract(state.queue.count, ordering: .relaxed)
+                return state.queue.map { PostedNotification(name: $0.0.name, sender: $0.0.sender, depth: $0.1) }
             }
         }
         report.dropped = state.withLock { state in

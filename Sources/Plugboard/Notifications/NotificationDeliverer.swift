@@ -60,8 +60,11 @@ final class NotificationDeliverer {
         registry.startCalls()
         defer { registry.endCalls() }
         let callSite = callSite
+        let workers = workers
         return bus.drain { receiver in
             receiver == NotificationBus.hostSender ? Int.max : ranks[receiver]?.rank
+        } interrupted: {
+            workers.interruption()
         } deliver: { observer, notification, depth in
             var label: UnsafePointer<pbf_label_t>?
             if case .native = observer.callback { label = ranks[observer.receiver]?.label }

@@ -8,16 +8,35 @@ public struct NotificationReport: Sendable, Codable, Equatable {
     /// The notifications dropped because they were posted deeper than the limit
     /// (`PB_NOTIFICATION_DEPTH_MAX`): observers posting to each other without end.
     public internal(set) var dropped: [PostedNotification] = []
+    /// Why the delivery stopped before the queue was empty, if it did; ``undelivered`` lists what was left.
+    public internal(set) var stopped: DeliveryStop?
+    /// The notifications left in the queue when the delivery stopped, dropped.
+    public internal(set) var undelivered: [PostedNotification] = []
+
+    /// The most deliveries one delivery of the queue makes (it stops after the notification that
+    /// reaches it): 16 times the queue's limit, room for every notification that can wait to reach
+    /// every depth, and a bound on the time and memory of observers that fan out to each other.
+    public static let deliveryLimit = NotificationBus.queueLimit * NotificationBus.depthLimit
 
     /// True when nothing was posted.
-    public var isEmpty: Bool { deliveries.isEmpty && unobserved.isEmpty && dropped.isEmpty }
+    public var isEmpty: Bool { deliveries.isEmpty && unobserved.isEmpty && dropped.isEmpty && undelivered.isEmpty }
 
     /// Appends `other`'s entries after this report's.
     mutating func append(_ other: NotificationReport) {
         deliveries += other.deliveries
         unobserved += other.unobserved
         dropped += other.dropped
+        stopped = stopped ?? other.stopped
+        undelivered += other.undelivered
     }
+}
+
+/// Why a delivery of the notification queue stopped before the queue was empty.
+public enum DeliveryStop: String, Sendable, Codable {
+    /// It made ``NotificationReport/deliveryLimit`` deliveries: observers that post to each other, fanning out.
+    case deliveryLimit = "delivery-limit"
+    /// The host was asked to stop (``PluginHost/interruption``: a signal, in `plugboard run`).
+    case interrupted
 }
 
 /// One notification handed to one observer.

@@ -91,6 +91,16 @@ enum HumanFormat {
               "    notification \($0.name)  from \($0.sender): DROPPED, posted \($0.depth) deep "
                   + "(observers posting from observers; the limit is \(PostedNotification.depthLimit))"
           }
+          + report.undelivered.map { "    notification \($0.name)  from \($0.sender): DROPPED, " + stopped(report.stopped) }
+    }
+
+    /// Why a delivery left notifications undelivered.
+    private static func stopped(_ stop: DeliveryStop?) -> String {
+        switch stop {
+        case .interrupted: "the delivery stopped when the run was asked to stop"
+        case .deliveryLimit, nil:
+            "the delivery stopped after \(NotificationReport.deliveryLimit) deliveries (observers posting to each other, fanning out)"
+        }
     }
 
     /// "state restored com.example.x (12 bytes)", one line per plugin, a warning indented below.

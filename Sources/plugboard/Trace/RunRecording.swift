@@ -91,7 +91,7 @@ final class RunRecording {
                  from: deliveryStart, nanoseconds: length, args: args)
             deliveryStart += length
         }
-        for (what, posted) in report.unobserved.map({ ("unobserved", $0) }) + report.dropped.map({ ("dropped", $0) }) {
+        for (what, posted) in report.unobserved.map({ ("unobserved", $0) }) + (report.dropped + report.undelivered).map({ ("dropped", $0) }) {
             instant("notification " + what, .notification, lane: Self.lane(posted.sender), at: end,
                     args: ["notification": posted.name, "sender": posted.sender, "depth": String(posted.depth)])
         }

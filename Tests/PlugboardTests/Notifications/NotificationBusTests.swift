@@ -12,13 +12,40 @@ import Testing
     }
 
     /// Drains `bus` with the plugins ranked as listed (the host last), calling Swift observers.
-    static func drain(_ bus: NotificationBus, ranks: [String]) -> NotificationReport {
+    static func drain(_ bus: NotificationBus, ranks: [String], interrupted: () -> Bool = { false }) -> NotificationReport {
         bus.drain { receiver in
             receiver == NotificationBus.hostSender ? Int.max : ranks.firstIndex(of: receiver)
+        } interrupted: {
+            interrupted()
         } deliver: { observer, notification, _ in
             if case .swift(let callback) = observer.callback { callback(notification) }
             return (nil, nil)
         }
+    }
+
+    /// Observers that each post again fan out (four deliveries per notification, sixteen deep): the
+    /// delivery stops after the notification that reaches the limit, and drops the queue, reported.
+    @Test func aCascadeStopsAtTheDeliveryLimit() {
+        let bus = NotificationBus()
+        for _ in 0..<4 {
+            _ = bus.observe("com.x.y", receiver: "com.a", owner: nil, .swift { _ in _ = bus.post("com.x.y", payload: "{}", sender: "com.a") })
+        }
+        bus.post("com.x.y", payload: "{}", sender: "com.c")
+        let report = Self.drain(bus, ranks: ["com.a"])
+        #expect(report.stopped == .deliveryLimit)
+        #expect((NotificationReport.deliveryLimit..<NotificationReport.deliveryLimit + 4).contains(report.deliveries.count),
+                "\(report.deliveries.count)")
+        #expect(!report.undelivered.isEmpty && report.undelivered.allSatisfy { $0.name == "com.x.y" })
+        #expect(!bus.hasPending && Self.drain(bus, ranks: ["com.a"]).isEmpty, "the rest was dropped, not left for later")
+    }
+
+    /// An interruption stops the delivery after the notification being delivered.
+    @Test func anInterruptionStopsTheDelivery() {
+        let bus = NotificationBus()
+        _ = bus.observe("com.x.y", receiver: "com.a", owner: nil, .swift { _ in })
+        for _ in 0..<3 { bus.post("com.x.y", payload: "{}", sender: "com.c") }
+        let report = Self.drain(bus, ranks: ["com.a"]) { true }
+        #expect(report.stopped == .interrupted && report.deliveries.count == 1 && report.undelivered.count == 2, "\(report)")
     }
 
     @Test func deliversInPostingOrderToObserversInRankOrderThenObservationOrder() {
