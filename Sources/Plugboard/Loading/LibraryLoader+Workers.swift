@@ -57,7 +57,7 @@ extension LibraryLoader {
         // Until the library has registered its plugins, the policy's default rule is its rule.
         if let accessPolicy { connection.gate.apply(accessPolicy, library: path, plugins: nil) }
         let report: LoadReport
-        switch connection.load(path, timeout: callTimeout) {
+        switch connection.load(path, timeout: callTimeout, interrupted: interruption) {
         case .report(let answer):
             report = answer
         case .broken(let failure):
@@ -189,12 +189,13 @@ extension WorkerConnection {
         case lost(WorkerEnding)
     }
 
-    /// Has the worker load the library at `path`, under the connection's trust rule, waiting at most `timeout`.
-    func load(_ path: String, timeout: Duration?) -> LoadAnswer {
+    /// Has the worker load the library at `path`, under the connection's trust rule, waiting at most
+    /// `timeout` and while `interrupted` says false.
+    func load(_ path: String, timeout: Duration?, interrupted: () -> Bool = { false }) -> LoadAnswer {
         logs.loading()
         var registered: [PluginID] = []
         defer { logs.loaded(registered) }
-        switch request(.load(path: path, allowInsecure: trust == .allowInsecure), timeout: timeout) {
+        switch request(.load(path: path, allowInsecure: trust == .allowInsecure), timeout: timeout, interrupted: interrupted) {
         case .success(.loaded(let json)):
             guard let report = try? JSONDecoder().decode(LoadReport.self, from: Data(json)) else {
                 abandon("it sent a load report that does not decode")

@@ -29,6 +29,9 @@ final class LibraryLoader {
     let sandboxMode: SandboxMode
     /// How long a worker may take to load a library; also its handshake's and `deinit`'s limit (``workerGrace``).
     let callTimeout: Duration?
+    /// Asked while a worker loads a library: true stops the wait, and the worker (the load fails as
+    /// interrupted); see ``PluginHost/interruption``.
+    var interruption: @Sendable () -> Bool = { false }
     /// How often a library's failed worker is started again.
     let restartLimit: Int
     /// The container of the `files` host service; nil offers none (unless ``filesProxy``).

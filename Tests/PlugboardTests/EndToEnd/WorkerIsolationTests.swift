@@ -212,6 +212,27 @@ import Testing
         #expect(LeftoverProcesses.noneLeft(mark, host: host.pid))
     }
 
+    /// SIGTERM while a library's `init` spins in its worker at start-up: the host stops waiting
+    /// for the load and that worker, and exits 143 within seconds, not after the call timeout.
+    @Test func aSignalEndsTheRunWhileALibraryLoads() throws {
+        let workspace = try Workspace("worker-load-signal")
+        defer { workspace.remove() }
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SPIN_AT=AT_INIT"])
+        let mark = LeftoverProcesses.mark()
+        var environment = TestPaths.hermeticEnvironment
+        environment.merge(mark) { $1 }
+        let host = try LiveProcess(CLI.binary(), ["run", "--isolation", "process", "--plugin-dir", workspace.plugins,
+                                                  "--container", workspace.root.file("container"), "--call-timeout", "120"],
+                                   environment: environment)
+        defer { host.stop() }
+        usleep(1_000_000)
+        kill(host.pid, SIGTERM)
+        let (ending, output, timedOut) = host.waitForExit(timeout: .seconds(10))
+        #expect(!timedOut && ending == .exit(143), "\(output)")
+        #expect(output.contains("\(library) was still in init"), "\(output)")
+        #expect(LeftoverProcesses.noneLeft(mark, host: host.pid))
+    }
+
     /// `--restart N`: a crashed worker is started again (init and register again) up to
     /// N times, each restart reported; its plugin takes part in the following events. A failure
     /// past the last restart says so.

@@ -7,8 +7,12 @@ import PlugboardWorkerProtocol
 final class WorkerSupervisor {
     /// How long one call into a worker may take; nil: no limit.
     let callTimeout: Duration?
-    /// Asked while a call waits for a worker's answer: true stops the wait, and the worker.
-    var interruption: @Sendable () -> Bool = { false }
+    /// Asked while a call or a load waits for a worker's answer: true stops the wait, and the
+    /// worker. The loader's, which asks it while a worker loads a library.
+    var interruption: @Sendable () -> Bool {
+        get { loader.interruption }
+        set { loader.interruption = newValue }
+    }
     /// Every plugin whose worker failed during a call so far, in the order it happened.
     private(set) var failures: [PluginFailure] = []
     /// The host's dispatch-thread record, which a call into a worker leaves (no plugin code runs here).
