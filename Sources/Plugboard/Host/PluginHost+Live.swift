@@ -11,7 +11,8 @@
 /// removed: libraries are never unloaded.
 extension PluginHost {
     /// Applies what changed in the folders of `searchPath` since the host last looked: new files join,
-    /// changed ones (another inode, size, modification time, owner or permissions) are reloaded, removed ones leave. A file
+    /// changed ones (another inode, size, modification time, owner or permissions) are reloaded, removed ones (or a
+    /// name that now leads to no regular file) leave. A file
     /// still open for writing waits for a later call; a file that failed waits until it changes. Call it
     /// on a signal (SIGHUP), or when a ``PluginFolderWatcher`` saw changes and the folders stayed quiet.
     public func applyChanges(in searchPath: PluginSearchPath, trust: PluginTrust = .strict) -> [LibraryChange] {

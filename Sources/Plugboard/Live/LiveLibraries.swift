@@ -39,8 +39,10 @@ final class LiveLibraries {
         var present: Set<String> = []
         let held = heldPaths
         for case .file(let path, _) in LoadCandidate.all(in: searchPath, trust: trust) {
-            present.insert(path)
+            // A name that leads to no regular file (a dangling or looping link) is no library: a
+            // held one leaves.
             guard let status = try? FileStatus.ofLibrary(path) else { continue }
+            present.insert(path)
             if let tried = loader.loaded.triedStatus[path], tried.isSameFile(as: status) { continue }
             // Only a file that changed is opened, for the writer check.
             guard !LibraryFile.isOpenForWriting(path) else { continue }

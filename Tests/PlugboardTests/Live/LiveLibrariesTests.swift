@@ -174,6 +174,20 @@ import Testing
         #expect(setting.host.plugins.map(\.descriptor.version) == ["1.0"], "the loaded library serves on")
     }
 
+    /// A library whose name becomes a dangling link leaves, as a removed one does (it was kept, serving
+    /// a file no longer there).
+    @Test func aLibraryReplacedByADanglingLinkLeaves() throws {
+        let setting = try Setting(isolation: .workers(worker: TestPaths.worker))
+        defer { setting.remove() }
+        let path = try setting.drop(version: "1.0")
+        #expect(setting.host.applyChanges(in: setting.searchPath).map(\.kind) == [.joined])
+        let link = setting.directory.file("link")
+        #expect(symlink(setting.directory.file("nowhere.so"), link) == 0 && rename(link, path) == 0)
+        let changes = setting.host.applyChanges(in: setting.searchPath)
+        #expect(changes.map(\.kind) == [.left], "\(changes.map(\.sentence))")
+        #expect(setting.host.plugins.isEmpty)
+    }
+
     /// A library that serves in process, joined again, is refused for its ids and serves on: the
     /// refused second hold lets go of it without its `deinit` (which had cut it off from the host).
     @Test func inProcessJoiningAServingLibraryAgainLeavesItServing() throws {
