@@ -190,9 +190,11 @@ final class WorkerSession {
             return version.major == WorkerProtocolVersion.current.major
         case .load(let path, let allowInsecure):
             let report = loader.loadLibrary(at: path, trust: allowInsecure ? .allowInsecure : .strict, placement: nil)
+            // By id, looked up once each: a library may register many thousand plugins.
+            let registered = Dictionary(loader.registry.entries.map { ($0.descriptor.id, $0) }) { first, _ in first }
             for summary in report.plugins {
-                for entry in loader.registry.entries where entry.descriptor.id == summary.descriptor.id {
-                    if case .native(let definition, let library) = entry.implementation { plugins.append((definition, library)) }
+                if let entry = registered[summary.descriptor.id], case .native(let definition, let library) = entry.implementation {
+                    plugins.append((definition, library))
                 }
             }
             functionCalls.number(plugins.map(\.definition.descriptor.id))
