@@ -51,6 +51,15 @@ final class LiveLibraries {
         for path in held where !present.contains(path) && (try? FileStatus.ofLibrary(path)) == nil {
             if let change = leave(path, because: "was removed") { changes.append(change) }
         }
+        // An id may move from one library to another in one deployment: a library refused an id that
+        // another change of this pass freed is tried once more, after all of them.
+        if changes.contains(where: { [.joined, .reloaded, .left].contains($0.kind) }) {
+            for index in changes.indices where [.joinFailed, .reloadFailed].contains(changes[index].kind)
+                && changes[index].load?.refused.isEmpty == false {
+                let path = changes[index].path
+                changes[index] = held.contains(path) ? reload(path, trust: trust, because: "changed") : join(path, trust: trust)
+            }
+        }
         return changes.filter { $0.kind != .restartNeeded || firstReport(of: $0.path) }
     }
 

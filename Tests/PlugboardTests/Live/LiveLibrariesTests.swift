@@ -174,6 +174,21 @@ import Testing
         #expect(setting.host.plugins.map(\.descriptor.version) == ["1.0"], "the loaded library serves on")
     }
 
+    /// An id that moves from one library to another in one deployment: the library that takes it is
+    /// refused while the other still serves it, and tried again once the other's change freed it.
+    @Test func anIdMovedBetweenTwoLibrariesInOneChangeMoves() throws {
+        let setting = try Setting(isolation: .workers(worker: TestPaths.worker))
+        defer { setting.remove() }
+        try setting.drop(version: "1.0", as: "liba.so", [#"LIVE_ID="com.example.a""#])
+        try setting.drop(version: "1.0", as: "libb.so", [#"LIVE_ID="com.example.b""#])
+        #expect(setting.host.applyChanges(in: setting.searchPath).map(\.kind) == [.joined, .joined])
+        try setting.drop(version: "2.0", as: "liba.so", [#"LIVE_ID="com.example.b""#])
+        try setting.drop(version: "2.0", as: "libb.so", [#"LIVE_ID="com.example.c""#])
+        let changes = setting.host.applyChanges(in: setting.searchPath)
+        #expect(changes.map(\.kind) == [.reloaded, .reloaded], "\(changes.map(\.sentence))")
+        #expect(setting.host.plugins.map(\.descriptor.id.rawValue).sorted() == ["com.example.b", "com.example.c"])
+    }
+
     /// A library whose name becomes a dangling link leaves, as a removed one does (it was kept, serving
     /// a file no longer there).
     @Test func aLibraryReplacedByADanglingLinkLeaves() throws {
