@@ -8,6 +8,15 @@ import Testing
 /// crash, an exit or a hang in plugin code ends only that library's part,
 /// reported in one line; the good plugins beside it get every event.
 @Suite struct WorkerIsolationTests {
+    /// Starts `plugboard run --isolation process` over the workspace's plugins and container with
+    /// `arguments`, its processes marked with `mark`.
+    private static func start(_ workspace: Workspace, _ arguments: [String], mark: [String: String]) throws -> LiveProcess {
+        var environment = TestPaths.hermeticEnvironment
+        environment.merge(mark) { $1 }
+        return try LiveProcess(CLI.binary(), ["run", "--isolation", "process", "--plugin-dir", workspace.plugins,
+                                              "--container", workspace.root.file("container")] + arguments, environment: environment)
+    }
+
     /// Runs `plugboard run --isolation process --json` over `workspace` with the URLs given.
     private static func run(_ workspace: Workspace, _ extra: [String] = [], mark: [String: String]) throws -> ProcessResult {
         try CLI.run(["run", "--isolation", "process", "--json", "--plugin-dir", workspace.plugins,
@@ -196,12 +205,7 @@ import Testing
         try GoodPlugins.build(in: workspace.plugins)
         try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SPIN_AT=AT_OPEN_URL"])
         let mark = LeftoverProcesses.mark()
-        var environment = TestPaths.hermeticEnvironment
-        environment.merge(mark) { $1 }
-        let host = try LiveProcess(CLI.binary(), ["run", "--isolation", "process", "--plugin-dir", workspace.plugins,
-                                                  "--container", workspace.root.file("container"),
-                                                  "--open-url", "myapp://x", "--call-timeout", "120"],
-                                   environment: environment)
+        let host = try Self.start(workspace, ["--open-url", "myapp://x", "--call-timeout", "120"], mark: mark)
         defer { host.stop() }
         #expect(host.waitForOutput(containing: "[com.example.hostile] info: open-url"), "\(host.output)")
         kill(host.pid, SIGTERM)
@@ -219,11 +223,7 @@ import Testing
         defer { workspace.remove() }
         let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SPIN_AT=AT_INIT"])
         let mark = LeftoverProcesses.mark()
-        var environment = TestPaths.hermeticEnvironment
-        environment.merge(mark) { $1 }
-        let host = try LiveProcess(CLI.binary(), ["run", "--isolation", "process", "--plugin-dir", workspace.plugins,
-                                                  "--container", workspace.root.file("container"), "--call-timeout", "120"],
-                                   environment: environment)
+        let host = try Self.start(workspace, ["--call-timeout", "120"], mark: mark)
         defer { host.stop() }
         usleep(1_000_000)
         kill(host.pid, SIGTERM)
@@ -424,11 +424,7 @@ import Testing
         defer { workspace.remove() }
         try GoodPlugins.build(in: workspace.plugins)
         let mark = LeftoverProcesses.mark()
-        var environment = TestPaths.hermeticEnvironment
-        environment.merge(mark) { $1 }
-        let host = try LiveProcess(CLI.binary(), ["run", "--isolation", "process", "--plugin-dir", workspace.plugins,
-                                                  "--container", workspace.root.file("container"), "--events", "-"],
-                                   environment: environment)
+        let host = try Self.start(workspace, ["--events", "-"], mark: mark)
         defer { host.stop() }
         #expect(host.waitForOutput(containing: "did-finish-launching →"), "\(host.output)")
         #expect(LeftoverProcesses.marked(mark, host: host.pid).count == 3, "the host and a worker per library")
