@@ -47,6 +47,18 @@ import Testing
         #expect(good.allSatisfy { work.loads($0) == 1 }, "a warm list loads nothing")
     }
 
+    /// A library whose thread posts from `init` on, scanned in a worker that loads others after it:
+    /// a scan keeps no bus, so the posts are dropped; neither it nor the libraries after it fail.
+    @Test func aThreadPostingDuringAScanBreaksNothing() throws {
+        let work = try ScanCacheWorkspace("scanner-posts")
+        defer { work.remove() }
+        try work.library("a0", ["STRAY_POST_THREAD_AT=AT_INIT"])
+        for name in ["a1", "a2", "a3", "a4", "a5"] { try work.library(name, ["SLEEP_AT=AT_INIT"]) }
+        let cold = try work.list([])
+        #expect(cold.status == 0, "\(cold.output)\n\(cold.errorOutput)")
+        #expect(try CLI.libraries(cold).allSatisfy { $0.string("status") == "loaded" }, "\(cold.output)")
+    }
+
     /// A scanner worker that does not answer its handshake (here a program that is no worker and
     /// exits at once) fails every library of its share, each report naming its own library only.
     @Test func aFailedHandshakeNamesNoOtherLibrary() throws {

@@ -44,9 +44,10 @@ final class WorkerBusRelay: Sendable {
 
     /// Takes a `post`, `observe` or `stop-observing` of the worker; returns why the worker must
     /// end when the frame was forged (or more calls than the bus queues came before its library
-    /// was registered), else nil.
+    /// was registered), else nil. With no bus (a scan's worker) every call is dropped.
     func take(_ message: WorkerMessage, from connection: WorkerConnection) -> String? {
-        state.withLock { state in
+        guard bus != nil else { return nil }
+        return state.withLock { state in
             guard let admitted = state.admitted else {
                 guard state.held.count < NotificationBus.queueLimit else {
                     return "it made more than \(NotificationBus.queueLimit) notification-bus calls before the host registered its library"
