@@ -71,7 +71,7 @@ final class HostServicesTable: Sendable {
         let context = Unmanaged<Context>.fromOpaque(data).takeUnretainedValue()
         guard context.lifetime.admits("log") else { return }
         var text = message.map { String(cString: $0) } ?? "(NULL message)"
-        let id = pluginID.map { String(cString: $0) }
+        let id = pluginID.map { PluginLogRecord.shortened(id: String(cString: $0)) }
         if let id, !context.pluginIDs.withLock({ $0.contains(id) }) { text += PluginLogRecord.mark(unknownPlugin: id) }
         let known = PluginLogRecord.Level(abiValue: level)
         if known == nil { text += " [unknown log level \(level)]" }

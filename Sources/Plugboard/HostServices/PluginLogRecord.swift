@@ -42,6 +42,13 @@ public struct PluginLogRecord: Sendable, Codable {
     /// The text; marked when the plugin passed an id or level the host does not know.
     public let message: String
 
+    /// A plugin id as a log call gave it, for its record: one longer than any plugin's (255 bytes)
+    /// names no plugin, and its first 64 bytes and "…" say which it was (a megabyte-long id would be
+    /// printed whole before every such line).
+    static func shortened(id: String) -> String {
+        id.utf8.count <= 255 ? id : String(decoding: id.utf8.prefix(64), as: UTF8.self) + "…"
+    }
+
     /// What marks a message logged for `id`, which is not one of its library's plugins.
     static func mark(unknownPlugin id: String) -> String {
         " [logged for unknown plugin id '\(id)']"
