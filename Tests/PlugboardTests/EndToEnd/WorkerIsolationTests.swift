@@ -225,7 +225,9 @@ import Testing
         let mark = LeftoverProcesses.mark()
         let host = try Self.start(workspace, ["--call-timeout", "120"], mark: mark)
         defer { host.stop() }
-        usleep(1_000_000)
+        // Its worker is started once the run handles signals; then init spins in it.
+        for _ in 0..<1000 where LeftoverProcesses.marked(mark, host: host.pid).count < 2 { usleep(10_000) }
+        usleep(300_000)
         kill(host.pid, SIGTERM)
         let (ending, output, timedOut) = host.waitForExit(timeout: .seconds(10))
         #expect(!timedOut && ending == .exit(143), "\(output)")
