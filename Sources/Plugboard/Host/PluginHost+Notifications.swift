@@ -15,9 +15,9 @@ extension PluginHost {
 
     /// Calls `observer` on the dispatch thread for every notification named `name`, after
     /// every plugin that observes it (the receiver is reported as "plugboard"), until
-    /// ``stopObserving(_:)``. It runs inside a delivery, so it does not call the host (the host is
-    /// not `Sendable`, and an event sent from there would run inside the one being delivered): it
-    /// notes what to do (in a `Mutex`, say) for the application to do after the event returns.
+    /// ``stopObserving(_:)``. It runs inside a delivery: an event sent to the host from there would
+    /// run inside the one being delivered (and the host is not `Sendable`, so the closure cannot
+    /// hold it); it notes what to do (in a `Mutex`, say) for the application to do after the event.
     public func observe(_ name: String,
                         _ observer: @escaping @Sendable (PluginNotification) -> Void) throws(NotificationRefusal) -> NotificationToken {
         try notifications.observe(name, observer)
