@@ -147,6 +147,19 @@ struct CallCommand: ParsableCommand {
             throw CallFailure(error.description, host.failures.isEmpty ? ExitCodes.failure : ExitCodes.pluginFailed)
         }
         let elapsed = started.duration(to: .now)
+        // No event runs, so no plugin observes: a notification the function posted reaches no one.
+        let posted = host.deliverNotifications()
+        if !posted.isEmpty {
+            var counts: [String: Int] = [:], names: [String] = []
+            for notification in posted.unobserved + posted.dropped + posted.undelivered {
+                let name = "\(notification.name) from \(notification.sender)"
+                if counts[name] == nil { names.append(name) }
+                counts[name, default: 0] += 1
+            }
+            let list = names.map { counts[$0, default: 1] > 1 ? "\($0) (\(counts[$0, default: 1]) times)" : $0 }
+            StandardStream.writeError(ControlCharacters.escaped("plugboard call: warning: the call posted " + list.joined(separator: ", ")
+                + "; call sends no lifecycle event, so no plugin observes (run delivers notifications)"))
+        }
         if output.json {
             let nanoseconds = UInt64(elapsed.components.seconds) * 1_000_000_000 + UInt64(elapsed.components.attoseconds / 1_000_000_000)
             console.jsonDocument(CallResultFormat.Document(address: address, signature: handle.signature, value: result,

@@ -231,6 +231,21 @@ import Testing
                 "\(negative.errorOutput)")
     }
 
+    /// A notification the function posts reaches no plugin (no event runs, so none observes): the
+    /// call says so on standard error, after the result.
+    @Test(arguments: ["none", "process"])
+    func aNotificationPostedByTheCallIsNamed(isolation: String) throws {
+        let plugins = try Plugins()
+        defer { plugins.workspace.remove() }
+        let result = try plugins.call(["com.example.functions.announce"], isolation: isolation)
+        #expect(result.status == 0 && result.output == "0\n", "\(result.output)\(result.errorOutput)")
+        #expect(result.errorOutput.contains("plugboard call: warning: the call posted com.example.functions.announced from "
+                                            + "com.example.functions; call sends no lifecycle event"), "\(result.errorOutput)")
+        let repeated = try plugins.call(["com.example.functions.announce", "--repeat", "3"], isolation: isolation)
+        #expect(repeated.errorOutput.contains("posted com.example.functions.announced from com.example.functions (3 times);"),
+                "\(repeated.errorOutput)")
+    }
+
     @Test func callOffersNoRestart() throws {
         let help = try CLI.run(["call", "--help"])
         #expect(help.status == 0 && !help.output.contains("--restart <n>"), "\(help.output)")

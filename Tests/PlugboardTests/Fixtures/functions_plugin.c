@@ -133,8 +133,13 @@ static pb_bytes_t exabyte_bytes(void) {
     return result;
 }
 
-/* The host, kept by init, for length_after_log. */
+/* The host, kept by init, for length_after_log and announce. */
 static const pb_host_t *the_host;
+
+/* Posts "com.example.functions.announced" and answers its status. */
+static int32_t announce(void) {
+    return the_host ? the_host->notifications->post(the_host, "com.example.functions", "com.example.functions.announced", "{}") : -100;
+}
 
 static bool init(const pb_host_t *host) {
     the_host = host;
@@ -190,6 +195,7 @@ static const pb_function_t functions[] = {
     FUNCTION(bad_utf8, "string ()", NULL),
     FUNCTION(null_bytes_with_size, "bytes ()", NULL),
     FUNCTION(wrapped_bytes, "bytes ()", NULL),
+    FUNCTION(announce, "int32 ()", NULL),
     FUNCTION(exabyte_bytes, "bytes ()", NULL),
 };
 
