@@ -56,6 +56,11 @@ extension LibraryLoader {
     func load(_ path: String, in connection: WorkerConnection, into target: PluginRegistry) -> LoadReport {
         // Until the library has registered its plugins, the policy's default rule is its rule.
         if let accessPolicy { connection.gate.apply(accessPolicy, library: path, plugins: nil) }
+        // Asked to stop (a signal): the libraries left are not loaded, and not remembered as crashed.
+        if interruption() {
+            connection.close(timeout: .zero)
+            return .failed(path, LoadFailure(.worker, "not loaded: the host was asked to stop"))
+        }
         let report: LoadReport
         switch connection.load(path, timeout: callTimeout, interrupted: interruption) {
         case .report(let answer):
@@ -63,7 +68,7 @@ extension LibraryLoader {
         case .broken(let failure):
             return .failed(path, failure)
         case .lost(let ending):
-            loaded.noteLost(whileLoading: path, ending)
+            if case .interrupted = ending {} else { loaded.noteLost(whileLoading: path, ending) }
             return .failed(path, LoadFailure(lostLoading: path, ending, at: connection.stage))
         }
         guard report.status == .loaded else {

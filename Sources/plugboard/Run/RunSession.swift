@@ -42,10 +42,11 @@ struct RunSession {
             note("--trace-plugin \(id): no plugin loaded has this id; nothing is traced for it")
         }
         if !json { console.line(HumanFormat.tally(reports)) }
-        // A signal during loading ended the load it interrupted: the run ends for it, whatever loaded.
-        if let signal = signals?.pending() { return terminate(signal: signal) }
         if !command.watch && !host.plugins.contains(where: { $0.source != .builtIn })
             && searchPath.directories.contains(where: \.isExplicit) {
+            // A signal during loading stopped the loads: the run ends for it. (With plugins loaded,
+            // the first launch's check ends it, once their states are restored.)
+            if let signal = signals?.pending() { return terminate(signal: signal) }
             note("no plugin could be loaded from " + searchPath.directories.map(\.path).joined(separator: ", "))
             return ExitCodes.noPluginLoaded
         }
