@@ -45,10 +45,10 @@ final class StagedLibrary {
 
     /// Refuses the staged plugins whose ids `owner` names a source for (another library, or a plugin
     /// compiled into the host): a library joining a running host cannot take an id that serves. Its
-    /// worker may then speak on the bus for its other plugins only (not as the serving plugin).
+    /// worker may then speak on the bus for its other plugins only (not as the serving plugin): its
+    /// plugins are admitted on the bus only now, with the ids left.
     func refuseTaken(_ owner: (PluginID) -> PluginSource?) {
         let taken = ids.compactMap { id in owner(id).map { (id, $0) } }
-        guard !taken.isEmpty else { return }
         for (id, source) in taken {
             let refusal = LoadFailure(.register, "plugin id '\(id)' is registered by \(source) already; a library "
                                       + "joining a running host cannot take it")

@@ -60,6 +60,11 @@ struct HostLibraries {
         libraries.append(library)
     }
 
+    /// Whether the host holds `library` (once more, after a ``remove(loadedFrom:)`` of a second hold).
+    func holds(_ library: LoadedLibrary) -> Bool {
+        libraries.contains { $0 === library }
+    }
+
     /// Stops holding the library first tried from `path`, and returns it.
     mutating func remove(loadedFrom path: String) -> LoadedLibrary? {
         guard let identity = triedFiles.first(where: { $0.value == path })?.key,

@@ -79,7 +79,8 @@ extension LibraryLoader {
         return register(summaries, of: path, into: report, in: target, gate: connection.gate) { (index) throws(LoadFailure) in
             try target.add(WorkerPlugin(connection: .passUnretained(connection), index: UInt32(index)), summaries[index])
         } keep: { ids in
-            connection.admit(ids)
+            // A staged library's ids are admitted once those a serving plugin has are refused (StagedLibrary).
+            if target === registry { connection.admit(ids) }
             loaded.keep(connection)
         } release: {
             connection.close(timeout: workerGrace)

@@ -393,7 +393,8 @@ final class LibraryLoader {
             bus.removeObservers(of: ObjectIdentifier(connection))
             connection.close(timeout: workerGrace)
         } else if let library = loaded.remove(loadedFrom: path) {
-            bus.removeObservers(of: library.observerOwner)
+            // A library the host also serves from (a join of one it holds) keeps its observations.
+            if !loaded.holds(library) { bus.removeObservers(of: library.observerOwner) }
             LibraryTable.shared.release(library, owner: owner, calls: libraryCalls)
         }
     }

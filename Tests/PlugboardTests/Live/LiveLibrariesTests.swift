@@ -204,17 +204,23 @@ import Testing
     }
 
     /// A library that serves in process, joined again, is refused for its ids and serves on: the
-    /// refused second hold lets go of it without its `deinit` (which had cut it off from the host).
+    /// refused second hold lets go of it without its `deinit` (which had cut it off from the host),
+    /// and without ending its observations.
     @Test func inProcessJoiningAServingLibraryAgainLeavesItServing() throws {
         let setting = try Setting(isolation: .inProcess)
         defer { setting.remove() }
         let path = try setting.drop(version: "1.0")
-        #expect(setting.host.applyChanges(in: setting.searchPath).map(\.kind) == [.joined])
+        let bus = try setting.drop("bus_plugin.c", as: "libbus.so", [#"BUS_OBSERVE="com.example.ping""#])
+        #expect(setting.host.applyChanges(in: setting.searchPath).map(\.kind) == [.joined, .joined])
+        setting.host.willFinishLaunching()
         setting.host.open(url: "live://1")
         let again = setting.host.join(libraryAt: path)
         #expect(again.kind == .joinFailed && again.failure?.contains("is registered by") == true, "\(again.sentence)")
         setting.host.open(url: "live://2")
         #expect(setting.counts() == ["count 1 (1.0)", "count 2 (1.0)"], "\(setting.logs.all)")
+        #expect(setting.host.join(libraryAt: bus).kind == .joinFailed)
+        try setting.host.post("com.example.ping")
+        #expect(setting.host.deliverNotifications().deliveries.map(\.receiver) == ["com.example.bus"], "its observer serves on")
         let unload = setting.host.unload(libraryAt: path)
         #expect(unload?.kind == .restartNeeded && unload?.failure?.hasPrefix("was to leave, but it is loaded in the host's process") == true,
                 "\(unload?.sentence ?? "nil")")

@@ -43,16 +43,14 @@ final class WorkerBusRelay: Sendable {
     }
 
     /// Takes a `post`, `observe` or `stop-observing` of the worker; returns why the worker must
-    /// end when the frame was forged (or more calls than the bus queues came before its library
-    /// was registered), else nil. With no bus (a scan's worker) every call is dropped.
+    /// end when the frame was forged, else nil. With no bus (a scan's worker) every call is dropped,
+    /// as are the calls past the queue's limit before its library was registered (the bus would
+    /// refuse such posts; the worker answered its plugin already).
     func take(_ message: WorkerMessage, from connection: WorkerConnection) -> String? {
         guard bus != nil else { return nil }
         return state.withLock { state in
             guard let admitted = state.admitted else {
-                guard state.held.count < NotificationBus.queueLimit else {
-                    return "it made more than \(NotificationBus.queueLimit) notification-bus calls before the host registered its library"
-                }
-                state.held.append(message)
+                if state.held.count < NotificationBus.queueLimit { state.held.append(message) }
                 return nil
             }
             return relay(message, of: connection, admitted: admitted)
