@@ -52,12 +52,14 @@ final class LiveLibraries {
             if let change = leave(path, because: "was removed") { changes.append(change) }
         }
         // An id may move from one library to another in one deployment: a library refused an id that
-        // another change of this pass freed is tried once more, after all of them.
-        if changes.contains(where: { [.joined, .reloaded, .left].contains($0.kind) }) {
-            for index in changes.indices where [.joinFailed, .reloadFailed].contains(changes[index].kind)
-                && changes[index].load?.refused.isEmpty == false {
+        // a later change of this pass freed (it left, or its new version dropped it) is tried once
+        // more, after all of them, whether it was refused whole or in part.
+        let freed = Set(changes.flatMap { $0.kind == .left ? $0.plugins : $0.departed }.map(\.rawValue))
+        if !freed.isEmpty {
+            let serving = heldPaths
+            for index in changes.indices where changes[index].load?.refused.contains(where: { freed.contains($0.id) }) == true {
                 let path = changes[index].path
-                changes[index] = held.contains(path) ? reload(path, trust: trust, because: "changed") : join(path, trust: trust)
+                changes[index] = serving.contains(path) ? reload(path, trust: trust, because: "changed") : join(path, trust: trust)
             }
         }
         return changes.filter { $0.kind != .restartNeeded || firstReport(of: $0.path) }

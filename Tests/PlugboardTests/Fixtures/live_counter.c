@@ -6,7 +6,8 @@
  * app-state event log their name; restore_state logs "restored count N (saved by VERSION)".
  * Its state is the text "count N".
  *
- * Identity: LIVE_ID (default "com.example.live"), LIVE_VERSION (default "1.0").
+ * Identity: LIVE_ID (default "com.example.live"), LIVE_VERSION (default "1.0"); LIVE_SECOND_ID
+ * registers a second plugin of that id (no concern).
  * A broken next version, by macro: LIVE_CRASH_IN_INIT (SIGSEGV in init), LIVE_HANG_IN_INIT (init
  * never returns), LIVE_REFUSE (init returns false, saying why), LIVE_CRASH_IN_RESTORE (SIGSEGV in restore_state), LIVE_VETO
  * (will-finish-launching answers false).
@@ -121,6 +122,14 @@ static bool register_plugins(const pb_registrar_t *registrar) {
     plugin.open_url = &urls;
     plugin.app_state = &app_state;
     plugin.saved_state = &saved_state;
+#ifdef LIVE_SECOND_ID
+    pb_plugin_t second;
+    memset(&second, 0, sizeof second);
+    second.struct_size = sizeof second;
+    second.id = LIVE_SECOND_ID;
+    second.version = LIVE_VERSION;
+    if (registrar->add_plugin(registrar, &second) != PB_OK) return false;
+#endif
     return registrar->add_plugin(registrar, &plugin) == PB_OK;
 }
 

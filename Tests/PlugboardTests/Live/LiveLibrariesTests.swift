@@ -187,6 +187,13 @@ import Testing
         let changes = setting.host.applyChanges(in: setting.searchPath)
         #expect(changes.map(\.kind) == [.reloaded, .reloaded], "\(changes.map(\.sentence))")
         #expect(setting.host.plugins.map(\.descriptor.id.rawValue).sorted() == ["com.example.b", "com.example.c"])
+
+        // A library that keeps its own plugin and takes one another drops: refused in part, then tried again.
+        try setting.drop(version: "3.0", as: "liba.so", [#"LIVE_ID="com.example.b""#, #"LIVE_SECOND_ID="com.example.c""#])
+        try setting.drop(version: "3.0", as: "libb.so", [#"LIVE_ID="com.example.d""#])
+        let moved = setting.host.applyChanges(in: setting.searchPath)
+        #expect(moved.map(\.kind) == [.reloaded, .reloaded], "\(moved.map(\.sentence))")
+        #expect(setting.host.plugins.map(\.descriptor.id.rawValue).sorted() == ["com.example.b", "com.example.c", "com.example.d"])
     }
 
     /// A library whose name becomes a dangling link leaves, as a removed one does (it was kept, serving
