@@ -80,7 +80,7 @@ extension PluginFunction {
             let bytes = result.load(as: pb_bytes_t.self)
             guard let size = ByteCount.checked(bytes.size, limit: ByteCount.valueLimit) else {
                 if let data = bytes.data { release?(UnsafeMutableRawPointer(mutating: data)) }
-                throw .invalidResult(resolved.address, reason: "bytes of " + ByteCount.overLimit(bytes.size, limit: ByteCount.valueLimit))
+                throw .invalidResult(resolved.address, reason: "a size of " + ByteCount.overLimit(bytes.size, limit: ByteCount.valueLimit))
             }
             guard let data = bytes.data else {
                 guard size == 0 else {

@@ -28,7 +28,7 @@ extension PluginHost {
     /// withdrawn (``plugins`` shows it; ``loadPlugins(from:trust:)`` amends the
     /// reports), and a library left with no plugin is released.
     public func loadLibrary(at path: String, trust: PluginTrust = .strict, placement: PluginIsolation? = nil) -> LoadReport {
-        loader.loadLibrary(at: path, trust: trust, placement: placement)
+        loader.loadNamedLibrary(at: path, trust: trust, placement: placement)
     }
 
     /// How the worker of the library at `path` ended while it loaded the library or served a call, if it

@@ -39,9 +39,12 @@ final class LiveLibraries {
         var present: Set<String> = []
         let held = heldPaths
         for case .file(let path, _) in LoadCandidate.all(in: searchPath, trust: trust) {
-            // A name that leads to no regular file (a dangling or looping link) is no library: a
-            // held one leaves.
-            guard let status = try? FileStatus.ofLibrary(path) else { continue }
+            guard let status = try? FileStatus.ofLibrary(path) else {
+                // A name that leads to no regular file (a dangling or looping link) is no library: a
+                // held one leaves. Another failure (a folder briefly unreadable) changes nothing.
+                if !Self.leadsNowhere(path) { present.insert(path) }
+                continue
+            }
             present.insert(path)
             if let tried = loader.loaded.triedStatus[path], tried.isSameFile(as: status) { continue }
             // Only a file that changed is opened, for the writer check.
@@ -196,6 +199,15 @@ final class LiveLibraries {
             + "it serves as it was loaded"
         change.plugins = registry.ids(from: .library(path: path))
         return change
+    }
+
+    /// Whether `path` leads to no file (a dangling or looping link too) or to one that is not regular.
+    private static func leadsNowhere(_ path: String) -> Bool {
+        do {
+            return !(try FileStatus.of(path)).isRegularFile
+        } catch {
+            return error == .noSuchFileOrDirectory || error == .tooManySymbolicLinkLevels
+        }
     }
 
     /// Whether the file at `path` now differs from the one last reported as needing a restart: the

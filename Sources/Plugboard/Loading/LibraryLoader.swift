@@ -186,16 +186,22 @@ final class LibraryLoader {
     /// Loads the library at `path`, in a worker or here as `placement` (or ``isolation``) says, and
     /// registers its plugins into `target` (the host's registry when nil; a live change stages a
     /// library in a registry of its own first); see ``PluginHost/loadLibrary(at:trust:placement:)``.
-    /// The folder holding the file passes the trust rule first, as a scanned folder does.
     func loadLibrary(at path: String, trust: PluginTrust, placement: PluginIsolation?,
                      into target: PluginRegistry? = nil) -> LoadReport {
+        load(admit(path, trust: trust, placement: placement), trust: trust, into: target ?? registry)
+    }
+
+    /// ``loadLibrary(at:trust:placement:into:)`` for a library named on its own, not found in a
+    /// scanned folder: its folders pass the trust rule first (``PluginTrust/admitFolder(holding:)``),
+    /// as a scanned folder does. Once, here: a worker loading it does not check again.
+    func loadNamedLibrary(at path: String, trust: PluginTrust, placement: PluginIsolation?) -> LoadReport {
         let folderWarnings: [String]
         do {
             folderWarnings = try trust.admitFolder(holding: path)
         } catch {
             return .failed(path, error)
         }
-        var report = load(admit(path, trust: trust, placement: placement), trust: trust, into: target ?? registry)
+        var report = loadLibrary(at: path, trust: trust, placement: placement)
         report.warnings = folderWarnings + report.warnings
         return report
     }

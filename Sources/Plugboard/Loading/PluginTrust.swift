@@ -17,21 +17,32 @@ extension PluginTrust {
         try admit(TrustProblem(path, status))
     }
 
-    /// Applies the trust rule to the folder holding the library at `path` when it is named on its
-    /// own (a scanned folder has its own check): a user who may write that folder could put another
-    /// file in its place between its check and its load. A sticky folder such as `/tmp` passes its
-    /// write bits, as there only a file's owner may rename or remove it. The folder of the real
-    /// file, symbolic links resolved; nothing to check when there is no such file (its own check
-    /// says so).
+    /// Applies the trust rule to the folders holding the library at `path` when it is named on its
+    /// own (a scanned folder has its own check): a user who may write one could put another file,
+    /// or another link, in its place between its check and its load. Those are the folder of the
+    /// name as given and, past symbolic links, the folder of the real file. A sticky folder such
+    /// as `/tmp` passes its write bits, as there only a file's owner may rename or remove it.
+    /// Nothing to check when there is no such file (its own check says so).
     func admitFolder(holding path: String) throws(LoadFailure) -> [String] {
         guard let resolved = realpath(path, nil) else { return [] }
         let file = String(cString: resolved)
         free(resolved)
-        let folder = file.lastIndex(of: "/").map { $0 == file.startIndex ? "/" : String(file[..<$0]) } ?? "."
-        guard let status = try? FileStatus.of(folder) else {
-            throw LoadFailure(.trust, "cannot check the folder '\(folder)' of the plugin file, so another user might change the code it runs")
+        var warnings: [String] = []
+        var checked: [FileIdentity] = []
+        for folder in [Self.folder(of: file), Self.folder(of: path)] {
+            guard let status = try? FileStatus.of(folder) else {
+                throw LoadFailure(.trust, "cannot check the folder '\(folder)' of the plugin file, so another user might change the code it runs")
+            }
+            guard !checked.contains(status.identity) else { continue }
+            checked.append(status.identity)
+            warnings += try admit(TrustProblem(folder, status, kind: "folder '\(folder)' of the plugin file", stickyPasses: true))
         }
-        return try admit(TrustProblem(folder, status, kind: "folder '\(folder)' of the plugin file", stickyPasses: true))
+        return warnings
+    }
+
+    /// The folder that holds the entry `path` names: "." for a bare name.
+    private static func folder(of path: String) -> String {
+        path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
     }
 
     /// The refusal of `problem` under ``strict``, or the warnings it earns.

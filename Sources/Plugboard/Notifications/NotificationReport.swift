@@ -67,3 +67,16 @@ public struct PostedNotification: Sendable, Codable, Equatable {
     /// The deepest notification delivered (`PB_NOTIFICATION_DEPTH_MAX`); deeper ones are dropped.
     public static var depthLimit: Int { NotificationBus.depthLimit }
 }
+
+extension NotificationReport {
+    /// Decodes a report; one written before a delivery could stop (no `stopped`, no `undelivered`)
+    /// decodes with nothing undelivered.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        deliveries = try container.decode([NotificationDelivery].self, forKey: .deliveries)
+        unobserved = try container.decode([PostedNotification].self, forKey: .unobserved)
+        dropped = try container.decode([PostedNotification].self, forKey: .dropped)
+        stopped = try container.decodeIfPresent(DeliveryStop.self, forKey: .stopped)
+        undelivered = try container.decodeIfPresent([PostedNotification].self, forKey: .undelivered) ?? []
+    }
+}

@@ -140,9 +140,9 @@ import Testing
         #expect(fixture.failure("null_bytes_with_size", [])?.description
             == "com.example.functions.null_bytes_with_size: invalid result: bytes with a NULL data pointer and a size of 3")
         #expect(fixture.failure("wrapped_bytes", [])?.description == "com.example.functions.wrapped_bytes: invalid result: "
-                + "bytes of 18446744073709551611 bytes, over the limit of \(ByteCount.valueLimit)")
+                + "a size of 18446744073709551611 bytes, over the limit of \(ByteCount.valueLimit)")
         #expect(fixture.failure("exabyte_bytes", [])?.description == "com.example.functions.exabyte_bytes: invalid result: "
-                + "bytes of 4611686018427387904 bytes, over the limit of \(ByteCount.valueLimit)")
+                + "a size of 4611686018427387904 bytes, over the limit of \(ByteCount.valueLimit)")
     }
 }
 

@@ -120,6 +120,13 @@ import Testing
         let allowed = host.loadLibrary(at: refused, trust: .allowInsecure)
         #expect(allowed.status == .loaded && allowed.warnings == ["loaded although \(problem) (--allow-insecure)"], "\(allowed)")
 
+        // A link to a trusted file, in a folder others may write: they could point it elsewhere.
+        let link = open + "/link.so"
+        #expect(symlink(shared, link) == 0)
+        let linked = host.loadLibrary(at: link)
+        #expect(linked.failure?.stage == .trust && linked.failure?.message.contains("the folder '\(open)' of the plugin file") == true,
+                "\(linked)")
+
         let inspected = try CLI.run(["inspect", refused])
         #expect(inspected.status == 1 && inspected.output.contains("Stage         trust") && inspected.output.contains(problem),
                 "exit \(inspected.status)\n\(inspected.output)")

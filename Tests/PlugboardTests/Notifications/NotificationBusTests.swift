@@ -1,3 +1,4 @@
+import Foundation
 @testable import Plugboard
 import Synchronization
 import Testing
@@ -37,6 +38,13 @@ import Testing
                 "\(report.deliveries.count)")
         #expect(!report.undelivered.isEmpty && report.undelivered.allSatisfy { $0.name == "com.x.y" })
         #expect(!bus.hasPending && Self.drain(bus, ranks: ["com.a"]).isEmpty, "the rest was dropped, not left for later")
+    }
+
+    /// A report written before a delivery could stop decodes, with nothing undelivered.
+    @Test func aReportWithoutTheStopDecodes() throws {
+        let old = #"{"deliveries":[],"unobserved":[{"name":"com.x.y","sender":"com.c","depth":1}],"dropped":[]}"#
+        let report = try JSONDecoder().decode(NotificationReport.self, from: Data(old.utf8))
+        #expect(report.stopped == nil && report.undelivered.isEmpty && report.unobserved.map(\.name) == ["com.x.y"])
     }
 
     /// An interruption stops the delivery after the notification being delivered.

@@ -315,8 +315,9 @@ final class WorkerConnection: Sendable {
     private func handle(_ received: ReceivedMessage) -> Bool {
         switch received.message {
         case .log(let plugin, let level, let message):
-            logs.take(PluginLogRecord(source: library, plugin: plugin, level: PluginLogRecord.Level(abiValue: level) ?? .info,
-                                      message: message))
+            // Shortened here too: plugin code can write a log frame of its own.
+            logs.take(PluginLogRecord(source: library, plugin: plugin.map { PluginLogRecord.shortened(id: $0) },
+                                      level: PluginLogRecord.Level(abiValue: level) ?? .info, message: message))
         case .files(let operation, let path, let secondPath, let data, let flags):
             let reply = files?.serve(operation, path: path, secondPath: secondPath, data: data, flags: flags)
                 ?? .serviceReply(status: PB_ERR_UNAVAILABLE, payload: [], message: "this host offers no files service")
