@@ -84,7 +84,7 @@
  *           THREAD_POST_LOOP_AT (the same, but the observer posts from a thread it
  *           starts and joins: a post during a delivery from another thread),
  *           STRAY_POST_THREAD_AT (starts a thread that posts "com.example.stray" every
- *           10 ms and never stops: it posts after deinit), BAD_BUS_CALLS_AT (calls the
+ *           10 ms, or STRAY_POST_INTERVAL_NS, and never stops: it posts after deinit), BAD_BUS_CALLS_AT (calls the
  *           bus wrongly: a malformed name, a payload that is not an object, a NULL and
  *           an unknown plugin id, a NULL callback, a NULL token pointer, an unknown
  *           token; logs "bus CALL: STATUS" for each; with BAD_BUS_REPEAT=N, then posts the
@@ -376,13 +376,16 @@ static void post_again_from_a_thread(void *ctx, const char *name, const char *pa
 #endif
 
 #ifdef STRAY_POST_THREAD_AT
+#ifndef STRAY_POST_INTERVAL_NS
+#define STRAY_POST_INTERVAL_NS 10000000
+#endif
 static void *post_every_10_ms(void *unused) {
     (void)unused;
     const pb_host_t *kept = host;
-    const struct timespec ten_milliseconds = {0, 10000000};
+    const struct timespec interval = {0, STRAY_POST_INTERVAL_NS};
     for (;;) {
         kept->notifications->post(kept, HOSTILE_ID, "com.example.stray", "{}");
-        nanosleep(&ten_milliseconds, NULL);
+        nanosleep(&interval, NULL);
     }
     return NULL;
 }

@@ -77,7 +77,9 @@ import Testing
     @Test func aThreadPostingFromInitIsNotTakenForAForger() throws {
         let workspace = try Workspace("bus-from-init")
         defer { workspace.remove() }
-        let library = try PluginCompiler.hostile("early.so", in: workspace.plugins, ["STRAY_POST_THREAD_AT=AT_INIT"])
+        // Every 0.2 ms: posts fall between the worker's registration and the host's.
+        let library = try PluginCompiler.hostile("early.so", in: workspace.plugins,
+                                                 ["STRAY_POST_THREAD_AT=AT_INIT", "STRAY_POST_INTERVAL_NS=200000"])
         for _ in 0..<5 {
             let host = PluginHost(isolation: .workers(worker: TestPaths.worker))
             defer { host.shutdown() }
