@@ -17,6 +17,14 @@ import Testing
                                               "--container", workspace.root.file("container")] + arguments, environment: environment)
     }
 
+    /// Sends SIGTERM to `host` and expects it to exit 143 within 10 s; returns what it printed.
+    private static func expectTerminated(_ host: LiveProcess) -> String {
+        kill(host.pid, SIGTERM)
+        let (ending, output, timedOut) = host.waitForExit(timeout: .seconds(10))
+        #expect(!timedOut && ending == .exit(143), "\(output)")
+        return output
+    }
+
     /// Runs `plugboard run --isolation process --json` over `workspace` with the URLs given.
     private static func run(_ workspace: Workspace, _ extra: [String] = [], mark: [String: String]) throws -> ProcessResult {
         try CLI.run(["run", "--isolation", "process", "--json", "--plugin-dir", workspace.plugins,
@@ -208,9 +216,7 @@ import Testing
         let host = try Self.start(workspace, ["--open-url", "myapp://x", "--call-timeout", "120"], mark: mark)
         defer { host.stop() }
         #expect(host.waitForOutput(containing: "[com.example.hostile] info: open-url"), "\(host.output)")
-        kill(host.pid, SIGTERM)
-        let (ending, output, timedOut) = host.waitForExit(timeout: .seconds(10))
-        #expect(!timedOut && ending == .exit(143), "\(output)")
+        let output = Self.expectTerminated(host)
         #expect(output.contains("com.example.hostile was still in open_url"), "\(output)")
         for id in GoodPlugins.ids { #expect(output.contains("[\(id)] info: will-terminate"), "\(output)") }
         #expect(LeftoverProcesses.noneLeft(mark, host: host.pid))
@@ -229,9 +235,7 @@ import Testing
         defer { host.stop() }
         // What init prints before it spins: the run handles signals by then.
         #expect(host.waitForOutput(containing: "raw garbage"), "\(host.output)")
-        kill(host.pid, SIGTERM)
-        let (ending, output, timedOut) = host.waitForExit(timeout: .seconds(10))
-        #expect(!timedOut && ending == .exit(143), "\(output)")
+        let output = Self.expectTerminated(host)
         #expect(output.contains("\(library) was still in init"), "\(output)")
         #expect(output.contains("\(after): worker: not loaded: the host was asked to stop"), "\(output)")
         #expect(LeftoverProcesses.noneLeft(mark, host: host.pid))
