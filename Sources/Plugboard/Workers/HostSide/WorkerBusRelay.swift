@@ -6,7 +6,7 @@ import Synchronization
 /// and a denied observation never made; a frame plugin code forged (a sender that is not one of
 /// the worker's registered plugins, a name or payload the bus refuses) ends the worker. The calls
 /// a plugin thread makes once its library registered in the worker, before the host registered
-/// it, wait for that (``admit(_:)``), in order.
+/// it, wait for that (``admit(_:of:)``), in order.
 final class WorkerBusRelay: Sendable {
     private let bus: NotificationBus?
     private let gate: ServiceGate
