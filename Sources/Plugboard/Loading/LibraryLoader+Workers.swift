@@ -76,7 +76,7 @@ extension LibraryLoader {
             return report
         }
         let summaries = report.plugins
-        return register(summaries, of: path, into: report, in: target, gate: connection.gate) { (index) throws(LoadFailure) in
+        let registered = register(summaries, of: path, into: report, in: target, gate: connection.gate) { (index) throws(LoadFailure) in
             try target.add(WorkerPlugin(connection: .passUnretained(connection), index: UInt32(index)), summaries[index])
         } keep: { ids in
             // A staged library's ids are admitted once those a serving plugin has are refused (StagedLibrary).
@@ -85,6 +85,11 @@ extension LibraryLoader {
         } release: {
             connection.close(timeout: workerGrace)
         }
+        // A forged bus call its plugins made while it loaded, found when they were admitted, ended
+        // the worker: the load failed.
+        guard registered.status == .loaded, let ending = connection.ending else { return registered }
+        target.removeAll(from: .library(path: path))
+        return .failed(path, LoadFailure(.worker, ending.sentence(who: path, callback: "loading", library: path)))
     }
 
     /// With workers, starts one for every candidate file before any is loaded, so their

@@ -95,6 +95,20 @@ import Testing
         }
     }
 
+    /// A bus call forged while the library loads (on behalf of another library's plugin) is found
+    /// when the host registers the library: its worker ends and the load fails, naming the forgery.
+    @Test func aCallForgedWhileLoadingFailsTheLoad() throws {
+        let workspace = try Workspace("bus-forged-load")
+        defer { workspace.remove() }
+        let library = try PluginCompiler.hostile("forger.so", in: workspace.plugins, ["FORGE_SENDER_AT=AT_REGISTER"])
+        let host = PluginHost(isolation: .workers(worker: TestPaths.worker))
+        defer { host.shutdown() }
+        let report = host.loadLibrary(at: library)
+        #expect(report.status == .failed && report.failure?.message.contains("on behalf of 'com.example.victim'") == true,
+                "\(report)")
+        #expect(host.plugins.isEmpty)
+    }
+
     @Test func aThreadPostingAfterDeinitIsIgnoredAndCounted() throws {
         let workspace = try Workspace("bus-after-deinit")
         defer { workspace.remove() }
