@@ -6,6 +6,9 @@ public struct PluginID: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The id text.
     public let rawValue: String
 
+    /// The longest id, in bytes (the C header's rule too).
+    public static let maximumLength = 255
+
     /// Why a text is not a plugin id.
     public enum Invalid: Error, Sendable, Equatable, CustomStringConvertible {
         case empty
@@ -16,7 +19,7 @@ public struct PluginID: Sendable, Hashable, Codable, CustomStringConvertible {
         public var description: String {
             switch self {
             case .empty: "the id is empty"
-            case .tooLong(let bytes): "the id is \(bytes) bytes long; at most 255 are allowed"
+            case .tooLong(let bytes): "the id is \(bytes) bytes long; at most \(PluginID.maximumLength) are allowed"
             case .forbiddenCharacter(let c): "the id contains \(String(reflecting: String(c))); only letters, digits, '-', '_' and '.' are allowed"
             case .notReverseDNS: "the id is not reverse-DNS (two or more non-empty labels separated by dots, like com.example.name)"
             }
@@ -31,7 +34,7 @@ public struct PluginID: Sendable, Hashable, Codable, CustomStringConvertible {
         let bytes = text.utf8
         let count = bytes.count
         guard count > 0 else { throw .empty }
-        guard count <= 255 else { throw .tooLong(bytes: count) }
+        guard count <= Self.maximumLength else { throw .tooLong(bytes: count) }
         /// 0: every byte allowed, the labels well formed; 1: a forbidden byte; 2: an empty label or no dot.
         let verdict = bytes.withContiguousStorageIfAvailable(Self.check) ?? Self.check(Array(bytes))
         if verdict == 1 {

@@ -42,11 +42,11 @@ public struct PluginLogRecord: Sendable, Codable {
     /// The text; marked when the plugin passed an id or level the host does not know.
     public let message: String
 
-    /// A plugin id as a log call gave it, for its record: one longer than any plugin's (255 bytes)
+    /// A plugin id as a log call gave it, for its record: one longer than any plugin's (``PluginID/maximumLength``)
     /// names no plugin, and its first 64 bytes and "…" say which it was (a megabyte-long id would be
     /// printed whole before every such line).
     static func shortened(id: String) -> String {
-        id.utf8.count <= 255 ? id : String(decoding: id.utf8.prefix(64), as: UTF8.self) + "…"
+        id.utf8.count <= PluginID.maximumLength ? id : String(decoding: id.utf8.prefix(64), as: UTF8.self) + "…"
     }
 
     /// What marks a message logged for `id`, which is not one of its library's plugins.
