@@ -268,7 +268,7 @@ final class LibraryLoader {
         } catch {
             return .settled(.failed(path, error))
         }
-        let key = scanCache == nil ? nil : try? ScanCacheKey(path: path)
+        let key = scanCache == nil ? nil : ScanCacheKey(path: path, status: status)
         if !retryCrashed, let key, let remembered = scanCache?.entry(for: key), case .crashed = remembered {
             return .settled(remembered.report(at: path))
         }
