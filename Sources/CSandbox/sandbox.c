@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/ucontext.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* ---- Probing ---------------------------------------------------------------------------- */
@@ -583,6 +585,53 @@ const char *pbs_call_name(int32_t call) {
     return name;
 }
 
+/* ---- The process-group guard ----------------------------------------------------------------- */
+
+/* Waits until the process `watch` (a pidfd) ends, then kills the process group `group`, itself with it. */
+static void guard_group(int watch, pid_t group) {
+    if (watch > 0) dup2(watch, 0);
+    close_from(1);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    struct pollfd end = {.fd = 0, .events = POLLIN};
+    while (poll(&end, 1, -1) < 0 && errno == EINTR) {}
+    kill(-group, SIGKILL);
+    _exit(0);
+}
+
+/* With programs to run, a plugin may start processes, and the kernel's death signal, which ends
+   the worker with its host, is not inherited: a process it started would outlive a host killed
+   with SIGKILL. Such processes cannot leave the worker's process group (setsid and setpgid are
+   refused), so a guard started here, before Landlock and seccomp, waits for the worker's end and
+   then kills the whole group. The guard is not the worker's child (a plugin that waits for all of
+   its children never waits for it), and Landlock's signal scope keeps the sandbox from
+   signalling it. */
+static int start_group_guard(char *error, size_t size) {
+    pid_t worker = getpid();
+    if (getpgrp() != worker) {
+        return fail(error, size, 0, "the worker does not lead a process group of its own, so the processes its "
+                                    "plugins start could not be ended with it");
+    }
+    int watch = (int)syscall(SYS_pidfd_open, worker, 0);
+    if (watch < 0) return fail(error, size, errno, "cannot watch the worker's end for its process-group guard (pidfd_open)");
+    pid_t starter = fork();
+    if (starter == 0) {
+        pid_t guard = fork();
+        if (guard == 0) guard_group(watch, worker);
+        _exit(guard < 0 ? 1 : 0);
+    }
+    int saved = errno;
+    close(watch);
+    if (starter < 0) return fail(error, size, saved, "cannot start the process-group guard");
+    int status = 0;
+    while (waitpid(starter, &status, 0) < 0) {
+        if (errno != EINTR) return fail(error, size, errno, "cannot wait for the process-group guard to start");
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return fail(error, size, 0, "cannot start the process-group guard");
+    return 0;
+}
+
 /* ---- All of it ------------------------------------------------------------------------------- */
 
 int pbs_apply(const pbs_rules_t *rules, char *error, size_t size) {
@@ -612,6 +661,7 @@ int pbs_apply(const pbs_rules_t *rules, char *error, size_t size) {
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) return fail(error, size, errno, "cannot make the worker undumpable");
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return fail(error, size, errno, "cannot set no_new_privs");
     if (drop_capabilities(error, size) != 0) return -1;
+    if (rules->execute_count > 0 && start_group_guard(error, size) != 0) return -1;
     if (rules->landlock_abi >= PBS_LANDLOCK_FILES && apply_landlock(rules, error, size) != 0) return -1;
     if (rules->seccomp && apply_seccomp(rules, error, size) != 0) return -1;
     return 0;

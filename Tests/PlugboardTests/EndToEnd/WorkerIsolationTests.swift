@@ -444,4 +444,24 @@ import Testing
         _ = host.waitForExit()
         #expect(LeftoverProcesses.noneLeft(mark, host: host.pid))
     }
+
+    /// A process that a plugin with an `execute` grant starts ends with its worker when the host is
+    /// killed with SIGKILL: the kernel's death signal ends the worker only, and the worker's
+    /// process-group guard ends the rest. The plugin cannot signal the guard.
+    @Test func aGrantedPluginsChildEndsWithAKilledHost() throws {
+        let workspace = try Workspace("worker-orphan-child")
+        defer { workspace.remove() }
+        try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["FORK_AT=AT_INIT", "NEIGHBOURS_AT=AT_INIT"])
+        let policy = workspace.root.file("policy.json")
+        try #"{"libraries": {"libhostile.so": {"execute": ["/bin/true"]}}}"#.write(toFile: policy, atomically: true, encoding: .utf8)
+        let mark = LeftoverProcesses.mark()
+        let host = try Self.start(workspace, ["--policy", policy, "--events", "-"], mark: mark)
+        defer { host.stop() }
+        #expect(host.waitForOutput(containing: "did-finish-launching →"), "\(host.output)")
+        #expect(host.output.contains("neighbours it may signal: 0"), "\(host.output)")
+        #expect(LeftoverProcesses.marked(mark, host: host.pid).count == 4, "the host, the worker, its guard and the plugin's child")
+        kill(host.pid, SIGKILL)
+        _ = host.waitForExit()
+        #expect(LeftoverProcesses.noneLeft(mark, host: host.pid))
+    }
 }

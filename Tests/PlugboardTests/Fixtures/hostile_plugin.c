@@ -27,6 +27,9 @@
  *           and logs "files from a thread: STATUS TEXT"),
  *           FORK_AT (forks a child that sleeps 60 s holding the
  *           plugin's standard output and error, then exits),
+ *           NEIGHBOURS_AT (asks whether it may signal each of the 64 process ids after
+ *           its own, its threads and its child from FORK_AT aside, with signal 0, and logs "neighbours it may
+ *           signal: N": a worker's own helpers are out of its reach),
  *           COMPLETE_AT (answers the last remote notification's completion
  *           handle again; with it, the plugin takes part in remote
  *           notifications, answering PB_FETCH_NEW_DATA at once, and with
@@ -453,6 +456,11 @@ static void *steal_channel(void *unused) {
 }
 #endif
 
+#if defined(FORK_AT) || defined(NEIGHBOURS_AT)
+/* The child FORK_AT started, if any. */
+static pid_t forked_child = -1;
+#endif
+
 static void misbehave(int place) {
     (void)place;
 #ifdef OBSERVE_FRAGILE_AT
@@ -623,9 +631,22 @@ static void misbehave(int place) {
     if (place == FILES_THREAD_AT && host->files) detach_thread(use_files, NULL);
 #endif
 #ifdef FORK_AT
-    if (place == FORK_AT && fork() == 0) {
+    if (place == FORK_AT && (forked_child = fork()) == 0) {
         sleep(60);
         _exit(0);
+    }
+#endif
+#ifdef NEIGHBOURS_AT
+    if (place == NEIGHBOURS_AT) {
+        int reachable = 0;
+        for (pid_t other = getpid() + 1; other <= getpid() + 64; other++) {
+            char task[64];
+            snprintf(task, sizeof task, "/proc/self/task/%d", (int)other);
+            if (other != forked_child && access(task, F_OK) != 0 && kill(other, 0) == 0) reachable++;
+        }
+        char line[64];
+        snprintf(line, sizeof line, "neighbours it may signal: %d", reachable);
+        say(line);
     }
 #endif
 #ifdef FILES_AT
