@@ -10,7 +10,25 @@ enum WorkingDirectory {
     static func absolute(_ path: String) -> String {
         guard !path.isEmpty, !path.hasPrefix("/"), let current = getcwd(nil, 0) else { return path }
         defer { free(current) }
-        let directory = String(cString: current)
-        return (directory.hasSuffix("/") ? directory : directory + "/") + path
+        return joined(String(cString: current), path)
+    }
+
+    /// `relative` joined to `directory`, a path with no symbolic link in it (as `getcwd` gives):
+    /// its leading `.` and `..` segments are resolved against `directory`, which is safe only
+    /// there (past a name that may be a link, `..` is left to the file system), so that
+    /// `../plugins` is shown as the folder it names.
+    static func joined(_ directory: String, _ relative: String) -> String {
+        var directory = Substring(directory)
+        var rest = Substring(relative)
+        while let segment = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first,
+              segment.isEmpty || segment == "." || segment == ".." {
+            if segment == "..", let slash = directory.lastIndex(of: "/") {
+                directory = directory[..<slash]
+            }
+            rest = rest.dropFirst(segment.count).drop { $0 == "/" }
+            if rest.isEmpty { break }
+        }
+        let base = directory.hasSuffix("/") ? directory.dropLast() : directory
+        return rest.isEmpty ? (base.isEmpty ? "/" : String(base)) : String(base) + "/" + rest
     }
 }
