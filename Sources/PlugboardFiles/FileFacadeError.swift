@@ -41,7 +41,7 @@ public struct FileFacadeError: Error, Sendable, Equatable, CustomStringConvertib
         /// `Container.emptyTemporaryDirectory`.
         case emptyTemporaryDirectory = "empty temporary directory"
         /// `PathAdapter` conversions.
-        case adaptPath = "adapt path"
+        case adaptPath = "check path"
     }
 
     /// Why a name was rejected before the file system was touched.

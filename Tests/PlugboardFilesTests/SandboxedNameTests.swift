@@ -101,7 +101,7 @@ import Testing
             try PathAdapter.location(forContainerPath: name)
         }
         #expect(error?.name == name)
-        #expect(error?.description == "adapt path 'tmp/a/a/a/a/a/a/a/a/a/a/a/a/a/a/…/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/x' (100005 bytes): "
+        #expect(error?.description == "check path 'tmp/a/a/a/a/a/a/a/a/a/a/a/a/a/a/…/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/x' (100005 bytes): "
             + "invalid name: the container path is 50001 folders deep; the limit is 128")
     }
 
