@@ -14,7 +14,7 @@ enum CallArguments {
         guard texts.count == signature.arguments.count else {
             let expected = signature.arguments.count
             // The extra ones are named: an option put after the arguments, say, is taken as one.
-            let extra = texts.count > expected ? "; the extra: " + texts[expected...].map { "'\($0)'" }.joined(separator: ", ") : ""
+            let extra = texts.count > expected ? "; the extra: " + texts[expected...].map { "\(quoted: $0)" }.joined(separator: ", ") : ""
             throw CallArgumentError("\(address) takes \(expected) argument\(expected == 1 ? "" : "s"), \(texts.count) given"
                                     + " (signature: \(signature))" + extra)
         }

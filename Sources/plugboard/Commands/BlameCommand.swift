@@ -43,13 +43,13 @@ struct BlameCommand: ParsableCommand {
         do {
             data = try contents()
         } catch {
-            throw fail("cannot read the trace file '\(traceFile)': \(error)")
+            throw fail("cannot read the trace file \(quoted: traceFile): \(error)")
         }
         let trace: ChromeTrace
         do {
             trace = try JSONDecoder().decode(ChromeTrace.self, from: data)
         } catch {
-            throw fail("'\(traceFile)' is not a trace written by plugboard run --trace-file: \(Self.explain(error))")
+            throw fail("\(quoted: traceFile) is not a trace written by plugboard run --trace-file: \(Self.explain(error))")
         }
         let slowestFirst = PluginTimeline.all(in: trace).sorted {
             ($0.totalMicroseconds, $1.plugin) > ($1.totalMicroseconds, $0.plugin)

@@ -137,17 +137,17 @@ struct RunCommand: ParsableCommand {
             do {
                 try systemCall { access(eventsPath, R_OK) }
             } catch {
-                throw ValidationError("cannot read the events file '\(eventsPath)': \(error)")
+                throw ValidationError("cannot read the events file \(quoted: eventsPath): \(error)")
             }
             var status = stat()
             if stat(eventsPath, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-                throw ValidationError("the events file '\(eventsPath)' is a directory")
+                throw ValidationError("the events file \(quoted: eventsPath) is a directory")
             }
         }
         do {
             try JSONSyntax.check(launchOptions, top: .object, refusingDuplicateKeys: true)
         } catch {
-            throw ValidationError("--launch-options must be a JSON object, got '\(launchOptions)': \(error)")
+            throw ValidationError("--launch-options must be a JSON object, got \(quoted: launchOptions): \(error)")
         }
     }
 

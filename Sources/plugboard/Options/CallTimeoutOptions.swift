@@ -19,11 +19,11 @@ struct CallTimeoutOptions: ParsableArguments {
     /// which would turn the timeout off.
     static func seconds(in text: String) throws -> Double {
         guard let value = Double(text), value.isFinite else {
-            throw ValidationError("--call-timeout takes a number of seconds, 0 (off) or from 0.001 to 86400, not '\(text)'")
+            throw ValidationError("--call-timeout takes a number of seconds, 0 (off) or from 0.001 to 86400, not \(quoted: text)")
         }
         let mantissa = text.prefix { $0 != "e" && $0 != "E" }
         if value == 0, mantissa.contains(where: { ("1"..."9").contains($0) }) {
-            throw ValidationError("--call-timeout '\(text)' is too small to tell from 0, which turns it off; the least is 0.001")
+            throw ValidationError("--call-timeout \(quoted: text) is too small to tell from 0, which turns it off; the least is 0.001")
         }
         return value
     }

@@ -59,7 +59,7 @@ struct ContainerOptions: ParsableArguments {
         // Something there that is not a folder is a mistake to say now, before any plugin runs.
         var status = stat()
         if stat(root, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
-            throw ValidationError("the container '\(root)' is not a directory")
+            throw ValidationError("the container \(quoted: root) is not a directory")
         }
     }
 }

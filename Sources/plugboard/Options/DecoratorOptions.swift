@@ -19,7 +19,7 @@ struct DecoratorOptions: ParsableArguments {
             do {
                 _ = try PluginID(validating: id)
             } catch {
-                throw ValidationError("--trace-plugin '\(id)' is neither a plugin id nor 'all': \(error)")
+                throw ValidationError("--trace-plugin \(quoted: id) is neither a plugin id nor 'all': \(error)")
             }
         }
     }

@@ -21,7 +21,7 @@ struct RunPictureOptions: ParsableArguments {
 
     func validate() throws {
         for path in [traceFile, svgFile].compactMap({ $0 }) where path.isEmpty || path.hasSuffix("/") {
-            throw ValidationError("--trace-file and --svg take a file's path, got '\(path)'")
+            throw ValidationError("--trace-file and --svg take a file's path, got \(quoted: path)")
         }
     }
 

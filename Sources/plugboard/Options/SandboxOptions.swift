@@ -18,7 +18,7 @@ struct SandboxOptions: ParsableArguments {
             throw ValidationError("--sandbox strict needs plugin workers, and --isolation none runs plugins in this process, where nothing can be confined")
         }
         if let policy, !policy.libraries.isEmpty {
-            throw ValidationError("the policy file '\(policy.source)' grants libraries sandbox rights (\"libraries\"), which need plugin workers, and --isolation none runs plugins in this process, where nothing can be confined")
+            throw ValidationError("the policy file \(quoted: policy.source) grants libraries sandbox rights (\"libraries\"), which need plugin workers, and --isolation none runs plugins in this process, where nothing can be confined")
         }
     }
 

@@ -37,3 +37,12 @@ enum ControlCharacters {
         (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 }
+
+extension DefaultStringInterpolation {
+    /// A value a message repeats (a path, an argument), between single quotes with its control
+    /// characters escaped (``ControlCharacters/escaped(_:)``): a newline in it cannot split the
+    /// message, nor an escape sequence reach the terminal.
+    mutating func appendInterpolation(quoted value: some StringProtocol) {
+        appendLiteral("'" + ControlCharacters.escaped(String(value)) + "'")
+    }
+}

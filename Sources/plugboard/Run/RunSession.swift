@@ -81,7 +81,7 @@ struct RunSession {
                 // reader polls, so the events are read as they come all the same.
                 descriptor = path == "-" ? STDIN_FILENO : try systemCall { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
             } catch {
-                note("cannot open the events file '\(path)': \(error)")
+                note("cannot open the events file \(quoted: path): \(error)")
                 terminateAndSave()
                 return ExitCodes.failure
             }
@@ -211,11 +211,11 @@ struct RunSession {
         do {
             let result = try states.removeAll()
             guard result.failures.isEmpty else {
-                note("--reset-state: removed \(result.removed.count) state file(s) from '\(folder)', but cannot remove "
+                note("--reset-state: removed \(result.removed.count) state file(s) from \(quoted: folder), but cannot remove "
                      + result.failures.map(\.description).joined(separator: "; ") + "; nothing was run")
                 return false
             }
-            note("--reset-state: removed \(result.removed.count) state file(s) from '\(folder)'")
+            note("--reset-state: removed \(result.removed.count) state file(s) from \(quoted: folder)")
             return true
         } catch {
             note("--reset-state: cannot remove the saved states: \(error); nothing was run")

@@ -33,7 +33,7 @@ enum OutputFile {
                 try StandardStream.write(Array(text.utf8), to: descriptor)
             }
         } catch {
-            throw OutputFileError(message: "cannot write the \(what) '\(path)': \(error)")
+            throw OutputFileError(message: "cannot write the \(what) \(quoted: path): \(error)")
         }
     }
 

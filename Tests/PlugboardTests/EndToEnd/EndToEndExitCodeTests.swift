@@ -22,6 +22,11 @@ import Testing
         UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--launch-options", "[1]"],
                   words: ["--launch-options must be a JSON object", "[1]"]),
         UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--launch-options", "{"], words: ["--launch-options"]),
+        // A value the message repeats stays on its line, its control characters visible.
+        UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--launch-options", "x\ny\u{1B}[31m"],
+                  words: [#"--launch-options must be a JSON object, got 'x\ny\x1b[31m': line 1, column 1"#]),
+        UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--events", "PLUGINS/new\nline"],
+                  words: [#"cannot read the events file '"#, #"/new\nline': "#]),
         UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--launch-options", #"{"k":1,"k":2}"#],
                   words: ["--launch-options must be a JSON object", "line 1, column 8: the key \"k\" appears twice in one object"]),
         UsageCase(arguments: ["run", "--plugin-dir", ""], words: ["--plugin-dir needs a directory path"]),

@@ -121,7 +121,7 @@ struct FilesListCommand: FilesSubcommand {
                     row.modified = FilesFormat.iso8601(date)
                     row.modificationDate = date
                 } catch {
-                    row.error = "read attributes '\(directory.relativePath)': \(error)"
+                    row.error = "read attributes \(quoted: directory.relativePath): \(error)"
                 }
                 return row
             }

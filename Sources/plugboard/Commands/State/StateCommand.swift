@@ -46,7 +46,7 @@ enum StateSession {
         do {
             return try PluginID(validating: text)
         } catch {
-            throw ValidationError("'\(ControlCharacters.escaped(text))' is not a plugin id: \(error)")
+            throw ValidationError("\(quoted: text) is not a plugin id: \(error)")
         }
     }
 

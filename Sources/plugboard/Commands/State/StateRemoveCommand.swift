@@ -48,7 +48,7 @@ struct StateRemoveCommand: ParsableCommand {
                     try store.remove(id)
                     removed.append(store.path(of: id))
                 } catch where error.reason == .notFound {
-                    failures.append("no saved state for \(id): '\(store.path(of: id))' does not exist")
+                    failures.append("no saved state for \(id): \(quoted: store.path(of: id)) does not exist")
                 } catch {
                     failures.append(error.description)
                 }
@@ -57,7 +57,7 @@ struct StateRemoveCommand: ParsableCommand {
         if output.json {
             print(JSONOutput.encode(removed, pretty: true))
         } else {
-            removed.forEach { print(ControlCharacters.escaped("removed '\($0)'")) }
+            removed.forEach { print("removed \(quoted: $0)") }
         }
         for failure in failures.dropLast() { StandardStream.writeError("plugboard state: " + ControlCharacters.escaped(failure)) }
         if let last = failures.last { try StateSession.fail(last) }

@@ -42,7 +42,7 @@ struct StateShowCommand: ParsableCommand {
         let store = try StateSession.store(container)
         let file: SavedStateFile
         switch store.load(id) {
-        case .none: try StateSession.fail("no saved state for \(id): '\(store.path(of: id))' does not exist")
+        case .none: try StateSession.fail("no saved state for \(id): \(quoted: store.path(of: id)) does not exist")
         case .unusable(let problem): try StateSession.fail(problem.description)
         case .found(let found): file = found
         }
