@@ -12,12 +12,13 @@ enum OutputFile {
     /// (a terminal, a named pipe) is written in place, as a shell's redirection would: renaming
     /// over it would put a regular file where it was. Standard output by name (``standardOutputNames``)
     /// is `standardOutput`, the report's descriptor, as fd 1 no longer is in `run`
-    /// (``Console/takeStandardOutput()`` points it at standard error). Throws the sentence naming
-    /// the file and the cause.
+    /// (``Console/takeStandardOutput()`` points it at standard error); a named pipe that no process
+    /// reads is an error at once, not a wait for a reader. Throws the sentence naming the file and
+    /// the cause.
     static func write(_ text: String, to path: String, what: String, standardOutput: Int32) throws(OutputFileError) {
+        var status = stat()
         do throws(Errno) {
             if standardOutputNames.contains(path) { return try StandardStream.write(Array(text.utf8), to: standardOutput) }
-            var status = stat()
             guard path.withCString({ stat($0, &status) }) == 0 else {
                 guard errno == ENOENT else { throw Errno(rawValue: errno) }
                 return try AtomicWrite.replace(path, with: Array(text.utf8))
@@ -28,12 +29,14 @@ enum OutputFile {
             case S_IFDIR:
                 throw Errno.isDirectory
             default:
-                let descriptor = try systemCall { open(path, O_WRONLY | O_CLOEXEC) }
+                let descriptor = try systemCall { open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK) }
                 defer { close(descriptor) }
+                _ = fcntl(descriptor, F_SETFL, 0)
                 try StandardStream.write(Array(text.utf8), to: descriptor)
             }
         } catch {
-            throw OutputFileError(message: "cannot write the \(what) \(quoted: path): \(error)")
+            let unread = error == .noSuchAddressOrDevice && status.st_mode & S_IFMT == S_IFIFO
+            throw OutputFileError(message: "cannot write the \(what) \(quoted: path): \(unread ? "no process reads the named pipe" : "\(error)")")
         }
     }
 

@@ -232,6 +232,23 @@ import Testing
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == picture)
     }
 
+    /// A FIFO that no process reads fails the run at its end with that cause, at once: opening it
+    /// for writing would wait for a reader for ever.
+    @Test func aFIFOWithNoReaderFailsTheRunAtOnce() throws {
+        let workspace = try Workspace("trace-fifo-unread")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        let fifo = workspace.root.file("trace.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let host = try LiveProcess(CLI.binary(), ["run", "--isolation", "none", "--plugin-dir", workspace.plugins,
+                                                  "--container", workspace.root.file("container"), "--trace-file", fifo])
+        defer { host.stop() }
+        let (ending, output, timedOut) = host.waitForExit(timeout: .seconds(30))
+        #expect(!timedOut && ending == .exit(74), "\(output)")
+        #expect(output.contains("cannot write the trace file '\(fifo)': no process reads the named pipe"), "\(output)")
+        #expect(Self.kind(of: fifo) == S_IFIFO)
+    }
+
     @Test func aPictureOnStandardOutputGoesThereBeforeTheExitLine() throws {
         let workspace = try Workspace("svg-stdout")
         defer { workspace.remove() }
