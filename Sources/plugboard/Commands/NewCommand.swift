@@ -28,7 +28,8 @@ struct NewCommand: ParsableCommand {
             Nothing is written unless everything is valid: a bad NAME, --id or --lang, a DIR \
             that exists and is not an empty folder, or an SDK that cannot be found is a usage \
             error (64); the files are written into a temporary folder beside DIR, then renamed \
-            to DIR. A failed write exits 1 and leaves nothing behind.
+            to DIR (or, when DIR is an empty folder, moved into it). A failed write exits 1 and \
+            leaves nothing behind.
             """)
 
     @Argument(help: ArgumentHelp("The project's name (deep-links).", valueName: "name"))

@@ -4,7 +4,8 @@ import PlugboardSystem
 import SystemPackage
 
 /// Writes a project's files into a folder that does not exist yet or is empty, all or nothing:
-/// into a new temporary sibling folder first, which is then renamed to the destination.
+/// into a new temporary sibling folder first, which is then renamed to the destination (or, for
+/// an empty folder that exists, whose entries are moved into it).
 enum ProjectWriter {
     /// Why the project could not be written: what was being done, to which path, and the system's cause.
     struct Failure: Error, CustomStringConvertible {
@@ -43,7 +44,8 @@ enum ProjectWriter {
     }
 
     /// Writes `files` (paths relative to the project) so that `directory` appears with all of
-    /// them or not at all; an empty `directory` is replaced.
+    /// them or not at all. An empty `directory` that exists is filled, not replaced: it keeps its
+    /// mode, and a shell standing in it stays in a folder that holds the project.
     static func write(_ files: [ProjectFile], to directory: String) throws(Failure) {
         let parent = parentFolder(of: directory)
         let name = String(directory[directory.index(after: directory.lastIndex(of: "/") ?? directory.startIndex)...])
@@ -73,9 +75,37 @@ enum ProjectWriter {
                     throw Failure(operation: "write", path: shown, cause: error)
                 }
             }
-            try attempt("move the finished project to", directory) { rename(staging, directory) }
+            var status = stat()
+            if lstat(directory, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
+                try moveEntries(of: staging, into: directory, named: files)
+                rmdir(staging)
+            } else {
+                try attempt("move the finished project to", directory) { rename(staging, directory) }
+            }
         } catch {
             for path in created.reversed() { _ = remove(path) }
+            throw error
+        }
+    }
+
+    /// Moves the top-level entries of `files`, written in `staging`, into the existing `directory`:
+    /// all of them, or, when one cannot be moved, none (those moved are moved back).
+    private static func moveEntries(of staging: String, into directory: String, named files: [ProjectFile]) throws(Failure) {
+        var entries: [Substring] = []
+        for file in files {
+            if let entry = file.path.split(separator: "/").first, !entries.contains(entry) { entries.append(entry) }
+        }
+        var moved: [Substring] = []
+        do throws(Failure) {
+            for entry in entries {
+                let target = "\(directory)/\(entry)"
+                // Empty when checked; a file that appeared since is not replaced.
+                guard access(target, F_OK) != 0 else { throw Failure(operation: "create", path: target, cause: .fileExists) }
+                try attempt("move the finished project's files to", directory) { rename("\(staging)/\(entry)", target) }
+                moved.append(entry)
+            }
+        } catch {
+            for entry in moved.reversed() { _ = rename("\(directory)/\(entry)", "\(staging)/\(entry)") }
             throw error
         }
     }

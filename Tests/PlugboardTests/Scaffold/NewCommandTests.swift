@@ -111,13 +111,22 @@ import Testing
         #expect(source.contains(#"#define PLUGIN_ID "org.acme.links""#) && source.contains(#"#define SCHEME "deep-links://""#))
     }
 
-    @Test func anEmptyFolderIsFilled() throws {
+    /// An empty folder is filled, not replaced: it keeps its inode and mode, so a shell standing in
+    /// it (`--dir .`) stays in the project.
+    @Test(arguments: ["empty", "."])
+    func anEmptyFolderIsFilled(dir: String) throws {
         let root = try TemporaryDirectory("plugboard-new-empty")
         defer { root.remove() }
-        try FileManager.default.createDirectory(atPath: root.file("empty"), withIntermediateDirectories: false)
-        let result = try CLI.run(["new", "hello", "--lang", "rust", "--dir", "empty"], workingDirectory: root.path)
+        let folder = root.file("empty")
+        #expect(mkdir(folder, 0o700) == 0 && chmod(folder, 0o2770) == 0)
+        var before = stat()
+        #expect(stat(folder, &before) == 0)
+        let result = try CLI.run(["new", "hello", "--lang", "rust", "--dir", dir], workingDirectory: dir == "." ? folder : root.path)
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(tree(root.path) == ["empty", "empty/.gitignore", "empty/Cargo.toml", "empty/README.md", "empty/src", "empty/src/lib.rs"])
+        var after = stat()
+        #expect(stat(folder, &after) == 0)
+        #expect(after.st_ino == before.st_ino && after.st_mode == before.st_mode)
     }
 
     /// Bad input: a usage error (64) whose message names the thing and the cause, and nothing written.
