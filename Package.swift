@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.3
 import PackageDescription
 
 // The host's executables export no symbol. Linked with the Swift runtime inside (`--static-swift-stdlib`, how

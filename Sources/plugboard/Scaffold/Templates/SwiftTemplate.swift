@@ -6,7 +6,7 @@ extension LanguageTemplate {
         return LanguageTemplate(
             files: [
                 ProjectFile(path: "Package.swift", text: #"""
-                    // swift-tools-version:6.1
+                    // swift-tools-version:6.3
                     // \#(name): a Plugboard plugin in Swift, made by `plugboard new`.
                     import PackageDescription
 

@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.3
 import PackageDescription
 
 // The Swift plugins of the tests, each a drop-in `.so` built with the PlugboardSDK of this checkout.
