@@ -587,10 +587,13 @@ const char *pbs_call_name(int32_t call) {
 
 /* ---- The process-group guard ----------------------------------------------------------------- */
 
-/* Waits until the process `watch` (a pidfd) ends, then kills the process group `group`, itself with it. */
+/* Waits until the process `watch` (a pidfd) ends, then kills the process group `group`, itself with it.
+   Every signal that can be ignored is: when the host dies, the group is orphaned, and the kernel
+   sends it SIGHUP and SIGCONT if one of its processes is stopped (a plugin's child can stop itself). */
 static void guard_group(int watch, pid_t group) {
     if (watch > 0) dup2(watch, 0);
     close_from(1);
+    for (int signal_number = 1; signal_number < NSIG; signal_number++) signal(signal_number, SIG_IGN);
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);

@@ -447,11 +447,14 @@ import Testing
 
     /// A process that a plugin with an `execute` grant starts ends with its worker when the host is
     /// killed with SIGKILL: the kernel's death signal ends the worker only, and the worker's
-    /// process-group guard ends the rest. The plugin cannot signal the guard.
-    @Test func aGrantedPluginsChildEndsWithAKilledHost() throws {
+    /// process-group guard ends the rest. The plugin cannot signal the guard, nor have the kernel's
+    /// SIGHUP to an orphaned group with a stopped process (a child that stops itself) end it.
+    @Test(arguments: [false, true])
+    func aGrantedPluginsChildEndsWithAKilledHost(stopped: Bool) throws {
         let workspace = try Workspace("worker-orphan-child")
         defer { workspace.remove() }
-        try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["FORK_AT=AT_INIT", "NEIGHBOURS_AT=AT_INIT"])
+        try PluginCompiler.hostile("libhostile.so", in: workspace.plugins,
+                                   ["FORK_AT=AT_INIT", "NEIGHBOURS_AT=AT_INIT"] + (stopped ? ["FORK_STOPS"] : []))
         let policy = workspace.root.file("policy.json")
         try #"{"libraries": {"libhostile.so": {"execute": ["/bin/true"]}}}"#.write(toFile: policy, atomically: true, encoding: .utf8)
         let mark = LeftoverProcesses.mark()

@@ -26,7 +26,9 @@
  *           "Documents/from-thread.txt" through the files service, reads it back
  *           and logs "files from a thread: STATUS TEXT"),
  *           FORK_AT (forks a child that sleeps 60 s holding the
- *           plugin's standard output and error, then exits),
+ *           plugin's standard output and error, then exits; with FORK_STOPS, the
+ *           child first ignores SIGHUP and stops itself: orphaned, its process group
+ *           then gets SIGHUP and SIGCONT from the kernel),
  *           NEIGHBOURS_AT (asks whether it may signal each of the 64 process ids after
  *           its own, its threads and its child from FORK_AT aside, with signal 0, and logs "neighbours it may
  *           signal: N": a worker's own helpers are out of its reach),
@@ -632,6 +634,10 @@ static void misbehave(int place) {
 #endif
 #ifdef FORK_AT
     if (place == FORK_AT && (forked_child = fork()) == 0) {
+#ifdef FORK_STOPS
+        signal(SIGHUP, SIG_IGN);
+        raise(SIGSTOP);
+#endif
         sleep(60);
         _exit(0);
     }
