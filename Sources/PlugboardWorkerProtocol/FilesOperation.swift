@@ -25,4 +25,20 @@ public enum FilesOperation: UInt8, Sendable, CaseIterable {
     case attributes = 9
     /// `exists(path)`; the reply's payload is one bool byte.
     case exists = 10
+
+    /// The name of the C function (`pb_files_t`'s member) a plugin called, for messages.
+    public var name: String {
+        switch self {
+        case .write: "write"
+        case .read: "read"
+        case .remove: "remove"
+        case .rename: "rename"
+        case .move: "move"
+        case .copy: "copy"
+        case .changeExtension: "change_extension"
+        case .list: "list"
+        case .attributes: "attributes"
+        case .exists: "exists"
+        }
+    }
 }

@@ -1,11 +1,12 @@
 import CPlugboard
+import Foundation
 import Glibc
 import PlugboardFiles
 import Testing
 @testable import Plugboard
 
 /// The files service at the edges a plugin can reach: a file dated past what 64-bit nanoseconds
-/// hold, and a file larger than its caller can take.
+/// hold, a file larger than its caller can take, and the host's own folder.
 @Suite struct FilesServiceEdgeTests {
     /// `body` with a files service over a new container in a temporary folder, the folder's
     /// path to the container, and a gate that denies nothing.
@@ -29,6 +30,52 @@ import Testing
             let outcome = service.perform(FilesRequest(operation: .attributes, path: "Documents/dated.txt"), gate: gate)
             try #require(outcome.status == PB_OK, "\(outcome.message)")
             #expect(FilesRecord(outcome.payload)?.attributes.modified_ns == Int64.max)
+        }
+    }
+
+    /// The folder where the host keeps the plugins' saved state is out of every call's reach, as a
+    /// path, a destination or a new name; a listing of `Library` leaves it out; its file stays as
+    /// it was. A name that only begins the same is an ordinary file.
+    @Test func theHostsStateFolderIsOutOfReach() throws {
+        try withService { service, root, gate in
+            let folder = root + "/Library/Plugboard State"
+            try #require(mkdir(folder, 0o755) == 0)
+            let state = folder + "/com.example.victim.state"
+            try #require(FileManager.default.createFile(atPath: state, contents: Data("secret".utf8)))
+            for (path, ok) in [("Library/a.txt", true), ("Library/Plugboard State.old", true), ("Library/Plugboard Statement", true)] {
+                let made = service.perform(FilesRequest(operation: .write, path: path, data: Array("x".utf8)), gate: gate)
+                #expect((made.status == PB_OK) == ok, "\(path): \(made.message)")
+            }
+            let attempts: [FilesRequest] = [
+                FilesRequest(operation: .read, path: "Library/Plugboard State/com.example.victim.state"),
+                FilesRequest(operation: .write, path: "Library/Plugboard State/com.example.victim.state", data: Array("forged".utf8),
+                             flags: UInt32(PB_FILES_OVERWRITE)),
+                FilesRequest(operation: .remove, path: "Library/Plugboard State/com.example.victim.state"),
+                FilesRequest(operation: .remove, path: "Library/Plugboard State"),
+                FilesRequest(operation: .list, path: "Library/Plugboard State"),
+                FilesRequest(operation: .exists, path: "Library/Plugboard State/com.example.victim.state"),
+                FilesRequest(operation: .attributes, path: "Library/Plugboard State"),
+                FilesRequest(operation: .move, path: "Library/Plugboard State", secondPath: "Library/taken"),
+                FilesRequest(operation: .copy, path: "Library/a.txt", secondPath: "Library/Plugboard State/com.example.victim.state",
+                             flags: UInt32(PB_FILES_OVERWRITE)),
+                FilesRequest(operation: .move, path: "Library/a.txt", secondPath: "Library/Plugboard State/new.state"),
+                FilesRequest(operation: .rename, path: "Library/Plugboard Statement", secondPath: "Plugboard State",
+                             flags: UInt32(PB_FILES_OVERWRITE)),
+                FilesRequest(operation: .changeExtension, path: "Library/Plugboard State.old", secondPath: "",
+                             flags: UInt32(PB_FILES_OVERWRITE)),
+            ]
+            for attempt in attempts {
+                let refused = service.perform(attempt, gate: gate)
+                #expect(refused.status == PB_ERR_PERMISSION, "\(attempt.operation) \(attempt.path) \(attempt.secondPath): \(refused.message)")
+                #expect(refused.message.contains("the host keeps the plugins' saved state in 'Library/Plugboard State'"), "\(refused.message)")
+            }
+            #expect(FileManager.default.contents(atPath: state) == Data("secret".utf8))
+            let listing = service.perform(FilesRequest(operation: .list, path: "Library"), gate: gate)
+            #expect(listing.status == PB_OK)
+            let names = String(decoding: listing.payload, as: UTF8.self)
+            #expect(names.contains("\"a.txt\"") && !names.contains("\"Plugboard State\""), "\(names)")
+            let renamed = service.perform(FilesRequest(operation: .changeExtension, path: "Library/Plugboard State.old", secondPath: "new"), gate: gate)
+            #expect(renamed.status == PB_OK, "\(renamed.message)")
         }
     }
 

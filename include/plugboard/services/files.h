@@ -28,6 +28,12 @@ struct pb_host;
  *   ("the container path is 129 folders deep; the limit is 128").
  * The new path of `rename` and `change_extension` is held to the same limits.
  *
+ * The host's folder. "Library/Plugboard State", where the host keeps every
+ * plugin's saved state (each plugin reaches its own through `save_state` and
+ * `restore_state`), is out of reach: a path in it, or a destination or new name
+ * that would be it, is refused with PB_ERR_PERMISSION, and `list("Library")`
+ * leaves it out.
+ *
  * Sizes. A `size_t` argument that no buffer can have (above PTRDIFF_MAX, such
  * as SIZE_MAX) or above the function's stated maximum is PB_ERR_INVALID_ARGUMENT
  * (`write`) or taken as 0 (`last_error`'s capacity); never a crash.

@@ -41,6 +41,10 @@ final class FilesService: Sendable {
     /// Runs `request` unless `gate` denies the files service; every failure becomes a status and a sentence.
     func perform(_ request: FilesRequest, gate: ServiceGate) -> FilesOutcome {
         if let refusal = gate.refusal(.files) { return FilesOutcome(status: PB_ERR_DENIED, message: refusal) }
+        if let reserved = Self.reservedPath(of: request) {
+            return FilesOutcome(status: PB_ERR_PERMISSION, message: "\(request.operation.name) '\(reserved)': "
+                                + "the host keeps the plugins' saved state in '\(Self.hostFolder)'; a plugin saves its own with save_state")
+        }
         do {
             return FilesOutcome(status: PB_OK, payload: try run(request))
         } catch let error as FileFacadeError {
@@ -90,7 +94,8 @@ final class FilesService: Sendable {
                 let target = try PathAdapter.location(forContainerPath: request.path)
                 entries = try facade.listContents(of: target.directory, folder: target.name)
             }
-            let objects = entries.map { ["name": $0.name, "kind": Self.kindName($0.kind)] }
+            let shown = request.path == AppDirectory.library.relativePath ? entries.filter { $0.name != SavedStateStore.folder } : entries
+            let objects = shown.map { ["name": $0.name, "kind": Self.kindName($0.kind)] }
             return Array(JSONValue.array(objects.map { .object($0.mapValues(JSONValue.string)) }).text.utf8)
         case .attributes:
             let target = try PathAdapter.location(forContainerPath: request.path)
@@ -108,6 +113,34 @@ final class FilesService: Sendable {
             return [try facade.exists(target.name, in: target.directory) ? 1 : 0]
         }
         return []
+    }
+
+    /// The container path of the folder where the host keeps the plugins' saved state
+    /// (``SavedStateStore``): out of the files service's reach, or one plugin could read another's
+    /// state, or forge it; and hidden from a listing of `Library`.
+    static let hostFolder = AppDirectory.library.relativePath + "/" + SavedStateStore.folder
+
+    /// The path of `request` that names the host's folder or a path in it, if one does: its
+    /// path, its destination, or the name a rename or a change of extension gives. The facade
+    /// takes one spelling of a path only (no `.`, `..`, `//` or symbolic link), so comparing the
+    /// text is enough.
+    static func reservedPath(of request: FilesRequest) -> String? {
+        var paths = [request.path]
+        let folder = request.path.lastIndex(of: "/").map { String(request.path[..<$0]) }
+        switch request.operation {
+        case .move, .copy:
+            paths.append(request.secondPath)
+        case .rename:
+            if let folder { paths.append(folder + "/" + request.secondPath) }
+        case .changeExtension where request.secondPath.isEmpty:
+            // Without an extension, the new name is the old one up to its last dot.
+            if let folder, let leaf = request.path.split(separator: "/").last {
+                paths.append(folder + "/" + (leaf.lastIndex(of: ".").map { leaf[..<$0] } ?? leaf))
+            }
+        default:
+            break
+        }
+        return paths.first { $0 == hostFolder || $0.hasPrefix(hostFolder + "/") }
     }
 
     /// The most bytes one `write` takes, 1 GiB: the host copies them before the
