@@ -34,7 +34,7 @@ import Testing
                                                    "--isolation", isolation])
         #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
         let steps = logLines(result.output)
-        #expect(steps.count == 27, "\(result.output)")
+        #expect(steps.count == 31, "\(result.output)")
         #expect(steps["write"] == "0 ")
         #expect(steps["write-again"]?.hasPrefix("-5 ") == true, "refused without overwrite: \(steps["write-again"] ?? "")")
         #expect(steps["write-again"]?.contains("destination exists") == true)
@@ -68,6 +68,9 @@ import Testing
             ("control-write", "-6", "invalid name: contains the control character U+001B"),
             ("control-rename", "-6", "invalid name: contains the control character U+000A"),
             ("control-ext", "-6", "invalid name: contains the control character U+007F"),
+            ("not-utf8-write", "-6", "the path 'tmp/\u{FFFD}.txt' is not UTF-8; container paths are UTF-8 text"),
+            ("not-utf8-write-other", "-6", "the path 'tmp/\u{FFFD}.txt' is not UTF-8"),
+            ("not-utf8-rename", "-6", "the new name 'b\u{FFFD}.txt' is not UTF-8"),
             ("too-deep", "-6", "(100005 bytes): invalid name: the container path is 50001 folders deep; the limit is 128"),
             ("too-long", "-6", "(4108 bytes): invalid name: the container path is 4108 bytes long; the limit is 4095"),
         ]
@@ -77,6 +80,7 @@ import Testing
             #expect(line.contains(refusal.words), "\(refusal.step): \(line)", sourceLocation: sourceLocation)
         }
         #expect(steps["too-deep-left-nothing"] == "0 no", sourceLocation: sourceLocation)
+        #expect(steps["not-utf8-left-nothing"] == "0 no", sourceLocation: sourceLocation)
         #expect(steps["deepest"] == "0 ", sourceLocation: sourceLocation)
         #expect(steps["last-error-size-max"] == "0 length unset", sourceLocation: sourceLocation)
     }

@@ -41,6 +41,13 @@ static void probe_limits(const pb_files_t *f) {
     report("control-write", f->write(host, "tmp/a\x1b]0;pwned\x07.txt", "x", 1, 0), "");
     report("control-rename", f->rename(host, "Documents/notes/a.txt", "b\n.txt", 0), "");
     report("control-ext", f->change_extension(host, "Documents/notes/a.txt", "t\x7f", 0, NULL), "");
+    /* Bytes that are not UTF-8: repaired, two of them would name the same file. */
+    report("not-utf8-write", f->write(host, "tmp/\xff.txt", "first", 5, 0), "");
+    report("not-utf8-write-other", f->write(host, "tmp/\xfe.txt", "second", 6, PB_FILES_OVERWRITE), "");
+    report("not-utf8-rename", f->rename(host, "Documents/notes/a.txt", "b\xc3.txt", 0), "");
+    bool repaired = true;
+    pb_status_t looked = f->exists(host, "tmp/\xef\xbf\xbd.txt", &repaired);
+    report("not-utf8-left-nothing", looked, repaired ? "yes" : "no");
 
     char *too_deep = repeated_path("tmp/", "a/", 50000, "x");
     report("too-deep", too_deep ? f->write(host, too_deep, "x", 1, PB_FILES_CREATE_FOLDERS) : PB_ERR_IO, "");

@@ -18,6 +18,8 @@ struct pb_host;
  *
  * Limits. Also refused with PB_ERR_INVALID_PATH, before anything is touched,
  * with a message that names the character or the limit and the value:
+ * - bytes that are not UTF-8 in a path, a new name or an extension (never
+ *   repaired: two such names would become the same file);
  * - a control character (byte 0x01-0x1F or 0x7F) anywhere in a path, a new
  *   name or an extension ("contains the control character U+001B");
  * - a component longer than 255 bytes (NAME_MAX);

@@ -19,21 +19,27 @@ enum FilesTable {
         return UnsafePointer(table)
     }()
 
-    /// Performs `request` for the library behind `host`; `use` reads a successful call's payload.
-    private static func perform(_ host: UnsafePointer<pb_host>?, _ request: FilesRequest,
-                                _ use: (_ payload: [UInt8]) -> pb_status_t = { _ in PB_OK }) -> pb_status_t {
-        guard let context = context(host), let files = context.files else { return PB_ERR_UNAVAILABLE }
-        guard context.lifetime.admits("a files function") else { return PB_ERR_WRONG_STATE }
-        let outcome = files.perform(request, gate: context.gate)
-        return outcome.status == PB_OK ? use(outcome.payload) : outcome.status
+    /// Why a call's C arguments were refused before anything was asked: its status and the sentence for `last_error`.
+    private struct Refusal: Error {
+        let status: pb_status_t
+        let message: String
     }
 
-    /// Refuses a call whose C arguments are wrong before anything is asked, remembering `message` for `last_error`.
-    private static func refuse(_ host: UnsafePointer<pb_host>?, _ message: String) -> pb_status_t {
+    /// Makes the call's request from its C arguments (`request`, which throws a ``Refusal`` for
+    /// a wrong one), performs it for the library behind `host`, and lets `use` read a successful
+    /// call's payload. A refusal is remembered for `last_error`.
+    private static func call(_ host: UnsafePointer<pb_host>?, _ request: () throws(Refusal) -> FilesRequest,
+                             use: (_ payload: [UInt8]) -> pb_status_t = { _ in PB_OK }) -> pb_status_t {
         guard let context = context(host), let files = context.files else { return PB_ERR_UNAVAILABLE }
         guard context.lifetime.admits("a files function") else { return PB_ERR_WRONG_STATE }
-        files.remember(message)
-        return PB_ERR_INVALID_ARGUMENT
+        let outcome: FilesOutcome
+        do {
+            outcome = files.perform(try request(), gate: context.gate)
+        } catch {
+            files.remember(error.message)
+            return error.status
+        }
+        return outcome.status == PB_OK ? use(outcome.payload) : outcome.status
     }
 
     private static func context(_ host: UnsafePointer<pb_host>?) -> HostServicesTable.Context? {
@@ -49,23 +55,46 @@ enum FilesTable {
         return PB_OK
     }
 
-    private static func text(_ pointer: UnsafePointer<CChar>) -> String { String(cString: pointer) }
+    /// The C text `what` (a path, a new name, an extension) at `pointer`: NULL is an invalid
+    /// argument, and bytes that are not UTF-8 an invalid path (repaired, they would name another file).
+    private static func text(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(Refusal) -> String {
+        guard let pointer else { throw Refusal(status: PB_ERR_INVALID_ARGUMENT, message: "\(what) is NULL") }
+        guard let text = String(validatingCString: pointer) else {
+            let bytes = UnsafeRawBufferPointer(start: pointer, count: strlen(pointer))
+            let shown = String(decoding: bytes, as: UTF8.self)
+            throw Refusal(status: PB_ERR_INVALID_PATH, message: "\(what) '\(shown)' is not UTF-8; container paths are UTF-8 text")
+        }
+        return text
+    }
+
+    /// Refuses a NULL output pointer, `what`.
+    private static func output<T>(_ pointer: UnsafeMutablePointer<T>?, _ what: String) throws(Refusal) -> UnsafeMutablePointer<T> {
+        guard let pointer else { throw Refusal(status: PB_ERR_INVALID_ARGUMENT, message: "\(what) is NULL") }
+        return pointer
+    }
 
     private static let write: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<CChar>?, UnsafeRawPointer?, Int, UInt32) -> pb_status_t = {
         host, path, data, size, flags in
-        guard let path else { return refuse(host, "the path is NULL") }
-        // A size that cannot be a buffer is refused before its bytes are copied.
-        if let refusal = FilesService.sizeRefusal(path: text(path), size: size) { return refuse(host, refusal) }
-        guard data != nil || size == 0 else { return refuse(host, "data is NULL but size is \(size)") }
-        let bytes = data.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? []
-        return perform(host, FilesRequest(operation: .write, path: text(path), data: bytes, flags: flags))
+        call(host) { () throws(Refusal) in
+            let path = try text(path, "the path")
+            // A size that cannot be a buffer is refused before its bytes are copied.
+            if let refusal = FilesService.sizeRefusal(path: path, size: size) { throw Refusal(status: PB_ERR_INVALID_ARGUMENT, message: refusal) }
+            guard data != nil || size == 0 else { throw Refusal(status: PB_ERR_INVALID_ARGUMENT, message: "data is NULL but size is \(size)") }
+            let bytes = data.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? []
+            return FilesRequest(operation: .write, path: path, data: bytes, flags: flags)
+        }
     }
 
     private static let read: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<CChar>?, UnsafeMutablePointer<pb_buffer_t>?) -> pb_status_t = {
         host, path, out in
-        guard let path else { return refuse(host, "the path is NULL") }
-        guard let out else { return refuse(host, "the output buffer is NULL") }
-        return perform(host, FilesRequest(operation: .read, path: text(path))) { fill(out, $0) }
+        var buffer: UnsafeMutablePointer<pb_buffer_t>?
+        return call(host) { () throws(Refusal) in
+            let request = FilesRequest(operation: .read, path: try text(path, "the path"))
+            buffer = try output(out, "the output buffer")
+            return request
+        } use: { payload in
+            buffer.map { fill($0, payload) } ?? PB_ERR_INVALID_ARGUMENT
+        }
     }
 
     /// `free_buffer`: frees a buffer a files function filled (malloc'd) and empties it.
@@ -78,69 +107,84 @@ enum FilesTable {
 
     private static let remove: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<CChar>?) -> pb_status_t = {
         host, path in
-        guard let path else { return refuse(host, "the path is NULL") }
-        return perform(host, FilesRequest(operation: .remove, path: text(path)))
+        call(host) { () throws(Refusal) in FilesRequest(operation: .remove, path: try text(path, "the path")) }
     }
 
     private static let rename: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UInt32) -> pb_status_t = {
         host, path, newName, flags in
-        guard let path else { return refuse(host, "the path is NULL") }
-        guard let newName else { return refuse(host, "the new name is NULL") }
-        return perform(host, FilesRequest(operation: .rename, path: text(path), secondPath: text(newName), flags: flags))
+        call(host) { () throws(Refusal) in
+            FilesRequest(operation: .rename, path: try text(path, "the path"), secondPath: try text(newName, "the new name"), flags: flags)
+        }
     }
 
     private static let move: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UInt32) -> pb_status_t = {
         host, from, to, flags in
-        guard let from else { return refuse(host, "the source path is NULL") }
-        guard let to else { return refuse(host, "the destination path is NULL") }
-        return perform(host, FilesRequest(operation: .move, path: text(from), secondPath: text(to), flags: flags))
+        call(host) { () throws(Refusal) in
+            FilesRequest(operation: .move, path: try text(from, "the source path"), secondPath: try text(to, "the destination path"),
+                         flags: flags)
+        }
     }
 
     private static let copy: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UInt32) -> pb_status_t = {
         host, from, to, flags in
-        guard let from else { return refuse(host, "the source path is NULL") }
-        guard let to else { return refuse(host, "the destination path is NULL") }
-        return perform(host, FilesRequest(operation: .copy, path: text(from), secondPath: text(to), flags: flags))
+        call(host) { () throws(Refusal) in
+            FilesRequest(operation: .copy, path: try text(from, "the source path"), secondPath: try text(to, "the destination path"),
+                         flags: flags)
+        }
     }
 
     private static let changeExtension: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UInt32, UnsafeMutablePointer<pb_buffer_t>?) -> pb_status_t = {
         host, path, fileExtension, flags, newPath in
-        guard let path else { return refuse(host, "the path is NULL") }
-        guard let fileExtension else { return refuse(host, "the extension is NULL") }
-        return perform(host, FilesRequest(operation: .changeExtension, path: text(path), secondPath: text(fileExtension),
-                                          flags: flags)) { payload in
+        call(host) { () throws(Refusal) in
+            FilesRequest(operation: .changeExtension, path: try text(path, "the path"), secondPath: try text(fileExtension, "the extension"),
+                         flags: flags)
+        } use: { payload in
             newPath.map { fill($0, payload) } ?? PB_OK
         }
     }
 
     private static let list: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<CChar>?, UnsafeMutablePointer<pb_buffer_t>?) -> pb_status_t = {
         host, path, out in
-        guard let path else { return refuse(host, "the path is NULL") }
-        guard let out else { return refuse(host, "the output buffer is NULL") }
-        return perform(host, FilesRequest(operation: .list, path: text(path))) { fill(out, $0) }
+        var buffer: UnsafeMutablePointer<pb_buffer_t>?
+        return call(host) { () throws(Refusal) in
+            let request = FilesRequest(operation: .list, path: try text(path, "the path"))
+            buffer = try output(out, "the output buffer")
+            return request
+        } use: { payload in
+            buffer.map { fill($0, payload) } ?? PB_ERR_INVALID_ARGUMENT
+        }
     }
 
     private static let attributes: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<CChar>?, UnsafeMutablePointer<pb_file_attributes_t>?) -> pb_status_t = {
         host, path, out in
-        guard let path else { return refuse(host, "the path is NULL") }
-        guard let out else { return refuse(host, "the attributes pointer is NULL") }
-        let size = Int(out.pointee.struct_size)
-        guard size >= MemoryLayout<pb_file_attributes_t>.size else {
-            return refuse(host, "pb_file_attributes_t.struct_size is \(size); at least \(MemoryLayout<pb_file_attributes_t>.size) is needed")
-        }
-        return perform(host, FilesRequest(operation: .attributes, path: text(path))) { payload in
-            guard let record = FilesRecord(payload) else { return PB_ERR_IO }
-            out.pointee = record.attributes
+        var record: UnsafeMutablePointer<pb_file_attributes_t>?
+        return call(host) { () throws(Refusal) in
+            let request = FilesRequest(operation: .attributes, path: try text(path, "the path"))
+            let checked = try output(out, "the attributes pointer")
+            let size = Int(checked.pointee.struct_size)
+            guard size >= MemoryLayout<pb_file_attributes_t>.size else {
+                throw Refusal(status: PB_ERR_INVALID_ARGUMENT, message:
+                    "pb_file_attributes_t.struct_size is \(size); at least \(MemoryLayout<pb_file_attributes_t>.size) is needed")
+            }
+            record = checked
+            return request
+        } use: { payload in
+            guard let record, let found = FilesRecord(payload) else { return PB_ERR_IO }
+            record.pointee = found.attributes
             return PB_OK
         }
     }
 
     private static let exists: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<CChar>?, UnsafeMutablePointer<Bool>?) -> pb_status_t = {
         host, path, out in
-        guard let path else { return refuse(host, "the path is NULL") }
-        guard let out else { return refuse(host, "the result pointer is NULL") }
-        return perform(host, FilesRequest(operation: .exists, path: text(path))) { payload in
-            out.pointee = payload.first == 1
+        var result: UnsafeMutablePointer<Bool>?
+        return call(host) { () throws(Refusal) in
+            let request = FilesRequest(operation: .exists, path: try text(path, "the path"))
+            result = try output(out, "the result pointer")
+            return request
+        } use: { payload in
+            guard let result else { return PB_ERR_INVALID_ARGUMENT }
+            result.pointee = payload.first == 1
             return PB_OK
         }
     }
