@@ -18,6 +18,10 @@ struct PlugboardCommand: ParsableCommand {
     /// one. What ends the command successfully (the help, the version, a completion script) is
     /// written as it is.
     static func main() {
+        if let refusal = notUTF8Argument() {
+            StandardStream.writeError("Error: \(refusal)")
+            Glibc.exit(ExitCode.validationFailure.rawValue)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -32,5 +36,17 @@ struct PlugboardCommand: ParsableCommand {
             }
             Glibc.exit(code.rawValue)
         }
+    }
+
+    /// The usage error for the first argument that is not UTF-8, if one is not: Swift hands every
+    /// argument over as text, its bad bytes repaired with U+FFFD, so such a path would name
+    /// another file (or none) and such a value would be silently changed.
+    private static func notUTF8Argument() -> String? {
+        for index in 1..<Int(CommandLine.argc) {
+            guard let argument = CommandLine.unsafeArgv[index], String(validatingCString: argument) == nil else { continue }
+            let shown = String(decoding: UnsafeRawBufferPointer(start: argument, count: strlen(argument)), as: UTF8.self)
+            return "argument \(index), \(quoted: shown) (shown with U+FFFD), is not UTF-8: plugboard takes paths and values as UTF-8 text"
+        }
+        return nil
     }
 }

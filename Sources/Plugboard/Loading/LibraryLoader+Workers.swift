@@ -102,9 +102,7 @@ extension LibraryLoader {
     /// start-up of many libraries (BENCHMARKS.md, start-up).
     func prestartWorkers(for candidates: [LoadCandidate], trust: PluginTrust) {
         guard case .workers(let worker) = isolation else { return }
-        let paths = candidates.compactMap { candidate -> String? in
-            if case .file(let path, _) = candidate { path } else { nil }
-        }
+        let paths = candidates.compactMap(\.filePath)
         let start = workerStarter(worker, trust: trust)
         let started = Mutex<[(path: String, connection: WorkerConnection)]>([])
         let lanes = min(Self.prestartLanes, paths.count)

@@ -5,15 +5,21 @@ import SystemPackage
 enum LoadCandidate {
     /// A candidate file, with the trust warnings its directory passes on to it.
     case file(String, directoryWarnings: [String])
-    /// An explicit directory that cannot be scanned, or any directory that fails the trust rule.
+    /// An explicit directory that cannot be scanned, any directory that fails the trust rule, or a
+    /// file whose name is not UTF-8.
     case refused(LoadReport)
+
+    /// The candidate file's path; nil for a refused candidate.
+    var filePath: String? {
+        if case .file(let path, _) = self { path } else { nil }
+    }
 
     /// The candidate files of every directory of `searchPath`, in loading order, and the
     /// reports of the directories that cannot be scanned (explicit ones only) or are refused by `trust`.
     static func all(in searchPath: PluginSearchPath, trust: PluginTrust) -> [LoadCandidate] {
         var candidates: [LoadCandidate] = []
         for directory in searchPath.directories {
-            let files: [String]
+            let files: [PluginDirectoryScanner.Entry]
             let status: FileStatus
             do throws(LoadFailure) {
                 files = try PluginDirectoryScanner.scan(directory.path)
@@ -24,7 +30,10 @@ enum LoadCandidate {
             }
             do throws(LoadFailure) {
                 let warnings = try trust.admit(directory.path, status)
-                candidates += files.map { .file($0, directoryWarnings: warnings) }
+                candidates += files.map { file in
+                    file.nameIsUTF8 ? .file(file.path, directoryWarnings: warnings)
+                        : .refused(.failed(file.path, LoadFailure(.scan, "the file's name is not UTF-8 (shown with U+FFFD); rename the file")))
+                }
             } catch {
                 candidates.append(.refused(.failed(directory.path, error)))
             }

@@ -5,7 +5,14 @@ import SystemPackage
 /// `*.so` that is not a directory, in byte order of the name, so the order is
 /// the same on every run and every machine.
 enum PluginDirectoryScanner {
-    static func scan(_ directory: String) throws(LoadFailure) -> [String] {
+    /// One entry found: its path, and whether its name is UTF-8 (a name that is not is shown
+    /// repaired with U+FFFD, a path that names no file).
+    struct Entry: Equatable {
+        let path: String
+        let nameIsUTF8: Bool
+    }
+
+    static func scan(_ directory: String) throws(LoadFailure) -> [Entry] {
         guard let stream = opendir(directory) else {
             let error = Errno(rawValue: errno)
             let message = error == .noSuchFileOrDirectory ? "the plugin directory does not exist"
@@ -22,15 +29,16 @@ enum PluginDirectoryScanner {
         }
         let base = directory.hasSuffix("/") ? directory : directory + "/"
         return entries.sorted { precedes($0.name, $1.name) }.compactMap { entry in
-            // The type readdir gives spares a stat per file; a symlink, an unknown
-            // type or a name that is not UTF-8 (whose path is spelled differently)
-            // is looked at with stat, as before.
-            if let name = String(validating: entry.name, as: UTF8.self) {
-                if entry.type == UInt8(DT_REG) { return base + name }
-                if entry.type == UInt8(DT_DIR) { return nil }
+            // The type readdir gives spares a stat per file; a symlink or an unknown
+            // type is looked at with stat. A name that is not UTF-8 cannot be (its path
+            // would be spelled differently).
+            guard let name = String(validating: entry.name, as: UTF8.self) else {
+                return entry.type == UInt8(DT_DIR) ? nil : Entry(path: base + String(decoding: entry.name, as: UTF8.self), nameIsUTF8: false)
             }
-            let path = base + String(decoding: entry.name, as: UTF8.self)
-            return (try? FileStatus.of(path))?.isDirectory == true ? nil : path
+            if entry.type == UInt8(DT_REG) { return Entry(path: base + name, nameIsUTF8: true) }
+            if entry.type == UInt8(DT_DIR) { return nil }
+            let path = base + name
+            return (try? FileStatus.of(path))?.isDirectory == true ? nil : Entry(path: path, nameIsUTF8: true)
         }
     }
 

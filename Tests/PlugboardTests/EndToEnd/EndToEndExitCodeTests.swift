@@ -66,6 +66,18 @@ import Testing
         #expect(!result.output.contains("will-finish-launching"), "\(result.output)")
     }
 
+    /// An argument that is not UTF-8 is a usage error naming it, before anything runs: repaired
+    /// with U+FFFD, it would name another file, or change a value.
+    @Test func anArgumentThatIsNotUTF8IsAUsageError() throws {
+        let workspace = try Workspace("usage-utf8")
+        defer { workspace.remove() }
+        let result = try CLI.run(afterShell: #"set -- files write "$(printf 'Documents/\377.txt')" --text x --container "$1""#,
+                                 [workspace.root.file("box")])
+        #expect(result.status == 64, "exit \(result.status)\n\(result.errorOutput)")
+        #expect(result.errorOutput.contains("argument 3, 'Documents/\u{FFFD}.txt' (shown with U+FFFD), is not UTF-8"), "\(result.errorOutput)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.root.file("box")))
+    }
+
     /// An error that repeats a value given with an escape sequence writes it escaped: the terminal
     /// never gets the raw control character (here, one that would turn the text red).
     @Test func anErrorWritesTheValuesItRepeatsEscaped() throws {

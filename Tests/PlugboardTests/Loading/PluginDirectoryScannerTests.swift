@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 @testable import Plugboard
 
@@ -12,6 +13,23 @@ import Testing
             try folder.write(name, "")
         }
         try FileManager.default.createDirectory(atPath: folder.file("g.so"), withIntermediateDirectories: false)
-        #expect(try PluginDirectoryScanner.scan(folder.path) == ["Z.so", "a.so", "b.so", "É.so"].map(folder.file))
+        #expect(try PluginDirectoryScanner.scan(folder.path).map(\.path) == ["Z.so", "a.so", "b.so", "É.so"].map(folder.file))
+    }
+
+    /// A file whose name is not UTF-8 is a candidate refused with that cause, in its place in the
+    /// order: its name, repaired, would name no file ("does not exist" was the wrong cause).
+    @Test func aNameThatIsNotUTF8IsRefusedWithThatCause() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try folder.write("a.so", "")
+        let raw = (Array(folder.path.utf8) + Array("/b".utf8) + [0xFF] + Array(".so".utf8) + [0]).map { CChar(bitPattern: $0) }
+        let made = raw.withUnsafeBufferPointer { bytes in bytes.baseAddress.map { open($0, O_CREAT | O_WRONLY | O_CLOEXEC, 0o644) } ?? -1 }
+        try #require(made >= 0)
+        close(made)
+        let candidates = LoadCandidate.all(in: PluginSearchPath(explicit: [folder.path]), trust: .allowInsecure)
+        #expect(candidates.map { candidate -> String? in candidate.filePath } == [folder.file("a.so"), nil])
+        guard case .refused(let report)? = candidates.last else { return }
+        #expect(report.path == folder.file("b\u{FFFD}.so"))
+        #expect(report.failure?.description.contains("the file's name is not UTF-8") == true, "\(String(describing: report.failure))")
     }
 }
