@@ -18,4 +18,27 @@ enum ByteCount {
     static func overLimit(_ size: Int, limit: Int) -> String {
         "\(UInt(bitPattern: size)) bytes, over the limit of \(limit)"
     }
+
+    /// The first position (1-based) at which the string and bytes `values` of one call carry more
+    /// than ``valueLimit`` bytes together, with that total; nil when they fit. One call's values go
+    /// in one worker frame, so the limit is the same for all of them as for one.
+    static func overflow(of values: [PluginValue]) -> (position: Int, total: Int)? {
+        var total = 0
+        for (index, value) in values.enumerated() {
+            switch value {
+            case .string(let text): total += text.utf8.count
+            case .bytes(let bytes): total += bytes.count
+            default: continue
+            }
+            if total > valueLimit { return (index + 1, total) }
+        }
+        return nil
+    }
+
+    /// Why `values` cannot go in one call, or nil: "the string and bytes arguments carry N bytes together …".
+    static func togetherRefusal(of values: [PluginValue]) -> (position: Int, reason: String)? {
+        overflow(of: values).map {
+            ($0.position, "the string and bytes arguments carry \($0.total) bytes together up to this one, over the limit of \(valueLimit)")
+        }
+    }
 }

@@ -25,6 +25,9 @@ final class ArgumentFrame {
         guard arguments.count == payloads.count else {
             throw .wrongArgumentCount(resolved.address, expected: payloads.count, given: arguments.count)
         }
+        if let refusal = ByteCount.togetherRefusal(of: arguments) {
+            throw .invalidArgument(resolved.address, position: refusal.position, reason: refusal.reason)
+        }
         for (index, value) in arguments.enumerated() {
             try write(value, at: index)
             values.append(value)
@@ -58,6 +61,11 @@ final class ArgumentFrame {
         guard values.indices.contains(index) else {
             throw .invalidArgument(resolved.address, position: index + 1,
                                    reason: "there is no such argument: the signature is \(resolved.signature)")
+        }
+        var changed = values
+        changed[index] = value
+        if let refusal = ByteCount.togetherRefusal(of: changed) {
+            throw .invalidArgument(resolved.address, position: refusal.position, reason: refusal.reason)
         }
         do throws(PluginCallError) {
             try write(value, at: index)

@@ -197,6 +197,10 @@ final class FunctionInvoker: Sendable {
     func call(_ function: ResolvedFunction, _ arguments: [PluginValue], frame: ArgumentFrame? = nil, depth: UInt32,
               onDispatchThread: Bool, interrupted: () -> Bool) -> Result<PluginValue, PluginCallError> {
         guard depth <= Self.depthLimit else { return .failure(.nestedTooDeep(function.address, limit: Int(Self.depthLimit))) }
+        // A frame's values were held to the limit as they were set.
+        if frame == nil, let refusal = ByteCount.togetherRefusal(of: arguments) {
+            return .failure(.invalidArgument(function.address, position: refusal.position, reason: refusal.reason))
+        }
         let direct = runDirectly(function, depth: depth, onDispatchThread: onDispatchThread) { code, record, label throws(PluginCallError) in
             if let frame { return try code.call(frame: frame.base, of: function, record: record, label: label) }
             return try code.call(arguments, of: function, record: record, label: label)

@@ -79,6 +79,22 @@ import Testing
         }
     }
 
+    /// Two buffers that fit the value limit each but not together are refused in every placement
+    /// (a worker's frame could not carry them), with the host still reachable for the next
+    /// invocation; two that fit together go through.
+    @Test(arguments: Placement.allCases)
+    func argumentsTooLargeTogetherAreRefusedAndTheHostStaysReachable(placement: Placement) throws {
+        let pair = try Pair(placement)
+        defer { pair.remove() }
+        #expect(try pair.call("big_pair", [.uint(40)]) == .int(-1 * 10 + 4), "\(pair.lines)")
+        #expect(pair.lines.contains { $0.hasPrefix("com.example.invoke.a: big_pair: status -1: com.example.invoke.b.pair_size: argument 2: "
+                                                   + "the string and bytes arguments carry 83886080 bytes together") }, "\(pair.lines)")
+        #expect(try pair.call("big_pair", [.uint(8)]) == .int(16_777_216 * 10 + 4), "\(pair.lines)")
+        #expect(throws: PluginCallError.self) { try pair.host.call("com.example.invoke.b.pair_size", [.bytes([UInt8](repeating: 0, count: 40 << 20)),
+                                                                                                     .bytes([UInt8](repeating: 0, count: 40 << 20))]) }
+        #expect(try pair.call("self_twice", [.double(21)]) == .double(42))
+    }
+
     /// A prepared invocation: called many times with an argument set between calls, a string argument
     /// and result, and every misuse answered with its status, in every placement.
     @Test(arguments: Placement.allCases)

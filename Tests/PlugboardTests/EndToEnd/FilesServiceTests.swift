@@ -34,7 +34,7 @@ import Testing
                                                    "--isolation", isolation])
         #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
         let steps = logLines(result.output)
-        #expect(steps.count == 31, "\(result.output)")
+        #expect(steps.count == 32, "\(result.output)")
         #expect(steps["write"] == "0 ")
         #expect(steps["write-again"]?.hasPrefix("-5 ") == true, "refused without overwrite: \(steps["write-again"] ?? "")")
         #expect(steps["write-again"]?.contains("destination exists") == true)
@@ -53,6 +53,9 @@ import Testing
             #expect(steps[escape]?.hasPrefix("-6 ") == true, "\(escape): \(steps[escape] ?? "missing")")
         }
         expectLimits(steps)
+        // One worker frame cannot carry 65 MiB; in process, a write takes up to 1 GiB.
+        #expect(steps["size-frame"].map { isolation == "none" ? $0 == "0 " : $0.hasPrefix("-1 ") && $0.contains("what one request from a worker carries") } == true,
+                "\(steps["size-frame"] ?? "missing")")
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.file("outside")).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: work.path + "/outside.txt"))
         #expect(try String(contentsOfFile: container + "/Documents/notes/a.txt", encoding: .utf8) == "hello!")

@@ -36,6 +36,12 @@ static char *repeated_path(const char *prefix, const char *segment, size_t count
 }
 
 static void probe_limits(const pb_files_t *f) {
+    /* More than one worker frame carries: refused in a worker, which keeps its channel. */
+    size_t frame_size = (size_t)65 << 20;
+    char *frame = calloc(frame_size, 1);
+    report("size-frame", frame ? f->write(host, "tmp/frame.bin", frame, frame_size, 0) : PB_ERR_IO, "");
+    free(frame);
+    f->remove(host, "tmp/frame.bin");
     report("size-max", f->write(host, "tmp/big.bin", "x", SIZE_MAX, 0), "");
     report("size-huge", f->write(host, "tmp/big.bin", "x", ((size_t)1 << 30) + 1, 0), "");
     report("control-write", f->write(host, "tmp/a\x1b]0;pwned\x07.txt", "x", 1, 0), "");

@@ -6,7 +6,8 @@
  * plugin, a crash in the peer, a pointer, wrong arguments; at launch each calls
  * PEER.threaded(4), whose thread calls back this plugin's twice while this
  * callback still runs, and logs "launch: threaded 8"; prepared invocations
- * (prepared_*, prepare_kept and call_kept). Each function that
+ * (prepared_*, prepare_kept and call_kept); two large buffers in one invocation
+ * (big_pair, to the peer's pair_size). Each function that
  * invokes returns the invocation's status when it fails, and logs
  * "WHAT: status S: MESSAGE" as the plugin.
  */
@@ -399,6 +400,40 @@ static const char *cut_error(void) {
     return error;
 }
 
+/* The two buffers' sizes together. */
+static uint64_t pair_size(const uint8_t *a, size_t a_size, const uint8_t *b, size_t b_size) {
+    (void)a;
+    (void)b;
+    return a_size + b_size;
+}
+
+/* PEER.pair_size with two buffers of `megabytes` MiB each, then PEER.twice(2): the first's status
+   (or the size), then the second's result, or the failing status. An invocation that cannot go to
+   the peer's process in one frame must leave the host reachable for the next. */
+static int64_t big_pair(uint32_t megabytes) {
+    size_t size = (size_t)megabytes << 20;
+    uint8_t *buffer = calloc(size ? size : 1, 1);
+    if (buffer == NULL) return -1000;
+    pb_value_t arguments[2] = {{0}, {0}};
+    for (int i = 0; i < 2; i++) {
+        arguments[i].kind = PB_VALUE_BYTES;
+        arguments[i].bytes.data = buffer;
+        arguments[i].bytes.size = size;
+    }
+    pb_value_t result = {0};
+    char error[1024];
+    pb_status_t status = host->invoke(host, PEER_ID ".pair_size", arguments, 2, &result, error, sizeof error);
+    free(buffer);
+    if (status != PB_OK) failed("big_pair", status, error);
+    int64_t first = status == PB_OK ? (int64_t)result.unsigned_integer : status;
+    pb_value_t two = {0};
+    two.kind = PB_VALUE_DOUBLE;
+    two.double_value = 2;
+    status = host->invoke(host, PEER_ID ".twice", &two, 1, &result, error, sizeof error);
+    if (status != PB_OK) return failed("big_pair then twice", status, error);
+    return first * 10 + (int64_t)result.double_value;
+}
+
 #define FUNCTION(NAME, SIGNATURE) {sizeof(pb_function_t), #NAME, SIGNATURE, NULL, (void (*)(void))NAME, NULL}
 
 static const pb_function_t functions[] = {
@@ -424,6 +459,8 @@ static const pb_function_t functions[] = {
     FUNCTION(set_own_prepared, "int32 (int64)"),
     FUNCTION(prepared_reentry, "int32 ()"),
     FUNCTION(prepared_threads, "int64 ()"),
+    FUNCTION(pair_size, "uint64 (bytes, bytes)"),
+    FUNCTION(big_pair, "int64 (uint32)"),
 };
 
 static bool init(const pb_host_t *given) {

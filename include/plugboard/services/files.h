@@ -100,7 +100,8 @@ typedef struct pb_files {
 
     /**
      * Writes `size` bytes atomically (temporary file, fsync, rename). `size` is
-     * at most 1 GiB (1073741824); more is PB_ERR_INVALID_ARGUMENT, as is NULL
+     * at most 1 GiB (1073741824), or, for a plugin in a worker, what one request
+     * carries (64 MiB less 64 KiB); more is PB_ERR_INVALID_ARGUMENT, as is NULL
      * `data` with a non-zero `size`. Flags: PB_FILES_*. [thread-safe]
      */
     pb_status_t (*write)(const struct pb_host *host, const char *path, const void *data, size_t size, uint32_t flags);

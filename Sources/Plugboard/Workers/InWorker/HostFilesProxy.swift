@@ -13,8 +13,13 @@ final class HostFilesProxy: Sendable {
     }
 
     /// Sends `request` to the host and waits for its reply; a lost channel answers PB_ERR_UNAVAILABLE.
+    /// A write larger than one request carries is refused here: sent, it would close the channel.
     func call(_ request: FilesRequest) -> FilesOutcome {
-        switch requests.send(.files(operation: request.operation, path: request.path, secondPath: request.secondPath,
+        guard request.data.count <= ByteCount.valueLimit else {
+            return FilesOutcome(status: PB_ERR_INVALID_ARGUMENT, message: "write '\(request.path)': size is "
+                                + ByteCount.overLimit(request.data.count, limit: ByteCount.valueLimit) + " (what one request from a worker carries)")
+        }
+        return switch requests.send(.files(operation: request.operation, path: request.path, secondPath: request.secondPath,
                                     data: request.data, flags: request.flags)) {
         case .serviceReply(let status, let payload, let message)?:
             FilesOutcome(status: status, payload: payload, message: message)

@@ -23,23 +23,29 @@ final class HostInvokeProxy: Sendable {
 
     /// Invokes `address` in the host, `depth` invocations deep, and waits for the answer.
     func invoke(_ address: FunctionAddress, _ arguments: [PluginValue], depth: UInt32) -> Result<PluginValue, InvokeFailure> {
-        if let pointer = Self.pointer(in: arguments, for: address) { return .failure(pointer) }
+        if let refusal = Self.refusal(of: arguments, for: address) { return .failure(refusal) }
         return answer(requests.send(.invoke(function: address.description, depth: depth, arguments: arguments)), address)
     }
 
     /// Whether the host would take an invocation of `address` with `arguments` (a host older than
     /// protocol 1.6 checks each call only).
     func check(_ address: FunctionAddress, _ arguments: [PluginValue]) -> Result<Void, InvokeFailure> {
-        if let pointer = Self.pointer(in: arguments, for: address) { return .failure(pointer) }
+        if let refusal = Self.refusal(of: arguments, for: address) { return .failure(refusal) }
         guard hostMinor.load(ordering: .relaxed) >= WorkerMessage.Kind.checkInvoke.introducedInMinor else { return .success(()) }
         return answer(requests.send(.checkInvoke(function: address.description, arguments: arguments)), address).map { _ in }
     }
 
-    /// The refusal of a `pointer` argument, which cannot reach another process.
-    private static func pointer(in arguments: [PluginValue], for address: FunctionAddress) -> InvokeFailure? {
-        guard let position = arguments.firstIndex(where: { if case .pointer = $0 { true } else { false } }) else { return nil }
-        return InvokeFailure(PluginCallError.crossesProcesses(address, reason:
-            "argument \(position + 1) is a pointer and \(address.plugin) runs in another process than the caller"))
+    /// The refusal of arguments that cannot go to the host: a `pointer`, which cannot reach another
+    /// process, or strings and bytes that would not fit one frame together (sent, they would close
+    /// the channel).
+    private static func refusal(of arguments: [PluginValue], for address: FunctionAddress) -> InvokeFailure? {
+        if let position = arguments.firstIndex(where: { if case .pointer = $0 { true } else { false } }) {
+            return InvokeFailure(PluginCallError.crossesProcesses(address, reason:
+                "argument \(position + 1) is a pointer and \(address.plugin) runs in another process than the caller"))
+        }
+        return ByteCount.togetherRefusal(of: arguments).map {
+            InvokeFailure(PluginCallError.invalidArgument(address, position: $0.position, reason: $0.reason))
+        }
     }
 
     /// The host's `invokeReply`, or the channel's end.
