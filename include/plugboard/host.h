@@ -100,8 +100,11 @@ struct pb_host {
      * Returns PB_OK, or:
      *   PB_ERR_INVALID_ARGUMENT  a NULL or malformed `function`, NULL `result`,
      *                            an argument of the wrong kind, count or range,
-     *                            an unknown kind, a string that is not UTF-8, or a
-     *                            `pointer` argument or result between two processes;
+     *                            an unknown kind, a string that is not UTF-8, a
+     *                            `pointer` argument or result between two processes,
+     *                            or strings and bytes of more than 64 MiB less 64 KiB
+     *                            (67043328 bytes), one or all together (what one
+     *                            worker frame carries, in every placement);
      *   PB_ERR_NOT_FOUND         no such plugin or function, or a function whose
      *                            declaration was refused at load;
      *   PB_ERR_IO                the function returned what its type forbids;
