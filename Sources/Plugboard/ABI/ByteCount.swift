@@ -1,4 +1,11 @@
+import PlugboardPluginAPI
 import PlugboardWorkerProtocol
+
+extension PluginValue {
+    /// The most bytes the string and bytes values of one function call may carry, each and all
+    /// together (what a worker's frame holds): 64 MiB less 64 KiB. A larger call is refused.
+    public static let maximumBytes = ByteCount.valueLimit
+}
 
 /// A size a plugin hands the host as `size_t`, which Swift reads as an `Int`: negative from 2^63 on.
 /// The host checks one against its limit before it makes a buffer of that size (a negative count

@@ -37,9 +37,6 @@ enum CallArguments {
 
     /// `text` as a value of `type`.
     static func value(_ text: String, as type: FunctionType) throws(ArgumentProblem) -> PluginValue {
-        if InvalidArguments.shared.contains(text) {
-            throw ArgumentProblem("the argument is not valid UTF-8")
-        }
         switch type {
         case .bool:
             switch text {
@@ -124,11 +121,7 @@ enum CallArguments {
         if text.hasPrefix("@") {
             let path = WorkingDirectory.absolute(String(text.dropFirst()))
             guard !path.isEmpty else { throw ArgumentProblem("\"@\" needs a file name (@FILE reads the file's bytes)") }
-            do throws(Errno) {
-                return try readFile(path)
-            } catch {
-                throw ArgumentProblem("cannot read the file \(quoted(path)): \(error)")
-            }
+            return try readFile(path)
         }
         guard let bytes = Hexadecimal.bytes(text) else {
             throw ArgumentProblem("\(quoted(text)) is not bytes (an even number of hexadecimal digits such as 00ff, or @FILE)")
@@ -136,16 +129,32 @@ enum CallArguments {
         return bytes
     }
 
-    /// Every byte of the file at `path`.
-    private static func readFile(_ path: String) throws(Errno) -> [UInt8] {
-        let descriptor = try systemCall { open(path, O_RDONLY | O_CLOEXEC) }
+    /// Every byte of the regular file at `path`, at most what a call carries
+    /// (`PluginValue.maximumBytes`): a FIFO would wait for a writer, a device may never end.
+    private static func readFile(_ path: String) throws(ArgumentProblem) -> [UInt8] {
+        func cannotRead(_ error: Errno) -> ArgumentProblem { ArgumentProblem("cannot read the file \(quoted(path)): \(error)") }
+        // Opened without waiting: a FIFO with no writer would hold the open.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw cannotRead(Errno(rawValue: errno)) }
         defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw cannotRead(Errno(rawValue: errno)) }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw ArgumentProblem("\(quoted(path)) is not a regular file; @FILE reads a file's bytes")
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = try systemCall { chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) } }
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count >= 0 else {
+                if errno == EINTR { continue }
+                throw cannotRead(Errno(rawValue: errno))
+            }
             if count == 0 { return bytes }
             bytes += chunk[..<count]
+            guard bytes.count <= PluginValue.maximumBytes else {
+                throw ArgumentProblem("the file \(quoted(path)) has more than \(PluginValue.maximumBytes) bytes, the most a call carries")
+            }
         }
     }
 
@@ -159,27 +168,6 @@ enum CallArguments {
 struct CallArgumentError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// The command-line arguments that are not valid UTF-8, as Swift decoded them (with
-/// U+FFFD for each bad sequence), so a `string` argument made from one is refused
-/// instead of passed on altered.
-struct InvalidArguments: Sendable {
-    private let repaired: Set<String>
-
-    /// This process's arguments, read once.
-    static let shared = InvalidArguments()
-
-    private init() {
-        var repaired = Set<String>()
-        for index in 1..<Int(CommandLine.argc) {
-            guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) == nil else { continue }
-            repaired.insert(String(cString: raw))
-        }
-        self.repaired = repaired
-    }
-
-    func contains(_ text: String) -> Bool { !repaired.isEmpty && repaired.contains(text) }
 }
 
 extension FunctionType {

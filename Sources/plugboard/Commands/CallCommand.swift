@@ -25,7 +25,9 @@ struct CallCommand: ParsableCommand {
                              a finite number too large for the type is refused
               string         the argument as given (it must be valid UTF-8)
               bytes          hexadecimal digits, two per byte (00ff; "" for none), or @FILE for
-                             the file's bytes (hexadecimal has no @, so nothing needs escaping)
+                             the bytes of a regular file (hexadecimal has no @, so nothing needs
+                             escaping)
+            The strings and bytes of one call carry at most 64 MiB less 64 KiB together.
               pointer        refused: an address means nothing in another process
             An argument that starts with - is a value (-5, -inf); put -- before arguments \
             that look like plugboard's own options (--json).
