@@ -80,13 +80,14 @@ public struct SavedStateStore: Sendable {
         try facade.delete(name(of: id), in: .library)
     }
 
-    /// Removes every state file (`*.state`) of the folder, going on past one that cannot be removed
-    /// (a name the container refuses, say): the names removed, and why each other was not; none
-    /// when the folder is missing. Throws only when the folder cannot be listed.
+    /// Removes every state file (`*.state`, a regular file) of the folder, going on past one that
+    /// cannot be removed (a name the container refuses, say): the names removed, and why each other
+    /// was not; none when the folder is missing. Another entry with such a name (a folder, a link) is
+    /// no state file: it stays, and is no failure. Throws only when the folder cannot be listed.
     public func removeAll() throws(FileFacadeError) -> (removed: [String], failures: [FileFacadeError]) {
         var removed: [String] = []
         var failures: [FileFacadeError] = []
-        for name in try stateFileNames() {
+        for name in try stateFileNames(filesOnly: true) {
             do {
                 try facade.delete(Self.folder + "/" + name, in: .library)
                 removed.append(name)
@@ -102,15 +103,17 @@ public struct SavedStateStore: Sendable {
         try stateFileNames().map(listing)
     }
 
-    /// The names of the folder's `*.state` entries, sorted (temporary files of a write in progress are hidden).
-    private func stateFileNames() throws(FileFacadeError) -> [String] {
+    /// The names of the folder's `*.state` entries (`filesOnly`: its regular files), sorted
+    /// (temporary files of a write in progress are hidden).
+    private func stateFileNames(filesOnly: Bool = false) throws(FileFacadeError) -> [String] {
         let entries: [DirectoryEntry]
         do {
             entries = try facade.listContents(of: .library, folder: Self.folder)
         } catch where error.reason == .notFound {
             return []
         }
-        return entries.map(\.name).filter { $0.hasSuffix(Self.fileExtension) && !$0.hasPrefix(".") }
+        return entries.filter { (!filesOnly || $0.kind == .file) && $0.name.hasSuffix(Self.fileExtension) && !$0.name.hasPrefix(".") }
+            .map(\.name)
     }
 
     private func listing(_ fileName: String) -> SavedStateListing {

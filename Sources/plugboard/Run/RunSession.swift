@@ -211,7 +211,7 @@ struct RunSession {
         do {
             let result = try states.removeAll()
             guard result.failures.isEmpty else {
-                note("--reset-state: removed \(result.removed.count) state file(s) from \(quoted: folder), but cannot remove "
+                note("--reset-state: removed \(result.removed.count) state file(s) from \(quoted: folder), but not every one: "
                      + result.failures.map(\.description).joined(separator: "; ") + "; nothing was run")
                 return false
             }
