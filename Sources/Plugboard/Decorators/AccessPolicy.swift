@@ -45,6 +45,17 @@ public struct AccessPolicy: Sendable {
     /// is the grant of every library without one of its own.
     public let libraries: [String: SandboxGrant]
 
+    /// The entries that name nothing loaded, as the policy file spells their place
+    /// (`plugins.com.example.x`, `libraries.libx.so`): a rule for none of the plugins `loaded`, a
+    /// grant for none of the library files `tried` (by path or file name; `*` names every one). A
+    /// typo in a policy would otherwise grant or deny nothing, silently.
+    public func unmatched(loaded: Set<PluginID>, tried: [String]) -> [String] {
+        let names = Set(tried.map { $0.split(separator: "/").last.map(String.init) ?? $0 })
+        let paths = Set(tried)
+        return rules.keys.filter { !loaded.contains($0) }.map { "plugins.\($0.rawValue)" }.sorted()
+            + libraries.keys.filter { $0 != "*" && !paths.contains($0) && !names.contains($0) }.map { "libraries.\($0)" }.sorted()
+    }
+
     /// A policy made in code; `source` names it in denials ("the application's policy").
     public init(source: String, defaultRule: Rule = Rule(), rules: [PluginID: Rule] = [:],
                 libraries: [String: SandboxGrant] = [:]) {

@@ -41,6 +41,11 @@ struct RunSession {
         for id in command.decorators.traced where id != "all" && !loadedIDs.contains(id) {
             note("--trace-plugin \(id): no plugin loaded has this id; nothing is traced for it")
         }
+        if let policy = host.accessPolicy {
+            for entry in policy.unmatched(loaded: Set(host.plugins.map(\.descriptor.id)), tried: reports.map(\.path)) {
+                note("the policy file \(quoted: policy.source): \(entry) names nothing loaded now; it applies to nothing until it does")
+            }
+        }
         if !json { console.line(HumanFormat.tally(reports)) }
         if !command.watch && !host.plugins.contains(where: { $0.source != .builtIn })
             && searchPath.directories.contains(where: \.isExplicit) {

@@ -181,6 +181,26 @@ import Testing
         #expect(result.output.contains("[com.example.hostile] debug: trace: will_terminate()"), "\(result.output)")
     }
 
+    /// A policy entry that names no plugin loaded, or no library found, is a note: a typo would
+    /// otherwise deny or grant nothing, silently. The entries that name something say nothing.
+    @Test func aPolicyEntryThatNamesNothingLoadedIsANote() throws {
+        let workspace = try Workspace("policy-unmatched")
+        defer { workspace.remove() }
+        try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, [])
+        try workspace.root.write("policy.json", #"""
+            {"plugins": {"com.example.hostile": {"deny": ["files"]}, "com.example.hostlie": {"deny": ["files"]}},
+             "libraries": {"libhostile.so": {"environment": ["HOME"]}, "libhotsile.so": {"environment": ["HOME"]}, "*": {}}}
+            """#)
+        let policy = workspace.root.file("policy.json")
+        let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--container", workspace.root.file("c"), "--policy", policy])
+        #expect(result.status == 0, "\(result.output)\(result.errorOutput)")
+        let notes = result.output.split(separator: "\n").filter { $0.hasPrefix("plugboard: the policy file") }
+        #expect(notes == [
+            "plugboard: the policy file '\(policy)': plugins.com.example.hostlie names nothing loaded now; it applies to nothing until it does",
+            "plugboard: the policy file '\(policy)': libraries.libhotsile.so names nothing loaded now; it applies to nothing until it does",
+        ], "\(result.output)")
+    }
+
     @Test func listAndInspectShowEachPluginsDenials() throws {
         let workspace = try deniedLoop()
         defer { workspace.remove() }
