@@ -43,15 +43,32 @@ extension FileFacade {
         let entry = try context.attempt { () throws(Errno) in
             try parent.openFile(validName.leaf, flags: LinuxSystemCalls.openPathOnly)
         }
+        return try Self.attributes(of: entry, context)
+    }
+
+    /// The attributes of the standard directory `directory` itself, reached from the root
+    /// without following symbolic links; `.notFound` when it is missing.
+    public func attributes(of directory: AppDirectory) throws(FileFacadeError) -> FileAttributes {
+        let context = ErrorContext(operation: .readAttributes, directory: nil, name: directory.relativePath)
+        let entry = try context.attempt { () throws(Errno) in
+            var parent = try DirectoryDescriptor.open(absolutePath: container.rootPath)
+            for component in directory.components.dropLast() { parent = try parent.openSubdirectory(component) }
+            return try parent.openFile(directory.components.last ?? "", flags: LinuxSystemCalls.openPathOnly)
+        }
+        return try Self.attributes(of: entry, context)
+    }
+
+    /// The attributes of the open `entry`.
+    private static func attributes(of entry: OpenFile, _ context: ErrorContext) throws(FileFacadeError) -> FileAttributes {
         let status = try context.attempt { () throws(Errno) in try entry.status() }
         return FileAttributes(
             size: UInt64(status.st_size),
             kind: FileKind(mode: status.st_mode),
             permissions: FilePermissions(rawValue: status.st_mode & 0o7777),
             ownerID: status.st_uid,
-            ownerName: Self.userName(of: status.st_uid),
-            modificationDate: Self.date(status.st_mtim),
-            creationDate: entry.birthTime().map(Self.date))
+            ownerName: userName(of: status.st_uid),
+            modificationDate: date(status.st_mtim),
+            creationDate: entry.birthTime().map(date))
     }
 
     private static func date(_ time: timespec) -> Date {

@@ -33,6 +33,22 @@ import Testing
         }
     }
 
+    /// A standard directory named on its own is an existing folder to `exists` and `attributes`, as
+    /// it is to `list` (it was an invalid, empty name).
+    @Test func aStandardDirectoryExistsAndHasAttributes() throws {
+        try withService { service, _, gate in
+            for path in ["Documents", "Documents/Inbox", "Library", "tmp"] {
+                let exists = service.perform(FilesRequest(operation: .exists, path: path), gate: gate)
+                #expect(exists.status == PB_OK && exists.payload == [1], "\(path): \(exists.message)")
+                let attributes = service.perform(FilesRequest(operation: .attributes, path: path), gate: gate)
+                #expect(attributes.status == PB_OK, "\(path): \(attributes.message)")
+                #expect(FilesRecord(attributes.payload)?.attributes.kind == PB_FILE_KIND_DIRECTORY, "\(path)")
+            }
+            let inside = service.perform(FilesRequest(operation: .exists, path: "Documents/none.txt"), gate: gate)
+            #expect(inside.status == PB_OK && inside.payload == [0])
+        }
+    }
+
     /// The folder where the host keeps the plugins' saved state is out of every call's reach, as a
     /// path, a destination or a new name; a listing of `Library` leaves it out; its file stays as
     /// it was. A name that only begins the same is an ordinary file.

@@ -15,6 +15,8 @@ struct pb_host;
  * "Documents/Inbox", "Library" or "tmp" (e.g. "Documents/notes/today.txt").
  * "..", ".", empty segments, absolute paths and symbolic links are refused
  * with PB_ERR_INVALID_PATH; nothing outside the container is ever touched.
+ * A directory itself ("Documents") is taken by `list`, `attributes` and
+ * `exists`; the other functions act on a name in one.
  *
  * Limits. Also refused with PB_ERR_INVALID_PATH, before anything is touched,
  * with a message that names the character or the limit and the value:

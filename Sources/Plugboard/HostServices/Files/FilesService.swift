@@ -88,7 +88,7 @@ final class FilesService: Sendable {
             return Array(try PathAdapter.containerPath(for: FileLocation(directory: target.directory, name: newName)).utf8)
         case .list:
             let entries: [DirectoryEntry]
-            if let directory = AppDirectory.allCases.first(where: { $0.relativePath == request.path }) {
+            if let directory = Self.standardDirectory(request.path) {
                 entries = try facade.listContents(of: directory)
             } else {
                 let target = try PathAdapter.location(forContainerPath: request.path)
@@ -98,8 +98,13 @@ final class FilesService: Sendable {
             let objects = shown.map { ["name": $0.name, "kind": Self.kindName($0.kind)] }
             return Array(JSONValue.array(objects.map { .object($0.mapValues(JSONValue.string)) }).text.utf8)
         case .attributes:
-            let target = try PathAdapter.location(forContainerPath: request.path)
-            let found = try facade.attributes(of: target.name, in: target.directory)
+            let found: FileAttributes
+            if let directory = Self.standardDirectory(request.path) {
+                found = try facade.attributes(of: directory)
+            } else {
+                let target = try PathAdapter.location(forContainerPath: request.path)
+                found = try facade.attributes(of: target.name, in: target.directory)
+            }
             return FilesRecord(pb_file_attributes_t(
                 struct_size: UInt32(MemoryLayout<pb_file_attributes_t>.size),
                 kind: Self.kinds[found.kind] ?? PB_FILE_KIND_OTHER,
@@ -109,10 +114,27 @@ final class FilesService: Sendable {
                 modified_ns: Self.nanoseconds(found.modificationDate),
                 created_ns: found.creationDate.map(Self.nanoseconds) ?? 0)).bytes
         case .exists:
+            if let directory = Self.standardDirectory(request.path) { return [try exists(directory) ? 1 : 0] }
             let target = try PathAdapter.location(forContainerPath: request.path)
             return [try facade.exists(target.name, in: target.directory) ? 1 : 0]
         }
         return []
+    }
+
+    /// Whether the standard directory `directory` exists (the host makes them before any plugin runs).
+    private func exists(_ directory: AppDirectory) throws(FileFacadeError) -> Bool {
+        do {
+            _ = try facade.attributes(of: directory)
+            return true
+        } catch where error.reason == .notFound {
+            return false
+        }
+    }
+
+    /// The standard directory `path` names itself ("Documents"), if it names one: `list`,
+    /// `attributes` and `exists` take it, where a name in it is expected elsewhere.
+    private static func standardDirectory(_ path: String) -> AppDirectory? {
+        AppDirectory.allCases.first { $0.relativePath == path }
     }
 
     /// The container path of the folder where the host keeps the plugins' saved state
