@@ -281,6 +281,8 @@ struct InstallTests {
             #expect(developmentFiles.contains(file), "\(file) in \(development):\n\(developmentFiles.joined(separator: "\n"))")
         }
         #expect(!developmentFiles.contains { $0.hasPrefix("/usr/bin") || $0.hasPrefix("/usr/lib") || $0.hasPrefix("/usr/libexec") })
+        // No module map at the top of the shared include folder, where it would clash with other packages'.
+        #expect(!developmentFiles.contains { $0.hasSuffix(".modulemap") }, "\(developmentFiles.joined(separator: "\n"))")
 
         let fields = try run("/usr/bin/env", ["dpkg-deb", "--field", runtime, "Package", "Architecture", "Depends"])
         try check(fields, "dpkg-deb --field")
