@@ -26,26 +26,33 @@ enum ByteCount {
         "\(UInt(bitPattern: size)) bytes, over the limit of \(limit)"
     }
 
-    /// The first position (1-based) at which the string and bytes `values` of one call carry more
-    /// than ``valueLimit`` bytes together, with that total; nil when they fit. One call's values go
-    /// in one worker frame, so the limit is the same for all of them as for one.
-    static func overflow(of values: [PluginValue]) -> (position: Int, total: Int)? {
+    /// The bytes `value` carries: a string's or a buffer's; none for the others.
+    @inline(__always)
+    static func carried(by value: PluginValue) -> Int {
+        switch value {
+        case .string(let text): text.utf8.count
+        case .bytes(let bytes): bytes.count
+        default: 0
+        }
+    }
+
+    /// Why the `count` values of one call (`value` gives each by index) cannot go together, or nil:
+    /// the first position (1-based) at which their strings and bytes carry more than ``valueLimit``
+    /// bytes together, and the sentence. One call's values go in one worker frame, so the limit is
+    /// the same for all of them as for one.
+    static func togetherRefusal(count: Int, _ value: (Int) -> PluginValue) -> (position: Int, reason: String)? {
         var total = 0
-        for (index, value) in values.enumerated() {
-            switch value {
-            case .string(let text): total += text.utf8.count
-            case .bytes(let bytes): total += bytes.count
-            default: continue
+        for index in 0..<count {
+            total += carried(by: value(index))
+            if total > valueLimit {
+                return (index + 1, "the string and bytes arguments carry \(total) bytes together up to this one, over the limit of \(valueLimit)")
             }
-            if total > valueLimit { return (index + 1, total) }
         }
         return nil
     }
 
-    /// Why `values` cannot go in one call, or nil: "the string and bytes arguments carry N bytes together …".
+    /// ``togetherRefusal(count:_:)`` of `values`.
     static func togetherRefusal(of values: [PluginValue]) -> (position: Int, reason: String)? {
-        overflow(of: values).map {
-            ($0.position, "the string and bytes arguments carry \($0.total) bytes together up to this one, over the limit of \(valueLimit)")
-        }
+        togetherRefusal(count: values.count) { values[$0] }
     }
 }

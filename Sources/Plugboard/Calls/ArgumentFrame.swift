@@ -62,9 +62,9 @@ final class ArgumentFrame {
             throw .invalidArgument(resolved.address, position: index + 1,
                                    reason: "there is no such argument: the signature is \(resolved.signature)")
         }
-        var changed = values
-        changed[index] = value
-        if let refusal = ByteCount.togetherRefusal(of: changed) {
+        // Only a string or buffer can take the call's values past the limit together.
+        if ByteCount.carried(by: value) > 0,
+           let refusal = ByteCount.togetherRefusal(count: values.count, { $0 == index ? value : values[$0] }) {
             throw .invalidArgument(resolved.address, position: refusal.position, reason: refusal.reason)
         }
         do throws(PluginCallError) {

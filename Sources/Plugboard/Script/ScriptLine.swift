@@ -136,7 +136,7 @@ private struct Fields {
         let text = try string(key)
         guard text.utf8.count.isMultiple(of: 2) else { throw ScriptError("\"\(key)\" must be hex digits in pairs") }
         guard let bytes = Hexadecimal.bytes(text) else {
-            throw ScriptError("\"\(key)\" must contain only hex digits (0-9, a-f)")
+            throw ScriptError("\"\(key)\" must contain only hex digits (0-9, a-f, any case)")
         }
         return bytes
     }

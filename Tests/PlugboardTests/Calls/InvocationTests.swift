@@ -93,6 +93,11 @@ import Testing
         #expect(throws: PluginCallError.self) { try pair.host.call("com.example.invoke.b.pair_size", [.bytes([UInt8](repeating: 0, count: 40 << 20)),
                                                                                                      .bytes([UInt8](repeating: 0, count: 40 << 20))]) }
         #expect(try pair.call("self_twice", [.double(21)]) == .double(42))
+        // A prepared call is held to the same limit as each argument is set; it keeps the one it had.
+        let prepared = try pair.host.function(FunctionAddress(parsing: "com.example.invoke.b.pair_size")).prepare([PluginValue.bytes([1]), .bytes([2, 3])])
+        try prepared.set(0, to: .bytes([UInt8](repeating: 0, count: 40 << 20)))
+        #expect(throws: PluginCallError.self) { try prepared.set(1, to: .bytes([UInt8](repeating: 0, count: 40 << 20))) }
+        #expect(try prepared.call() == .uint(40 << 20 | 2))
     }
 
     /// A prepared invocation: called many times with an argument set between calls, a string argument
