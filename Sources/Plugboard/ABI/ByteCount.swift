@@ -51,8 +51,12 @@ enum ByteCount {
         return nil
     }
 
-    /// ``togetherRefusal(count:_:)`` of `values`.
+    /// ``togetherRefusal(count:_:)`` of `values`: one pass that adds their sizes (every call
+    /// without a prepared frame makes it), the sentence made only for a refusal.
     static func togetherRefusal(of values: [PluginValue]) -> (position: Int, reason: String)? {
-        togetherRefusal(count: values.count) { values[$0] }
+        var total = 0
+        for value in values { total &+= carried(by: value) }
+        guard total > valueLimit else { return nil }
+        return togetherRefusal(count: values.count) { values[$0] }
     }
 }
