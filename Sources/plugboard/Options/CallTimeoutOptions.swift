@@ -5,7 +5,7 @@ struct CallTimeoutOptions: ParsableArguments {
     // Taken unconditionally, so that "-1" is a value to refuse, not an unknown option.
     @Option(name: .customLong("call-timeout"), parsing: .unconditional,
             help: ArgumentHelp(
-                "Seconds one plugin call may take (0.001 to 86400). In a worker the call is then named and its worker killed; in process (run --isolation none) it is named but cannot be stopped: the host waits. 0 turns it off.",
+                "Seconds one plugin call may take (0.001 to 86400). In a worker the call is then named and its worker killed; in process (run --isolation none) it is named but cannot be stopped: the host waits. 0 turns it off; the default is 10.",
                 valueName: "seconds"),
             transform: CallTimeoutOptions.seconds(in:))
     var seconds: Double = 10

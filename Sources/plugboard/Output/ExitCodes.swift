@@ -37,7 +37,7 @@ enum ExitCodes {
         failed to load, at the start or when it joined or changed during the run, the others ran to the end (run); 5 a plugin's worker crashed, \
         exited or timed out during the run or in deinit at shutdown, the others ran to the end \
         (run --isolation process; before 4), or during the call (call); 64 usage error; 74 the report \
-        could not be written to standard output (run, list, inspect, call: closed or broken; one \
+        could not be written to standard output (run, list, inspect, call, blame, validate: closed or broken; one \
         line on standard error says so), or run's --trace-file or --svg file could not be written; 128+N interrupted by signal N (run, after \
         will-terminate reached every plugin; a second signal ends it at once, with the same code).
         """
