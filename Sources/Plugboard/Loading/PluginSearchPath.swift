@@ -22,11 +22,12 @@ public struct PluginSearchPath: Sendable, Equatable {
     }
 
     /// The search path an operator gets: `flags` if any, else the environment
-    /// variable if set and not empty, else ``defaultDirectories(environment:)``.
+    /// variable if it names a folder, else ``defaultDirectories(environment:)``.
     public static func resolve(flags: [String], environment: [String: String]) -> PluginSearchPath {
         if !flags.isEmpty { return PluginSearchPath(explicit: flags) }
-        if let list = environment[environmentVariable], !list.isEmpty {
-            return PluginSearchPath(explicit: list.split(separator: ":").map(String.init))
+        // A list of nothing but colons names no folder: as if the variable were not set.
+        if let list = environment[environmentVariable], case let entries = list.split(separator: ":").map(String.init), !entries.isEmpty {
+            return PluginSearchPath(explicit: entries)
         }
         return PluginSearchPath(directories: defaultDirectories(environment: environment)
             .map { Directory(path: $0, isExplicit: false) })

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 
 /// `run --trace-file` and `run --svg`: pictures of the run, written when it ends.
 struct RunPictureOptions: ParsableArguments {
@@ -19,9 +20,19 @@ struct RunPictureOptions: ParsableArguments {
         traceFile == nil && svgFile == nil ? nil : RunRecording()
     }
 
+    /// A file's path whose folder exists, checked before anything runs: the file is written when
+    /// the run ends, and a run should not end in an error it could have said at once.
     func validate() throws {
-        for path in [traceFile, svgFile].compactMap({ $0 }) where path.isEmpty || path.hasSuffix("/") {
-            throw ValidationError("--trace-file and --svg take a file's path, got \(quoted: path)")
+        for (option, path) in [("--trace-file", traceFile), ("--svg", svgFile)] {
+            guard let path else { continue }
+            if path.isEmpty || path.hasSuffix("/") {
+                throw ValidationError("--trace-file and --svg take a file's path, got \(quoted: path)")
+            }
+            let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+            var status = stat()
+            guard stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+                throw ValidationError("\(option) \(quoted: path): the folder \(quoted: folder) does not exist or is not a folder")
+            }
         }
     }
 

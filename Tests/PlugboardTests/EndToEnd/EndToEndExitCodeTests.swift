@@ -30,6 +30,9 @@ import Testing
         UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--launch-options", #"{"k":1,"k":2}"#],
                   words: ["--launch-options must be a JSON object", "line 1, column 8: the key \"k\" appears twice in one object"]),
         UsageCase(arguments: ["run", "--plugin-dir", ""], words: ["--plugin-dir needs a directory path"]),
+        // A picture's folder is checked before the run, not when the picture is written at its end.
+        UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--trace-file", "PLUGINS/missing/t.json"],
+                  words: ["--trace-file '", "/missing/t.json': the folder '", "/missing' does not exist or is not a folder"]),
         // A negative number is a value to refuse, not an unknown option; one too small to tell from
         // 0 does not turn the timeout off.
         UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--call-timeout", "-1"],

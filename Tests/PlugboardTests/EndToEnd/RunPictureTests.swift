@@ -168,9 +168,12 @@ import Testing
         let missing = workspace.root.file("missing/trace.json")
         let result = try CLI.run(["run", "--isolation", isolation, "--plugin-dir", workspace.plugins,
                                   "--container", workspace.root.file("container"), "--trace-file", missing])
-        #expect(result.status == 74)
-        #expect(result.output.contains("cannot write the trace file '\(missing)': No such file or directory"), "\(result.output)")
-        // A directory in the file's place: refused, and nothing is left beside it.
+        // A folder that does not exist is a usage error before anything runs.
+        #expect(result.status == 64, "\(result.output)\(result.errorOutput)")
+        #expect(result.errorOutput.contains("--trace-file '\(missing)': the folder '\(workspace.root.file("missing"))' does not exist"),
+                "\(result.errorOutput)")
+        #expect(!result.output.contains("will-finish-launching"), "\(result.output)")
+        // A directory in the file's place: refused when the run ends, and nothing is left beside it.
         let occupied = workspace.root.file("occupied")
         try FileManager.default.createDirectory(atPath: occupied + "/inside", withIntermediateDirectories: true)
         let blocked = try CLI.run(["run", "--isolation", isolation, "--plugin-dir", workspace.plugins,
