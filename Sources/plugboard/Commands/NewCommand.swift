@@ -61,6 +61,7 @@ struct NewCommand: ParsableCommand {
         if dir?.isEmpty == true { throw ValidationError("--dir needs a folder path, got \"\"") }
         var directory = WorkingDirectory.absolute(dir ?? name)
         while directory.count > 1 && directory.hasSuffix("/") { directory.removeLast() }
+        directory = ProjectWriter.destination(directory)
         try ProjectWriter.checkDestination(directory)
         let sdkFolder = try SDKLocation.resolve(explicit: sdk, environment: ProcessInfo.processInfo.environment,
                                                 executable: CommandLine.executablePath, for: language)

@@ -18,6 +18,17 @@ enum ProjectWriter {
         var description: String { "cannot \(operation) \(path): \(cause)" }
     }
 
+    /// `directory`, or, when it is a symbolic link to a folder, that folder: the project goes into
+    /// the folder (renamed to the link's name, it would replace the link instead).
+    static func destination(_ directory: String) -> String {
+        var status = stat()
+        guard lstat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
+              stat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR,
+              let resolved = realpath(directory, nil) else { return directory }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// A usage error unless `directory` is missing (in an existing folder) or an empty folder.
     static func checkDestination(_ directory: String) throws {
         var status = stat()

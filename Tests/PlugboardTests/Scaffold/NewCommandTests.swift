@@ -129,6 +129,19 @@ import Testing
         #expect(after.st_ino == before.st_ino && after.st_mode == before.st_mode)
     }
 
+    /// A symbolic link to an empty folder stands for the folder: the project goes into it, and the
+    /// link stays a link.
+    @Test func aLinkToAnEmptyFolderFillsTheFolder() throws {
+        let root = try TemporaryDirectory("plugboard-new-link")
+        defer { root.remove() }
+        let folder = root.file("real")
+        #expect(mkdir(folder, 0o755) == 0 && symlink(folder, root.file("link")) == 0)
+        let result = try CLI.run(["new", "hello", "--lang", "c", "--dir", "link"], workingDirectory: root.path)
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/Makefile"), "\(tree(root.path))")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: root.file("link"))) == folder)
+    }
+
     /// Bad input: a usage error (64) whose message names the thing and the cause, and nothing written.
     @Test(arguments: [
         (["Hello", "--lang", "c"], #"NAME "Hello": the name contains "H"; only lowercase letters a-z, digits and '-' are allowed"#),
