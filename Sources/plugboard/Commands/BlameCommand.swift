@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import Plugboard
 import PlugboardSystem
 import SystemPackage
 
@@ -28,13 +29,26 @@ struct BlameCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    /// One plugin's line of `blame --json`.
+    /// One plugin's line of `blame --json`; a built-in plugin's `library` is null.
     struct Entry: Encodable {
         let plugin: String
         let library: String?
         let loadMicroseconds: Double
         let launchMicroseconds: Double
         let totalMicroseconds: Double
+
+        private enum CodingKeys: String, CodingKey {
+            case plugin, library, loadMicroseconds, launchMicroseconds, totalMicroseconds
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(plugin, forKey: .plugin)
+            try container.encode(library, forKey: .library)
+            try container.encode(loadMicroseconds, forKey: .loadMicroseconds)
+            try container.encode(launchMicroseconds, forKey: .launchMicroseconds)
+            try container.encode(totalMicroseconds, forKey: .totalMicroseconds)
+        }
     }
 
     func run() throws {
@@ -47,6 +61,8 @@ struct BlameCommand: ParsableCommand {
         }
         let trace: ChromeTrace
         do {
+            // The strict check first: its error names the line and column where the text stops being JSON.
+            try JSONSyntax.check(data)
             trace = try JSONDecoder().decode(ChromeTrace.self, from: data)
         } catch {
             throw fail("\(quoted: traceFile) is not a trace written by plugboard run --trace-file: \(Self.explain(error))")
@@ -63,7 +79,8 @@ struct BlameCommand: ParsableCommand {
             for timeline in slowestFirst {
                 let total = Self.milliseconds(timeline.totalMicroseconds)
                 let line = String(repeating: " ", count: max(0, 11 - total.count)) + total + " \(timeline.plugin) "
-                    + "(load \(Self.milliseconds(timeline.loadMicroseconds)), launch \(Self.milliseconds(timeline.launchMicroseconds))) "
+                    + "(\(timeline.library == nil ? "no load" : "load " + Self.milliseconds(timeline.loadMicroseconds)), "
+                    + "launch \(Self.milliseconds(timeline.launchMicroseconds))) "
                     + (timeline.library ?? "built in")
                 console.line(ControlCharacters.escaped(line))
             }

@@ -129,6 +129,7 @@ import Testing
             #expect(load >= 0 && launch > 0 && abs(load + launch - ((entry["totalMicroseconds"] as? NSNumber)?.doubleValue ?? -1)) < 0.01)
             let library = entry.string("library")
             #expect((library == nil) == (entry.string("plugin") == "org.plugboard.files"), "\(entry)")
+            #expect(entry.keys.contains("library"), "a built-in plugin's library is null, not absent: \(entry)")
             #expect(entry.string("plugin") == "org.plugboard.files" || load > 0, "\(entry)")
         }
 
@@ -136,6 +137,8 @@ import Testing
         #expect(human.status == 0)
         let order = human.output.split(separator: "\n").map { $0.split(separator: " ").dropFirst().first.map(String.init) }
         #expect(order == entries.map { $0.string("plugin") }, "\(human.output)")
+        #expect(human.output.split(separator: "\n").contains { $0.contains(" org.plugboard.files (no load, launch ") && $0.hasSuffix(") built in") },
+                "\(human.output)")
     }
 
     @Test func blameNamesAnUnreadableOrForeignFile() throws {
@@ -149,6 +152,11 @@ import Testing
         #expect(foreign.status == 1)
         #expect(foreign.errorOutput.contains("is not a trace written by plugboard run --trace-file: the key \"traceEvents\" is missing"),
                 "\(foreign.errorOutput)")
+        // Text that is not JSON is named where it stops being JSON.
+        try workspace.root.write("text.json", "{\"traceEvents\": [\n  oops]}")
+        let text = try CLI.run(["blame", workspace.root.file("text.json")])
+        #expect(text.status == 1 && text.errorOutput.contains("is not a trace written by plugboard run --trace-file: line 2, column 3: "),
+                "\(text.errorOutput)")
         // What is wrong is said where it is: the key path in the trace.
         try workspace.root.write("wrong.json", #"{"traceEvents": [{"name": 1}]}"#)
         let wrong = try CLI.run(["blame", workspace.root.file("wrong.json")])
