@@ -157,8 +157,8 @@ public struct FileFacadeError: Error, Sendable, Equatable, CustomStringConvertib
 }
 
 extension FileFacadeError.Reason {
-    /// A short phrase for `FileFacadeError.description`.
-    var summary: String {
+    /// A short phrase for `FileFacadeError.description` ("name would escape the container").
+    public var summary: String {
         switch self {
         case .invalidName(let why): "invalid name: \(why.summary)"
         case .escapesContainer: "name would escape the container"

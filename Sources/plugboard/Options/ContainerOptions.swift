@@ -26,6 +26,15 @@ struct ContainerOptions: ParsableArguments {
                 return try Container(rootPath: containerPath)
             }
             return try Container(appName: appName ?? Self.defaultAppName)
+        } catch let error as FileFacadeError {
+            // The app name is one folder's name under the data folder: a name that cannot be one is
+            // said in the option's words, not the facade's operation.
+            switch (error.operation, error.reason) {
+            case (.resolveDefaultRoot, .invalidName), (.resolveDefaultRoot, .escapesContainer):
+                throw ValidationError("--app-name \(quoted: error.name) cannot name the container's folder: \(error.reason.summary)")
+            default:
+                throw ValidationError("cannot use the container: \(error)")
+            }
         } catch {
             throw ValidationError("cannot use the container: \(error)")
         }

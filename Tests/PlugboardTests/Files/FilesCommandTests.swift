@@ -521,10 +521,11 @@ import Testing
         UsageCase(arguments: ["rm", "a", "b", "--container", "CONTAINER"], words: ["Unexpected argument", "b"]),
         UsageCase(arguments: ["write", "Documents/a", "--text", "--container", "CONTAINER"], words: ["--text"]),
         UsageCase(arguments: ["chmod", "Documents/a"], words: ["chmod"]),
-        UsageCase(arguments: ["ls", "--app-name", "a/b"], words: ["cannot use the container", "'a/b'", "contains '/'"]),
+        UsageCase(arguments: ["ls", "--app-name", "a/b"], words: ["--app-name 'a/b' cannot name the container's folder", "contains '/'"]),
         UsageCase(arguments: ["ls", "--app-name", "notes", "--container", "/nonexistent"], words: ["give --container or --app-name, not both"]),
-        UsageCase(arguments: ["ls", "--app-name", ".."], words: ["cannot use the container", "'..'"]),
-        UsageCase(arguments: ["ls", "--app-name", "app\u{1B}"], words: ["cannot use the container", "contains the control character U+001B"]),
+        UsageCase(arguments: ["ls", "--app-name", ".."], words: ["--app-name '..' cannot name the container's folder", "escape"]),
+        UsageCase(arguments: ["ls", "--app-name", "app\u{1B}"], words: [#"--app-name 'app\x1b' cannot name the container's folder"#,
+                                                                          "contains the control character U+001B"]),
         UsageCase(arguments: ["ls", "--container", ""], words: ["--container needs a directory path"]),
     ]
 
