@@ -79,6 +79,13 @@ import Testing
                              flags: UInt32(PB_FILES_OVERWRITE)),
                 FilesRequest(operation: .changeExtension, path: "Library/Plugboard State.old", secondPath: "",
                              flags: UInt32(PB_FILES_OVERWRITE)),
+                // A `/` or a `.` followed by a combining mark is one Swift Character, but the bytes the
+                // file system splits on; and a folder that ignores case takes the name in any case.
+                FilesRequest(operation: .rename, path: "Library/\u{301}x", secondPath: "Plugboard State", flags: UInt32(PB_FILES_OVERWRITE)),
+                FilesRequest(operation: .changeExtension, path: "Library/Plugboard State.\u{301}", secondPath: "",
+                             flags: UInt32(PB_FILES_OVERWRITE)),
+                FilesRequest(operation: .write, path: "Library/Plugboard State/\u{301}x", data: Array("forged".utf8)),
+                FilesRequest(operation: .read, path: "Library/plugboard STATE/com.example.victim.state"),
             ]
             for attempt in attempts {
                 let refused = service.perform(attempt, gate: gate)

@@ -144,25 +144,42 @@ final class FilesService: Sendable {
 
     /// The path of `request` that names the host's folder or a path in it, if one does: its
     /// path, its destination, or the name a rename or a change of extension gives. The facade
-    /// takes one spelling of a path only (no `.`, `..`, `//` or symbolic link), so comparing the
-    /// text is enough.
+    /// takes one spelling of a path only (no `.`, `..`, `//` or symbolic link), and splits it on
+    /// the bytes `/` and `.` as the kernel does, so the comparison is of bytes too (a `/` followed
+    /// by a combining mark is one Swift `Character`, and no `/` to `String`'s methods), and
+    /// ignores ASCII case (a container on a folder that ignores case would take "plugboard state").
     static func reservedPath(of request: FilesRequest) -> String? {
-        var paths = [request.path]
-        let folder = request.path.lastIndex(of: "/").map { String(request.path[..<$0]) }
+        let path = Array(request.path.utf8)
+        var paths = [path]
+        let folder = path.lastIndex(of: slash).map { Array(path[..<$0]) }
         switch request.operation {
         case .move, .copy:
-            paths.append(request.secondPath)
+            paths.append(Array(request.secondPath.utf8))
         case .rename:
-            if let folder { paths.append(folder + "/" + request.secondPath) }
+            if let folder { paths.append(folder + [slash] + Array(request.secondPath.utf8)) }
         case .changeExtension where request.secondPath.isEmpty:
             // Without an extension, the new name is the old one up to its last dot.
-            if let folder, let leaf = request.path.split(separator: "/").last {
-                paths.append(folder + "/" + (leaf.lastIndex(of: ".").map { leaf[..<$0] } ?? leaf))
+            if let folder, let start = path.lastIndex(of: slash) {
+                let leaf = path[(start + 1)...]
+                paths.append(folder + [slash] + (leaf.lastIndex(of: dot).map { Array(leaf[..<$0]) } ?? Array(leaf)))
             }
         default:
             break
         }
-        return paths.first { $0 == hostFolder || $0.hasPrefix(hostFolder + "/") }
+        let reserved = Array(hostFolder.utf8)
+        return paths.first { candidate in
+            candidate.count >= reserved.count && sameIgnoringASCIICase(candidate[..<reserved.count], reserved)
+                && (candidate.count == reserved.count || candidate[reserved.count] == slash)
+        }.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    private static let slash = UInt8(ascii: "/")
+    private static let dot = UInt8(ascii: ".")
+
+    /// Whether `bytes` are `other`'s, letters in either case.
+    private static func sameIgnoringASCIICase(_ bytes: ArraySlice<UInt8>, _ other: [UInt8]) -> Bool {
+        func lower(_ byte: UInt8) -> UInt8 { (65...90).contains(byte) ? byte | 0x20 : byte }
+        return bytes.count == other.count && zip(bytes, other).allSatisfy { lower($0) == lower($1) }
     }
 
     /// The most bytes one `write` takes, 1 GiB: the host copies them before the
