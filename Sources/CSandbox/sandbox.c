@@ -603,13 +603,14 @@ static void guard_group(int watch, pid_t group) {
     _exit(0);
 }
 
-/* With programs to run, a plugin may start processes, and the kernel's death signal, which ends
-   the worker with its host, is not inherited: a process it started would outlive a host killed
-   with SIGKILL. Such processes cannot leave the worker's process group (setsid and setpgid are
-   refused), so a guard started here, before Landlock and seccomp, waits for the worker's end and
-   then kills the whole group. The guard is not the worker's child (a plugin that waits for all of
-   its children never waits for it), and Landlock's signal scope keeps the sandbox from
-   signalling it. */
+/* With programs to run (or without seccomp, which refuses a process otherwise), a plugin may start
+   processes, and the kernel's death signal, which ends the worker with its host, is not inherited:
+   a process it started would outlive a host killed with SIGKILL. Such processes cannot leave the
+   worker's process group (setsid and setpgid are refused), so a guard started here, before Landlock
+   and seccomp, waits for the worker's end and then kills the whole group. The guard is not the
+   worker's child (a plugin that waits for all of its children never waits for it), and Landlock's
+   signal scope (ABI 6) keeps the sandbox from signalling it. A kernel without pidfd_open (before
+   Linux 5.3), or a container that refuses it, gets no guard: the worker serves as it did before. */
 static int start_group_guard(char *error, size_t size) {
     pid_t worker = getpid();
     if (getpgrp() != worker) {
@@ -617,6 +618,7 @@ static int start_group_guard(char *error, size_t size) {
                                     "plugins start could not be ended with it");
     }
     int watch = (int)syscall(SYS_pidfd_open, worker, 0);
+    if (watch < 0 && (errno == ENOSYS || errno == EPERM)) return 0;
     if (watch < 0) return fail(error, size, errno, "cannot watch the worker's end for its process-group guard (pidfd_open)");
     pid_t starter = fork();
     if (starter == 0) {
@@ -664,7 +666,7 @@ int pbs_apply(const pbs_rules_t *rules, char *error, size_t size) {
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) return fail(error, size, errno, "cannot make the worker undumpable");
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return fail(error, size, errno, "cannot set no_new_privs");
     if (drop_capabilities(error, size) != 0) return -1;
-    if (rules->execute_count > 0 && start_group_guard(error, size) != 0) return -1;
+    if ((rules->execute_count > 0 || !rules->seccomp) && start_group_guard(error, size) != 0) return -1;
     if (rules->landlock_abi >= PBS_LANDLOCK_FILES && apply_landlock(rules, error, size) != 0) return -1;
     if (rules->seccomp && apply_seccomp(rules, error, size) != 0) return -1;
     return 0;

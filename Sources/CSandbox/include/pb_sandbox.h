@@ -84,8 +84,9 @@ typedef struct pbs_rules {
 /**
  * Confines the calling process for good: closes every descriptor above `report_fd`,
  * `last_kept_fd` and 3 (the worker's channel), sets the limits (core dumps off), no_new_privs, drops
- * every capability, starts the process-group guard when programs may run (it kills the calling
- * process's group once the process ends; the process must lead its group), then Landlock and
+ * every capability, starts the process-group guard when processes may start (programs to run,
+ * or no seccomp; it kills the calling process's group once the process ends; the process must lead
+ * its group; none where pidfd_open is missing), then Landlock and
  * seccomp as `rules` say. Returns 0, or -1 with
  * a sentence in `error` naming the step and the cause; the caller must then exit,
  * since the process may be partly confined. Refuses (-1) when the process has more

@@ -461,7 +461,10 @@ import Testing
         let host = try Self.start(workspace, ["--policy", policy, "--events", "-"], mark: mark)
         defer { host.stop() }
         #expect(host.waitForOutput(containing: "did-finish-launching →"), "\(host.output)")
-        #expect(host.output.contains("neighbours it may signal: 0"), "\(host.output)")
+        // Landlock's signal scope (ABI 6) is what keeps the plugin from signalling its guard.
+        if SandboxSupport.kernel.landlockABI >= 6 {
+            #expect(host.output.contains("neighbours it may signal: 0"), "\(host.output)")
+        }
         #expect(LeftoverProcesses.marked(mark, host: host.pid).count == 4, "the host, the worker, its guard and the plugin's child")
         kill(host.pid, SIGKILL)
         _ = host.waitForExit()
