@@ -42,6 +42,14 @@ static void probe_limits(const pb_files_t *f) {
     report("size-frame", frame ? f->write(host, "tmp/frame.bin", frame, frame_size, 0) : PB_ERR_IO, "");
     free(frame);
     f->remove(host, "tmp/frame.bin");
+    /* A path of a megabyte with 63.5 MiB of data: each within its own limit, but more than one
+       frame carries together: refused, in a worker before it is sent, which keeps its channel. */
+    char *huge_path = repeated_path("tmp/", "x", (size_t)1 << 20, "");
+    size_t near_size = ((size_t)127 << 19);
+    char *near = calloc(near_size, 1);
+    report("path-frame", huge_path && near ? f->write(host, huge_path, near, near_size, 0) : PB_ERR_IO, "");
+    free(near);
+    free(huge_path);
     report("size-max", f->write(host, "tmp/big.bin", "x", SIZE_MAX, 0), "");
     report("size-huge", f->write(host, "tmp/big.bin", "x", ((size_t)1 << 30) + 1, 0), "");
     report("control-write", f->write(host, "tmp/a\x1b]0;pwned\x07.txt", "x", 1, 0), "");

@@ -22,6 +22,15 @@ final class FilesAccess: Sendable {
         self.place = place
     }
 
+    /// The most bytes one `write` takes: 1 GiB here; from a worker, what one request carries (its
+    /// frame, less room for the rest): checked before the plugin's bytes are copied.
+    var writeLimit: Int {
+        switch place {
+        case .here: FilesService.maximumWriteBytes
+        case .worker: ByteCount.valueLimit
+        }
+    }
+
     /// Runs `request` where the service is (here, unless `gate` denies it; in a worker, the host
     /// applies its own gate) and remembers its failure, if any, for the calling thread.
     func perform(_ request: FilesRequest, gate: ServiceGate) -> FilesOutcome {

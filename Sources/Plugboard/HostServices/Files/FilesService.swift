@@ -189,11 +189,13 @@ final class FilesService: Sendable {
     /// larger file is refused before its bytes past the limit are read.
     static let maximumReadBytes = 1 << 30
 
-    /// Why `write` refuses `size` bytes for `path`, or nil when it takes them. A C `size_t`
-    /// above PTRDIFF_MAX (SIZE_MAX, say) arrives as a negative `Int`.
-    static func sizeRefusal(path: String, size: Int) -> String? {
-        guard size < 0 || size > maximumWriteBytes else { return nil }
-        return "write '\(path)': size is \(UInt(bitPattern: size)) bytes; the limit is \(maximumWriteBytes) (1 GiB)"
+    /// Why `write` refuses `size` bytes for `path`, or nil when it takes them: at most `limit`
+    /// (``maximumWriteBytes`` here, what one request carries from a worker, ``FilesAccess/writeLimit``).
+    /// A C `size_t` above PTRDIFF_MAX (SIZE_MAX, say) arrives as a negative `Int`.
+    static func sizeRefusal(path: String, size: Int, limit: Int = maximumWriteBytes) -> String? {
+        guard size < 0 || size > limit else { return nil }
+        let named = limit == maximumWriteBytes ? " (1 GiB)" : " (what one request from a worker carries)"
+        return "write '\(path)': size is \(UInt(bitPattern: size)) bytes; the limit is \(limit)" + named
     }
 
     private static func status(for reason: FileFacadeError.Reason) -> pb_status_t {

@@ -78,7 +78,10 @@ enum FilesTable {
         call(host) { () throws(Refusal) in
             let path = try text(path, "the path")
             // A size that cannot be a buffer is refused before its bytes are copied.
-            if let refusal = FilesService.sizeRefusal(path: path, size: size) { throw Refusal(status: PB_ERR_INVALID_ARGUMENT, message: refusal) }
+            let limit = context(host)?.files?.writeLimit ?? FilesService.maximumWriteBytes
+            if let refusal = FilesService.sizeRefusal(path: path, size: size, limit: limit) {
+                throw Refusal(status: PB_ERR_INVALID_ARGUMENT, message: refusal)
+            }
             guard data != nil || size == 0 else { throw Refusal(status: PB_ERR_INVALID_ARGUMENT, message: "data is NULL but size is \(size)") }
             let bytes = data.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? []
             return FilesRequest(operation: .write, path: path, data: bytes, flags: flags)

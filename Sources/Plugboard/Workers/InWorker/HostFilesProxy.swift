@@ -1,4 +1,5 @@
 import CPlugboard
+import PlugboardFiles
 import PlugboardWorkerProtocol
 
 /// The files service as a worker reaches it: each call a plugin makes becomes a `files`
@@ -7,17 +8,27 @@ import PlugboardWorkerProtocol
 /// call it while the worker's reader thread delivers the replies.
 final class HostFilesProxy: Sendable {
     private let requests: WorkerRequests
+    /// The most bytes of paths and data one request sends: what a frame carries, less room for the
+    /// request's other fields.
+    private static let largestRequest = WireFormat.maximumPayloadLength - 1024
 
     init(requests: WorkerRequests) {
         self.requests = requests
     }
 
     /// Sends `request` to the host and waits for its reply; a lost channel answers PB_ERR_UNAVAILABLE.
-    /// A write larger than one request carries is refused here: sent, it would close the channel.
+    /// What one request cannot carry is refused here, as the host would refuse it (sent, it would
+    /// close the channel): a write past ``FilesAccess/writeLimit`` (``FilesTable`` checks that
+    /// before it copies the bytes), or paths so long that they and the data pass one frame (a path
+    /// merely past the container's limit goes to the host, whose message says more).
     func call(_ request: FilesRequest) -> FilesOutcome {
-        guard request.data.count <= ByteCount.valueLimit else {
-            return FilesOutcome(status: PB_ERR_INVALID_ARGUMENT, message: "write '\(request.path)': size is "
-                                + ByteCount.overLimit(request.data.count, limit: ByteCount.valueLimit) + " (what one request from a worker carries)")
+        if let refusal = FilesService.sizeRefusal(path: request.path, size: request.data.count, limit: ByteCount.valueLimit) {
+            return FilesOutcome(status: PB_ERR_INVALID_ARGUMENT, message: refusal)
+        }
+        let longest = max(request.path.utf8.count, request.secondPath.utf8.count)
+        if request.path.utf8.count + request.secondPath.utf8.count + request.data.count > Self.largestRequest {
+            return FilesOutcome(status: PB_ERR_INVALID_PATH, message: "\(request.operation.name): the path is \(longest) bytes long; "
+                                + "the limit is \(ContainerPathLimits.pathBytes)")
         }
         return switch requests.send(.files(operation: request.operation, path: request.path, secondPath: request.secondPath,
                                     data: request.data, flags: request.flags)) {
