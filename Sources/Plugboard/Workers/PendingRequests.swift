@@ -71,6 +71,11 @@ final class PendingRequests: Sendable {
         }
     }
 
+    /// Closes `request` unanswered: it was never sent.
+    func cancel(_ request: Request) {
+        table.withLock { _ = $0.entries.removeValue(forKey: request.id) }
+    }
+
     /// Hands `message` to request `id`; false when nothing awaits it (an unknown id, or a second answer).
     func answer(_ id: UInt64, with message: WorkerMessage) -> Bool {
         let signal = table.withLock { table -> DispatchSemaphore? in

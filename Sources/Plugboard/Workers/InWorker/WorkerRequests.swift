@@ -1,3 +1,4 @@
+import CPlugboard
 import PlugboardWorkerProtocol
 
 /// The worker's own requests to the host (`files`, `invoke`), sent on its channel and waiting for
@@ -23,10 +24,15 @@ final class WorkerRequests: Sendable {
     }
 
     /// Sends `message` and waits for its reply; nil when the channel is closed or closes meanwhile.
+    /// A message too large for one frame, refused before any byte is sent, is answered here as the
+    /// host would refuse it (``refusal(of:_:)``): the channel stays as it was.
     func send(_ message: WorkerMessage) -> WorkerMessage? {
         guard case .success(let request) = pending.open(functionCall: false) else { return nil }
-        do {
+        do throws(WorkerProtocolError) {
             try channel.send(message, requestID: request.id)
+        } catch .frameTooLarge(let length, let maximum) {
+            pending.cancel(request)
+            return Self.refusal(of: message, "the request is \(length) bytes, over the \(maximum) one frame carries")
         } catch {
             pending.end(.lost("the worker cannot send to its host: \(error)"))
             return nil
@@ -34,6 +40,16 @@ final class WorkerRequests: Sendable {
         let reply = pending.wait(for: request, timeout: nil, interrupted: { false },
                                  readReady: { reader.readReady(handle, ended: lost) }, stop: { $0 })
         return try? reply.get()
+    }
+
+    /// The reply the host would give to `message`, refused for `reason` with PB_ERR_INVALID_ARGUMENT;
+    /// nil for a message that takes no such reply.
+    static func refusal(of message: WorkerMessage, _ reason: String) -> WorkerMessage? {
+        switch message {
+        case .files(let operation, _, _, _, _): .serviceReply(status: PB_ERR_INVALID_ARGUMENT, payload: [], message: "\(operation.name): \(reason)")
+        case .invoke(let function, _, _), .checkInvoke(let function, _): .invokeReply(.failure(status: PB_ERR_INVALID_ARGUMENT, message: "\(function): \(reason)"))
+        default: nil
+        }
     }
 
     /// Reads and routes the host's messages until their socket ends (the reader thread's work).
