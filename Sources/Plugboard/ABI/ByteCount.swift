@@ -36,27 +36,22 @@ enum ByteCount {
         }
     }
 
-    /// Why the `count` values of one call (`value` gives each by index) cannot go together, or nil:
-    /// the first position (1-based) at which their strings and bytes carry more than ``valueLimit``
-    /// bytes together, and the sentence. One call's values go in one worker frame, so the limit is
-    /// the same for all of them as for one.
-    static func togetherRefusal(count: Int, _ value: (Int) -> PluginValue) -> (position: Int, reason: String)? {
+    /// Why the `values` of one call cannot go together, or nil: the first position (1-based) at
+    /// which their strings and bytes carry more than ``valueLimit`` bytes together, and the
+    /// sentence. One call's values go in one worker frame, so the limit is the same for all of
+    /// them as for one. One pass adds their sizes (every call without a prepared frame makes it);
+    /// the sentence is made only for a refusal.
+    static func togetherRefusal(of values: [PluginValue]) -> (position: Int, reason: String)? {
         var total = 0
-        for index in 0..<count {
-            total += carried(by: value(index))
+        for value in values { total &+= carried(by: value) }
+        guard total > valueLimit else { return nil }
+        total = 0
+        for (index, value) in values.enumerated() {
+            total += carried(by: value)
             if total > valueLimit {
                 return (index + 1, "the string and bytes arguments carry \(total) bytes together up to this one, over the limit of \(valueLimit)")
             }
         }
         return nil
-    }
-
-    /// ``togetherRefusal(count:_:)`` of `values`: one pass that adds their sizes (every call
-    /// without a prepared frame makes it), the sentence made only for a refusal.
-    static func togetherRefusal(of values: [PluginValue]) -> (position: Int, reason: String)? {
-        var total = 0
-        for value in values { total &+= carried(by: value) }
-        guard total > valueLimit else { return nil }
-        return togetherRefusal(count: values.count) { values[$0] }
     }
 }

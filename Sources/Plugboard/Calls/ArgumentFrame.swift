@@ -63,9 +63,12 @@ final class ArgumentFrame {
                                    reason: "there is no such argument: the signature is \(resolved.signature)")
         }
         // Only a string or buffer can take the call's values past the limit together.
-        if ByteCount.carried(by: value) > 0,
-           let refusal = ByteCount.togetherRefusal(count: values.count, { $0 == index ? value : values[$0] }) {
-            throw .invalidArgument(resolved.address, position: refusal.position, reason: refusal.reason)
+        if ByteCount.carried(by: value) > 0 {
+            let total = values.indices.reduce(0) { $0 + ByteCount.carried(by: $1 == index ? value : values[$1]) }
+            if total > ByteCount.valueLimit {
+                throw .invalidArgument(resolved.address, position: index + 1, reason: "with it, the string and bytes arguments would carry "
+                                       + "\(total) bytes together, over the limit of \(ByteCount.valueLimit)")
+            }
         }
         do throws(PluginCallError) {
             try write(value, at: index)

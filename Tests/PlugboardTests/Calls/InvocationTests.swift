@@ -96,7 +96,10 @@ import Testing
         // A prepared call is held to the same limit as each argument is set; it keeps the one it had.
         let prepared = try pair.host.function(FunctionAddress(parsing: "com.example.invoke.b.pair_size")).prepare([PluginValue.bytes([1]), .bytes([2, 3])])
         try prepared.set(0, to: .bytes([UInt8](repeating: 0, count: 40 << 20)))
-        #expect(throws: PluginCallError.self) { try prepared.set(1, to: .bytes([UInt8](repeating: 0, count: 40 << 20))) }
+        #expect(throws: PluginCallError.invalidArgument(prepared.handle.address, position: 2, reason: "with it, the string and bytes arguments would "
+                                                         + "carry 83886080 bytes together, over the limit of 67043328")) {
+            try prepared.set(1, to: .bytes([UInt8](repeating: 0, count: 40 << 20)))
+        }
         #expect(try prepared.call() == .uint(40 << 20 | 2))
     }
 
