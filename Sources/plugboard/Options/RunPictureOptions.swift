@@ -28,7 +28,7 @@ struct RunPictureOptions: ParsableArguments {
             if path.isEmpty || path.hasSuffix("/") {
                 throw ValidationError("--trace-file and --svg take a file's path, got \(quoted: path)")
             }
-            let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+            let folder = WorkingDirectory.folder(holding: path)
             var status = stat()
             guard stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
                 throw ValidationError("\(option) \(quoted: path): the folder \(quoted: folder) does not exist or is not a folder")

@@ -13,6 +13,12 @@ enum WorkingDirectory {
         return joined(String(cString: current), path)
     }
 
+    /// The folder `path` is in (`.` for a bare name, `/` for a name at the root).
+    static func folder(holding path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
     /// `relative` joined to `directory`, a path with no symbolic link in it (as `getcwd` gives):
     /// its leading `.` and `..` segments are resolved against `directory`, which is safe only
     /// there (past a name that may be a link, `..` is left to the file system), so that

@@ -33,7 +33,7 @@ enum ProjectWriter {
     static func checkDestination(_ directory: String) throws {
         var status = stat()
         if lstat(directory, &status) != 0 {
-            let parent = parentFolder(of: directory)
+            let parent = WorkingDirectory.folder(holding: directory)
             guard stat(parent, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
                 throw ValidationError("the folder \(parent), where \(directory) would go, does not exist")
             }
@@ -58,7 +58,7 @@ enum ProjectWriter {
     /// them or not at all. An empty `directory` that exists is filled, not replaced: it keeps its
     /// mode, and a shell standing in it stays in a folder that holds the project.
     static func write(_ files: [ProjectFile], to directory: String) throws(Failure) {
-        let parent = parentFolder(of: directory)
+        let parent = WorkingDirectory.folder(holding: directory)
         let name = String(directory[directory.index(after: directory.lastIndex(of: "/") ?? directory.startIndex)...])
         var template = Array("\(parent)/.\(name).plugboard-new-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
@@ -125,11 +125,5 @@ enum ProjectWriter {
     @discardableResult
     private static func attempt(_ operation: String, _ path: String, _ call: () -> Int32) throws(Failure) -> Int32 {
         do { return try systemCall(call) } catch { throw Failure(operation: operation, path: path, cause: error) }
-    }
-
-    /// The folder `path` is in (`.` for a bare name).
-    private static func parentFolder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }

@@ -1,5 +1,6 @@
 import CPlugboard
 import Glibc
+import PlugboardWorkerProtocol
 
 /// The `pb_files_t` every library receives, in process and in a worker alike: each function
 /// checks its C arguments, makes one ``FilesRequest`` for the library's ``FilesAccess`` (found
@@ -67,6 +68,19 @@ enum FilesTable {
         return text
     }
 
+    /// A call of `operation` on `path` whose payload (a file's bytes, a listing) fills the plugin's buffer `out`.
+    private static func filling(_ out: UnsafeMutablePointer<pb_buffer_t>?, _ host: UnsafePointer<pb_host>?,
+                                _ operation: FilesOperation, _ path: UnsafePointer<CChar>?) -> pb_status_t {
+        var buffer: UnsafeMutablePointer<pb_buffer_t>?
+        return call(host) { () throws(Refusal) in
+            let request = FilesRequest(operation: operation, path: try text(path, "the path"))
+            buffer = try output(out, "the output buffer")
+            return request
+        } use: { payload in
+            buffer.map { fill($0, payload) } ?? PB_ERR_INVALID_ARGUMENT
+        }
+    }
+
     /// Refuses a NULL output pointer, `what`.
     private static func output<T>(_ pointer: UnsafeMutablePointer<T>?, _ what: String) throws(Refusal) -> UnsafeMutablePointer<T> {
         guard let pointer else { throw Refusal(status: PB_ERR_INVALID_ARGUMENT, message: "\(what) is NULL") }
@@ -90,14 +104,7 @@ enum FilesTable {
 
     private static let read: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<CChar>?, UnsafeMutablePointer<pb_buffer_t>?) -> pb_status_t = {
         host, path, out in
-        var buffer: UnsafeMutablePointer<pb_buffer_t>?
-        return call(host) { () throws(Refusal) in
-            let request = FilesRequest(operation: .read, path: try text(path, "the path"))
-            buffer = try output(out, "the output buffer")
-            return request
-        } use: { payload in
-            buffer.map { fill($0, payload) } ?? PB_ERR_INVALID_ARGUMENT
-        }
+        filling(out, host, .read, path)
     }
 
     /// `free_buffer`: frees a buffer a files function filled (malloc'd) and empties it.
@@ -148,14 +155,7 @@ enum FilesTable {
 
     private static let list: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<CChar>?, UnsafeMutablePointer<pb_buffer_t>?) -> pb_status_t = {
         host, path, out in
-        var buffer: UnsafeMutablePointer<pb_buffer_t>?
-        return call(host) { () throws(Refusal) in
-            let request = FilesRequest(operation: .list, path: try text(path, "the path"))
-            buffer = try output(out, "the output buffer")
-            return request
-        } use: { payload in
-            buffer.map { fill($0, payload) } ?? PB_ERR_INVALID_ARGUMENT
-        }
+        filling(out, host, .list, path)
     }
 
     private static let attributes: @convention(c) (UnsafePointer<pb_host>?, UnsafePointer<CChar>?, UnsafeMutablePointer<pb_file_attributes_t>?) -> pb_status_t = {

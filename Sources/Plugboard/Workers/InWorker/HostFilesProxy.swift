@@ -17,14 +17,10 @@ final class HostFilesProxy: Sendable {
     }
 
     /// Sends `request` to the host and waits for its reply; a lost channel answers PB_ERR_UNAVAILABLE.
-    /// What one request cannot carry is refused here, as the host would refuse it (sent, it would
-    /// close the channel): a write past ``FilesAccess/writeLimit`` (``FilesTable`` checks that
-    /// before it copies the bytes), or paths so long that they and the data pass one frame (a path
+    /// Paths so long that they and the data (at most ``FilesAccess/writeLimit``, which ``FilesTable``
+    /// checks before it copies the bytes) pass one frame are refused here, as invalid paths (a path
     /// merely past the container's limit goes to the host, whose message says more).
     func call(_ request: FilesRequest) -> FilesOutcome {
-        if let refusal = FilesService.sizeRefusal(path: request.path, size: request.data.count, limit: ByteCount.valueLimit) {
-            return FilesOutcome(status: PB_ERR_INVALID_ARGUMENT, message: refusal)
-        }
         let longest = max(request.path.utf8.count, request.secondPath.utf8.count)
         if request.path.utf8.count + request.secondPath.utf8.count + request.data.count > Self.largestRequest {
             return FilesOutcome(status: PB_ERR_INVALID_PATH, message: "\(request.operation.name): the path is \(longest) bytes long; "
