@@ -16,8 +16,9 @@
  *                      time while the library is initialized.
  *   [register]         valid only while `register_plugins` runs.
  *
- * Strings. Every `const char *` the host passes is UTF-8 and NUL-terminated;
- * where a length is passed too, it is the byte count without the NUL. Unless a
+ * Strings. Every `const char *` the host passes is valid UTF-8 (the host
+ * repairs, once, what it was given that was not) and NUL-terminated; where a
+ * length is passed too, it is the byte count without the NUL. Unless a
  * comment says otherwise, it is owned by the host and valid only until the
  * callback returns: copy what you keep.
  *

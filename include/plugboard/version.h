@@ -24,6 +24,9 @@
  *   1.4  prepared invocations: pb_prepared_invoke_t, pb_host_t.prepare_invoke,
  *        pb_host_t.set_prepared_argument, pb_host_t.call_prepared and
  *        pb_host_t.release_prepared.
+ *   1.5  no layout change: every text the host passes is UTF-8, an event's too
+ *        (a 1.4 host passed an embedder's bytes as it was given them), so an
+ *        SDK built for 1.5 lends event texts without checking them.
  *
  * Compatibility rule: the major version must equal the host's; a plugin built
  * for a newer minor than the host's is refused; an older minor loads, and the
@@ -33,4 +36,4 @@
 /** ABI major version. A plugin with another major is refused. */
 #define PB_ABI_VERSION_MAJOR 1u
 /** ABI minor version. A plugin with a newer minor than the host's is refused. */
-#define PB_ABI_VERSION_MINOR 4u
+#define PB_ABI_VERSION_MINOR 5u

@@ -20,19 +20,13 @@ extension UTF8Span {
     }
 }
 
-/// Runs `body` with the `count` bytes at `bytes` (none for NULL) as text: borrowed when they are
-/// valid UTF-8, else repaired with U+FFFD into a `String` first (one allocation).
-///
-/// ASCII, what URLs and JSON options nearly always are, is recognized eight bytes at a time and lent
-/// without the standard library's validation, which reads a byte at a time (twice as long here).
-/// It is marked the likely case, so that its path is the callback's straight line.
+/// Runs `body` with the `count` bytes at `bytes` (none for NULL) lent as text, unchecked: the host
+/// passes plugins UTF-8 only (the C ABI's promise, which a plugin built for 1.5 can rely on, as an
+/// older host refuses it), so the text is validated once, where the host made it, not again in
+/// every plugin.
 @inlinable @inline(__always)
 package func withUTF8Span<Result>(_ bytes: UnsafePointer<UInt8>?, count: Int, _ body: (UTF8Span) -> Result) -> Result {
-    let buffer = lentBuffer(bytes, count: count)
-    if _fastPath(isASCII(buffer)) { return body(unsafe UTF8Span(unchecked: buffer.span, isKnownASCII: true)) }
-    if let text = try? UTF8Span(validating: buffer.span) { return body(text) }
-    let repaired = String(decoding: buffer, as: UTF8.self)
-    return body(repaired.utf8Span)
+    body(unsafe UTF8Span(unchecked: lentBuffer(bytes, count: count).span))
 }
 
 /// The `count` bytes at `bytes` as a C callback receives them: empty for NULL or a count below one.
@@ -66,7 +60,7 @@ package func isASCII(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
 }
 
 extension EventText {
-    /// Runs `body` with the text as a `UTF8Span` (bytes that are not UTF-8 are repaired with U+FFFD).
+    /// Runs `body` with the text as a `UTF8Span`.
     @inlinable
     package func withUTF8Span<Result>(_ body: (UTF8Span) -> Result) -> Result {
         switch storage {

@@ -1,7 +1,7 @@
 /// A text argument of a ``LifecycleEvent`` (a URL, JSON object text, an activity type, an error):
-/// UTF-8 as the C ABI promises, kept as the `String` it came as, or as bytes when it came from
-/// the worker channel or from the validator, which also sends bytes that are not UTF-8 to see
-/// that a plugin survives them.
+/// always UTF-8, as the C ABI promises every plugin, kept as the `String` it came as or as the
+/// bytes it came as (from the worker channel). Bytes that are not UTF-8 are repaired when the
+/// text is made, once, so that no plugin has to check what it is lent.
 public struct EventText: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
     @usableFromInline
     enum Storage: Sendable, Hashable {
@@ -18,9 +18,13 @@ public struct EventText: Sendable, Hashable, ExpressibleByStringLiteral, CustomS
         storage = .string(string)
     }
 
-    /// `bytes` as they are, UTF-8 or not.
+    /// `bytes`, with any that are not UTF-8 repaired with U+FFFD. ASCII, what URLs and JSON
+    /// nearly always are, is recognized eight bytes at a time; other text is validated once.
     public init(bytes: [UInt8]) {
-        storage = .bytes(bytes)
+        let valid = bytes.withUnsafeBufferPointer { buffer in
+            isASCII(buffer) || (try? UTF8Span(validating: buffer.span)) != nil
+        }
+        storage = .bytes(valid ? bytes : Array(String(decoding: bytes, as: UTF8.self).utf8))
     }
 
     /// A literal text.
@@ -28,7 +32,7 @@ public struct EventText: Sendable, Hashable, ExpressibleByStringLiteral, CustomS
         storage = .string(value)
     }
 
-    /// The text as a `String` (bytes that are not UTF-8 are repaired with U+FFFD).
+    /// The text as a `String`.
     public var string: String {
         switch storage {
         case .string(let string): string
@@ -36,7 +40,7 @@ public struct EventText: Sendable, Hashable, ExpressibleByStringLiteral, CustomS
         }
     }
 
-    /// The bytes as they are.
+    /// The text's UTF-8 bytes.
     public var bytes: [UInt8] {
         switch storage {
         case .string(let string): Array(string.utf8)

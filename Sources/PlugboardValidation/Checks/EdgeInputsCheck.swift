@@ -1,8 +1,8 @@
 import Plugboard
 
-/// The `edge-inputs` check: edge inputs, each delivered to every plugin that takes part in the
-/// event: through the host's String events, and as bytes that are not UTF-8, which only the
-/// worker channel carries (``WorkerHarness/sendToEveryPlugin(_:)``).
+/// The `edge-inputs` check: edge inputs, each delivered through the host's events to every plugin
+/// that takes part in the event. The host passes plugins UTF-8 only, so the text beyond ASCII is
+/// what a plugin may meet within UTF-8.
 enum EdgeInputsCheck {
     /// The size of the long URL's path.
     static let longURLPathSize = 1 << 20
@@ -12,16 +12,15 @@ enum EdgeInputsCheck {
     /// The check.
     static let check = ValidationCheck(
         name: "edge-inputs",
-        description: "Callbacks survive edge inputs: empty and \(longURLPathSize.bytesText) URLs, text that is not UTF-8, "
+        description: "Callbacks survive edge inputs: empty and \(longURLPathSize.bytesText) URLs, text beyond ASCII, "
             + "empty, invalid and deeply nested JSON (\(nestingDepth) levels), a zero-length device token.") { subject in
         subject.withLoaded { loaded in
             let host = loaded.host
-            let harness = loaded.harness
             let nested = String(repeating: "[", count: nestingDepth) + String(repeating: "]", count: nestingDepth)
             let longURL = "https://example.com/" + String(repeating: "a", count: longURLPathSize)
-            // A stray continuation byte, a truncated sequence, an encoded surrogate, a byte never in UTF-8.
-            let notUTF8 = EventText(bytes: [0x80, 0xC3, 0x28, 0xED, 0xA0, 0x80, 0xFF])
-            let url = EventText(bytes: Array("https://example.com/".utf8) + notUTF8.bytes)
+            // A NUL inside (a C plugin must go by the length), U+FFFD, a combining mark with no
+            // letter before it, a character outside the Basic Multilingual Plane, a noncharacter.
+            let beyondASCII = "a\u{0}b \u{FFFD} \u{301} \u{1F600} \u{FFFF}"
             let inputs: [(String, () -> [PluginFailure])] = [
                 ("will_finish_launching with empty options", { host.willFinishLaunching(options: "").failures }),
                 ("did_finish_launching with deeply nested options", { host.didFinishLaunching(options: nested).failures }),
@@ -29,14 +28,12 @@ enum EdgeInputsCheck {
                 ("open_url with a \(longURLPathSize.bytesText) URL", { host.open(url: longURL).failures }),
                 ("open_url with invalid JSON options", { host.open(url: "https://example.com", options: "{").failures }),
                 ("open_url with deeply nested options", { host.open(url: "https://example.com", options: nested).failures }),
-                ("open_url with a URL that is not UTF-8", {
-                    harness.sendToEveryPlugin(.openURL(url: url, options: "{}")) }),
-                ("open_url with options that are not UTF-8", {
-                    harness.sendToEveryPlugin(.openURL(url: "https://example.com/", options: notUTF8)) }),
+                ("open_url with a URL beyond ASCII", { host.open(url: "https://example.com/" + beyondASCII).failures }),
+                ("open_url with options beyond ASCII", { host.open(url: "https://example.com/", options: beyondASCII).failures }),
                 ("continue_user_activity with an empty type and invalid JSON", {
                     host.continueUserActivity(type: "", userInfo: "not json").failures }),
-                ("continue_user_activity with a type and user info that are not UTF-8", {
-                    harness.sendToEveryPlugin(.continueUserActivity(type: notUTF8, userInfo: notUTF8)) }),
+                ("continue_user_activity with a type and user info beyond ASCII", {
+                    host.continueUserActivity(type: beyondASCII, userInfo: beyondASCII).failures }),
                 ("did_register_for_remote_notifications with a zero-length token", {
                     host.didRegisterForRemoteNotifications(deviceToken: []).failures }),
             ]

@@ -10,7 +10,7 @@ import Testing
 /// minor is refused with the versions named.
 @Suite struct ABIHistoryTests {
     static let history = TestPaths.fixtures + "/abi-history"
-    static let minors = ["1.0", "1.1", "1.2", "1.3", "1.4"]
+    static let minors = ["1.0", "1.1", "1.2", "1.3", "1.4", "1.5"]
     static let id = "com.example.abi-history"
 
     /// The minor's number: 3 for "1.3".

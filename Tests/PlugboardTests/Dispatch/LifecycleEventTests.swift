@@ -41,7 +41,16 @@ import Testing
         #expect(EventText("é") == EventText(bytes: [0xC3, 0xA9]))
         #expect(EventText("e\u{301}") != EventText("é"))
         #expect(EventText(bytes: [0xFF]).string == "\u{FFFD}")
-        #expect(EventText(bytes: [0x61, 0xFF]).withCText { pointer, count in count == 2 && pointer[2] == 0 })
+    }
+
+    /// Bytes are repaired when the text is made, so what a plugin is lent is UTF-8; UTF-8 is kept as it is.
+    @Test func bytesThatAreNotUTF8AreRepairedOnce() {
+        #expect(EventText(bytes: [0x61, 0xFF]).bytes == [0x61, 0xEF, 0xBF, 0xBD])
+        #expect(EventText(bytes: [0x61, 0xFF]).withCText { pointer, count in count == 4 && pointer[4] == 0 })
+        #expect(EventText(bytes: [0xED, 0xA0, 0x80]).bytes == Array("\u{FFFD}\u{FFFD}\u{FFFD}".utf8), "an encoded surrogate")
+        let valid: [UInt8] = Array("h\u{E9}llo \u{65E5}\u{672C} \u{1F600} \u{0}".utf8)
+        #expect(EventText(bytes: valid).bytes == valid)
+        #expect(EventText(bytes: []).bytes == [])
     }
 
     @Test func aScriptLineFillsEachParameterByItsForm() throws {

@@ -4,7 +4,8 @@
  *
  * Identity:     FIX_ID "a.b" (required unless FIX_NULL_ID), FIX_PRIORITY n,
  *               FIX_SECOND_ID "c.d" (adds a second plugin with the same vtables)
- * Concerns:     FIX_LAUNCH b (answer), FIX_OPEN_URL b, FIX_ACTIVITY b,
+ * Concerns:     FIX_LAUNCH b (answer), FIX_OPEN_URL b (with FIX_OPEN_URL_HEX
+ *               logging the URL's and the options' bytes in hex), FIX_ACTIVITY b,
  *               FIX_FETCH r (a PB_FETCH_* value) with FIX_FETCH_MODE
  *               (0 answer at once, 1 never, 2 twice, 3 from a thread after
  *               FIX_FETCH_DELAY_MS, 4 an invalid value), FIX_BROADCASTS
@@ -40,10 +41,25 @@ static const pb_launch_t launch = {FIX_VTABLE_SIZE, will_finish, did_finish};
 #endif
 
 #ifdef FIX_OPEN_URL
+#ifdef FIX_OPEN_URL_HEX
+/* Appends the `n` bytes at `text` to `line` as hex: what the plugin was handed, byte for byte. */
+static void append_hex(char *line, size_t size, const char *text, size_t n) {
+    for (size_t i = 0; i < n && strlen(line) + 3 < size; i++) {
+        snprintf(line + strlen(line), size - strlen(line), "%02x", (unsigned char)text[i]);
+    }
+}
+#endif
+
 static bool open_url(void *ctx, const char *url, size_t n, const char *o, size_t on) {
     (void)n; (void)o; (void)on;
     char line[512];
     snprintf(line, sizeof line, "open-url %s", url);
+#ifdef FIX_OPEN_URL_HEX
+    snprintf(line, sizeof line, "open-url hex ");
+    append_hex(line, sizeof line, url, n);
+    strncat(line, " ", sizeof line - strlen(line) - 1);
+    append_hex(line, sizeof line, o, on);
+#endif
     say(ctx, line);
     return FIX_OPEN_URL;
 }

@@ -49,8 +49,8 @@
  *           ONCE_AT (AT_INIT or AT_REGISTER only: that function fails, logging
  *           "already initialized", from its second call in a process on: a static
  *           flag deinit never resets, so init after deinit fails),
- *           ABORT_ON_BAD_UTF8_AT (AT_OPEN_URL only: aborts when the URL is not
- *           valid UTF-8, as a plugin that decodes it and traps would),
+ *           ABORT_ON_INNER_NUL_AT (AT_OPEN_URL only: aborts when the URL holds a NUL
+ *           before its length, as a plugin that trusts both strlen and the length would),
  *           THREAD_LOGS_AT (starts a thread that logs "from my thread", and asks
  *           the files service, when offered, whether "Documents" exists, at once,
  *           waited for, then every 10 ms until deinit, which stops it and joins
@@ -263,29 +263,10 @@ static void *use_files(void *unused) {
 static const pb_fetch_completion_t *last_completion;
 #endif
 
-#ifdef ABORT_ON_BAD_UTF8_AT
+#ifdef ABORT_ON_INNER_NUL_AT
 /* The text open_url got, for the place that checks it. */
-static const unsigned char *given_text;
+static const char *given_text;
 static size_t given_length;
-
-/* Whether the bytes are well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF). */
-static bool valid_utf8(const unsigned char *text, size_t length) {
-    size_t at = 0;
-    while (at < length) {
-        unsigned char lead = text[at];
-        size_t extra = lead < 0x80 ? 0 : (lead >> 5) == 0x6 ? 1 : (lead >> 4) == 0xE ? 2 : (lead >> 3) == 0x1E ? 3 : 4;
-        if (extra == 4 || at + extra >= length + (extra == 0)) return false;
-        uint32_t point = extra == 0 ? lead : lead & (0x3F >> extra);
-        for (size_t next = 1; next <= extra; next++) {
-            if ((text[at + next] & 0xC0) != 0x80) return false;
-            point = (point << 6) | (text[at + next] & 0x3F);
-        }
-        static const uint32_t least[] = {0, 0x80, 0x800, 0x10000};
-        if (point < least[extra] || point > 0x10FFFF || (point >= 0xD800 && point <= 0xDFFF)) return false;
-        at += extra + 1;
-    }
-    return true;
-}
 #endif
 
 #ifdef THREAD_LOGS_AT
@@ -706,8 +687,8 @@ static void misbehave(int place) {
         if (write(3, frame, sizeof frame) != (ssize_t)sizeof frame) { /* the test sees the host's view */ }
     }
 #endif
-#ifdef ABORT_ON_BAD_UTF8_AT
-    if (place == ABORT_ON_BAD_UTF8_AT && !valid_utf8(given_text, given_length)) abort();
+#ifdef ABORT_ON_INNER_NUL_AT
+    if (place == ABORT_ON_INNER_NUL_AT && strlen(given_text) != given_length) abort();
 #endif
 #ifdef THREAD_LOGS_AT
     if (place == THREAD_LOGS_AT && !logging_started) {
@@ -766,8 +747,8 @@ static bool did_finish(void *ctx, const char *options, size_t length) {
 static bool open_url(void *ctx, const char *url, size_t url_length, const char *options, size_t options_length) {
     (void)ctx; (void)url; (void)url_length; (void)options; (void)options_length;
     say("open-url");
-#ifdef ABORT_ON_BAD_UTF8_AT
-    given_text = (const unsigned char *)url;
+#ifdef ABORT_ON_INNER_NUL_AT
+    given_text = url;
     given_length = url_length;
 #endif
     misbehave(AT_OPEN_URL);

@@ -13,7 +13,7 @@ use std::ffi::{c_char, c_void};
 /// ABI major version (`PB_ABI_VERSION_MAJOR`). A plugin with another major is refused.
 pub const PB_ABI_VERSION_MAJOR: u32 = 1;
 /// ABI minor version (`PB_ABI_VERSION_MINOR`) these mirrors describe.
-pub const PB_ABI_VERSION_MINOR: u32 = 4;
+pub const PB_ABI_VERSION_MINOR: u32 = 5;
 
 // ---- types.h ---------------------------------------------------------------------------
 

@@ -181,20 +181,12 @@ pub unsafe fn call_function<T: Plugin, R: FunctionResult>(ctx: *mut c_void, name
     R::fail()
 }
 
-/// The `len` bytes at `text` as text (invalid UTF-8 becomes U+FFFD), borrowed when valid. ASCII,
-/// the usual case of URLs and JSON, is recognised a word at a time; other text is validated by
-/// `str::from_utf8`, and only invalid text is copied by `from_utf8_lossy`, which walks every byte
-/// (it alone was most of a callback's cost: BENCHMARKS.md, plugins in every language).
-unsafe fn text<'a>(text: *const c_char, len: usize) -> std::borrow::Cow<'a, str> {
-    let bytes = bytes(text.cast::<u8>(), len);
-    if bytes.is_ascii() {
-        // ASCII is valid UTF-8.
-        return std::borrow::Cow::Borrowed(std::str::from_utf8_unchecked(bytes));
-    }
-    match std::str::from_utf8(bytes) {
-        Ok(valid) => std::borrow::Cow::Borrowed(valid),
-        Err(_) => String::from_utf8_lossy(bytes),
-    }
+/// The `len` bytes at `text` as text, borrowed unchecked: the host passes plugins UTF-8 only (the
+/// C ABI's promise, which a plugin built for 1.5 relies on, as an older host refuses it), so the
+/// text is validated once, where the host made it, not again in every plugin.
+unsafe fn text<'a>(text: *const c_char, len: usize) -> &'a str {
+    // SAFETY: the host's texts are UTF-8 (include/plugboard/types.h).
+    std::str::from_utf8_unchecked(bytes(text.cast::<u8>(), len))
 }
 
 /// The `len` bytes at `data` (none for NULL).
@@ -213,10 +205,10 @@ impl<T: LaunchPlugin> Tables<T> {
     };
 }
 unsafe extern "C" fn will_finish_launching<T: LaunchPlugin>(ctx: *mut c_void, options: *const c_char, len: usize) -> bool {
-    guard::<T, _>(ctx, "will_finish_launching", false, |plugin| plugin.will_finish_launching(&text(options, len)))
+    guard::<T, _>(ctx, "will_finish_launching", false, |plugin| plugin.will_finish_launching(text(options, len)))
 }
 unsafe extern "C" fn did_finish_launching<T: LaunchPlugin>(ctx: *mut c_void, options: *const c_char, len: usize) -> bool {
-    guard::<T, _>(ctx, "did_finish_launching", false, |plugin| plugin.did_finish_launching(&text(options, len)))
+    guard::<T, _>(ctx, "did_finish_launching", false, |plugin| plugin.did_finish_launching(text(options, len)))
 }
 /// Attaches `T`'s launch vtable.
 pub fn LaunchPlugin<T: crate::LaunchPlugin>(descriptor: &mut pb_plugin_t) {
@@ -227,7 +219,7 @@ impl<T: OpenUrlPlugin> Tables<T> {
     const OPEN_URL: pb_open_url_t = pb_open_url_t { struct_size: size_of::<pb_open_url_t>() as u32, open_url: Some(open_url::<T>) };
 }
 unsafe extern "C" fn open_url<T: OpenUrlPlugin>(ctx: *mut c_void, url: *const c_char, url_len: usize, options: *const c_char, options_len: usize) -> bool {
-    guard::<T, _>(ctx, "open_url", false, |plugin| plugin.open_url(&text(url, url_len), &text(options, options_len)))
+    guard::<T, _>(ctx, "open_url", false, |plugin| plugin.open_url(text(url, url_len), text(options, options_len)))
 }
 /// Attaches `T`'s open-url vtable.
 pub fn OpenUrlPlugin<T: crate::OpenUrlPlugin>(descriptor: &mut pb_plugin_t) {
@@ -241,7 +233,7 @@ impl<T: UserActivityPlugin> Tables<T> {
     };
 }
 unsafe extern "C" fn continue_user_activity<T: UserActivityPlugin>(ctx: *mut c_void, kind: *const c_char, kind_len: usize, info: *const c_char, info_len: usize) -> bool {
-    guard::<T, _>(ctx, "continue_user_activity", false, |plugin| plugin.continue_user_activity(&text(kind, kind_len), &text(info, info_len)))
+    guard::<T, _>(ctx, "continue_user_activity", false, |plugin| plugin.continue_user_activity(text(kind, kind_len), text(info, info_len)))
 }
 /// Attaches `T`'s user-activity vtable.
 pub fn UserActivityPlugin<T: crate::UserActivityPlugin>(descriptor: &mut pb_plugin_t) {
@@ -260,12 +252,12 @@ unsafe extern "C" fn did_register<T: RemoteNotificationsPlugin>(ctx: *mut c_void
     guard::<T, _>(ctx, "did_register", (), |plugin| plugin.did_register(bytes(token, len)))
 }
 unsafe extern "C" fn did_fail_to_register<T: RemoteNotificationsPlugin>(ctx: *mut c_void, error: *const c_char, len: usize) {
-    guard::<T, _>(ctx, "did_fail_to_register", (), |plugin| plugin.did_fail_to_register(&text(error, len)))
+    guard::<T, _>(ctx, "did_fail_to_register", (), |plugin| plugin.did_fail_to_register(text(error, len)))
 }
 /// A panic drops the completion unanswered, which answers `Failed`.
 unsafe extern "C" fn did_receive_remote_notification<T: RemoteNotificationsPlugin>(ctx: *mut c_void, info: *const c_char, len: usize, completion: *const pb_fetch_completion_t) {
     let completion = FetchCompletion::new(completion);
-    guard::<T, _>(ctx, "did_receive_remote_notification", (), |plugin| plugin.did_receive_remote_notification(&text(info, len), completion))
+    guard::<T, _>(ctx, "did_receive_remote_notification", (), |plugin| plugin.did_receive_remote_notification(text(info, len), completion))
 }
 /// Attaches `T`'s remote-notifications vtable.
 pub fn RemoteNotificationsPlugin<T: crate::RemoteNotificationsPlugin>(descriptor: &mut pb_plugin_t) {

@@ -76,21 +76,6 @@ package final class WorkerHarness {
         host.notifications.bus.names(observedBy: Set(report.plugins.map(\.descriptor.id.rawValue)))
     }
 
-    /// Calls every plugin in the worker with `event` exactly as given (its text need not be UTF-8,
-    /// which the host's `String` events cannot carry), in dispatch order and without a policy. A
-    /// plugin whose slot is NULL answers that it takes no part. Returns the failures (a crash, an
-    /// exit, a hang), handled as for any call.
-    package func sendToEveryPlugin(_ event: LifecycleEvent) -> [PluginFailure] {
-        host.callSite.prepare(host.registry)
-        return host.registry.entries.compactMap { entry in
-            guard case .worker(let plugin) = entry.implementation,
-                  case .failure(let failure) = plugin.call(.event(event), id: entry.descriptor.id, host.workers) else {
-                return nil
-            }
-            return failure
-        }
-    }
-
     /// A worker that failed while the library's `deinit` ran.
     package struct DeinitFailure: Error, Sendable, Equatable {
         /// How the worker ended.

@@ -3,7 +3,7 @@
  * struct, function-pointer type and typedef of the headers, and an enum whose values are the
  * headers' numeric constants (a #define leaves no trace in debug information; an enumerator
  * does). Built with -g by ABIBaselineTests, dumped with `abidw` and compared with `abidiff`
- * against plugboard-1.3.abi (see README.md beside it). PB_ABI_VERSION_MINOR is left out: it
+ * against the current minor's plugboard-1.N.abi (see README.md beside it). PB_ABI_VERSION_MINOR is left out: it
  * changes with every minor by design.
  */
 #include <plugboard.h>
