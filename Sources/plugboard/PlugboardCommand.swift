@@ -29,7 +29,9 @@ struct PlugboardCommand: ParsableCommand {
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
             if code == .success {
-                if !message.isEmpty { print(message) }
+                if !message.isEmpty {
+                    do { try StandardStream.output([message], command: "plugboard") } catch { Glibc.exit(exitCode(for: error).rawValue) }
+                }
             } else if !message.isEmpty {
                 StandardStream.writeError(message.split(separator: "\n", omittingEmptySubsequences: false)
                     .map { ControlCharacters.escaped(String($0)) }.joined(separator: "\n"))

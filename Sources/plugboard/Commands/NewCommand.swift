@@ -80,8 +80,9 @@ struct NewCommand: ParsableCommand {
             StandardStream.writeError("plugboard new: " + ControlCharacters.escaped(error.description))
             throw ExitCodes.failure
         }
-        print(ControlCharacters.escaped("created \(directory): a \(project.language.title) plugin, id \(project.id), SDK \(project.sdk)"))
-        print(ControlCharacters.escaped("next, in \(directory):"))
-        project.commands.forEach { print("  " + $0) }
+        try StandardStream.output([
+            ControlCharacters.escaped("created \(directory): a \(project.language.title) plugin, id \(project.id), SDK \(project.sdk)"),
+            ControlCharacters.escaped("next, in \(directory):"),
+        ] + project.commands.map { "  " + $0 }, command: "plugboard new")
     }
 }

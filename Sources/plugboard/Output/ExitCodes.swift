@@ -24,8 +24,8 @@ enum ExitCodes {
     static let pluginFailed = ExitCode(5)
     /// A wrong argument or option (swift-argument-parser's validation exit code).
     static let usage = ExitCode.validationFailure
-    /// `run`, `list`, `inspect`, `call`, `blame`: the report could not be written (standard output closed,
-    /// or its reader gone), or `run`'s `--trace-file` or `--svg` file could not be; sysexits' EX_IOERR.
+    /// Every command that prints: its output could not be written (standard output closed or full, or
+    /// its reader gone), or `run`'s `--trace-file` or `--svg` file could not be; sysexits' EX_IOERR.
     static let reportLost = ExitCode(74)
 
     /// The text appended to each command's help.
@@ -37,7 +37,7 @@ enum ExitCodes {
         failed to load, at the start or when it joined or changed during the run, the others ran to the end (run); 5 a plugin's worker crashed, \
         exited or timed out during the run or in deinit at shutdown, the others ran to the end \
         (run --isolation process; before 4), or during the call (call); 64 usage error; 74 the report \
-        could not be written to standard output (run, list, inspect, call, blame, validate: closed or broken; one \
+        could not be written to standard output (every command that prints, the help too: closed, full or broken; one \
         line on standard error says so), or run's --trace-file or --svg file could not be written; 128+N interrupted by signal N (run, after \
         will-terminate reached every plugin; a second signal ends it at once, with the same code).
         """

@@ -30,6 +30,26 @@ enum StandardStream {
         }
     }
 
+    /// Writes `lines`, each ended by a newline, to standard output in one write: what `files`,
+    /// `state` and `new` print. Output that cannot be written (standard output closed or full,
+    /// or its reader gone: SIGPIPE is ignored, so that is EPIPE) ends the command with
+    /// ``ExitCodes/reportLost`` after one line on standard error, `<command>: cannot write standard
+    /// output: <cause>`, as the report of `run` and `list` does: never silently.
+    static func output(_ lines: some Sequence<String>, command: String) throws {
+        try output(bytes: Array(lines.map { $0 + "\n" }.joined().utf8), command: command)
+    }
+
+    /// Writes `bytes` to standard output as they are (`files cat`), as ``output(_:command:)`` does.
+    static func output(bytes: [UInt8], command: String) throws {
+        signal(SIGPIPE, SIG_IGN)
+        do throws(Errno) {
+            try write(bytes)
+        } catch {
+            writeError("\(command): cannot write standard output: \(error)")
+            throw ExitCodes.reportLost
+        }
+    }
+
     /// Writes `line` and a newline to standard error (best effort: there is nowhere else to report).
     static func writeError(_ line: String) {
         try? write(Array((line + "\n").utf8), to: STDERR_FILENO)

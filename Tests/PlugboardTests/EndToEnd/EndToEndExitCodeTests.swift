@@ -197,6 +197,35 @@ import Testing
         #expect(json.status == 4 && objects.last?.exitCode == 4, "\(json.output)")
     }
 
+    /// What `files`, `state`, `new` and the help print is never lost silently: a standard output
+    /// that is full, or closed, ends the command with exit code 74 and one line naming the cause.
+    @Test func aFullOrClosedStandardOutputExits74ForEveryCommandThatPrints() throws {
+        let workspace = try Workspace("full-output")
+        defer { workspace.remove() }
+        let container = workspace.root.file("box")
+        #expect(try CLI.run(["files", "write", "Documents/a.txt", "--text", "hi", "--container", container]).status == 0)
+        let cases: [(arguments: [String], command: String)] = [
+            (["files", "ls", "--container", container], "plugboard files"),
+            (["files", "ls", "Documents", "--json", "--container", container], "plugboard files"),
+            (["files", "stat", "Documents/a.txt", "--container", container], "plugboard files"),
+            (["files", "cat", "Documents/a.txt", "--container", container], "plugboard files"),
+            (["files", "ext", "Documents/b.txt", "md", "--overwrite", "--container", container], "plugboard files"),
+            (["state", "ls", "--container", container], "plugboard state"),
+            (["new", "probe", "--lang", "c", "--dir", workspace.root.file("new")], "plugboard new"),
+            (["--help"], "plugboard"),
+        ]
+        for (arguments, command) in cases {
+            for (redirection, cause) in [("exec >/dev/full", "No space left on device"), ("exec >&-", "Bad file descriptor")] {
+                // Each run starts from the same place: no project yet, a b.txt to rename.
+                try? FileManager.default.removeItem(atPath: workspace.root.file("new"))
+                #expect(try CLI.run(["files", "write", "Documents/b.txt", "--text", "b", "--overwrite", "--container", container]).status == 0)
+                let result = try CLI.run(afterShell: redirection, arguments)
+                #expect(result.status == 74, "\(arguments) \(redirection): exit \(result.status)\n\(result.errorOutput)")
+                #expect(result.errorOutput == "\(command): cannot write standard output: \(cause)\n", "\(arguments) \(redirection)")
+            }
+        }
+    }
+
     @Test func unreadableEventsInputExits1AfterWillTerminate() throws {
         let workspace = try Workspace("events-dir")
         defer { workspace.remove() }

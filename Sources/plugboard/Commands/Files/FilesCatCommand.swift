@@ -25,11 +25,7 @@ struct FilesCatCommand: FilesSubcommand {
         try FilesSession.perform(container) { session in
             let location = try session.location(path)
             let bytes = try session.facade.readBytes(location.name, in: location.directory)
-            do {
-                try StandardStream.write(bytes)
-            } catch {
-                try FilesSession.fail("cannot write standard output: \(error)")
-            }
+            try StandardStream.output(bytes: bytes, command: "plugboard files")
         }
     }
 }

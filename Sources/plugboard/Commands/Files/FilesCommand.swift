@@ -36,7 +36,8 @@ enum FilesHelp {
     static let exitCodes = """
         Exit codes: 0 success; 1 the operation failed (one line on standard error, \
         "plugboard files: ", names the operation, the path and the cause); 64 usage error \
-        (unknown option, missing argument, unusable --container or --app-name).
+        (unknown option, missing argument, unusable --container or --app-name); 74 standard output \
+        could not be written (closed, full or broken; one line on standard error says so).
         """
 
     /// The help of a container path argument.

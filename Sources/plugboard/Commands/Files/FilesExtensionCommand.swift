@@ -37,8 +37,8 @@ struct FilesExtensionCommand: FilesSubcommand {
             let location = try session.location(path)
             let newName = try session.facade.changeExtension(
                 of: location.name, in: location.directory, to: bare, overwrite: overwrite)
-            print(ControlCharacters.escaped(
-                FilesSession.containerPath(FileLocation(directory: location.directory, name: newName))))
+            try FilesSession.output([ControlCharacters.escaped(
+                FilesSession.containerPath(FileLocation(directory: location.directory, name: newName)))])
         }
     }
 }

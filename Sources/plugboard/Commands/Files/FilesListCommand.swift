@@ -67,11 +67,7 @@ struct FilesListCommand: FilesSubcommand {
     func run() throws {
         try FilesSession.perform(container) { session in
             let rows = try path.map { try entries(of: $0, session) } ?? standardDirectories(session)
-            if output.json {
-                print(JSONOutput.encode(rows, pretty: true))
-            } else {
-                rows.map(line).forEach { print($0) }
-            }
+            try FilesSession.output(output.json ? [JSONOutput.encode(rows, pretty: true)] : rows.map(line))
         }
     }
 

@@ -81,6 +81,11 @@ struct FilesSession {
         return "it is a standard directory; name an entry inside it ('plugboard files ls \(error.name)' lists them)"
     }
 
+    /// Writes `lines` to standard output, or ends the command as ``StandardStream/output(_:command:)`` says.
+    static func output(_ lines: some Sequence<String>) throws {
+        try StandardStream.output(lines, command: "plugboard files")
+    }
+
     /// Reports `message` as the command's one line on standard error and ends it with exit code 1.
     static func fail(_ message: String) throws -> Never {
         StandardStream.writeError("plugboard files: " + ControlCharacters.escaped(message))

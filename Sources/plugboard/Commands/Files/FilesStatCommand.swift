@@ -70,11 +70,7 @@ struct FilesStatCommand: FilesSubcommand {
                 ownerID: attributes.ownerID, ownerName: attributes.ownerName,
                 modified: FilesFormat.iso8601(attributes.modificationDate),
                 created: attributes.creationDate.map(FilesFormat.iso8601))
-            if output.json {
-                print(JSONOutput.encode(description, pretty: true))
-            } else {
-                print(lines(description).joined(separator: "\n"))
-            }
+            try FilesSession.output(output.json ? [JSONOutput.encode(description, pretty: true)] : lines(description))
         }
     }
 

@@ -33,7 +33,8 @@ enum StateSession {
     static let exitCodes = """
         Exit codes: 0 success; 1 the operation failed or a state file is unusable (one line on \
         standard error, "plugboard state: ", names the file and the cause); 64 usage error \
-        (unknown option, a malformed plugin id, unusable --container or --app-name).
+        (unknown option, a malformed plugin id, unusable --container or --app-name); 74 standard \
+        output could not be written (closed, full or broken; one line on standard error says so).
         """
 
     /// The store of the container `options` names.
@@ -53,6 +54,11 @@ enum StateSession {
     /// A save time for `--json` and people: ISO 8601, UTC, to the second.
     static func savedAt(_ file: SavedStateFile) -> String {
         FilesFormat.iso8601(Date(timeIntervalSince1970: Double(file.savedAtNanoseconds) / 1e9))
+    }
+
+    /// Writes `lines` to standard output, or ends the command as ``StandardStream/output(_:command:)`` says.
+    static func output(_ lines: some Sequence<String>) throws {
+        try StandardStream.output(lines, command: "plugboard state")
     }
 
     /// Reports `message` as the command's one line on standard error and ends it with exit code 1.

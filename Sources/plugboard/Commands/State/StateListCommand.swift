@@ -66,18 +66,17 @@ struct StateListCommand: ParsableCommand {
             }
         }
         if output.json {
-            print(JSONOutput.encode(rows, pretty: true))
-            return
-        }
-        guard !rows.isEmpty else {
-            print("no saved state in '\(ControlCharacters.escaped(store.facade.container.path(of: .library)))/\(SavedStateStore.folder)'")
-            return
-        }
-        for row in rows {
-            let detail = row.valid
-                ? "\(row.version ?? "")  \(row.stateBytes ?? 0) bytes  saved \(row.savedAt ?? "")"
-                : "UNUSABLE: \(row.problem ?? "")"
-            print(ControlCharacters.escaped("\(row.plugin)  \(detail)"))
+            try StateSession.output([JSONOutput.encode(rows, pretty: true)])
+        } else if rows.isEmpty {
+            try StateSession.output(
+                ["no saved state in '\(ControlCharacters.escaped(store.facade.container.path(of: .library)))/\(SavedStateStore.folder)'"])
+        } else {
+            try StateSession.output(rows.map { row in
+                let detail = row.valid
+                    ? "\(row.version ?? "")  \(row.stateBytes ?? 0) bytes  saved \(row.savedAt ?? "")"
+                    : "UNUSABLE: \(row.problem ?? "")"
+                return ControlCharacters.escaped("\(row.plugin)  \(detail)")
+            })
         }
     }
 }

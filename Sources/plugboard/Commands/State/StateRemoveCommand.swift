@@ -54,11 +54,7 @@ struct StateRemoveCommand: ParsableCommand {
                 }
             }
         }
-        if output.json {
-            print(JSONOutput.encode(removed, pretty: true))
-        } else {
-            removed.forEach { print("removed \(quoted: $0)") }
-        }
+        try StateSession.output(output.json ? [JSONOutput.encode(removed, pretty: true)] : removed.map { "removed \(quoted: $0)" })
         for failure in failures.dropLast() { StandardStream.writeError("plugboard state: " + ControlCharacters.escaped(failure)) }
         if let last = failures.last { try StateSession.fail(last) }
     }

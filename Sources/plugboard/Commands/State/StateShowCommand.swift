@@ -52,17 +52,15 @@ struct StateShowCommand: ParsableCommand {
             stateBytes: file.state.count, encoding: text == nil ? "hex" : "utf-8",
             state: text ?? Hexadecimal.lowercase(file.state))
         if output.json {
-            print(JSONOutput.encode(description, pretty: true))
+            try StateSession.output([JSONOutput.encode(description, pretty: true)])
             return
         }
         func row(_ key: String, _ value: String) -> String { FilesFormat.padded(key, 9) + ControlCharacters.escaped(value) }
-        print([row("Plugin", description.plugin), row("Version", description.version), row("Saved", description.savedAt),
-               row("Size", "\(description.stateBytes) bytes"), row("File", description.file), ""].joined(separator: "\n"))
-        if let text {
-            text.split(separator: "\n", omittingEmptySubsequences: false).forEach { print(ControlCharacters.escaped(String($0))) }
-        } else {
-            Self.hexDump(file.state).forEach { print($0) }
-        }
+        let header = [row("Plugin", description.plugin), row("Version", description.version), row("Saved", description.savedAt),
+                      row("Size", "\(description.stateBytes) bytes"), row("File", description.file), ""]
+        let body = text.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map { ControlCharacters.escaped(String($0)) } }
+            ?? Self.hexDump(file.state)
+        try StateSession.output(header + body)
     }
 
     /// `hexdump -C` lines: offset, 16 bytes in hex, the printable ASCII between bars.
