@@ -39,6 +39,9 @@ void pbs_probe(pbs_support_t *support) {
     support->seccomp = prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 &&
                        syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &trap) == 0 &&
                        seccomp_api_get() >= 1;
+    int watch = (int)syscall(SYS_pidfd_open, getpid(), 0);
+    support->pidfd = watch >= 0;
+    if (watch >= 0) close(watch);
 }
 
 /* ---- Errors ----------------------------------------------------------------------------- */
@@ -610,7 +613,8 @@ static void guard_group(int watch, pid_t group) {
    and seccomp, waits for the worker's end and then kills the whole group. The guard is not the
    worker's child (a plugin that waits for all of its children never waits for it), and Landlock's
    signal scope (ABI 6) keeps the sandbox from signalling it. A kernel without pidfd_open (before
-   Linux 5.3), or a container that refuses it, gets no guard: the worker serves as it did before. */
+   Linux 5.3), or a container that refuses it, gets no guard: the host has said so, as of a missing
+   layer (`--sandbox strict` starts no worker there), and the worker serves without one. */
 static int start_group_guard(char *error, size_t size) {
     pid_t worker = getpid();
     if (getpgrp() != worker) {

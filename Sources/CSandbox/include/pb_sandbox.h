@@ -16,9 +16,12 @@ typedef struct pbs_support {
     int landlock_abi;
     /** Whether seccomp filters (with the trap action) can be installed. */
     int seccomp;
+    /** Whether pidfd_open works: the process-group guard of a worker that may start processes
+        watches the worker with it. */
+    int pidfd;
 } pbs_support_t;
 
-/** Probes the kernel once: Landlock's ABI and seccomp. Never fails (missing layers read as 0). */
+/** Probes the kernel once: Landlock's ABI, seccomp and pidfd_open. Never fails (missing layers read as 0). */
 void pbs_probe(pbs_support_t *support);
 
 /** Landlock ABI versions that bring what the sandbox uses. */

@@ -7,18 +7,22 @@ public struct SandboxSupport: Sendable, Equatable, CustomStringConvertible {
     public let landlockABI: Int
     /// Whether seccomp filters can be installed.
     public let seccomp: Bool
+    /// Whether `pidfd_open` works: the process-group guard of a worker that may start processes
+    /// watches the worker with it, to end those processes with the worker.
+    public let pidfd: Bool
 
     /// A description of a kernel's offer.
-    public init(landlockABI: Int, seccomp: Bool) {
+    public init(landlockABI: Int, seccomp: Bool, pidfd: Bool) {
         self.landlockABI = landlockABI
         self.seccomp = seccomp
+        self.pidfd = pidfd
     }
 
     /// This kernel's offer.
     public static let kernel: SandboxSupport = {
         var support = pbs_support_t()
         pbs_probe(&support)
-        return SandboxSupport(landlockABI: Int(support.landlock_abi), seccomp: support.seccomp != 0)
+        return SandboxSupport(landlockABI: Int(support.landlock_abi), seccomp: support.seccomp != 0, pidfd: support.pidfd != 0)
     }()
 
     /// Whether this process warned of the missing layers.
@@ -45,12 +49,15 @@ public struct SandboxSupport: Sendable, Equatable, CustomStringConvertible {
             missing.append("Landlock ABI 6 for signal and abstract-socket scoping (Linux 6.12)")
         }
         if !seccomp { missing.append("seccomp (the system-call filter)") }
+        if !pidfd {
+            missing.append("pidfd_open, with which the processes a plugin starts end with its worker (Linux 5.3; a container may refuse it)")
+        }
         return missing
     }
 
-    /// "Landlock ABI 7, seccomp".
+    /// "Landlock ABI 7, seccomp" (", no pidfd_open" added when it is missing).
     public var description: String {
-        [landlockABI > 0 ? "Landlock ABI \(landlockABI)" : "no Landlock", seccomp ? "seccomp" : "no seccomp"]
+        ([landlockABI > 0 ? "Landlock ABI \(landlockABI)" : "no Landlock", seccomp ? "seccomp" : "no seccomp"] + (pidfd ? [] : ["no pidfd_open"]))
             .joined(separator: ", ")
     }
 }

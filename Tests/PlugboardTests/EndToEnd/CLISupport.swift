@@ -24,6 +24,15 @@ enum CLI {
         return result
     }
 
+    /// Runs `plugboard arguments…` like `run(_:)`, as the argument of `launcher` (a program that
+    /// changes what the host may do, then executes its arguments).
+    static func run(through launcher: String, _ arguments: [String]) throws -> ProcessResult {
+        let mark = LeftoverProcesses.mark()
+        let result = try PlugboardTests.run(launcher, [try binary()] + arguments, environment: self.environment(adding: mark))
+        #expect(LeftoverProcesses.noneLeft(mark, host: result.pid), "plugboard \(arguments.first ?? "") left processes behind")
+        return result
+    }
+
     /// Runs `plugboard arguments…` like `run(_:)`, through `bash -c` after `setup`: shell
     /// code such as a redirection of fd 1 and 2 (bash takes fds above 9), which may use the
     /// descriptors `passing` hands the shell (its number: this process's descriptor).

@@ -36,6 +36,36 @@ import Testing
         #expect(run.lines.logs(of: GoodPlugins.firstID).isEmpty, "nothing of the library ran: \(run.lines)")
     }
 
+    /// Where `pidfd_open` is refused (as some containers refuse it), a worker with programs to run
+    /// gets no process-group guard: `--sandbox strict` starts no worker, `--sandbox best` warns once,
+    /// naming what is missing, and serves.
+    @Test func aHostWithoutPidfdOpenIsMissingALayer() throws {
+        let workspace = try Workspace("sandbox-no-pidfd")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        let launcher = workspace.root.file("no_pidfd")
+        let built = try PlugboardTests.run("/usr/bin/env", ["cc", "-std=c11", "-Wall", "-Wextra", "-Werror",
+                                                            TestPaths.fixtures + "/no_pidfd.c", "-o", launcher, "-lseccomp"])
+        try #require(built.status == 0, "\(built.errorOutput)")
+        let policy = workspace.root.file("policy.json")
+        try #"{"libraries": {"\#(GoodPlugins.firstFile)": {"execute": ["/bin/true"]}}}"#.write(toFile: policy, atomically: true, encoding: .utf8)
+        let base = ["run", "--json", "--plugin-dir", workspace.plugins, "--container", workspace.root.file("container"), "--policy", policy]
+        let missing = "pidfd_open, with which the processes a plugin starts end with its worker"
+
+        let strict = try CLI.run(through: launcher, base + ["--sandbox", "strict"])
+        let strictLoads = try #require(CLI.runLines(strict.output), "\(strict.output)\n\(strict.errorOutput)").compactMap(\.load)
+        #expect(!strictLoads.isEmpty && strictLoads.allSatisfy { $0.status == .failed }, "\(strictLoads)")
+        #expect(strictLoads.allSatisfy { $0.failure?.message.contains("--sandbox strict: this kernel lacks \(missing)") == true },
+                "\(strictLoads)")
+
+        let best = try CLI.run(through: launcher, base)
+        let bestLines = try #require(CLI.runLines(best.output), "\(best.output)\n\(best.errorOutput)")
+        #expect(best.status == 0, "\(best.output)\n\(best.errorOutput)")
+        #expect(bestLines.compactMap(\.load).allSatisfy { $0.status == .loaded }, "\(bestLines)")
+        let warnings = bestLines.compactMap(\.log).filter { $0.message.contains("this kernel lacks \(missing)") }
+        #expect(warnings.count == 1, "\(bestLines)")
+    }
+
     /// The load report says how each library is confined: the layers and grants, or off.
     @Test func theLoadReportNamesTheSandbox() throws {
         let workspace = try Workspace("sandbox-report")
