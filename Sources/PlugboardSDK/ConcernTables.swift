@@ -92,8 +92,8 @@ enum ConcernTables {
             return taken ? PB_OK : PB_ERR_INVALID_ARGUMENT
         }))
 
-    /// Runs `body` with the `length` UTF-8 bytes at `bytes` borrowed as text (empty for NULL;
-    /// invalid UTF-8 is repaired into a copy).
+    /// Runs `body` with the `length` UTF-8 bytes at `bytes` borrowed as text, unchecked (empty for
+    /// NULL): the host passes UTF-8 only (``withUTF8Span(_:count:_:)``).
     @inline(__always)
     private static func text<Result>(_ bytes: UnsafePointer<CChar>?, _ length: Int, _ body: (UTF8Span) -> Result) -> Result {
         withUTF8Span(UnsafeRawPointer(bytes)?.assumingMemoryBound(to: UInt8.self), count: length, body)

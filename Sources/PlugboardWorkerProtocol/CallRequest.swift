@@ -1,7 +1,7 @@
 import PlugboardPluginAPI
 
-/// What a `call` asks of one plugin in the worker: a lifecycle event (its C slot gets the
-/// arguments as they came, text that need not be UTF-8 included), or a saved-state call.
+/// What a `call` asks of one plugin in the worker: a lifecycle event, or a saved-state call. Its
+/// text must be UTF-8 (text that is not is malformed), as the C ABI promises plugins.
 public enum CallRequest: Sendable, Equatable {
     /// A lifecycle event.
     case event(LifecycleEvent)
@@ -63,7 +63,7 @@ public enum CallRequest: Sendable, Equatable {
         case saveStateCode:
             return .saveState
         case restoreStateCode:
-            return .restoreState(savedVersion: try decoder.readBytes("call.saved-version"), state: try decoder.readBytes("call.state"))
+            return .restoreState(savedVersion: try decoder.readUTF8Bytes("call.saved-version"), state: try decoder.readBytes("call.state"))
         default:
             guard let kind = LifecycleEvent.Kind(wireCode: code) else {
                 throw .malformed(field: "call.event", cause: .invalidValue(UInt64(code)))
@@ -71,7 +71,7 @@ public enum CallRequest: Sendable, Equatable {
             var arguments: [EventArgument] = []
             for parameter in kind.parameters {
                 switch parameter.form {
-                case .text, .jsonObject: arguments.append(.text(EventText(bytes: try decoder.readBytes(parameter.wireField))))
+                case .text, .jsonObject: arguments.append(.text(EventText(bytes: try decoder.readUTF8Bytes(parameter.wireField))))
                 case .bytes: arguments.append(.bytes(try decoder.readBytes(parameter.wireField)))
                 case .milliseconds: arguments.append(.duration(.milliseconds(try decoder.readUInt32(parameter.wireField))))
                 }

@@ -16,7 +16,7 @@ public struct WorkerProtocolVersion: Sendable, Hashable, CustomStringConvertible
     }
 
     /// The version this module speaks.
-    public static let current = WorkerProtocolVersion(major: 1, minor: 7)
+    public static let current = WorkerProtocolVersion(major: 1, minor: 8)
 
     /// The minor from which the host sends what a worker takes at any time (a function call while
     /// the worker's main thread is busy, the replies to the worker's own requests) on a second

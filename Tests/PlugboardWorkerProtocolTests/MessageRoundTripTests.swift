@@ -123,11 +123,21 @@ import Testing
         #expect(WorkerMessage.Kind.allCases.allSatisfy { $0.introducedInMinor <= WorkerProtocolVersion.current.minor })
     }
 
-    @Test func callTextThatIsNotUTF8PassesUnchangedWhileOtherStringsMustBeUTF8() throws {
-        // open-url with the url bytes 0x61 0xFF and empty options: accepted as they are.
+    @Test func callTextMustBeUTF8AsEveryStringMust() throws {
+        // open-url with the url bytes 0x61 0xFF and empty options: malformed, as plugins are promised UTF-8.
         let call: [UInt8] = [0x18, 0, 0, 0, 0x03, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x03, 2, 0, 0, 0, 0x61, 0xFF, 0, 0, 0, 0]
-        #expect(try WorkerMessage.decode(frame: call)
-            == ReceivedMessage(.call(plugin: 0, request: .event(.openURL(url: EventText(bytes: [0x61, 0xFF]), options: ""))), requestID: 1))
+        #expect(throws: WorkerProtocolError.malformed(field: "call.url", cause: .invalidUTF8)) {
+            try WorkerMessage.decode(frame: call)
+        }
+        var valid = call
+        valid[23] = 0x62
+        #expect(try WorkerMessage.decode(frame: valid)
+            == ReceivedMessage(.call(plugin: 0, request: .event(.openURL(url: "ab", options: ""))), requestID: 1))
+        // A restore-state's saved version likewise.
+        let restore: [UInt8] = [0x17, 0, 0, 0, 0x03, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 1, 0, 0, 0, 0xFF, 0, 0, 0, 0]
+        #expect(throws: WorkerProtocolError.malformed(field: "call.saved-version", cause: .invalidUTF8)) {
+            try WorkerMessage.decode(frame: restore)
+        }
         // The same bytes as a load path: malformed.
         let load: [UInt8] = [0x10, 0, 0, 0, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0x61, 0xFF, 0]
         #expect(throws: WorkerProtocolError.malformed(field: "load.path", cause: .invalidUTF8)) {

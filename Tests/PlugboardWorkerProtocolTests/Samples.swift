@@ -9,7 +9,7 @@ enum Samples {
     static let longText = String(repeating: "ü", count: 1 << 19)
 
     /// Bytes that are not UTF-8 (a stray continuation byte, a truncated sequence, an encoded surrogate):
-    /// text arguments of `call` carry them unchanged since 1.2.
+    /// an event's text made of them is repaired with U+FFFD, so what crosses the channel is UTF-8.
     static let notUTF8: [UInt8] = [0x61, 0x80, 0xC3, 0x00, 0xED, 0xA0, 0x80, 0xFF]
 
     static let events: [CallRequest] = [
@@ -35,7 +35,7 @@ enum Samples {
         .event(.willTerminate),
         .saveState,
         .restoreState(savedVersion: Array("1.0.\(nonASCII)".utf8), state: mebibyte),
-        .restoreState(savedVersion: notUTF8, state: []),
+        .restoreState(savedVersion: Array("a\u{0}b".utf8), state: []),
     ]
 
     /// A value of every tag, with extremes.

@@ -16,9 +16,10 @@
  *                      time while the library is initialized.
  *   [register]         valid only while `register_plugins` runs.
  *
- * Strings. Every `const char *` the host passes is valid UTF-8 (the host
- * repairs, once, what it was given that was not) and NUL-terminated; where a
- * length is passed too, it is the byte count without the NUL. Unless a
+ * Strings. Every `const char *` the host passes is valid UTF-8 (what the host
+ * was given that was not, it repaired with U+FFFD or refused) and
+ * NUL-terminated; where a length is passed too, it is the byte count without
+ * the NUL. Unless a
  * comment says otherwise, it is owned by the host and valid only until the
  * callback returns: copy what you keep.
  *

@@ -1,7 +1,7 @@
 /// A text argument of a ``LifecycleEvent`` (a URL, JSON object text, an activity type, an error):
 /// always UTF-8, as the C ABI promises every plugin, kept as the `String` it came as or as the
-/// bytes it came as (from the worker channel). Bytes that are not UTF-8 are repaired when the
-/// text is made, once, so that no plugin has to check what it is lent.
+/// bytes it came as (from the worker channel or an embedder). Bytes that are not UTF-8 are
+/// repaired when the text is made, once, so that no plugin has to check what it is lent.
 public struct EventText: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
     @usableFromInline
     enum Storage: Sendable, Hashable {

@@ -4,7 +4,8 @@
 //! only the events you care about. Callbacks take `&self` and run on the host's dispatch
 //! thread, but a type must be `Sync` (keep state in atomics or a `Mutex`): a `Host` or a
 //! `FetchCompletion` may take work to other threads. Strings the host passes are UTF-8
-//! (the host validates each once, for every plugin), and arrive as `&str` without a check.
+//! (the host validates each once, for every plugin); an event's texts arrive as `&str` without a
+//! check.
 
 use crate::completion::{FetchCompletion, FetchResult};
 use crate::host::Host;
