@@ -44,9 +44,9 @@ typedef struct pb_plugin {
      * dot-separated non-empty labels. Required.
      */
     const char *id;
-    /** Human-readable name. NULL or "" means: show the id. */
+    /** Human-readable name, at most 255 bytes. NULL or "" means: show the id. */
     const char *name;
-    /** The plugin's own version, e.g. "1.2.0". NULL means "0". */
+    /** The plugin's own version, e.g. "1.2.0", at most 255 bytes. NULL means "0". */
     const char *version;
     /** Plugin-owned state, passed back as the first argument of every callback. May be NULL. */
     void *ctx;

@@ -26,7 +26,9 @@
  *        pb_host_t.release_prepared.
  *   1.5  no layout change: every text the host passes is UTF-8, an event's too
  *        (a 1.4 host passed an embedder's bytes as it was given them), so an
- *        SDK built for 1.5 lends event texts without checking them.
+ *        SDK built for 1.5 lends event texts without checking them; a plugin's
+ *        name and version are at most 255 bytes each, as its id is (a longer one
+ *        refuses the plugin).
  *
  * Compatibility rule: the major version must equal the host's; a plugin built
  * for a newer minor than the host's is refused; an older minor loads, and the

@@ -1,4 +1,5 @@
 import CPlugboard
+import Glibc
 
 /// A plugin as a C library added it: the copied descriptor and the vtables
 /// read to the plugin's `struct_size` (missing slots zero, which reads as NULL).
@@ -58,6 +59,12 @@ final class CPluginDefinition: @unchecked Sendable {
         let id: PluginID
         do { id = try PluginID(validating: idText) } catch {
             return .failure(refusal(idText, "invalid plugin id '\(idText)': \(error)"))
+        }
+        // Measured before they are copied, no further than one byte past the limit.
+        let nameBytes = plugin.name.map { strnlen($0, PluginDescriptor.maximumTextLength + 1) } ?? 0
+        let versionBytes = plugin.version.map { strnlen($0, PluginDescriptor.maximumTextLength + 1) } ?? 0
+        if let tooLong = PluginDescriptor.refusal(nameBytes: nameBytes, versionBytes: versionBytes) {
+            return .failure(refusal(idText, "plugin '\(idText)': \(tooLong)"))
         }
         var sizes: [(name: String, size: Int)] = []
         sizes.reserveCapacity(11)  // the descriptor, its functions and nine vtables at most

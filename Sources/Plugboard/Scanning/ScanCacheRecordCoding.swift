@@ -128,9 +128,11 @@ enum ScanCacheRecordCoding {
             } catch {
                 throw .malformed(field: "plugin.id", cause: .invalidValue(0))
             }
-            let descriptor = PluginDescriptor(id: id, name: try decoder.readString("plugin.name"),
-                                              version: try decoder.readString("plugin.version"),
-                                              priority: try decoder.readInt32("plugin.priority"))
+            let name = try decoder.readString("plugin.name"), version = try decoder.readString("plugin.version")
+            guard PluginDescriptor.refusal(nameBytes: name.utf8.count, versionBytes: version.utf8.count) == nil else {
+                throw .malformed(field: "plugin.name", cause: .invalidValue(0))
+            }
+            let descriptor = PluginDescriptor(id: id, name: name, version: version, priority: try decoder.readInt32("plugin.priority"))
             var concerns: [PluginConcern] = []
             for _ in 0..<(try decoder.readUInt32("plugin.concerns")) {
                 concerns.append(try readRawValue("plugin.concern", from: &decoder))

@@ -3,7 +3,8 @@
  * every test case is a real .so built by the real compiler.
  *
  * Identity:     FIX_ID "a.b" (required unless FIX_NULL_ID), FIX_PRIORITY n,
- *               FIX_SECOND_ID "c.d" (adds a second plugin with the same vtables)
+ *               FIX_SECOND_ID "c.d" (adds a second plugin with the same vtables),
+ *               FIX_NAME_BYTES n, FIX_VERSION_BYTES n (a name, a version of n bytes)
  * Concerns:     FIX_LAUNCH b (answer), FIX_OPEN_URL b (with FIX_OPEN_URL_HEX
  *               logging the URL's and the options' bytes in hex), FIX_ACTIVITY b,
  *               FIX_FETCH r (a PB_FETCH_* value) with FIX_FETCH_MODE
@@ -143,6 +144,17 @@ __attribute__((unused)) static pb_plugin_t describe(const char *id) {
     plugin.id = id;
     plugin.name = "Fixture";
     plugin.version = "1.0";
+    /* A name or a version of exactly that many bytes: 'n' and 'v' repeated. */
+#ifdef FIX_NAME_BYTES
+    static char long_name[FIX_NAME_BYTES + 1];
+    memset(long_name, 'n', FIX_NAME_BYTES);
+    plugin.name = long_name;
+#endif
+#ifdef FIX_VERSION_BYTES
+    static char long_version[FIX_VERSION_BYTES + 1];
+    memset(long_version, 'v', FIX_VERSION_BYTES);
+    plugin.version = long_version;
+#endif
     plugin.ctx = (void *)id;
 #ifdef FIX_LAUNCH
     plugin.launch = &launch;

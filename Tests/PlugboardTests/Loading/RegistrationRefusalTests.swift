@@ -34,4 +34,25 @@ import Testing
         #expect(line.contains("register_plugins returned false") && line.contains(#"add_plugin refused: "#)
                     && line.contains(#"com.example.\u{202e}evil"#) && !line.unicodeScalars.contains("\u{202e}"), "\(line)")
     }
+
+    /// A name or a version past 255 bytes (the id's limit) refuses the plugin, naming which and
+    /// its size, in process and in a worker; 255 bytes of each load.
+    @Test(arguments: ["none", "process"])
+    func aNameOrVersionPastTheLimitRefusesThePlugin(isolation: String) throws {
+        let workspace = try Workspace("long-descriptor-\(isolation)")
+        defer { workspace.remove() }
+        let fits = try workspace.plugin("fits.so", [#"FIX_ID="com.example.fits""#, "FIX_NAME_BYTES=255", "FIX_VERSION_BYTES=255"])
+        let longName = try workspace.plugin("long-name.so", [#"FIX_ID="com.example.name""#, "FIX_NAME_BYTES=256"])
+        let longVersion = try workspace.plugin("long-version.so", [#"FIX_ID="com.example.version""#, "FIX_VERSION_BYTES=4000"])
+        let result = try CLI.run(["run", "--json", "--isolation", isolation, "--plugin-dir", workspace.plugins,
+                                  "--container", workspace.root.file("box")])
+        #expect(result.status == 4, "\(result.output)\n\(result.errorOutput)")
+        let lines = try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)")
+        #expect(lines.load(of: fits)?.status == .loaded, "\(result.output)")
+        for (path, words) in [(longName, "plugin 'com.example.name': the name is longer than 255 bytes, the most allowed"),
+                              (longVersion, "plugin 'com.example.version': the version is longer than 255 bytes, the most allowed")] {
+            let load = lines.load(of: path)
+            #expect(load?.status == .failed && load?.failure?.message.contains(words) == true, "\(path): \(String(describing: load))")
+        }
+    }
 }
