@@ -4,15 +4,19 @@ import SystemPackage
 /// Lists the candidate plugin files of one directory: every entry named
 /// `*.so` that is not a directory, in byte order of the name, so the order is
 /// the same on every run and every machine.
-enum PluginDirectoryScanner {
+package enum PluginDirectoryScanner {
     /// One entry found: its path, and whether its name is UTF-8 (a name that is not is shown
     /// repaired with U+FFFD, a path that names no file).
-    struct Entry: Equatable {
-        let path: String
-        let nameIsUTF8: Bool
+    package struct Entry: Equatable {
+        /// The file's path in the directory.
+        package let path: String
+        /// Whether the file's name is UTF-8.
+        package let nameIsUTF8: Bool
     }
 
-    static func scan(_ directory: String) throws(LoadFailure) -> [Entry] {
+    /// The candidates of `directory`, in byte order of their names; a directory that cannot be read
+    /// fails with why (`does not exist`, `is not a directory`, or the system's error).
+    package static func scan(_ directory: String) throws(LoadFailure) -> [Entry] {
         guard let stream = opendir(directory) else {
             let error = Errno(rawValue: errno)
             let message = error == .noSuchFileOrDirectory ? "the plugin directory does not exist"

@@ -1,7 +1,9 @@
 import ArgumentParser
+import Glibc
+import Plugboard
 import PlugboardValidation
 
-/// `plugboard validate FILE.so…`: checks libraries the way a host will use them, for plugin authors.
+/// `plugboard validate FILE.so|DIR…`: checks libraries the way a host will use them, for plugin authors.
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
@@ -11,13 +13,14 @@ struct ValidateCommand: ParsableCommand {
             crashes ends only that check (status crashed, with the signal and the callback) \
             and the validator carries on. Statuses: pass, warn, fail, crashed, skipped (the \
             library does not load); each with a reason and its duration. --list prints the \
-            checks with what each asks.
+            checks with what each asks. A folder stands for the libraries in it, the \
+            *.so files `run --plugin-dir` would load, in the same order.
 
             Exit status: 0 when no check failed or crashed (warnings allowed), 1 when one \
             did, 64 for a usage error.
             """)
 
-    @Argument(help: ArgumentHelp("The plugin libraries to check.", valueName: "file.so"))
+    @Argument(help: ArgumentHelp("The plugin libraries to check, or folders of them.", valueName: "file.so|dir"))
     var files: [String] = []
 
     @Flag(help: "Print the checks, one a line with its description, and exit.")
@@ -52,6 +55,30 @@ struct ValidateCommand: ParsableCommand {
                 + ValidationCheck.all.map(\.name).joined(separator: ", "))
         }
         if !list, selectedChecks.isEmpty { throw ValidationError("--include and --exclude leave no check to run") }
+        if !list { _ = try libraries() }
+    }
+
+    /// The libraries to check, as absolute paths: each file given, and the `*.so` files of each
+    /// folder given, as a plugin folder is scanned. A folder that cannot be read, or holds no
+    /// library, is a usage error naming it; a file in it whose name is not UTF-8 is one too (a
+    /// path with its bytes repaired would name no file).
+    private func libraries() throws -> [String] {
+        try files.flatMap { file -> [String] in
+            let path = WorkingDirectory.absolute(file)
+            var status = stat()
+            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return [path] }
+            let entries: [PluginDirectoryScanner.Entry]
+            do throws(LoadFailure) {
+                entries = try PluginDirectoryScanner.scan(path)
+            } catch {
+                throw ValidationError("\(quoted: file): \(error.description)")
+            }
+            if let bad = entries.first(where: { !$0.nameIsUTF8 }) {
+                throw ValidationError("\(quoted: bad.path) (shown with U+FFFD): the file's name is not UTF-8")
+            }
+            guard !entries.isEmpty else { throw ValidationError("\(quoted: file) holds no plugin library (*.so)") }
+            return entries.map(\.path)
+        }
     }
 
     /// The checks `--include` and `--exclude` leave to run, in their order.
@@ -70,8 +97,7 @@ struct ValidateCommand: ParsableCommand {
                                   trust: trust.policy)
         var failed = false
         var documents: [LibraryResults] = []
-        for file in files {
-            let path = WorkingDirectory.absolute(file)
+        for path in try libraries() {
             let results = validator.validate(path, checks: checks)
             failed = failed || results.contains(where: \.isFailure)
             let shown = onlyFailed ? results.filter(\.isFailure) : results

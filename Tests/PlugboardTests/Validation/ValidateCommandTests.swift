@@ -193,6 +193,27 @@ import Testing
         #expect(Set(shown.keys) == ["edge-inputs", "service-threads", "quiet-stdout", "sandbox"], "\(shown)")
     }
 
+    /// A folder stands for its `*.so` files, in the order a plugin folder is scanned, beside the
+    /// files given; a folder with none is a usage error naming it.
+    @Test func aFolderIsTheLibrariesInIt() throws {
+        let work = try Workspace("validate-folder")
+        defer { work.remove() }
+        let second = try PluginCompiler.hostile("b.so", in: work.plugins, [])
+        let first = try PluginCompiler.hostile("a.so", in: work.plugins, [#"HOSTILE_ID="com.example.first""#])
+        try "not a library".write(toFile: work.plugins + "/notes.txt", atomically: true, encoding: .utf8)
+        let alone = try PluginCompiler.hostile("alone.so", in: work.root.path, [#"HOSTILE_ID="com.example.alone""#])
+        let result = try CLI.run(["validate", "--only-failed", "--include", "loads", alone, work.plugins])
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        #expect(result.output.split(separator: "\n").filter { $0.hasPrefix("/") }.map(String.init) == [alone, first, second],
+                "\(result.output)")
+
+        let empty = work.root.file("empty")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
+        let none = try CLI.run(["validate", empty])
+        #expect(none.status == 64, "\(none.output)\n\(none.errorOutput)")
+        #expect(none.errorOutput.hasPrefix("Error: '\(empty)' holds no plugin library (*.so)"), "\(none.errorOutput)")
+    }
+
     /// A library others may write is refused by the trust rule, as `run` refuses it, and the
     /// refusal's advice works: `--allow-insecure` loads it, with the warning.
     @Test func aWritableLibraryIsRefusedUnlessAllowedInsecure() throws {
