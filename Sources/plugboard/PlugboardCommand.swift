@@ -18,7 +18,7 @@ struct PlugboardCommand: ParsableCommand {
     /// one. What ends the command successfully (the help, the version, a completion script) is
     /// written as it is.
     static func main() {
-        if let refusal = notUTF8Argument() {
+        if let refusal = notUTF8Argument() ?? unknownCommand() {
             StandardStream.writeError("Error: \(refusal)")
             Glibc.exit(ExitCode.validationFailure.rawValue)
         }
@@ -38,6 +38,16 @@ struct PlugboardCommand: ParsableCommand {
             }
             Glibc.exit(code.rawValue)
         }
+    }
+
+    /// The usage error for a first argument that names no command (ArgumentParser's own says
+    /// "Unexpected argument"): an option, a command or `help` pass.
+    private static func unknownCommand() -> String? {
+        guard let first = CommandLine.arguments.dropFirst().first, !first.hasPrefix("-") else { return nil }
+        let names = configuration.subcommands.map { $0.configuration.commandName ?? "" }
+        guard !names.contains(first), first != "help" else { return nil }
+        return "there is no command \(quoted: first); the commands are \(names.joined(separator: ", ")) "
+            + "('plugboard help COMMAND' describes one)"
     }
 
     /// The usage error for the first argument that is not UTF-8, if one is not: Swift hands every

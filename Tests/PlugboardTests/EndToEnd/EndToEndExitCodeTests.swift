@@ -51,7 +51,7 @@ import Testing
                   words: ["the container path is 3001 bytes long; the longest taken is 2048"]),
         UsageCase(arguments: ["list", "--bogus"], words: ["Unknown option", "--bogus"]),
         UsageCase(arguments: ["inspect"], words: ["Missing expected argument"]),
-        UsageCase(arguments: ["frobnicate"], words: ["frobnicate"]),
+        UsageCase(arguments: ["frobnicate"], words: ["there is no command 'frobnicate'; the commands are run, call, list"]),
     ]
 
     @Test(arguments: usageCases)
