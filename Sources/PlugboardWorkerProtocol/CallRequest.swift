@@ -71,7 +71,7 @@ public enum CallRequest: Sendable, Equatable {
             var arguments: [EventArgument] = []
             for parameter in kind.parameters {
                 switch parameter.form {
-                case .text, .jsonObject: arguments.append(.text(EventText(bytes: try decoder.readUTF8Bytes(parameter.wireField))))
+                case .text, .jsonObject: arguments.append(.text(EventText(validUTF8: try decoder.readUTF8Bytes(parameter.wireField))))
                 case .bytes: arguments.append(.bytes(try decoder.readBytes(parameter.wireField)))
                 case .milliseconds: arguments.append(.duration(.milliseconds(try decoder.readUInt32(parameter.wireField))))
                 }

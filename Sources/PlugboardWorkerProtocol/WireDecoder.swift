@@ -64,25 +64,23 @@ public struct WireDecoder {
 
     /// Reads a `u32` length and that many bytes of UTF-8.
     public mutating func readString(_ field: StaticString) throws(WorkerProtocolError) -> String {
-        let range = try readValidUTF8Range(field)
-        return String(decoding: bytes[range], as: UTF8.self)
+        let range = try readLengthPrefixedRange(field)
+        // Through `UTF8Span`, whose validation is one call into the standard library: the generic
+        // `String(validating:as:)` looks up the encoding's types for every string it makes.
+        guard let text = try? UTF8Span(validating: bytes.span.extracting(range)) else {
+            throw .malformed(field: "\(field)", cause: .invalidUTF8)
+        }
+        return String(copying: text)
     }
 
     /// Reads a `u32` length and that many bytes of UTF-8, as bytes (an event's text, which the
     /// worker lends plugins as it came).
     public mutating func readUTF8Bytes(_ field: StaticString) throws(WorkerProtocolError) -> [UInt8] {
-        Array(bytes[try readValidUTF8Range(field)])
-    }
-
-    /// The range of a `u32` length and that many bytes, which must be UTF-8.
-    private mutating func readValidUTF8Range(_ field: StaticString) throws(WorkerProtocolError) -> Range<Int> {
         let range = try readLengthPrefixedRange(field)
-        // Through `UTF8Span`, whose validation is one call into the standard library: the generic
-        // `String(validating:as:)` looks up the encoding's types for every string it makes.
         guard (try? UTF8Span(validating: bytes.span.extracting(range))) != nil else {
             throw .malformed(field: "\(field)", cause: .invalidUTF8)
         }
-        return range
+        return Array(bytes[range])
     }
 
     /// Reads a presence byte (0 or 1), then the string when present.

@@ -30,7 +30,7 @@ struct PlugboardCommand: ParsableCommand {
             let message = fullMessage(for: error)
             if code == .success {
                 if !message.isEmpty {
-                    do { try StandardStream.output([message], command: "plugboard") } catch { Glibc.exit(exitCode(for: error).rawValue) }
+                    do { try StandardStream.output([message], command: "plugboard") } catch { Glibc.exit(ExitCodes.reportLost.rawValue) }
                 }
             } else if !message.isEmpty {
                 StandardStream.writeError(message.split(separator: "\n", omittingEmptySubsequences: false)

@@ -30,6 +30,10 @@ extension LibraryLoader {
         if let failure = connection.handshake(worker: worker, timeout: workerGrace) { return .failed(path, failure) }
         var report = load(path, in: connection, into: target)
         report.sandbox = connection.sandboxSummary
+        if let grant = connection.sandbox?.grant, let missing = SandboxSupport.kernel.missingGuard(for: grant) {
+            report.warnings.append("sandbox: this kernel lacks \(missing), so a process the library starts may outlive its "
+                                   + "worker (--sandbox strict refuses to start it)")
+        }
         return report
     }
 

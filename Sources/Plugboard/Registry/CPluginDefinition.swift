@@ -60,12 +60,6 @@ final class CPluginDefinition: @unchecked Sendable {
         do { id = try PluginID(validating: idText) } catch {
             return .failure(refusal(idText, "invalid plugin id '\(idText)': \(error)"))
         }
-        // Measured before they are copied, no further than one byte past the limit.
-        let nameBytes = plugin.name.map { strnlen($0, PluginDescriptor.maximumTextLength + 1) } ?? 0
-        let versionBytes = plugin.version.map { strnlen($0, PluginDescriptor.maximumTextLength + 1) } ?? 0
-        if let tooLong = PluginDescriptor.refusal(nameBytes: nameBytes, versionBytes: versionBytes) {
-            return .failure(refusal(idText, "plugin '\(idText)': \(tooLong)"))
-        }
         var sizes: [(name: String, size: Int)] = []
         sizes.reserveCapacity(11)  // the descriptor, its functions and nine vtables at most
         sizes.append((pb_plugin_t.cName, Int(plugin.struct_size)))
@@ -81,8 +75,8 @@ final class CPluginDefinition: @unchecked Sendable {
             return .success(CPluginDefinition(
                 descriptor: PluginDescriptor(
                     id: id,
-                    name: plugin.name.map { String(cString: $0) } ?? "",
-                    version: plugin.version.map { String(cString: $0) } ?? "0",
+                    name: plugin.name.map(Self.boundedText) ?? "",
+                    version: plugin.version.map(Self.boundedText) ?? "0",
                     priority: plugin.priority),
                 ctx: plugin.ctx,
                 vtables: PluginVtables(
@@ -100,6 +94,13 @@ final class CPluginDefinition: @unchecked Sendable {
         } catch {
             return .failure(refusal(idText, "plugin '\(idText)': \(error)"))
         }
+    }
+
+    /// The text at `pointer`, read no further than one byte past a name's or a version's limit (the
+    /// registry refuses what is longer), bytes that are not UTF-8 repaired.
+    private static func boundedText(_ pointer: UnsafePointer<CChar>) -> String {
+        let count = strnlen(pointer, PluginDescriptor.maximumTextLength + 1)
+        return String(decoding: UnsafeRawBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
     private static func refusal(_ id: String, _ message: String) -> PluginRefusal {

@@ -115,6 +115,9 @@ final class PluginRegistry {
                      concerns: Set<PluginConcern>, source: PluginSource, functions: [FunctionDeclaration],
                      refusedFunctions: [FunctionRefusal]) throws(LoadFailure) {
         if !contested.isEmpty, let refusal = contested[descriptor.id] { throw refusal }
+        if let tooLong = PluginDescriptor.refusal(nameBytes: descriptor.name.utf8.count, versionBytes: descriptor.version.utf8.count) {
+            throw LoadFailure(.register, "plugin '\(descriptor.id)': \(tooLong)")
+        }
         // Claimed with one look-up, and given back on the rare refusal.
         if let existing = sources.updateValue(source, forKey: descriptor.id) {
             sources[descriptor.id] = existing

@@ -12,7 +12,7 @@ public struct SandboxSupport: Sendable, Equatable, CustomStringConvertible {
     public let pidfd: Bool
 
     /// A description of a kernel's offer.
-    public init(landlockABI: Int, seccomp: Bool, pidfd: Bool) {
+    public init(landlockABI: Int, seccomp: Bool, pidfd: Bool = true) {
         self.landlockABI = landlockABI
         self.seccomp = seccomp
         self.pidfd = pidfd
@@ -49,15 +49,20 @@ public struct SandboxSupport: Sendable, Equatable, CustomStringConvertible {
             missing.append("Landlock ABI 6 for signal and abstract-socket scoping (Linux 6.12)")
         }
         if !seccomp { missing.append("seccomp (the system-call filter)") }
-        if !pidfd {
-            missing.append("pidfd_open, with which the processes a plugin starts end with its worker (Linux 5.3; a container may refuse it)")
-        }
         return missing
     }
 
-    /// "Landlock ABI 7, seccomp" (", no pidfd_open" added when it is missing).
+    /// The layer a worker `grant`ed programs to run lacks here, in words: `pidfd_open`, which its
+    /// process-group guard needs to end the processes its plugins start with it; nil when it has it
+    /// or needs none (under seccomp, a worker that may not run programs starts no process).
+    public func missingGuard(for grant: SandboxGrant) -> String? {
+        guard !grant.execute.isEmpty, !pidfd else { return nil }
+        return "pidfd_open, with which the processes a plugin starts end with its worker (Linux 5.3; a container may refuse it)"
+    }
+
+    /// "Landlock ABI 7, seccomp".
     public var description: String {
-        ([landlockABI > 0 ? "Landlock ABI \(landlockABI)" : "no Landlock", seccomp ? "seccomp" : "no seccomp"] + (pidfd ? [] : ["no pidfd_open"]))
+        [landlockABI > 0 ? "Landlock ABI \(landlockABI)" : "no Landlock", seccomp ? "seccomp" : "no seccomp"]
             .joined(separator: ", ")
     }
 }

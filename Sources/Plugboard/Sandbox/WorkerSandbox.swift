@@ -43,7 +43,7 @@ public struct WorkerSandbox: Sendable, Equatable {
         case .off:
             return nil
         case .strict:
-            if let missing = support.missing.first {
+            if let missing = support.missing.first ?? support.missingGuard(for: grant) {
                 throw LoadFailure(.worker, "--sandbox strict: this kernel lacks \(missing); the worker was not started")
             }
         case .best:

@@ -130,7 +130,8 @@ enum ScanCacheRecordCoding {
             }
             let name = try decoder.readString("plugin.name"), version = try decoder.readString("plugin.version")
             guard PluginDescriptor.refusal(nameBytes: name.utf8.count, versionBytes: version.utf8.count) == nil else {
-                throw .malformed(field: "plugin.name", cause: .invalidValue(0))
+                throw .malformed(field: name.utf8.count > PluginDescriptor.maximumTextLength ? "plugin.name" : "plugin.version",
+                                 cause: .invalidValue(0))
             }
             let descriptor = PluginDescriptor(id: id, name: name, version: version, priority: try decoder.readInt32("plugin.priority"))
             var concerns: [PluginConcern] = []

@@ -38,8 +38,8 @@ package func lentBuffer(_ bytes: UnsafePointer<UInt8>?, count: Int) -> UnsafeBuf
 
 /// Whether every byte of `buffer` is ASCII (below 0x80): eight bytes at a time, the last eight
 /// (or, below eight, four) read overlapping the ones before, so a short text takes two or three loads.
-@inlinable @inline(__always)
-package func isASCII(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+@inline(__always)
+func isASCII(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let start = buffer.baseAddress else { return true }
     let raw = UnsafeRawPointer(start)
     let count = buffer.count

@@ -27,6 +27,11 @@ public struct EventText: Sendable, Hashable, ExpressibleByStringLiteral, CustomS
         storage = .bytes(valid ? bytes : Array(String(decoding: bytes, as: UTF8.self).utf8))
     }
 
+    /// `bytes` known to be UTF-8 (the worker channel's decoder validated them), kept as they are.
+    package init(validUTF8 bytes: [UInt8]) {
+        storage = .bytes(bytes)
+    }
+
     /// A literal text.
     public init(stringLiteral value: String) {
         storage = .string(value)

@@ -12,15 +12,15 @@ enum EdgeInputsCheck {
     /// The check.
     static let check = ValidationCheck(
         name: "edge-inputs",
-        description: "Callbacks survive edge inputs: empty and \(longURLPathSize.bytesText) URLs, text beyond ASCII, "
+        description: "Callbacks survive edge inputs: empty and \(longURLPathSize.bytesText) URLs, a NUL inside a URL, text beyond ASCII, "
             + "empty, invalid and deeply nested JSON (\(nestingDepth) levels), a zero-length device token.") { subject in
         subject.withLoaded { loaded in
             let host = loaded.host
             let nested = String(repeating: "[", count: nestingDepth) + String(repeating: "]", count: nestingDepth)
             let longURL = "https://example.com/" + String(repeating: "a", count: longURLPathSize)
-            // A NUL inside (a C plugin must go by the length), U+FFFD, a combining mark with no
-            // letter before it, a character outside the Basic Multilingual Plane, a noncharacter.
-            let beyondASCII = "a\u{0}b \u{FFFD} \u{301} \u{1F600} \u{FFFF}"
+            // U+FFFD, a combining mark with no letter before it, a character outside the Basic
+            // Multilingual Plane, a noncharacter.
+            let beyondASCII = "\u{FFFD} \u{301} \u{1F600} \u{FFFF}"
             let inputs: [(String, () -> [PluginFailure])] = [
                 ("will_finish_launching with empty options", { host.willFinishLaunching(options: "").failures }),
                 ("did_finish_launching with deeply nested options", { host.didFinishLaunching(options: nested).failures }),
@@ -28,6 +28,8 @@ enum EdgeInputsCheck {
                 ("open_url with a \(longURLPathSize.bytesText) URL", { host.open(url: longURL).failures }),
                 ("open_url with invalid JSON options", { host.open(url: "https://example.com", options: "{").failures }),
                 ("open_url with deeply nested options", { host.open(url: "https://example.com", options: nested).failures }),
+                // A C plugin must go by the length: strlen stops at the NUL.
+                ("open_url with a NUL inside the URL", { host.open(url: "https://example.com/a\u{0}b").failures }),
                 ("open_url with a URL beyond ASCII", { host.open(url: "https://example.com/" + beyondASCII).failures }),
                 ("open_url with options beyond ASCII", { host.open(url: "https://example.com/", options: beyondASCII).failures }),
                 ("continue_user_activity with an empty type and invalid JSON", {

@@ -29,7 +29,8 @@ struct NewCommand: ParsableCommand {
             that exists and is not an empty folder, or an SDK that cannot be found is a usage \
             error (64); the files are written into a temporary folder beside DIR, then renamed \
             to DIR (or, when DIR is an empty folder, moved into it). A failed write exits 1 and \
-            leaves nothing behind.
+            leaves nothing behind; a standard output that cannot take the next steps exits 74, \
+            the project written.
             """)
 
     @Argument(help: ArgumentHelp("The project's name (deep-links).", valueName: "name"))

@@ -90,7 +90,7 @@ final class Console: Sendable {
 
     /// Says on standard error that the report cannot be written, and ends the process at once.
     private static func lost(_ error: Errno) -> Never {
-        StandardStream.writeError("plugboard: cannot write the report to standard output: \(error)")
+        StandardStream.sayOutputLost(error, command: "plugboard")
         _exit(ExitCodes.reportLost.rawValue)
     }
 }

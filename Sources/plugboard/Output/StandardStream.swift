@@ -33,8 +33,8 @@ enum StandardStream {
     /// Writes `lines`, each ended by a newline, to standard output in one write: what `files`,
     /// `state` and `new` print. Output that cannot be written (standard output closed or full,
     /// or its reader gone: SIGPIPE is ignored, so that is EPIPE) ends the command with
-    /// ``ExitCodes/reportLost`` after one line on standard error, `<command>: cannot write standard
-    /// output: <cause>`, as the report of `run` and `list` does: never silently.
+    /// ``ExitCodes/reportLost`` after one line on standard error (``sayOutputLost(_:command:)``), as
+    /// the report of `run` and `list` does: never silently.
     static func output(_ lines: some Sequence<String>, command: String) throws {
         try output(bytes: Array(lines.map { $0 + "\n" }.joined().utf8), command: command)
     }
@@ -45,9 +45,15 @@ enum StandardStream {
         do throws(Errno) {
             try write(bytes)
         } catch {
-            writeError("\(command): cannot write standard output: \(error)")
+            sayOutputLost(error, command: command)
             throw ExitCodes.reportLost
         }
+    }
+
+    /// Says on standard error that `command`'s output could not be written, and why: one wording
+    /// for every command.
+    static func sayOutputLost(_ error: Errno, command: String) {
+        writeError("\(command): cannot write the report to standard output: \(error)")
     }
 
     /// Writes `line` and a newline to standard error (best effort: there is nowhere else to report).

@@ -221,7 +221,7 @@ import Testing
                 #expect(try CLI.run(["files", "write", "Documents/b.txt", "--text", "b", "--overwrite", "--container", container]).status == 0)
                 let result = try CLI.run(afterShell: redirection, arguments)
                 #expect(result.status == 74, "\(arguments) \(redirection): exit \(result.status)\n\(result.errorOutput)")
-                #expect(result.errorOutput == "\(command): cannot write standard output: \(cause)\n", "\(arguments) \(redirection)")
+                #expect(result.errorOutput == "\(command): cannot write the report to standard output: \(cause)\n", "\(arguments) \(redirection)")
             }
         }
     }

@@ -4,7 +4,8 @@
  *
  * Identity:     FIX_ID "a.b" (required unless FIX_NULL_ID), FIX_PRIORITY n,
  *               FIX_SECOND_ID "c.d" (adds a second plugin with the same vtables),
- *               FIX_NAME_BYTES n, FIX_VERSION_BYTES n (a name, a version of n bytes)
+ *               FIX_NAME_BYTES n, FIX_VERSION_BYTES n (a name, a version of n bytes; the
+ *               name's byte is FIX_NAME_BYTE, 'n' by default)
  * Concerns:     FIX_LAUNCH b (answer), FIX_OPEN_URL b (with FIX_OPEN_URL_HEX
  *               logging the URL's and the options' bytes in hex), FIX_ACTIVITY b,
  *               FIX_FETCH r (a PB_FETCH_* value) with FIX_FETCH_MODE
@@ -147,7 +148,10 @@ __attribute__((unused)) static pb_plugin_t describe(const char *id) {
     /* A name or a version of exactly that many bytes: 'n' and 'v' repeated. */
 #ifdef FIX_NAME_BYTES
     static char long_name[FIX_NAME_BYTES + 1];
-    memset(long_name, 'n', FIX_NAME_BYTES);
+#ifndef FIX_NAME_BYTE
+#define FIX_NAME_BYTE 'n'
+#endif
+    memset(long_name, FIX_NAME_BYTE, FIX_NAME_BYTES);
     plugin.name = long_name;
 #endif
 #ifdef FIX_VERSION_BYTES

@@ -35,8 +35,9 @@ import Testing
                     && line.contains(#"com.example.\u{202e}evil"#) && !line.unicodeScalars.contains("\u{202e}"), "\(line)")
     }
 
-    /// A name or a version past 255 bytes (the id's limit) refuses the plugin, naming which and
-    /// its size, in process and in a worker; 255 bytes of each load.
+    /// A name or a version past 255 bytes (the id's limit), as the host holds it (bytes that are
+    /// not UTF-8 repaired), refuses the plugin, naming which, in process and in a worker; 255
+    /// bytes of each load.
     @Test(arguments: ["none", "process"])
     func aNameOrVersionPastTheLimitRefusesThePlugin(isolation: String) throws {
         let workspace = try Workspace("long-descriptor-\(isolation)")
@@ -44,13 +45,16 @@ import Testing
         let fits = try workspace.plugin("fits.so", [#"FIX_ID="com.example.fits""#, "FIX_NAME_BYTES=255", "FIX_VERSION_BYTES=255"])
         let longName = try workspace.plugin("long-name.so", [#"FIX_ID="com.example.name""#, "FIX_NAME_BYTES=256"])
         let longVersion = try workspace.plugin("long-version.so", [#"FIX_ID="com.example.version""#, "FIX_VERSION_BYTES=4000"])
+        // 255 bytes that are not UTF-8 grow past the limit as they are repaired (3 bytes each).
+        let repaired = try workspace.plugin("repaired.so", [#"FIX_ID="com.example.repaired""#, "FIX_NAME_BYTES=255", "FIX_NAME_BYTE=0xFF"])
         let result = try CLI.run(["run", "--json", "--isolation", isolation, "--plugin-dir", workspace.plugins,
                                   "--container", workspace.root.file("box")])
         #expect(result.status == 4, "\(result.output)\n\(result.errorOutput)")
         let lines = try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)")
         #expect(lines.load(of: fits)?.status == .loaded, "\(result.output)")
         for (path, words) in [(longName, "plugin 'com.example.name': the name is longer than 255 bytes, the most allowed"),
-                              (longVersion, "plugin 'com.example.version': the version is longer than 255 bytes, the most allowed")] {
+                              (longVersion, "plugin 'com.example.version': the version is longer than 255 bytes, the most allowed"),
+                              (repaired, "plugin 'com.example.repaired': the name is longer than 255 bytes, the most allowed")] {
             let load = lines.load(of: path)
             #expect(load?.status == .failed && load?.failure?.message.contains(words) == true, "\(path): \(String(describing: load))")
         }

@@ -115,7 +115,7 @@ import Testing
                 try PluginCompiler.compile(TestPaths.fixtures + "/functions_plugin.c", to: work.plugins + "/" + name) },
              "functions", "fail", "plugin com.example.badfunctions: function \"unknown_type\" refused: signature \"double (int)\": column 9: unknown type \"int\""),
             ("aborts-on-a-nul-in-a-url.so", hostile("ABORT_ON_INNER_NUL_AT=AT_OPEN_URL"), "edge-inputs", "crashed",
-             "open_url with a URL beyond ASCII: com.example.hostile crashed with SIGABRT in open_url"),
+             "open_url with a NUL inside the URL: com.example.hostile crashed with SIGABRT in open_url"),
             ("thread-after-deinit.so", hostile("STRAY_THREAD_AT=AT_INIT"), "service-threads", "fail",
              "after deinit returned (each ignored): deinit must stop every thread that calls the host"),
             ("saves-null-data.so", hostile("SAVED_STATE", "NULL_STATE_AT=AT_SAVE_STATE"), "saved-state", "fail",

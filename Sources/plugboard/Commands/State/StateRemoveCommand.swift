@@ -54,8 +54,10 @@ struct StateRemoveCommand: ParsableCommand {
                 }
             }
         }
-        try StateSession.output(output.json ? [JSONOutput.encode(removed, pretty: true)] : removed.map { "removed \(quoted: $0)" })
+        // The failures are said even when the list of removed files cannot be written; they decide the exit code.
+        let printed = Result { try StateSession.output(output.json ? [JSONOutput.encode(removed, pretty: true)] : removed.map { "removed \(quoted: $0)" }) }
         for failure in failures.dropLast() { StandardStream.writeError("plugboard state: " + ControlCharacters.escaped(failure)) }
         if let last = failures.last { try StateSession.fail(last) }
+        try printed.get()
     }
 }
