@@ -223,6 +223,13 @@ import Testing
         #expect(shared.string("kind") == "directory")
         #expect(shared.string("permissionsSymbolic") == "rwxrwxrwt")
         FilesExpect.failure(try workspace.files(["stat", "Documents/none"]), ["read attributes 'none' in Documents", "not found"])
+
+        // A standard directory is described itself, with the slash a shell adds or without.
+        for path in ["Documents/Inbox", "Library/"] {
+            let folder = try #require(try FilesExpect.json(try workspace.files(["stat", path, "--json"])) as? [String: Any])
+            #expect(folder.string("path") == (path == "Library/" ? "Library" : path) && folder.string("kind") == "directory"
+                    && folder.string("permissions") == "0700", "\(folder)")
+        }
     }
 
     // MARK: rm, mv, cp, ext

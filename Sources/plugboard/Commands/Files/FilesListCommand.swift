@@ -73,14 +73,11 @@ struct FilesListCommand: FilesSubcommand {
 
     /// The entries of a standard directory or of a folder inside one.
     private func entries(of path: String, _ session: FilesSession) throws(FileFacadeError) -> [Row] {
-        // "Documents/" is how shells complete a directory; the trailing slashes add nothing.
-        var trimmed = Substring(path)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
         let directory: AppDirectory, folder: String?
-        if let standard = AppDirectory.allCases.first(where: { $0.relativePath == trimmed }) {
+        if let standard = FilesSession.standardDirectory(path) {
             (directory, folder) = (standard, nil)
         } else {
-            let location = try session.location(String(trimmed))
+            let location = try session.location(FilesSession.trimmed(path))
             (directory, folder) = (location.directory, location.name)
         }
         let base = directory.relativePath + (folder.map { "/" + $0 } ?? "")

@@ -15,6 +15,20 @@ struct FilesSession {
         try PathAdapter.location(forContainerPath: path)
     }
 
+    /// `path` without the trailing slashes a shell adds to a directory ("Documents/"), which add
+    /// nothing.
+    static func trimmed(_ path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        return String(trimmed)
+    }
+
+    /// The standard directory `path` names by itself ("Documents", "Documents/"), if it names one.
+    static func standardDirectory(_ path: String) -> AppDirectory? {
+        let trimmed = trimmed(path)
+        return AppDirectory.allCases.first { $0.relativePath == trimmed }
+    }
+
     /// The container path of a location, for messages and listings.
     static func containerPath(_ location: FileLocation) -> String {
         location.directory.relativePath + "/" + location.name

@@ -13,7 +13,8 @@ struct FilesStatCommand: FilesSubcommand {
             path, kind, size, permissions (octal), permissionsSymbolic, ownerID, ownerName \
             (null when the user database does not know the ID), modified and created.
 
-            'plugboard files ls --long' describes the standard directories themselves.
+            A standard directory (Documents, Documents/Inbox, Library, tmp) is described \
+            itself, as 'plugboard files ls --long' lists the four.
 
             Examples:
               plugboard files stat Documents/notes/a.txt
@@ -61,10 +62,16 @@ struct FilesStatCommand: FilesSubcommand {
 
     func run() throws {
         try FilesSession.perform(container) { session in
-            let location = try session.location(path)
-            let attributes = try session.facade.attributes(of: location.name, in: location.directory)
+            let (shown, attributes): (String, FileAttributes)
+            if let standard = FilesSession.standardDirectory(path) {
+                (shown, attributes) = (standard.relativePath, try session.facade.attributes(of: standard))
+            } else {
+                let location = try session.location(path)
+                (shown, attributes) = (FilesSession.containerPath(location),
+                                       try session.facade.attributes(of: location.name, in: location.directory))
+            }
             let description = Description(
-                path: FilesSession.containerPath(location), kind: attributes.kind.rawValue, size: attributes.size,
+                path: shown, kind: attributes.kind.rawValue, size: attributes.size,
                 permissions: FilesFormat.octal(attributes.permissions.rawValue),
                 permissionsSymbolic: FilesFormat.symbolic(attributes.permissions.rawValue),
                 ownerID: attributes.ownerID, ownerName: attributes.ownerName,
