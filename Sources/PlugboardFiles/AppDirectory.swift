@@ -18,6 +18,13 @@ public enum AppDirectory: String, CaseIterable, Sendable, Hashable {
         components.joined(separator: "/")
     }
 
+    /// The directory whose ``relativePath`` is `relativePath` ("Documents/Inbox"); nil for any
+    /// other text.
+    public init?(relativePath: String) {
+        guard let directory = Self.allCases.first(where: { $0.relativePath == relativePath }) else { return nil }
+        self = directory
+    }
+
     /// The path components below the container root, opened one by one
     /// without following symbolic links.
     var components: [String] {

@@ -36,29 +36,6 @@ package func lentBuffer(_ bytes: UnsafePointer<UInt8>?, count: Int) -> UnsafeBuf
     return UnsafeBufferPointer(start: bytes, count: count)
 }
 
-/// Whether every byte of `buffer` is ASCII (below 0x80): eight bytes at a time, the last eight
-/// (or, below eight, four) read overlapping the ones before, so a short text takes two or three loads.
-@inline(__always)
-func isASCII(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard let start = buffer.baseAddress else { return true }
-    let raw = UnsafeRawPointer(start)
-    let count = buffer.count
-    var high: UInt64 = 0
-    if count >= 8 {
-        var index = 0
-        while index + 8 <= count {
-            high |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            index += 8
-        }
-        if index < count { high |= raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) }
-    } else if count >= 4 {
-        high = UInt64(raw.loadUnaligned(as: UInt32.self) | raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
-    } else {
-        for byte in buffer { high |= UInt64(byte) }
-    }
-    return high & 0x8080_8080_8080_8080 == 0
-}
-
 extension EventText {
     /// Runs `body` with the text as a `UTF8Span`.
     @inlinable

@@ -88,7 +88,7 @@ final class FilesService: Sendable {
             return Array(try PathAdapter.containerPath(for: FileLocation(directory: target.directory, name: newName)).utf8)
         case .list:
             let entries: [DirectoryEntry]
-            if let directory = Self.standardDirectory(request.path) {
+            if let directory = AppDirectory(relativePath: request.path) {
                 entries = try facade.listContents(of: directory)
             } else {
                 let target = try PathAdapter.location(forContainerPath: request.path)
@@ -99,7 +99,7 @@ final class FilesService: Sendable {
             return Array(JSONValue.array(objects.map { .object($0.mapValues(JSONValue.string)) }).text.utf8)
         case .attributes:
             let found: FileAttributes
-            if let directory = Self.standardDirectory(request.path) {
+            if let directory = AppDirectory(relativePath: request.path) {
                 found = try facade.attributes(of: directory)
             } else {
                 let target = try PathAdapter.location(forContainerPath: request.path)
@@ -114,7 +114,7 @@ final class FilesService: Sendable {
                 modified_ns: Self.nanoseconds(found.modificationDate),
                 created_ns: found.creationDate.map(Self.nanoseconds) ?? 0)).bytes
         case .exists:
-            if let directory = Self.standardDirectory(request.path) { return [try exists(directory) ? 1 : 0] }
+            if let directory = AppDirectory(relativePath: request.path) { return [try exists(directory) ? 1 : 0] }
             let target = try PathAdapter.location(forContainerPath: request.path)
             return [try facade.exists(target.name, in: target.directory) ? 1 : 0]
         }
@@ -129,12 +129,6 @@ final class FilesService: Sendable {
         } catch where error.reason == .notFound {
             return false
         }
-    }
-
-    /// The standard directory `path` names itself ("Documents"), if it names one: `list`,
-    /// `attributes` and `exists` take it, where a name in it is expected elsewhere.
-    private static func standardDirectory(_ path: String) -> AppDirectory? {
-        AppDirectory.allCases.first { $0.relativePath == path }
     }
 
     /// The container path of the folder where the host keeps the plugins' saved state

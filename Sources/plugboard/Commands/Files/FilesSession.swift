@@ -25,8 +25,7 @@ struct FilesSession {
 
     /// The standard directory `path` names by itself ("Documents", "Documents/"), if it names one.
     static func standardDirectory(_ path: String) -> AppDirectory? {
-        let trimmed = trimmed(path)
-        return AppDirectory.allCases.first { $0.relativePath == trimmed }
+        AppDirectory(relativePath: trimmed(path))
     }
 
     /// The container path of a location, for messages and listings.
@@ -91,7 +90,7 @@ struct FilesSession {
     /// A standard directory alone ("Documents") where an entry is needed.
     private static func standardDirectoryHint(_ error: FileFacadeError) -> String? {
         guard error.operation == .adaptPath, error.reason == .invalidName(.empty),
-              AppDirectory.allCases.contains(where: { $0.relativePath == error.name }) else { return nil }
+              AppDirectory(relativePath: error.name) != nil else { return nil }
         return "it is a standard directory; name an entry inside it ('plugboard files ls \(error.name)' lists them)"
     }
 
