@@ -36,15 +36,30 @@ extension FileFacade {
 
     /// The contents of the regular file `name`; a directory, FIFO or device is refused, and so
     /// is a file of more than `limit` bytes (`.tooLarge`), whose bytes past the limit are not read.
+    /// The file is held whole in memory: ``readChunks(_:in:_:)`` reads one of any size.
     public func readBytes(_ name: String, in directory: AppDirectory, atMost limit: Int = .max) throws(FileFacadeError) -> [UInt8] {
+        var contents: [UInt8] = []
+        var tooLarge = false
+        try readChunks(name, in: directory) { chunk in
+            tooLarge = chunk.count > limit - contents.count
+            if !tooLarge { contents.append(contentsOf: chunk) }
+            return !tooLarge
+        }
+        if tooLarge {
+            throw FileFacadeError(operation: .read, directory: directory, name: name, reason: .tooLarge(limit: limit))
+        }
+        return contents
+    }
+
+    /// Hands the contents of the regular file `name` to `body` in order, a chunk of at most 256 KiB
+    /// at a time, so that a file of any size is read in bounded memory; a directory, FIFO or device
+    /// is refused. Reading stops when `body` returns false.
+    public func readChunks(_ name: String, in directory: AppDirectory, _ body: ([UInt8]) -> Bool) throws(FileFacadeError) {
         let context = ErrorContext(operation: .read, directory: directory, name: name)
         let validName = try SandboxedName(validating: name, context)
         let parent = try openParent(of: validName, in: directory, context)
         let file = try openRegularFile(validName.leaf, in: parent, context)
-        guard let bytes = try context.attempt({ () throws(Errno) in try file.readToEnd(atMost: limit) }) else {
-            throw FileFacadeError(operation: .read, directory: directory, name: name, reason: .tooLarge(limit: limit))
-        }
-        return bytes
+        try context.attempt { () throws(Errno) in try file.readChunks(body) }
     }
 
     /// The contents of the regular file `name`; refused with `.notUTF8Text`

@@ -42,14 +42,12 @@ final class OpenFile {
         return bytes
     }
 
-    /// Reads everything from the current offset to the end.
-    func readToEnd(atMost limit: Int) throws(Errno) -> [UInt8]? {
-        var contents: [UInt8] = []
+    /// Reads from the current offset to the end, handing `body` each chunk read (at most 256 KiB),
+    /// in order; stops early when `body` returns false.
+    func readChunks(_ body: ([UInt8]) -> Bool) throws(Errno) {
         while true {
             let chunk = try read(upTo: Self.chunkSize)
-            if chunk.isEmpty { return contents }
-            guard chunk.count <= limit - contents.count else { return nil }
-            contents.append(contentsOf: chunk)
+            guard !chunk.isEmpty, body(chunk) else { return }
         }
     }
 

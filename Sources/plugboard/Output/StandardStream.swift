@@ -36,16 +36,27 @@ enum StandardStream {
     /// ``ExitCodes/reportLost`` after one line on standard error (``sayOutputLost(_:command:)``), as
     /// the report of `run` and `list` does: never silently.
     static func output(_ lines: some Sequence<String>, command: String) throws {
-        try output(bytes: Array(lines.map { $0 + "\n" }.joined().utf8), command: command)
+        let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
+        try output(command: command) { write in _ = write(bytes) }
     }
 
-    /// Writes `bytes` to standard output as they are (`files cat`), as ``output(_:command:)`` does.
-    static func output(bytes: [UInt8], command: String) throws {
+    /// Writes the bytes `produce` hands its `write` to standard output as they are, as
+    /// ``output(_:command:)`` does: `files cat` hands a file a chunk at a time. `write` answers
+    /// false once output is lost, and `produce` should stop then.
+    static func output(command: String, _ produce: (_ write: ([UInt8]) -> Bool) throws -> Void) throws {
         signal(SIGPIPE, SIG_IGN)
-        do throws(Errno) {
-            try write(bytes)
-        } catch {
-            sayOutputLost(error, command: command)
+        var lost: Errno?
+        try produce { bytes in
+            do throws(Errno) {
+                try write(bytes)
+                return true
+            } catch {
+                lost = error
+                return false
+            }
+        }
+        if let lost {
+            sayOutputLost(lost, command: command)
             throw ExitCodes.reportLost
         }
     }

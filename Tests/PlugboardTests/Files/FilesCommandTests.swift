@@ -86,6 +86,32 @@ import Testing
         #expect(!onto.errorOutput.contains("--parents"), "\(onto.errorOutput)")
     }
 
+    @Test func catStreamsAFileLargerThanTheMemoryItMayUse() throws {
+        let workspace = try FilesWorkspace("cat-large")
+        defer { workspace.remove() }
+        FilesExpect.success(try workspace.files(["write", "Library/large.bin", "--text", ""]), "write")
+        // 192 MiB, sparse but for marks on both sides of the first chunks' edges and at the end;
+        // the command may use 64 MiB of data (`prlimit`): held whole, the file would not fit.
+        let size = 192 << 20, marks = [(256 << 10) - 1, 256 << 10, (512 << 10) + 1, size - 1]
+        let file = try #require(FileHandle(forWritingAtPath: workspace.path("Library/large.bin")))
+        for (number, offset) in marks.enumerated() {
+            try file.seek(toOffset: UInt64(offset))
+            try file.write(contentsOf: [UInt8(number + 1)])
+        }
+        try file.close()
+        let output = workspace.root.file("output.bin")
+        FilesExpect.success(try workspace.filesRedirected(
+            ["cat", "Library/large.bin", "--container", workspace.container], stdoutFile: output,
+            through: ["prlimit", "--data=\(64 << 20)"]), "cat of a large file")
+        let copy = try #require(FileHandle(forReadingAtPath: output))
+        defer { try? copy.close() }
+        #expect(try copy.seekToEnd() == UInt64(size))
+        for (offset, byte) in zip(marks, 1...) + [(512 << 10, 0), (size - 2, 0)] {
+            try copy.seek(toOffset: UInt64(offset))
+            #expect(try copy.read(upToCount: 1).map(Array.init) == [UInt8(byte)], "the byte at \(offset)")
+        }
+    }
+
     @Test func catRefusesADirectoryAndAMissingFile() throws {
         let workspace = try FilesWorkspace("cat-refuse")
         defer { workspace.remove() }

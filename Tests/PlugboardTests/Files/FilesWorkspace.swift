@@ -24,10 +24,11 @@ struct FilesWorkspace {
 
     /// Runs `plugboard files arguments…` through `/bin/sh`, so standard input can come
     /// from a file and standard output go to one byte for byte (the `run` helper passes
-    /// strings); `directory` is the child's working directory.
+    /// strings); `directory` is the child's working directory. `launcher` (a command and its
+    /// arguments, such as `prlimit`) runs the binary when given.
     func filesRedirected(
         _ arguments: [String], stdinFile: String? = nil, stdoutFile: String? = nil,
-        directory: String? = nil, environment: [String: String] = [:]
+        directory: String? = nil, environment: [String: String] = [:], through launcher: [String] = []
     ) throws -> ProcessResult {
         var script = #"exec "$0" "$@""#
         if stdinFile != nil { script += #" <"$FILES_TEST_STDIN""# }
@@ -39,7 +40,7 @@ struct FilesWorkspace {
         env["FILES_TEST_STDOUT"] = stdoutFile
         env["FILES_TEST_CWD"] = directory
         env.merge(environment) { $1 }
-        return try run("/bin/sh", ["-c", script, try CLI.binary(), "files"] + arguments, environment: env)
+        return try run("/bin/sh", ["-c", script] + launcher + [try CLI.binary(), "files"] + arguments, environment: env)
     }
 
     /// The bytes of a file, or nil when it cannot be read.

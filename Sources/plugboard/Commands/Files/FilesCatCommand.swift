@@ -7,7 +7,8 @@ struct FilesCatCommand: FilesSubcommand {
         commandName: "cat",
         abstract: "Write a file's bytes to standard output, unchanged (binary-safe).",
         discussion: """
-            Only regular files are read: a directory, a FIFO, a device or a symbolic link is refused.
+            Only regular files are read: a directory, a FIFO, a device or a symbolic link is refused. \
+            A file of any size is written as it is read, a part at a time.
 
             Examples:
               plugboard files cat Documents/notes/a.txt
@@ -24,8 +25,9 @@ struct FilesCatCommand: FilesSubcommand {
     func run() throws {
         try FilesSession.perform(container) { session in
             let location = try session.location(path)
-            let bytes = try session.facade.readBytes(location.name, in: location.directory)
-            try StandardStream.output(bytes: bytes, command: "plugboard files")
+            try StandardStream.output(command: "plugboard files") { write in
+                try session.facade.readChunks(location.name, in: location.directory, write)
+            }
         }
     }
 }
