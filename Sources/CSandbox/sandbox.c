@@ -30,6 +30,61 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* ---- Counting a worker's threads apart ------------------------------------------------------- */
+
+/* The first of the real uids a worker of a host running as root takes: its process id is added, so
+   that no two live workers share one. */
+#define PBS_OWN_UID_BASE 0x7F000000u
+
+/* Writes `text` to the file at `path`; 0, or -1 with errno. */
+static int write_text(const char *path, const char *text) {
+    int file = open(path, O_WRONLY | O_CLOEXEC);
+    if (file < 0) return -1;
+    size_t length = strlen(text);
+    ssize_t written = write(file, text, length);
+    int saved = errno;
+    close(file);
+    errno = saved;
+    return written == (ssize_t)length ? 0 : -1;
+}
+
+/* Makes RLIMIT_NPROC count the calling process's threads and processes apart from every other
+   process's: the kernel counts them per real uid and user namespace, and never limits real uid 0.
+   A process whose real uid is 0 takes a real uid of its own, keeping its effective and saved uids
+   (the files it reaches stay the same; the seccomp filter refuses a real uid of 0 again); where that uid
+   cannot be had (root of a container, where it is not mapped), or for any other user, the process
+   makes a user namespace of its own that maps its uid and gid to themselves. Call it while the
+   process has one thread and is dumpable (its /proc maps must be writable). Returns 0, or -1 with
+   errno. */
+static int count_apart(void) {
+    if (getuid() == 0) {
+        uid_t own = PBS_OWN_UID_BASE + (uid_t)getpid();
+        if (syscall(SYS_setresuid, own, (uid_t)-1, (uid_t)-1) == 0) return 0;
+        if (errno != EINVAL) return -1;
+    }
+    uid_t user = geteuid();
+    gid_t group = getegid();
+    if (syscall(SYS_unshare, CLONE_NEWUSER) != 0) return -1;
+    char map[48];
+    snprintf(map, sizeof map, "%u %u 1\n", (unsigned)user, (unsigned)user);
+    if (write_text("/proc/self/uid_map", map) != 0) return -1;
+    if (write_text("/proc/self/setgroups", "deny") != 0 && errno != ENOENT) return -1;
+    snprintf(map, sizeof map, "%u %u 1\n", (unsigned)group, (unsigned)group);
+    return write_text("/proc/self/gid_map", map);
+}
+
+/* Whether ::count_apart works here: tried in a child, which ends at once. */
+static int probe_count_apart(void) {
+    pid_t child = fork();
+    if (child == 0) _exit(count_apart() == 0 ? 0 : 1);
+    if (child < 0) return 0;
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0) {
+        if (errno != EINTR) return 0;
+    }
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 /* ---- Probing ---------------------------------------------------------------------------- */
 
 void pbs_probe(pbs_support_t *support) {
@@ -42,6 +97,7 @@ void pbs_probe(pbs_support_t *support) {
     int watch = (int)syscall(SYS_pidfd_open, getpid(), 0);
     support->pidfd = watch >= 0;
     if (watch >= 0) close(watch);
+    support->threads = probe_count_apart();
 }
 
 /* ---- Errors ----------------------------------------------------------------------------- */
@@ -490,6 +546,13 @@ static scmp_filter_ctx build_filter(const pbs_rules_t *rules, char *error, size_
         struct scmp_arg_cmp option = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, process_settings[i]);
         result = trap(filter, "prctl", 1, &option);
     }
+    /* A real uid of 0 again: the kernel never limits its threads (see count_apart). uid_t is 32 bits:
+       only the low 32 bits are compared, as the kernel reads them. */
+    static const char *const real_uid_setters[] = {"setreuid", "setresuid", "setreuid32", "setresuid32"};
+    for (size_t i = 0; result == 0 && i < sizeof real_uid_setters / sizeof *real_uid_setters; i++) {
+        struct scmp_arg_cmp root = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, 0);
+        result = trap(filter, real_uid_setters[i], 1, &root);
+    }
     /* Typing into the terminal of the host's session (CVE-2017-5226) and its console. */
     static const unsigned long terminal_requests[] = {TIOCSTI, TIOCLINUX};
     for (size_t i = 0; result == 0 && i < 2; i++) {
@@ -666,6 +729,12 @@ int pbs_apply(const pbs_rules_t *rules, char *error, size_t size) {
     }
     if (rules->cpu_seconds && limit(RLIMIT_CPU, rules->cpu_seconds) != 0) {
         return fail(error, size, errno, "cannot limit CPU time to %llu s", (unsigned long long)rules->cpu_seconds);
+    }
+    if (rules->threads) {
+        if (count_apart() != 0) return fail(error, size, errno, "cannot count the worker's threads apart for its thread limit");
+        if (limit(RLIMIT_NPROC, rules->threads) != 0) {
+            return fail(error, size, errno, "cannot limit threads to %llu", (unsigned long long)rules->threads);
+        }
     }
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) return fail(error, size, errno, "cannot make the worker undumpable");
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return fail(error, size, errno, "cannot set no_new_privs");

@@ -19,9 +19,16 @@ typedef struct pbs_support {
     /** Whether pidfd_open works: the process-group guard of a worker that may start processes
         watches the worker with it. */
     int pidfd;
+    /** Whether a worker's threads and processes can be counted apart from every other process's, so
+        that its thread limit (RLIMIT_NPROC) holds: a worker of a host running as root takes a real
+        uid of its own (the kernel never limits real uid 0, whatever its capabilities); any other
+        makes a user namespace of its own (RLIMIT_NPROC counts a uid in each namespace apart).
+        Tried in a child of the caller. */
+    int threads;
 } pbs_support_t;
 
-/** Probes the kernel once: Landlock's ABI, seccomp and pidfd_open. Never fails (missing layers read as 0). */
+/** Probes the kernel once: Landlock's ABI, seccomp, pidfd_open and the thread count (in a child
+    process). Never fails (missing layers read as 0). */
 void pbs_probe(pbs_support_t *support);
 
 /** Landlock ABI versions that bring what the sandbox uses. */
@@ -82,11 +89,15 @@ typedef struct pbs_rules {
     uint64_t memory_bytes;
     /** RLIMIT_CPU in seconds (0: leave it). */
     uint64_t cpu_seconds;
+    /** The most threads the worker may run at once, its processes' included (RLIMIT_NPROC, counted
+        for the worker alone: see ::pbs_support_t's `threads`); 0: no limit. */
+    uint64_t threads;
 } pbs_rules_t;
 
 /**
  * Confines the calling process for good: closes every descriptor above `report_fd`,
- * `last_kept_fd` and 3 (the worker's channel), sets the limits (core dumps off), no_new_privs, drops
+ * `last_kept_fd` and 3 (the worker's channel), sets the limits (core dumps off; for a thread
+ * limit, the process is first counted apart: see ::pbs_support_t's `threads`), no_new_privs, drops
  * every capability, starts the process-group guard when processes may start (programs to run,
  * or no seccomp; it kills the calling process's group once the process ends; the process must lead
  * its group; none where pidfd_open is missing), then Landlock and

@@ -31,9 +31,15 @@ public struct SandboxGrant: Sendable, Equatable {
     public var cpuSeconds: UInt64?
     /// The worker's open-files limit (`RLIMIT_NOFILE`); ``defaultOpenFiles`` when not granted.
     public var openFiles: UInt64?
+    /// The most threads the worker may run at once, its processes' included (`RLIMIT_NPROC`,
+    /// counted for the worker alone); ``defaultThreads`` when not granted.
+    public var threads: UInt64?
 
     /// The open-files limit of a worker whose grant names none.
     public static let defaultOpenFiles: UInt64 = 1024
+    /// The thread limit of a worker whose grant names none: far more than a plugin's runtime and
+    /// thread pools start, far fewer than the system's process ids.
+    public static let defaultThreads: UInt64 = 512
 
     /// No grant: the default sandbox.
     public init() {}
@@ -58,13 +64,14 @@ public struct SandboxGrant: Sendable, Equatable {
         if let memoryBytes { phrases.append("memory \(memoryBytes) bytes") }
         if let cpuSeconds { phrases.append("cpu \(cpuSeconds) s") }
         if let openFiles { phrases.append("open files \(openFiles)") }
+        if let threads { phrases.append("threads \(threads)") }
         return phrases
     }
 }
 
 extension SandboxGrant {
     /// The keys of a grant in the policy file.
-    static let keys = ["read", "write", "execute", "network", "environment", "memory", "cpu", "open-files"]
+    static let keys = ["read", "write", "execute", "network", "environment", "memory", "cpu", "open-files", "threads"]
 
     /// The grant at `path` of the policy file `source`: an object with the ``keys``; anything
     /// else is an error naming the key and why.
@@ -123,9 +130,13 @@ extension SandboxGrant {
                     throw fault(key, "must be a size in bytes: a positive whole number, or one with K, M or G (\"512M\")")
                 }
                 memoryBytes = bytes
-            case "cpu", "open-files":
+            case "cpu", "open-files", "threads":
                 guard let number = value?.asWholeNumber, number > 0 else { throw fault(key, "must be a positive whole number") }
-                if key == "cpu" { cpuSeconds = UInt64(number) } else { openFiles = UInt64(number) }
+                switch key {
+                case "cpu": cpuSeconds = UInt64(number)
+                case "open-files": openFiles = UInt64(number)
+                default: threads = UInt64(number)
+                }
             default:
                 throw fault(key, "is not a grant key (the keys are \(Self.keys.map { "\"\($0)\"" }.joined(separator: ", ")))")
             }

@@ -10,19 +10,25 @@ public struct SandboxSupport: Sendable, Equatable, CustomStringConvertible {
     /// Whether `pidfd_open` works: the process-group guard of a worker that may start processes
     /// watches the worker with it, to end those processes with the worker.
     public let pidfd: Bool
+    /// Whether a worker's threads can be counted apart from every other process's, which its
+    /// thread limit needs: always for a host running as root (the worker takes a real uid of its
+    /// own); otherwise where a process may make a user namespace.
+    public let threads: Bool
 
     /// A description of a kernel's offer.
-    public init(landlockABI: Int, seccomp: Bool, pidfd: Bool = true) {
+    public init(landlockABI: Int, seccomp: Bool, pidfd: Bool = true, threads: Bool = true) {
         self.landlockABI = landlockABI
         self.seccomp = seccomp
         self.pidfd = pidfd
+        self.threads = threads
     }
 
     /// This kernel's offer.
     public static let kernel: SandboxSupport = {
         var support = pbs_support_t()
         pbs_probe(&support)
-        return SandboxSupport(landlockABI: Int(support.landlock_abi), seccomp: support.seccomp != 0, pidfd: support.pidfd != 0)
+        return SandboxSupport(landlockABI: Int(support.landlock_abi), seccomp: support.seccomp != 0, pidfd: support.pidfd != 0,
+                              threads: support.threads != 0)
     }()
 
     /// Whether this process warned of the missing layers.
@@ -49,6 +55,10 @@ public struct SandboxSupport: Sendable, Equatable, CustomStringConvertible {
             missing.append("Landlock ABI 6 for signal and abstract-socket scoping (Linux 6.12)")
         }
         if !seccomp { missing.append("seccomp (the system-call filter)") }
+        if !threads {
+            missing.append("a count of each worker's own threads, for its thread limit (a user namespace per worker, or "
+                           + "for a host running as root a user id per worker: this system refuses it)")
+        }
         return missing
     }
 

@@ -19,7 +19,8 @@ extension WorkerSandbox {
             "filter=" + Hexadecimal.lowercase(filter), "read=" + texts(grant.read), "write=" + texts(grant.write),
             "execute=" + texts(grant.execute), "network=" + network, "connect=" + numbers(connect), "bind=" + numbers(bind),
             "memory=" + numbers(grant.memoryBytes.map { [$0] } ?? []), "cpu=" + numbers(grant.cpuSeconds.map { [$0] } ?? []),
-            "open-files=" + numbers(grant.openFiles.map { [$0] } ?? []),
+            "open-files=" + numbers(grant.openFiles.map { [$0] } ?? []), "thread-limit=\(limitsThreads ? 1 : 0)",
+            "threads=" + numbers(grant.threads.map { [$0] } ?? []),
         ].joined(separator: "\n")
     }
 
@@ -65,12 +66,15 @@ extension WorkerSandbox {
         grant.memoryBytes = try numbers("memory", as: UInt64.self).first
         grant.cpuSeconds = try numbers("cpu", as: UInt64.self).first
         grant.openFiles = try numbers("open-files", as: UInt64.self).first
+        grant.threads = try numbers("threads", as: UInt64.self).first
         let libraries = try texts("library")
         guard !libraries.isEmpty, let landlockABI = try numbers("landlock", as: Int.self).first,
               let seccomp = try numbers("seccomp", as: Int.self).first,
+              let limitsThreads = try numbers("thread-limit", as: Int.self).first,
               let filter = Hexadecimal.bytes(String(try field("filter"))) else {
             throw SandboxFailure(description: "\(Self.variable) lacks the library, the layers or the filter")
         }
-        self.init(libraries: libraries, landlockABI: landlockABI, seccomp: seccomp == 1, grant: grant, filter: filter)
+        self.init(libraries: libraries, landlockABI: landlockABI, seccomp: seccomp == 1, limitsThreads: limitsThreads == 1, grant: grant,
+                  filter: filter)
     }
 }

@@ -12,6 +12,9 @@ public struct WorkerSandbox: Sendable, Equatable {
     public let landlockABI: Int
     /// Whether to install the seccomp filter.
     public let seccomp: Bool
+    /// Whether to limit the worker's threads (the grant's, or ``SandboxGrant/defaultThreads``):
+    /// the kernel can count them apart (``SandboxSupport/threads``).
+    public let limitsThreads: Bool
     /// What the policy grants the library.
     public let grant: SandboxGrant
     /// The seccomp filter as a BPF program, compiled by the host (empty without seccomp).
@@ -27,12 +30,24 @@ public struct WorkerSandbox: Sendable, Equatable {
     public static let passedVariables = ["LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_COLLATE", "LC_MESSAGES",
                                          "LC_MONETARY", "LC_NUMERIC", "LC_TIME", "TZ"]
 
-    init(libraries: [String], landlockABI: Int, seccomp: Bool, grant: SandboxGrant, filter: [UInt8] = []) {
+    init(libraries: [String], landlockABI: Int, seccomp: Bool, limitsThreads: Bool, grant: SandboxGrant, filter: [UInt8] = []) {
         self.libraries = libraries
         self.landlockABI = landlockABI
         self.seccomp = seccomp
+        self.limitsThreads = limitsThreads
         self.grant = grant
         self.filter = filter
+    }
+
+    /// Every layer `support` offers, with no filter compiled yet.
+    init(libraries: [String], support: SandboxSupport, grant: SandboxGrant) {
+        self.init(libraries: libraries, landlockABI: support.landlockABI, seccomp: support.seccomp, limitsThreads: support.threads,
+                  grant: grant)
+    }
+
+    /// The thread limit the worker gets; nil when it gets none.
+    var threadLimit: UInt64? {
+        limitsThreads ? grant.threads ?? SandboxGrant.defaultThreads : nil
     }
 
     /// The sandbox of a worker for `libraries` (one, or a scanner's share): nil under
@@ -49,11 +64,11 @@ public struct WorkerSandbox: Sendable, Equatable {
         case .best:
             break
         }
-        let unfiltered = WorkerSandbox(libraries: libraries, landlockABI: support.landlockABI, seccomp: support.seccomp, grant: grant)
+        let unfiltered = WorkerSandbox(libraries: libraries, support: support, grant: grant)
         guard support.seccomp else { return unfiltered }
         do throws(SandboxFailure) {
-            return WorkerSandbox(libraries: libraries, landlockABI: support.landlockABI, seccomp: true, grant: grant,
-                                 filter: try CompiledFilters.shared.filter(for: unfiltered))
+            return WorkerSandbox(libraries: libraries, landlockABI: support.landlockABI, seccomp: true, limitsThreads: support.threads,
+                                 grant: grant, filter: try CompiledFilters.shared.filter(for: unfiltered))
         } catch {
             throw LoadFailure(.worker, "the sandbox's seccomp filter cannot be made: \(error); the worker was not started")
         }
@@ -76,6 +91,7 @@ public struct WorkerSandbox: Sendable, Equatable {
         var layers: [String] = []
         if landlockABI > 0 { layers.append("landlock-\(landlockABI)") }
         if seccomp { layers.append("seccomp") }
+        if let threadLimit { layers.append("threads-\(threadLimit)") }
         return SandboxSummary(mode: nil, layers: layers, grants: grant.phrases)
     }
 }
@@ -96,8 +112,7 @@ public struct SandboxSummary: Sendable, Equatable, Codable {
         if mode == .off {
             self.init(mode: SandboxMode.off.rawValue, layers: [], grants: [])
         } else {
-            let support = SandboxSupport.kernel
-            self = WorkerSandbox(libraries: [library], landlockABI: support.landlockABI, seccomp: support.seccomp, grant: grant).summary
+            self = WorkerSandbox(libraries: [library], support: SandboxSupport.kernel, grant: grant).summary
         }
     }
 
@@ -108,10 +123,14 @@ public struct SandboxSummary: Sendable, Equatable, Codable {
         self.grants = grants
     }
 
-    /// One line for people: "Landlock ABI 7, seccomp; grants: read /etc/ssl", or "none (--sandbox off)".
+    /// One line for people: "Landlock ABI 7, seccomp, 512 threads; grants: read /etc/ssl", or "none (--sandbox off)".
     public var line: String {
         if let mode { return mode == "off" ? "none (--sandbox off)" : "none (in process)" }
-        let named = layers.map { $0.hasPrefix("landlock-") ? "Landlock ABI " + $0.dropFirst("landlock-".count) : $0 }
+        let named = layers.map { layer in
+            if layer.hasPrefix("landlock-") { return "Landlock ABI " + layer.dropFirst("landlock-".count) }
+            if layer.hasPrefix("threads-") { return layer.dropFirst("threads-".count) + " threads" }
+            return layer
+        }
         let layerText = named.isEmpty ? "no kernel layer" : named.joined(separator: ", ")
         return layerText + (grants.isEmpty ? "" : "; grants: " + grants.joined(separator: ", "))
     }

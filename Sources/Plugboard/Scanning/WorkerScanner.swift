@@ -59,12 +59,12 @@ struct WorkerScanner: Sendable {
     }
 
     /// `paths` (by index) cut into shares: runs of consecutive paths with one grant, at most
-    /// ``shareSize`` long, or 1 when the grant limits CPU time or memory.
+    /// ``shareSize`` long, or 1 when the grant limits CPU time, memory or threads.
     static func shares(of paths: [String], grant: (String) -> SandboxGrant) -> [(indices: [Int], grant: SandboxGrant)] {
         var shares: [(indices: [Int], grant: SandboxGrant)] = []
         for (index, path) in paths.enumerated() {
             let granted = grant(path)
-            let limit = granted.cpuSeconds == nil && granted.memoryBytes == nil ? shareSize : 1
+            let limit = granted.cpuSeconds == nil && granted.memoryBytes == nil && granted.threads == nil ? shareSize : 1
             if let last = shares.last, last.grant == granted, last.indices.count < limit {
                 shares[shares.count - 1].indices.append(index)
             } else {

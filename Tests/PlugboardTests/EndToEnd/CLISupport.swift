@@ -24,11 +24,12 @@ enum CLI {
         return result
     }
 
-    /// Runs `plugboard arguments…` like `run(_:)`, as the argument of `launcher` (a program that
-    /// changes what the host may do, then executes its arguments).
-    static func run(through launcher: String, _ arguments: [String]) throws -> ProcessResult {
+    /// Runs `plugboard arguments…` like `run(_:)`, as the last argument of `launcher` (a program and
+    /// its first arguments, which changes what the host may do, then executes the rest).
+    static func run(through launcher: [String], _ arguments: [String]) throws -> ProcessResult {
         let mark = LeftoverProcesses.mark()
-        let result = try PlugboardTests.run(launcher, [try binary()] + arguments, environment: self.environment(adding: mark))
+        let result = try PlugboardTests.run(launcher[0], Array(launcher.dropFirst()) + [try binary()] + arguments,
+                                            environment: self.environment(adding: mark))
         #expect(LeftoverProcesses.noneLeft(mark, host: result.pid), "plugboard \(arguments.first ?? "") left processes behind")
         return result
     }

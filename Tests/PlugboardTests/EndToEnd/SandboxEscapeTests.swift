@@ -15,7 +15,7 @@ import Testing
                            "unix-path", "exec", "exec-memfd", "host-environ", "host-mem", "host-vm-read", "host-ptrace",
                            "host-signal", "host-limits", "userns", "mountns-tmpfs", "chroot", "bpf", "perf", "io-uring",
                            "userfaultfd", "keyctl", "capabilities", "no-new-privs", "env-secret", "chmod-secret",
-                           "socketpair-dgram", "inotify", "sysv-shm", "death-signal", "dumpable", "fork", "inherited-fd"]
+                           "socketpair-dgram", "inotify", "sysv-shm", "real-uid-root", "death-signal", "dumpable", "fork", "inherited-fd"]
     /// The corpus's file name: the key of its grant in a policy.
     static let library = "libsandbox_escape.so"
     /// The host's PLUGBOARD_TEST_SECRET, which no confined worker gets unless granted.

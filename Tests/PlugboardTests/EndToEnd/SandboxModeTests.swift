@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 @testable import Plugboard
 @testable import plugboard
@@ -44,10 +45,7 @@ import Testing
         let workspace = try Workspace("sandbox-no-pidfd")
         defer { workspace.remove() }
         try GoodPlugins.build(in: workspace.plugins)
-        let launcher = workspace.root.file("no_pidfd")
-        let built = try PlugboardTests.run("/usr/bin/env", ["cc", "-std=c11", "-Wall", "-Wextra", "-Werror",
-                                                            TestPaths.fixtures + "/no_pidfd.c", "-o", launcher, "-lseccomp"])
-        try #require(built.status == 0, "\(built.errorOutput)")
+        let launcher = [try Self.refusing(in: workspace), "pidfd_open"]
         let policy = workspace.root.file("policy.json")
         try #"{"libraries": {"\#(GoodPlugins.firstFile)": {"execute": ["/bin/true"]}}}"#.write(toFile: policy, atomically: true, encoding: .utf8)
         let base = ["run", "--json", "--plugin-dir", workspace.plugins, "--container", workspace.root.file("container"), "--policy", policy]
@@ -70,6 +68,95 @@ import Testing
         #expect(best.other?.status == .loaded && best.other?.warnings.isEmpty == true, "\(String(describing: best.other))")
     }
 
+    /// Builds `Fixtures/refusing.c`, which runs a program with the system calls it names refused.
+    static func refusing(in workspace: Workspace) throws -> String {
+        let launcher = workspace.root.file("refusing")
+        let built = try PlugboardTests.run("/usr/bin/env", ["cc", "-std=c11", "-Wall", "-Wextra", "-Werror",
+                                                            TestPaths.fixtures + "/refusing.c", "-o", launcher, "-lseccomp"])
+        try #require(built.status == 0, "\(built.errorOutput)")
+        return launcher
+    }
+
+    /// A plugin that starts threads without end (a thread bomb, which would take every process id of
+    /// the system) is stopped at its worker's thread limit, also when the host runs as root, whose
+    /// threads the kernel otherwise never limits: 512 by default, or what the grant says. The
+    /// other plugins get every event.
+    @Test(.enabled(if: SandboxSupport.kernel.threads, "this system cannot count a worker's threads apart"))
+    func aThreadBombStopsAtTheWorkersThreadLimit() throws {
+        let workspace = try Workspace("sandbox-thread-bomb")
+        defer { workspace.remove() }
+        try PluginCompiler.hostile("libbomb.so", in: workspace.plugins, ["THREAD_BOMB_AT=AT_WILL_FINISH", "THREAD_BOMB_MAX=2048"])
+        let policy = workspace.root.file("policy.json")
+        try Data(#"{"libraries": {"libbomb.so": {"threads": 64}}}"#.utf8).write(to: URL(fileURLWithPath: policy))
+        for (extra, limit) in [([String](), 512), (["--policy", policy], 64)] {
+            let run = try run(workspace, extra)
+            let bomb = run.lines.logs(of: "com.example.hostile").first { $0.hasPrefix("bomb: ") }
+            let started = bomb.flatMap { Int($0.dropFirst("bomb: ".count).prefix { $0.isNumber }) }
+            #expect(bomb?.hasSuffix(" threads started, then EAGAIN") == true, "limit \(limit): \(run.lines)")
+            #expect(started.map { $0 < limit && $0 > limit - 16 } == true, "limit \(limit): \(String(describing: bomb))")
+            #expect(run.lines.logs(of: GoodPlugins.firstID).contains("will-terminate"), "limit \(limit): \(run.lines)")
+            #expect(run.status == 0, "limit \(limit): \(run.errors)")
+        }
+    }
+
+    /// The same for a host that does not run as root, whose workers count their threads in a user
+    /// namespace of their own: the host runs here as `nobody` (through `setpriv`).
+    @Test(.enabled(if: SandboxSupport.kernel.threads && nobodyCanRunPlugboard, "needs root, setpriv and a build that nobody may run"))
+    func aThreadBombStopsAtTheThreadLimitOfAWorkerOfAnotherUser() throws {
+        let workspace = try Workspace("sandbox-thread-bomb-user")
+        defer { workspace.remove() }
+        try PluginCompiler.hostile("libbomb.so", in: workspace.plugins, ["THREAD_BOMB_AT=AT_WILL_FINISH", "THREAD_BOMB_MAX=2048"])
+        // nobody writes the container beside the plugins, which root keeps.
+        try #require(chown(workspace.root.path, Self.nobody, Self.nobody) == 0 && chmod(workspace.plugins, 0o755) == 0)
+        let result = try CLI.run(through: ["/usr/bin/setpriv", "--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups"],
+                                 ["run", "--json", "--no-cache", "--plugin-dir", workspace.plugins, "--container", workspace.root.file("container")])
+        let lines = try #require(CLI.runLines(result.output), "\(result.output)\n\(result.errorOutput)")
+        #expect(lines.compactMap(\.load).first?.sandbox?.layers.contains("threads-512") == true, "\(lines)")
+        let bomb = lines.logs(of: "com.example.hostile").first { $0.hasPrefix("bomb: ") }
+        let started = bomb.flatMap { Int($0.dropFirst("bomb: ".count).prefix { $0.isNumber }) }
+        #expect(bomb?.hasSuffix(" threads started, then EAGAIN") == true && started.map { $0 < 512 && $0 > 496 } == true,
+                "\(String(describing: bomb))")
+        #expect(result.status == 0, "\(result.errorOutput)")
+    }
+
+    /// The user id of `nobody`.
+    static let nobody: UInt32 = 65534
+
+    /// Whether this process may run `plugboard` as `nobody`: it runs as root, `setpriv` is there, and
+    /// every folder on the way to the build may be searched by others.
+    static let nobodyCanRunPlugboard: Bool = {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), let binary = try? CLI.binary() else { return false }
+        let tried = try? PlugboardTests.run("/usr/bin/setpriv", ["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups",
+                                                                 "/usr/bin/test", "-x", binary])
+        return tried?.status == 0
+    }()
+
+    /// Where a worker's threads cannot be counted apart (user namespaces refused, and, for a host
+    /// running as root, a real user id of the worker's own), `--sandbox strict` starts no worker and
+    /// `best` warns of the missing layer and starts them without a thread limit.
+    @Test(.enabled(if: SandboxSupport.kernel.missing.isEmpty, "the kernel lacks a layer: strict refuses every worker"))
+    func withoutAThreadCountStrictRefusesAndBestWarns() throws {
+        let workspace = try Workspace("sandbox-no-thread-count")
+        defer { workspace.remove() }
+        try GoodPlugins.build(in: workspace.plugins)
+        let launcher = [try Self.refusing(in: workspace), "setresuid,unshare"]
+        let base = ["run", "--json", "--plugin-dir", workspace.plugins, "--container", workspace.root.file("container")]
+        let missing = "this kernel lacks a count of each worker's own threads"
+
+        let strict = try CLI.run(through: launcher, base + ["--sandbox", "strict"])
+        let strictLoads = try #require(CLI.runLines(strict.output), "\(strict.output)\n\(strict.errorOutput)").compactMap(\.load)
+        #expect(!strictLoads.isEmpty && strictLoads.allSatisfy {
+            $0.status == .failed && $0.failure?.message.contains("--sandbox strict: \(missing)") == true
+        }, "\(strictLoads)")
+
+        let best = try CLI.run(through: launcher, base)
+        let bestLines = try #require(CLI.runLines(best.output), "\(best.output)\n\(best.errorOutput)")
+        #expect(bestLines.compactMap(\.load).allSatisfy { $0.status == .loaded && $0.sandbox?.layers.contains { $0.hasPrefix("threads-") } == false },
+                "\(bestLines)")
+        #expect(bestLines.compactMap(\.log).contains { $0.message.hasPrefix("sandbox: \(missing)") }, "\(bestLines)")
+        #expect(best.status == 0, "\(best.errorOutput)")
+    }
+
     /// The load report says how each library is confined: the layers and grants, or off.
     @Test func theLoadReportNamesTheSandbox() throws {
         let workspace = try Workspace("sandbox-report")
@@ -77,16 +164,17 @@ import Testing
         let confined = try run(workspace, [])
         let sandboxes = confined.lines.compactMap(\.load).compactMap(\.sandbox)
         let layers = SandboxSupport.kernel.landlockABI > 0 ? ["landlock-\(SandboxSupport.kernel.landlockABI)"] : []
+        let threads = SandboxSupport.kernel.threads ? ["threads-\(SandboxGrant.defaultThreads)"] : []
         #expect(sandboxes.count == 2 && sandboxes.allSatisfy {
-            $0.layers == layers + (SandboxSupport.kernel.seccomp ? ["seccomp"] : []) && $0.mode == nil
+            $0.layers == layers + (SandboxSupport.kernel.seccomp ? ["seccomp"] : []) + threads && $0.mode == nil
         }, "\(sandboxes)")
         let off = try run(workspace, ["--sandbox", "off"])
         #expect(off.status == 0)
         #expect(off.lines.compactMap(\.load).allSatisfy { $0.sandbox?.mode == "off" }, "\(off.lines)")
     }
 
-    /// A worker runs under the documented limits: no core dumps and 1024 open files by default;
-    /// memory, CPU time and open files as the grant says.
+    /// A worker runs under the documented limits: no core dumps, 1024 open files and 512 threads by
+    /// default; memory, CPU time, open files and threads as the grant says.
     @Test func theWorkerRunsUnderItsLimits() throws {
         let workspace = try Workspace("sandbox-limits")
         defer { workspace.remove() }
@@ -97,11 +185,14 @@ import Testing
             return run.lines.compactMap(\.output).first { $0.text.hasPrefix("limits ") }?.text
         }
         let standard = try #require(try limits([]))
-        #expect(standard.hasSuffix(" nofile=1024 core=0"), "\(standard)")
+        let limitsThreads = SandboxSupport.kernel.threads
+        #expect(standard.contains(" nofile=1024 core=0 nproc=") && (!limitsThreads || standard.hasSuffix(" nproc=512")), "\(standard)")
         let policy = workspace.root.file("policy.json")
-        try Data(#"{"libraries": {"liblimits.so": {"memory": "256M", "cpu": 30, "open-files": 200}}}"#.utf8)
+        try Data(#"{"libraries": {"liblimits.so": {"memory": "256M", "cpu": 30, "open-files": 200, "threads": 40}}}"#.utf8)
             .write(to: URL(fileURLWithPath: policy))
-        #expect(try limits(["--policy", policy]) == "limits data=268435456 cpu=30 nofile=200 core=0")
+        let granted = try #require(try limits(["--policy", policy]))
+        #expect(granted.hasPrefix("limits data=268435456 cpu=30 nofile=200 core=0 nproc=")
+                    && (!limitsThreads || granted.hasSuffix(" nproc=40")), "\(granted)")
     }
 
     /// A library names the libraries it needs, so those names must not make anything else readable:

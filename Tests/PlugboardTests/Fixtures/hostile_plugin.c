@@ -62,6 +62,9 @@
  *           LATE_SEGV_AT (starts a thread that sleeps 300 ms, then writes to NULL:
  *           a crash that comes while the host is busy with something else),
  *           SLEEP_AT (sleeps 1 s, then goes on),
+ *           THREAD_BOMB_AT (starts threads that never end, with small stacks, until the
+ *           kernel refuses one or THREAD_BOMB_MAX (default 4096) run, then logs
+ *           "bomb: N threads started, then EAGAIN" (the errno's name) or "bomb: N threads started"),
  *           OUTLIVE_HOST_AT (clears its process's death signal, which kills a worker with
  *           its host, and logs "worker PID: death signal cleared", or "kept" when refused),
  *           RESCHEDULE_AT (sets the host's limits, nice value, CPU affinity, scheduling policy
@@ -444,6 +447,40 @@ static void *steal_channel(void *unused) {
 static pid_t forked_child = -1;
 #endif
 
+#ifdef THREAD_BOMB_AT
+#ifndef THREAD_BOMB_MAX
+#define THREAD_BOMB_MAX 4096
+#endif
+static void *sleep_forever(void *unused) {
+    (void)unused;
+    for (;;) pause();
+    return NULL;
+}
+
+/* Starts threads that never end until one is refused or THREAD_BOMB_MAX run, and says how many. */
+static void bomb(void) {
+    pthread_attr_t attributes;
+    pthread_attr_init(&attributes);
+    pthread_attr_setstacksize(&attributes, 64 * 1024);
+    int started = 0, refused = 0;
+    while (started < THREAD_BOMB_MAX) {
+        pthread_t thread;
+        refused = pthread_create(&thread, &attributes, sleep_forever, NULL);
+        if (refused) break;
+        started++;
+    }
+    pthread_attr_destroy(&attributes);
+    char line[96];
+    if (refused) {
+        snprintf(line, sizeof line, "bomb: %d threads started, then %s", started,
+                 refused == EAGAIN ? "EAGAIN" : refused == EPERM ? "EPERM" : "another error");
+    } else {
+        snprintf(line, sizeof line, "bomb: %d threads started", started);
+    }
+    say(line);
+}
+#endif
+
 static void misbehave(int place) {
     (void)place;
 #ifdef OBSERVE_FRAGILE_AT
@@ -560,6 +597,9 @@ static void misbehave(int place) {
         reschedule("host", getppid());
         reschedule("self", (pid_t)syscall(SYS_gettid));
     }
+#endif
+#ifdef THREAD_BOMB_AT
+    if (place == THREAD_BOMB_AT) bomb();
 #endif
 #ifdef CHDIR_AT
     if (place == CHDIR_AT) { if (chdir("/") != 0) { /* nothing to do */ } }

@@ -1,6 +1,6 @@
 /*
  * Linked into a test plugin: prints, from the library's constructor, the resource limits and
- * the core-dump setting its process runs under, one line: "limits data=N cpu=N nofile=N core=N"
+ * the core-dump setting its process runs under, one line: "limits data=N cpu=N nofile=N core=N nproc=N"
  * (N the soft limit, or "unlimited").
  */
 #define _POSIX_C_SOURCE 200809L
@@ -24,6 +24,7 @@ __attribute__((constructor)) static void print_limits(void) {
     print_limit("cpu", RLIMIT_CPU);
     print_limit("nofile", RLIMIT_NOFILE);
     print_limit("core", RLIMIT_CORE);
+    print_limit("nproc", RLIMIT_NPROC);
     printf("\n");
     fflush(stdout);
 }
