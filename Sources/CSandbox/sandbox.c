@@ -48,41 +48,89 @@ static int write_text(const char *path, const char *text) {
     return written == (ssize_t)length ? 0 : -1;
 }
 
+/* The two ways ::count_apart counts a process apart. */
+typedef enum { PBS_OWN_UID, PBS_OWN_USER_NAMESPACE } pbs_way_t;
+
+/* Takes a real uid of the process's own (0x7F000000 and its process id); 0, or -1 with errno. */
+static int take_own_uid(void) {
+    return (int)syscall(SYS_setresuid, PBS_OWN_UID_BASE + (uid_t)syscall(SYS_getpid), (uid_t)-1, (uid_t)-1);
+}
+
+/* A user namespace's maps of one user and one group to themselves, made before the namespace. */
+typedef struct {
+    char uid_map[32];
+    char gid_map[32];
+} pbs_maps_t;
+
+static pbs_maps_t own_maps(void) {
+    pbs_maps_t maps;
+    snprintf(maps.uid_map, sizeof maps.uid_map, "%u %u 1\n", (unsigned)geteuid(), (unsigned)geteuid());
+    snprintf(maps.gid_map, sizeof maps.gid_map, "%u %u 1\n", (unsigned)getegid(), (unsigned)getegid());
+    return maps;
+}
+
+/* Writes `maps` for the calling process, just in a user namespace of its own; 0, or -1 with errno. */
+static int write_maps(const pbs_maps_t *maps) {
+    if (write_text("/proc/self/uid_map", maps->uid_map) != 0) return -1;
+    if (write_text("/proc/self/setgroups", "deny") != 0 && errno != ENOENT) return -1;
+    return write_text("/proc/self/gid_map", maps->gid_map);
+}
+
 /* Makes RLIMIT_NPROC count the calling process's threads and processes apart from every other
    process's: the kernel counts them per real uid and user namespace, and never limits real uid 0.
    A process whose real uid is 0 takes a real uid of its own, keeping its effective and saved uids
-   (the files it reaches stay the same; the seccomp filter refuses a real uid of 0 again); where that uid
-   cannot be had (root of a container, where it is not mapped), or for any other user, the process
-   makes a user namespace of its own that maps its uid and gid to themselves. Call it while the
-   process has one thread and is dumpable (its /proc maps must be writable). Returns 0, or -1 with
-   errno. */
+   (the files it reaches stay the same; the seccomp filter refuses a real uid of 0 again); where that
+   uid cannot be had (root of a container, where it is not mapped), or for any other user, the
+   process makes a user namespace of its own that maps its uid and gid to themselves. Call it while
+   the process has one thread and is dumpable (its /proc maps must be writable). Returns 0, or -1
+   with errno. */
 static int count_apart(void) {
     if (getuid() == 0) {
-        uid_t own = PBS_OWN_UID_BASE + (uid_t)getpid();
-        if (syscall(SYS_setresuid, own, (uid_t)-1, (uid_t)-1) == 0) return 0;
+        if (take_own_uid() == 0) return 0;
         if (errno != EINVAL) return -1;
     }
-    uid_t user = geteuid();
-    gid_t group = getegid();
+    pbs_maps_t maps = own_maps();
     if (syscall(SYS_unshare, CLONE_NEWUSER) != 0) return -1;
-    char map[48];
-    snprintf(map, sizeof map, "%u %u 1\n", (unsigned)user, (unsigned)user);
-    if (write_text("/proc/self/uid_map", map) != 0) return -1;
-    if (write_text("/proc/self/setgroups", "deny") != 0 && errno != ENOENT) return -1;
-    snprintf(map, sizeof map, "%u %u 1\n", (unsigned)group, (unsigned)group);
-    return write_text("/proc/self/gid_map", map);
+    return write_maps(&maps);
 }
 
-/* Whether ::count_apart works here: tried in a child, which ends at once. */
-static int probe_count_apart(void) {
-    pid_t child = fork();
-    if (child == 0) _exit(count_apart() == 0 ? 0 : 1);
-    if (child < 0) return 0;
+/* What the probe's child tries: one way of ::count_apart. */
+typedef struct {
+    pbs_way_t way;
+    pbs_maps_t maps;
+} pbs_probe_step_t;
+
+/* The probe's child: it shares the caller's memory (the caller waits, suspended), so it makes system
+   calls only, and ends with the answer: 0 it worked, 2 the uid is not mapped (EINVAL), 1 refused. */
+static int probe_step(void *argument) {
+    const pbs_probe_step_t *step = argument;
+    int result = step->way == PBS_OWN_UID ? take_own_uid() : write_maps(&step->maps);
+    syscall(SYS_exit, result == 0 ? 0 : errno == EINVAL ? 2 : 1);
+    return 1;
+}
+
+/* Tries `way` in a child that shares this process's memory (no copy of its pages: a fork of a large
+   host costs about a millisecond) and, for a user namespace, starts in one. Returns the child's answer. */
+static int probe_way(pbs_way_t way) {
+    pbs_probe_step_t step = {.way = way, .maps = own_maps()};
+    char stack[16384] __attribute__((aligned(16)));
+    int flags = CLONE_VM | CLONE_VFORK | SIGCHLD | (way == PBS_OWN_USER_NAMESPACE ? CLONE_NEWUSER : 0);
+    pid_t child = clone(probe_step, stack + sizeof stack, flags, &step);
+    if (child < 0) return 1;
     int status = 0;
     while (waitpid(child, &status, 0) < 0) {
-        if (errno != EINTR) return 0;
+        if (errno != EINTR) return 1;
     }
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+/* Whether ::count_apart works here, tried as it would be, in children. */
+static int probe_count_apart(void) {
+    if (getuid() == 0) {
+        int answer = probe_way(PBS_OWN_UID);
+        if (answer != 2) return answer == 0;
+    }
+    return probe_way(PBS_OWN_USER_NAMESPACE) == 0;
 }
 
 /* ---- Probing ---------------------------------------------------------------------------- */
