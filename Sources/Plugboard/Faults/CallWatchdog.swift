@@ -49,10 +49,11 @@ final class CallWatchdog {
             let who = String(cString: label.pointee.who)
             let library = String(cString: label.pointee.library)
             let name = callback.map { String(cString: $0) } ?? "a callback"
+            let plugin = who == library || library.isEmpty ? nil : who
             report(PluginLogRecord(
-                source: library.isEmpty ? who : library, plugin: who == library ? nil : who, level: .warning,
-                message: "\(who) did not return from \(name) within \(timeout.secondsText): a plugin in the host's "
-                    + "process cannot be stopped, so the host waits for it"))
+                source: HostIdentity.name, plugin: plugin, level: .warning,
+                message: "\(who) did not return from \(name) within \(timeout.secondsText)\(plugin == nil ? "" : " (\(library))"): "
+                    + "a plugin in the host's process cannot be stopped, so the host waits for it"))
         }
         timer.resume()
     }

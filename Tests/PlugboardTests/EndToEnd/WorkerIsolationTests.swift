@@ -156,6 +156,9 @@ import Testing
         let lines = try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)")
         let sentence = "com.example.hostile did not return from open_url within 0.5 s (\(library)); its worker was stopped"
         #expect(lines.contains { $0.message == sentence }, "\(result.output)")
+        // The host's line about it names the plugin, as in process.
+        #expect(lines.compactMap(\.log).contains { $0.message == sentence && $0.source == "plugboard" && $0.plugin == "com.example.hostile" },
+                "\(result.output)")
         #expect(result.status == 5)
         for id in GoodPlugins.ids { #expect(lines.logs(of: id).contains("will-terminate")) }
         #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
