@@ -33,10 +33,24 @@ struct PlugboardCommand: ParsableCommand {
                     do { try StandardStream.output([message], command: "plugboard") } catch { Glibc.exit(ExitCodes.reportLost.rawValue) }
                 }
             } else if !message.isEmpty {
-                StandardStream.writeError(message.split(separator: "\n", omittingEmptySubsequences: false)
+                StandardStream.writeError(escapingArguments(message).split(separator: "\n", omittingEmptySubsequences: false)
                     .map { ControlCharacters.escaped(String($0)) }.joined(separator: "\n"))
             }
             Glibc.exit(code.rawValue)
+        }
+    }
+
+    /// `message` with each value it repeats from the command line escaped whole where the value holds
+    /// a line break: ArgumentParser quotes a value as it was given, and its line break would start a
+    /// line of its own (the message's own lines are escaped one by one). A value is an argument, or
+    /// what follows the first `=` of an option given as `--name=value`.
+    private static func escapingArguments(_ message: String) -> String {
+        let values = CommandLine.arguments.dropFirst().flatMap { argument -> [String] in
+            guard argument.hasPrefix("-"), let equals = argument.firstIndex(of: "=") else { return [argument] }
+            return [argument, String(argument[argument.index(after: equals)...])]
+        }
+        return values.filter { $0.contains(where: \.isNewline) }.sorted { $0.count > $1.count }.reduce(message) { text, value in
+            text.replacing(value, with: ControlCharacters.escaped(value))
         }
     }
 

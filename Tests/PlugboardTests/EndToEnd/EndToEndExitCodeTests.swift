@@ -25,6 +25,10 @@ import Testing
         // A value the message repeats stays on its line, its control characters visible.
         UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--launch-options", "x\ny\u{1B}[31m"],
                   words: [#"--launch-options must be a JSON object, got 'x\ny\x1b[31m': line 1, column 1"#]),
+        UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--call-timeout", "1\n2"],
+                  words: [#"The value '1\n2' is invalid for '--call-timeout <seconds>'"#]),
+        UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--call-timeout=1\n2"],
+                  words: [#"The value '1\n2' is invalid for '--call-timeout <seconds>'"#]),
         UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--events", "PLUGINS/new\nline"],
                   words: [#"cannot read the events file '"#, #"/new\nline': "#]),
         UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--launch-options", #"{"k":1,"k":2}"#],

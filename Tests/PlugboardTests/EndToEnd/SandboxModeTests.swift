@@ -101,15 +101,17 @@ import Testing
 
     /// The same for a host that does not run as root, whose workers count their threads in a user
     /// namespace of their own: the host runs here as `nobody` (through `setpriv`).
-    @Test(.enabled(if: SandboxSupport.kernel.threads && nobodyCanRunPlugboard, "needs root, setpriv and a build that nobody may run"))
+    @Test(.enabled(if: SandboxSupport.kernel.threads, "this system cannot count a worker's threads apart"),
+          .enabled(if: PrivilegeDrop.unavailableReason == nil, EndToEndLoadingTests.nobodyReason))
     func aThreadBombStopsAtTheThreadLimitOfAWorkerOfAnotherUser() throws {
         let workspace = try Workspace("sandbox-thread-bomb-user")
         defer { workspace.remove() }
         try PluginCompiler.hostile("libbomb.so", in: workspace.plugins, ["THREAD_BOMB_AT=AT_WILL_FINISH", "THREAD_BOMB_MAX=2048"])
         // nobody writes the container beside the plugins, which root keeps.
-        try #require(chown(workspace.root.path, Self.nobody, Self.nobody) == 0 && chmod(workspace.plugins, 0o755) == 0)
-        let result = try CLI.run(through: ["/usr/bin/setpriv", "--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups"],
-                                 ["run", "--json", "--no-cache", "--plugin-dir", workspace.plugins, "--container", workspace.root.file("container")])
+        try #require(chown(workspace.root.path, 65534, 65534) == 0 && chmod(workspace.plugins, 0o755) == 0)
+        let (tool, arguments) = PrivilegeDrop.asNobody(try CLI.binary(), ["run", "--json", "--no-cache", "--plugin-dir", workspace.plugins,
+                                                                          "--container", workspace.root.file("container")])
+        let result = try PlugboardTests.run(tool, arguments)
         let lines = try #require(CLI.runLines(result.output), "\(result.output)\n\(result.errorOutput)")
         #expect(lines.compactMap(\.load).first?.sandbox?.layers.contains("threads-512") == true, "\(lines)")
         let bomb = lines.logs(of: "com.example.hostile").first { $0.hasPrefix("bomb: ") }
@@ -118,18 +120,6 @@ import Testing
                 "\(String(describing: bomb))")
         #expect(result.status == 0, "\(result.errorOutput)")
     }
-
-    /// The user id of `nobody`.
-    static let nobody: UInt32 = 65534
-
-    /// Whether this process may run `plugboard` as `nobody`: it runs as root, `setpriv` is there, and
-    /// every folder on the way to the build may be searched by others.
-    static let nobodyCanRunPlugboard: Bool = {
-        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), let binary = try? CLI.binary() else { return false }
-        let tried = try? PlugboardTests.run("/usr/bin/setpriv", ["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups",
-                                                                 "/usr/bin/test", "-x", binary])
-        return tried?.status == 0
-    }()
 
     /// Where a worker's threads cannot be counted apart (here a host running as root that may not
     /// give its workers a real user id of their own, nor a user namespace), `--sandbox strict` starts
