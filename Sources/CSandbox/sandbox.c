@@ -32,8 +32,7 @@
 
 /* ---- Counting a worker's threads apart ------------------------------------------------------- */
 
-/* The first of the real uids a worker of a host running as root takes: its process id is added, so
-   that no two live workers share one. */
+/* The real uids a worker of a host running as root takes: 0x7F000000 and 24 bits. */
 #define PBS_OWN_UID_BASE 0x7F000000u
 
 /* Writes `text` to the file at `path`; 0, or -1 with errno. */
@@ -51,9 +50,15 @@ static int write_text(const char *path, const char *text) {
 /* The two ways ::count_apart counts a process apart. */
 typedef enum { PBS_OWN_UID, PBS_OWN_USER_NAMESPACE } pbs_way_t;
 
-/* Takes a real uid of the process's own (0x7F000000 and its process id); 0, or -1 with errno. */
+/* Takes a real uid of the process's own: its process id (below 2^22) mixed with its pid namespace's
+   inode, so that two workers of one pid namespace never share one, and two of different namespaces
+   (hosts in containers that share the first user namespace) about one pair in 16 million. 0, or -1
+   with errno. */
 static int take_own_uid(void) {
-    return (int)syscall(SYS_setresuid, PBS_OWN_UID_BASE + (uid_t)syscall(SYS_getpid), (uid_t)-1, (uid_t)-1);
+    struct stat pid_namespace;
+    uint32_t mix = stat("/proc/self/ns/pid", &pid_namespace) == 0 ? (uint32_t)pid_namespace.st_ino * 0x9E3779B1u : 0;
+    uid_t own = PBS_OWN_UID_BASE + ((mix + (uint32_t)syscall(SYS_getpid)) & 0xFFFFFFu);
+    return (int)syscall(SYS_setresuid, own, (uid_t)-1, (uid_t)-1);
 }
 
 /* A user namespace's maps of one user and one group to themselves, made before the namespace. */
@@ -76,22 +81,62 @@ static int write_maps(const pbs_maps_t *maps) {
     return write_text("/proc/self/gid_map", maps->gid_map);
 }
 
+/* What ::count_apart did. */
+typedef enum {
+    PBS_COUNTED_APART = 0,
+    /* It could not, and changed nothing. */
+    PBS_UNCHANGED = -1,
+    /* It could not, after it made a user namespace (its maps were refused). */
+    PBS_PARTLY_CHANGED = -2,
+} pbs_counted_t;
+
 /* Makes RLIMIT_NPROC count the calling process's threads and processes apart from every other
    process's: the kernel counts them per real uid and user namespace, and never limits real uid 0.
-   A process whose real uid is 0 takes a real uid of its own, keeping its effective and saved uids
-   (the files it reaches stay the same; the seccomp filter refuses a real uid of 0 again); where that
-   uid cannot be had (root of a container, where it is not mapped), or for any other user, the
-   process makes a user namespace of its own that maps its uid and gid to themselves. Call it while
-   the process has one thread and is dumpable (its /proc maps must be writable). Returns 0, or -1
-   with errno. */
-static int count_apart(void) {
+   A process whose real uid is 0 takes a real uid of its own (::take_own_uid), keeping its effective
+   and saved uids (the files it reaches stay the same; the seccomp filter refuses a real uid of 0
+   again); where that uid cannot be had (root of a container, where it is not mapped), or for any
+   other user, the process makes a user namespace of its own that maps its uid and gid to themselves.
+   Call it while the process has one thread and is dumpable (its /proc maps must be writable);
+   ::limit_holds says whether it worked, once the capabilities are dropped. errno says why not. */
+static pbs_counted_t count_apart(void) {
     if (getuid() == 0) {
-        if (take_own_uid() == 0) return 0;
-        if (errno != EINVAL) return -1;
+        if (take_own_uid() == 0) return PBS_COUNTED_APART;
+        if (errno != EINVAL) return PBS_UNCHANGED;
     }
     pbs_maps_t maps = own_maps();
-    if (syscall(SYS_unshare, CLONE_NEWUSER) != 0) return -1;
-    return write_maps(&maps);
+    if (syscall(SYS_unshare, CLONE_NEWUSER) != 0) return PBS_UNCHANGED;
+    return write_maps(&maps) == 0 ? PBS_COUNTED_APART : PBS_PARTLY_CHANGED;
+}
+
+static int exit_at_once(void *unused) {
+    (void)unused;
+    syscall(SYS_exit, 0);
+    return 0;
+}
+
+/* Whether RLIMIT_NPROC holds the calling process, which has no CAP_SYS_RESOURCE or CAP_SYS_ADMIN
+   in effect (either exempts it): with a soft limit of 0, a new process must be refused (EAGAIN); a
+   real uid of 0 of the first user namespace is exempt whatever the limit. The limit is restored. */
+static int limit_holds(void) {
+    struct rlimit saved;
+    if (getrlimit(RLIMIT_NPROC, &saved) != 0) return 0;
+    struct rlimit none = {.rlim_cur = 0, .rlim_max = saved.rlim_max};
+    if (setrlimit(RLIMIT_NPROC, &none) != 0) return 0;
+    char stack[4096] __attribute__((aligned(16)));
+    pid_t child = clone(exit_at_once, stack + sizeof stack, CLONE_VM | CLONE_VFORK | SIGCHLD, NULL);
+    int refused = child < 0 && errno == EAGAIN;
+    while (child > 0 && waitpid(child, NULL, 0) < 0 && errno == EINTR) {}
+    setrlimit(RLIMIT_NPROC, &saved);
+    return refused;
+}
+
+/* Clears the calling thread's effective capabilities (its permitted ones stay); 0, or -1. */
+static int clear_effective_capabilities(void) {
+    struct __user_cap_header_struct header = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
+    struct __user_cap_data_struct data[2];
+    if (syscall(SYS_capget, &header, data) != 0) return -1;
+    data[0].effective = data[1].effective = 0;
+    return (int)syscall(SYS_capset, &header, data);
 }
 
 /* What the probe's child tries: one way of ::count_apart. */
@@ -100,35 +145,43 @@ typedef struct {
     pbs_maps_t maps;
 } pbs_probe_step_t;
 
-/* The probe's child: it shares the caller's memory (the caller waits, suspended), so it makes system
-   calls only, and ends with the answer: 0 it worked, 2 the uid is not mapped (EINVAL), 1 refused. */
+/* The probe's child: it shares the caller's memory (the caller waits, suspended, its signals
+   blocked), so it calls the C library's system-call wrappers only, and ends with the answer: 0 the
+   limit holds, 2 the uid is not mapped (EINVAL), 1 refused or exempt. */
 static int probe_step(void *argument) {
     const pbs_probe_step_t *step = argument;
     int result = step->way == PBS_OWN_UID ? take_own_uid() : write_maps(&step->maps);
-    syscall(SYS_exit, result == 0 ? 0 : errno == EINVAL ? 2 : 1);
+    int answer = result == 0 ? (clear_effective_capabilities() == 0 && limit_holds() ? 0 : 1) : errno == EINVAL ? 2 : 1;
+    syscall(SYS_exit, answer);
     return 1;
 }
 
 /* Tries `way` in a child that shares this process's memory (no copy of its pages: a fork of a large
-   host costs about a millisecond) and, for a user namespace, starts in one. Returns the child's answer. */
+   host costs about a millisecond) and, for a user namespace, starts in one. Every signal is blocked
+   meanwhile (a handler of the host's must not run in the child), and errno kept (the child's
+   wrappers set the caller's). Returns the child's answer. */
 static int probe_way(pbs_way_t way) {
+    int saved_errno = errno;
     pbs_probe_step_t step = {.way = way, .maps = own_maps()};
-    char stack[16384] __attribute__((aligned(16)));
+    sigset_t all, previous;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &previous);
+    char stack[32768] __attribute__((aligned(16)));
     int flags = CLONE_VM | CLONE_VFORK | SIGCHLD | (way == PBS_OWN_USER_NAMESPACE ? CLONE_NEWUSER : 0);
     pid_t child = clone(probe_step, stack + sizeof stack, flags, &step);
-    if (child < 0) return 1;
     int status = 0;
-    while (waitpid(child, &status, 0) < 0) {
-        if (errno != EINTR) return 1;
-    }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+    while (child > 0 && waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    errno = saved_errno;
+    return child > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
-/* Whether ::count_apart works here, tried as it would be, in children. */
-static int probe_count_apart(void) {
+/* Whether ::count_apart works here and the limit then holds, tried as a worker would, in children.
+   A real uid of its own holds only under the seccomp filter, which refuses a real uid of 0 again. */
+static int probe_count_apart(int seccomp) {
     if (getuid() == 0) {
         int answer = probe_way(PBS_OWN_UID);
-        if (answer != 2) return answer == 0;
+        if (answer != 2) return answer == 0 && seccomp;
     }
     return probe_way(PBS_OWN_USER_NAMESPACE) == 0;
 }
@@ -145,7 +198,7 @@ void pbs_probe(pbs_support_t *support) {
     int watch = (int)syscall(SYS_pidfd_open, getpid(), 0);
     support->pidfd = watch >= 0;
     if (watch >= 0) close(watch);
-    support->threads = probe_count_apart();
+    support->threads = probe_count_apart(support->seccomp);
 }
 
 /* ---- Errors ----------------------------------------------------------------------------- */
@@ -754,6 +807,13 @@ static int start_group_guard(char *error, size_t size) {
 
 /* ---- All of it ------------------------------------------------------------------------------- */
 
+/* Says on standard error (the host shows it as the library's output) that the worker serves without
+   its thread limit, and why. */
+static void no_thread_limit(const char *why, int saved_errno) {
+    dprintf(STDERR_FILENO, "plugboard-worker: sandbox: no thread limit: %s%s%s\n", why, saved_errno ? ": " : "",
+            saved_errno ? strerror(saved_errno) : "");
+}
+
 int pbs_apply(const pbs_rules_t *rules, char *error, size_t size) {
     int threads = thread_count();
     if (threads != 1) {
@@ -778,15 +838,31 @@ int pbs_apply(const pbs_rules_t *rules, char *error, size_t size) {
     if (rules->cpu_seconds && limit(RLIMIT_CPU, rules->cpu_seconds) != 0) {
         return fail(error, size, errno, "cannot limit CPU time to %llu s", (unsigned long long)rules->cpu_seconds);
     }
+    /* The thread limit: made now (the worker must still be dumpable and hold CAP_SETUID), checked once
+       the capabilities are dropped. Without `threads_required`, a worker the kernel cannot count
+       apart goes on without it and says so, as long as nothing was changed. */
+    int limited = 0;
     if (rules->threads) {
-        if (count_apart() != 0) return fail(error, size, errno, "cannot count the worker's threads apart for its thread limit");
-        if (limit(RLIMIT_NPROC, rules->threads) != 0) {
-            return fail(error, size, errno, "cannot limit threads to %llu", (unsigned long long)rules->threads);
+        pbs_counted_t counted = count_apart();
+        if (counted == PBS_COUNTED_APART) {
+            if (limit(RLIMIT_NPROC, rules->threads) != 0) {
+                return fail(error, size, errno, "cannot limit threads to %llu", (unsigned long long)rules->threads);
+            }
+            limited = 1;
+        } else if (rules->threads_required || counted == PBS_PARTLY_CHANGED) {
+            return fail(error, size, errno, "cannot count the worker's threads apart for its thread limit");
+        } else {
+            no_thread_limit("its threads cannot be counted apart from its user's", errno);
         }
     }
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) return fail(error, size, errno, "cannot make the worker undumpable");
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return fail(error, size, errno, "cannot set no_new_privs");
     if (drop_capabilities(error, size) != 0) return -1;
+    if (limited && !limit_holds()) {
+        const char *why = "the kernel does not hold it to the limit (its real user id is exempt)";
+        if (rules->threads_required) return fail(error, size, 0, "no thread limit: %s", why);
+        no_thread_limit(why, 0);
+    }
     if ((rules->execute_count > 0 || !rules->seccomp) && start_group_guard(error, size) != 0) return -1;
     if (rules->landlock_abi >= PBS_LANDLOCK_FILES && apply_landlock(rules, error, size) != 0) return -1;
     if (rules->seccomp && apply_seccomp(rules, error, size) != 0) return -1;

@@ -21,9 +21,10 @@ typedef struct pbs_support {
     int pidfd;
     /** Whether a worker's threads and processes can be counted apart from every other process's, so
         that its thread limit (RLIMIT_NPROC) holds: a worker of a host running as root takes a real
-        uid of its own (the kernel never limits real uid 0, whatever its capabilities); any other
-        makes a user namespace of its own (RLIMIT_NPROC counts a uid in each namespace apart).
-        Tried in a child of the caller. */
+        uid of its own (the kernel never limits real uid 0, whatever its capabilities; this holds
+        only with seccomp, which refuses uid 0 again); any other makes a user namespace of its own
+        (RLIMIT_NPROC counts a uid in each namespace apart). Tried in a child of the caller, with
+        the limit checked. */
     int threads;
 } pbs_support_t;
 
@@ -92,6 +93,9 @@ typedef struct pbs_rules {
     /** The most threads the worker may run at once, its processes' included (RLIMIT_NPROC, counted
         for the worker alone: see ::pbs_support_t's `threads`); 0: no limit. */
     uint64_t threads;
+    /** Non-zero: a worker that cannot be held to `threads` fails (`--sandbox strict`); else it serves
+        without the limit and says so on standard error, when counting it apart changed nothing. */
+    int threads_required;
 } pbs_rules_t;
 
 /**

@@ -40,6 +40,9 @@ public struct SandboxGrant: Sendable, Equatable {
     /// The thread limit of a worker whose grant names none: far more than a plugin's runtime and
     /// thread pools start, far fewer than the system's process ids.
     public static let defaultThreads: UInt64 = 512
+    /// The lowest thread limit a grant may set: the worker's own threads, its process-group guard
+    /// and a language runtime's first threads need a few.
+    public static let fewestThreads: UInt64 = 16
 
     /// No grant: the default sandbox.
     public init() {}
@@ -130,13 +133,14 @@ extension SandboxGrant {
                     throw fault(key, "must be a size in bytes: a positive whole number, or one with K, M or G (\"512M\")")
                 }
                 memoryBytes = bytes
-            case "cpu", "open-files", "threads":
-                guard let number = value?.asWholeNumber, number > 0 else { throw fault(key, "must be a positive whole number") }
-                switch key {
-                case "cpu": cpuSeconds = UInt64(number)
-                case "open-files": openFiles = UInt64(number)
-                default: threads = UInt64(number)
+            case "threads":
+                guard let number = value?.asWholeNumber, number >= Self.fewestThreads else {
+                    throw fault(key, "must be a whole number of at least \(Self.fewestThreads)")
                 }
+                threads = UInt64(number)
+            case "cpu", "open-files":
+                guard let number = value?.asWholeNumber, number > 0 else { throw fault(key, "must be a positive whole number") }
+                if key == "cpu" { cpuSeconds = UInt64(number) } else { openFiles = UInt64(number) }
             default:
                 throw fault(key, "is not a grant key (the keys are \(Self.keys.map { "\"\($0)\"" }.joined(separator: ", ")))")
             }

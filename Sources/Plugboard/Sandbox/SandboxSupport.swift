@@ -11,8 +11,9 @@ public struct SandboxSupport: Sendable, Equatable, CustomStringConvertible {
     /// watches the worker with it, to end those processes with the worker.
     public let pidfd: Bool
     /// Whether a worker's threads can be counted apart from every other process's, which its
-    /// thread limit needs: always for a host running as root (the worker takes a real uid of its
-    /// own); otherwise where a process may make a user namespace.
+    /// thread limit needs (tried, and the limit checked, in a child of this process): a worker of a
+    /// host running as root takes a real uid of its own (with seccomp, which refuses uid 0 again),
+    /// any other makes a user namespace of its own.
     public let threads: Bool
 
     /// A description of a kernel's offer.
@@ -56,8 +57,8 @@ public struct SandboxSupport: Sendable, Equatable, CustomStringConvertible {
         }
         if !seccomp { missing.append("seccomp (the system-call filter)") }
         if !threads {
-            missing.append("a count of each worker's own threads, for its thread limit (a user namespace per worker, or "
-                           + "for a host running as root a user id per worker: this system refuses it)")
+            missing.append("a thread limit of each worker's own (it needs a user namespace per worker, or for a host running "
+                           + "as root a user id per worker and seccomp; here one is refused, or the kernel does not hold a worker to it)")
         }
         return missing
     }

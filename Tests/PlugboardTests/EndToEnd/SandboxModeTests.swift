@@ -131,7 +131,7 @@ import Testing
         try GoodPlugins.build(in: workspace.plugins)
         let launcher = [try Self.refusing(in: workspace), "setresuid,unshare"]
         let base = ["run", "--json", "--plugin-dir", workspace.plugins, "--container", workspace.root.file("container")]
-        let missing = "this kernel lacks a count of each worker's own threads"
+        let missing = "this kernel lacks a thread limit of each worker's own"
 
         let strict = try CLI.run(through: launcher, base + ["--sandbox", "strict"])
         let strictLoads = try #require(CLI.runLines(strict.output), "\(strict.output)\n\(strict.errorOutput)").compactMap(\.load)
@@ -237,6 +237,8 @@ import Testing
             == "the policy file 'policy.json': libraries.libx.so.network.connect[0] must be a TCP port, 1 to 65535")
         #expect(error(#"{"libraries": {"libx.so": {"memory": "12Q"}}}"#)?.contains("libraries.libx.so.memory must be a size in bytes") == true)
         #expect(error(#"{"libraries": {"lib/x.so": {}}}"#)?.contains("must be a file name (libx.so), an absolute path, or *") == true)
+        #expect(error(#"{"libraries": {"libx.so": {"threads": 15}}}"#)
+            == "the policy file 'policy.json': libraries.libx.so.threads must be a whole number of at least 16")
         let policy = try AccessPolicy(json: Data(#"{"libraries": {"libx.so": {"memory": "2M", "network": "all"}, "*": {"cpu": 5}}}"#.utf8),
                                       source: "policy.json")
         #expect(policy.grant(forLibrary: "/p/libx.so").memoryBytes == 2 << 20)
