@@ -53,7 +53,8 @@ extension FileFacade {
 
     /// Hands the contents of the regular file `name` to `body` in order, a chunk of at most 256 KiB
     /// at a time, so that a file of any size is read in bounded memory; a directory, FIFO or device
-    /// is refused. Reading stops when `body` returns false.
+    /// is refused. Reading stops when `body` returns false. An error while reading comes after the
+    /// chunks read before it were handed over.
     public func readChunks(_ name: String, in directory: AppDirectory, _ body: ([UInt8]) -> Bool) throws(FileFacadeError) {
         let context = ErrorContext(operation: .read, directory: directory, name: name)
         let validName = try SandboxedName(validating: name, context)

@@ -8,7 +8,7 @@ public struct FileFacadeError: Error, Sendable, Equatable, CustomStringConvertib
     public enum Operation: String, Sendable {
         /// `writeBytes`, `writeText`.
         case write
-        /// `readBytes`, `readText`.
+        /// `readBytes`, `readChunks`, `readText`.
         case read
         /// `delete`.
         case delete

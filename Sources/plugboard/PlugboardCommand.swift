@@ -40,17 +40,17 @@ struct PlugboardCommand: ParsableCommand {
         }
     }
 
-    /// `message` with each value it repeats from the command line escaped whole where the value holds
-    /// a line break: ArgumentParser quotes a value as it was given, and its line break would start a
-    /// line of its own (the message's own lines are escaped one by one). A value is an argument, or
-    /// what follows the first `=` of an option given as `--name=value`.
+    /// `message` with each value it quotes from the command line ('…') escaped whole where the value
+    /// holds a line break: ArgumentParser quotes a value as it was given, and its line break would
+    /// start a line of its own (the message's own lines are escaped one by one). A value is an
+    /// argument, or either side of the first `=` of an option given as `--name=value`.
     private static func escapingArguments(_ message: String) -> String {
         let values = CommandLine.arguments.dropFirst().flatMap { argument -> [String] in
             guard argument.hasPrefix("-"), let equals = argument.firstIndex(of: "=") else { return [argument] }
-            return [argument, String(argument[argument.index(after: equals)...])]
+            return [argument, String(argument[..<equals]), String(argument[argument.index(after: equals)...])]
         }
         return values.filter { $0.contains(where: \.isNewline) }.sorted { $0.count > $1.count }.reduce(message) { text, value in
-            text.replacing(value, with: ControlCharacters.escaped(value))
+            text.replacing("'\(value)'", with: "'\(ControlCharacters.escaped(value))'")
         }
     }
 

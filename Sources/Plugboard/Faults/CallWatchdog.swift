@@ -49,11 +49,9 @@ final class CallWatchdog {
             let who = String(cString: label.pointee.who)
             let library = String(cString: label.pointee.library)
             let name = callback.map { String(cString: $0) } ?? "a callback"
-            let plugin = who == library || library.isEmpty ? nil : who
-            report(PluginLogRecord(
-                source: HostIdentity.name, plugin: plugin, level: .warning,
-                message: "\(who) did not return from \(name) within \(timeout.secondsText)\(plugin == nil ? "" : " (\(library))"): "
-                    + "a plugin in the host's process cannot be stopped, so the host waits for it"))
+            report(.host(.warning, about: who, in: library,
+                         "\(who) did not return from \(name) within \(timeout.secondsText)\(PluginLogRecord.place(of: who, in: library)): "
+                             + "a plugin in the host's process cannot be stopped, so the host waits for it"))
         }
         timer.resume()
     }

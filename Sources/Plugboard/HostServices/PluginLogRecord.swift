@@ -60,3 +60,20 @@ public struct PluginLogRecord: Sendable, Codable {
         return message.contains(mark) ? message : message + mark
     }
 }
+
+extension PluginLogRecord {
+    /// The host's own line about what `who` did in `library`'s code: a line about the plugin `who`
+    /// names, or about no plugin when `who` is the library itself (its `init`, `deinit`…) or no library
+    /// is known.
+    static func host(_ level: Level, about who: String?, in library: String?, _ message: String) -> PluginLogRecord {
+        PluginLogRecord(source: HostIdentity.name, plugin: who.flatMap { place(of: $0, in: library).isEmpty ? nil : $0 },
+                        level: level, message: message)
+    }
+
+    /// " (LIBRARY)": where `who` ran, said after its callback in a host's sentence; "" when `who` is
+    /// the library itself, or no library is known.
+    static func place(of who: String, in library: String?) -> String {
+        guard let library, !library.isEmpty, library != who else { return "" }
+        return " (\(library))"
+    }
+}

@@ -71,9 +71,9 @@ public struct SandboxSupport: Sendable, Equatable, CustomStringConvertible {
         return "pidfd_open, with which the processes a plugin starts end with its worker (Linux 5.3; a container may refuse it)"
     }
 
-    /// "Landlock ABI 7, seccomp".
+    /// "Landlock ABI 7, seccomp, thread limit".
     public var description: String {
-        [landlockABI > 0 ? "Landlock ABI \(landlockABI)" : "no Landlock", seccomp ? "seccomp" : "no seccomp"]
-            .joined(separator: ", ")
+        [landlockABI > 0 ? "Landlock ABI \(landlockABI)" : "no Landlock", seccomp ? "seccomp" : "no seccomp",
+         threads ? "thread limit" : "no thread limit"].joined(separator: ", ")
     }
 }

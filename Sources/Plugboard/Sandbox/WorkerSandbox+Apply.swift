@@ -82,7 +82,7 @@ extension WorkerSandbox {
                                     seccomp: seccomp ? 1 : 0, filter: nil, filter_size: 0, report_fd: -1, last_kept_fd: -1,
                                     open_files: grant.openFiles ?? SandboxGrant.defaultOpenFiles,
                                     memory_bytes: grant.memoryBytes ?? 0, cpu_seconds: grant.cpuSeconds ?? 0,
-                                    threads: threadLimit ?? 0, threads_required: strict ? 1 : 0)
+                                    threads: threadLimit ?? 0, threads_required: requiresThreadLimit ? 1 : 0)
                                 return pointers[4].withUnsafeBufferPointer { libraryPaths in
                                     rules.library_paths = libraryPaths.baseAddress
                                     rules.library_count = libraryPaths.count

@@ -19,7 +19,7 @@ extension WorkerSandbox {
             "filter=" + Hexadecimal.lowercase(filter), "read=" + texts(grant.read), "write=" + texts(grant.write),
             "execute=" + texts(grant.execute), "network=" + network, "connect=" + numbers(connect), "bind=" + numbers(bind),
             "memory=" + numbers(grant.memoryBytes.map { [$0] } ?? []), "cpu=" + numbers(grant.cpuSeconds.map { [$0] } ?? []),
-            "open-files=" + numbers(grant.openFiles.map { [$0] } ?? []), "thread-limit=\(limitsThreads ? 1 : 0)", "strict=\(strict ? 1 : 0)",
+            "open-files=" + numbers(grant.openFiles.map { [$0] } ?? []), "thread-limit=\(limitsThreads ? 1 : 0)", "thread-limit-required=\(requiresThreadLimit ? 1 : 0)",
             "threads=" + numbers(grant.threads.map { [$0] } ?? []),
         ].joined(separator: "\n")
     }
@@ -71,11 +71,11 @@ extension WorkerSandbox {
         guard !libraries.isEmpty, let landlockABI = try numbers("landlock", as: Int.self).first,
               let seccomp = try numbers("seccomp", as: Int.self).first,
               let limitsThreads = try numbers("thread-limit", as: Int.self).first,
-              let strict = try numbers("strict", as: Int.self).first,
+              let requiresThreadLimit = try numbers("thread-limit-required", as: Int.self).first,
               let filter = Hexadecimal.bytes(String(try field("filter"))) else {
             throw SandboxFailure(description: "\(Self.variable) lacks the library, the layers or the filter")
         }
         self.init(libraries: libraries, landlockABI: landlockABI, seccomp: seccomp == 1, limitsThreads: limitsThreads == 1,
-                  strict: strict == 1, grant: grant, filter: filter)
+                  requiresThreadLimit: requiresThreadLimit == 1, grant: grant, filter: filter)
     }
 }

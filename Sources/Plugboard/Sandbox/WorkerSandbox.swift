@@ -15,10 +15,10 @@ public struct WorkerSandbox: Sendable, Equatable {
     /// Whether to limit the worker's threads (the grant's, or ``SandboxGrant/defaultThreads``):
     /// the kernel can count them apart (``SandboxSupport/threads``).
     public let limitsThreads: Bool
-    /// Whether the worker must not serve without a layer it was given (``SandboxMode/strict``): under
+    /// Whether the worker must not serve without its thread limit (``SandboxMode/strict``): under
     /// ``SandboxMode/best`` one whose threads the kernel turns out not to count apart serves without
-    /// the thread limit, and says so.
-    public let strict: Bool
+    /// it, and says so.
+    public let requiresThreadLimit: Bool
     /// What the policy grants the library.
     public let grant: SandboxGrant
     /// The seccomp filter as a BPF program, compiled by the host (empty without seccomp).
@@ -34,21 +34,21 @@ public struct WorkerSandbox: Sendable, Equatable {
     public static let passedVariables = ["LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_COLLATE", "LC_MESSAGES",
                                          "LC_MONETARY", "LC_NUMERIC", "LC_TIME", "TZ"]
 
-    init(libraries: [String], landlockABI: Int, seccomp: Bool, limitsThreads: Bool, strict: Bool, grant: SandboxGrant,
+    init(libraries: [String], landlockABI: Int, seccomp: Bool, limitsThreads: Bool, requiresThreadLimit: Bool, grant: SandboxGrant,
          filter: [UInt8] = []) {
         self.libraries = libraries
         self.landlockABI = landlockABI
         self.seccomp = seccomp
         self.limitsThreads = limitsThreads
-        self.strict = strict
+        self.requiresThreadLimit = requiresThreadLimit
         self.grant = grant
         self.filter = filter
     }
 
-    /// Every layer `support` offers, with no filter compiled yet.
-    init(libraries: [String], support: SandboxSupport, strict: Bool, grant: SandboxGrant) {
+    /// Every layer `support` offers, under `mode`, with `filter` (none compiled yet when empty).
+    init(libraries: [String], support: SandboxSupport, mode: SandboxMode, grant: SandboxGrant, filter: [UInt8] = []) {
         self.init(libraries: libraries, landlockABI: support.landlockABI, seccomp: support.seccomp, limitsThreads: support.threads,
-                  strict: strict, grant: grant)
+                  requiresThreadLimit: mode == .strict, grant: grant, filter: filter)
     }
 
     /// The thread limit the worker gets; nil when it gets none.
@@ -70,11 +70,11 @@ public struct WorkerSandbox: Sendable, Equatable {
         case .best:
             break
         }
-        let unfiltered = WorkerSandbox(libraries: libraries, support: support, strict: mode == .strict, grant: grant)
+        let unfiltered = WorkerSandbox(libraries: libraries, support: support, mode: mode, grant: grant)
         guard support.seccomp else { return unfiltered }
         do throws(SandboxFailure) {
-            return WorkerSandbox(libraries: libraries, landlockABI: support.landlockABI, seccomp: true, limitsThreads: support.threads,
-                                 strict: mode == .strict, grant: grant, filter: try CompiledFilters.shared.filter(for: unfiltered))
+            return WorkerSandbox(libraries: libraries, support: support, mode: mode, grant: grant,
+                                 filter: try CompiledFilters.shared.filter(for: unfiltered))
         } catch {
             throw LoadFailure(.worker, "the sandbox's seccomp filter cannot be made: \(error); the worker was not started")
         }
@@ -106,7 +106,7 @@ public struct WorkerSandbox: Sendable, Equatable {
 public struct SandboxSummary: Sendable, Equatable, Codable {
     /// Why there is none: `off` (`--sandbox off`) or `in-process`; nil for a confined worker.
     public var mode: String?
-    /// The layers applied ("landlock-7", "seccomp").
+    /// The layers applied ("landlock-7", "seccomp", "threads-512").
     public var layers: [String]
     /// What the policy granted beyond the default, one phrase each.
     public var grants: [String]
@@ -118,7 +118,7 @@ public struct SandboxSummary: Sendable, Equatable, Codable {
         if mode == .off {
             self.init(mode: SandboxMode.off.rawValue, layers: [], grants: [])
         } else {
-            self = WorkerSandbox(libraries: [library], support: SandboxSupport.kernel, strict: mode == .strict, grant: grant).summary
+            self = WorkerSandbox(libraries: [library], support: SandboxSupport.kernel, mode: mode, grant: grant).summary
         }
     }
 

@@ -29,6 +29,10 @@ import Testing
                   words: [#"The value '1\n2' is invalid for '--call-timeout <seconds>'"#]),
         UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--call-timeout=1\n2"],
                   words: [#"The value '1\n2' is invalid for '--call-timeout <seconds>'"#]),
+        // A value that is only a line break: the message keeps its own lines.
+        UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--call-timeout=\n"],
+                  words: [#"Error: The value '\n' is invalid"#, "\nHelp:  --call-timeout", "\nUsage: plugboard run"]),
+        UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--fo\no=1"], words: [#"Unknown option '--fo\no'"# + "\nUsage: "]),
         UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--events", "PLUGINS/new\nline"],
                   words: [#"cannot read the events file '"#, #"/new\nline': "#]),
         UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--launch-options", #"{"k":1,"k":2}"#],

@@ -84,12 +84,13 @@ import Testing
         let workspace = try Workspace("fault-timeout")
         defer { workspace.remove() }
         let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SPIN_AT=AT_OPEN_URL"])
-        let process = try LiveProcess(CLI.binary(), ["run", "--isolation", "none", "--plugin-dir", workspace.plugins, "--open-url", "myapp://x",
-                                                      "--container", workspace.root.file("container"),
+        let process = try LiveProcess(CLI.binary(), ["run", "--json", "--isolation", "none", "--plugin-dir", workspace.plugins,
+                                                      "--open-url", "myapp://x", "--container", workspace.root.file("container"),
                                                       "--call-timeout", "0.5"])
         defer { process.stop() }
-        #expect(process.waitForOutput(containing: "[com.example.hostile] warning: com.example.hostile did not return from open_url "
-                                      + "within 0.5 s (\(library)): a plugin in the host's process cannot be stopped"),
+        #expect(process.waitForOutput(containing: "com.example.hostile did not return from open_url within 0.5 s (\(library)): a plugin "
+                                      + #"in the host's process cannot be stopped, so the host waits for it","plugin":"com.example.hostile","#
+                                      + #""source":"plugboard","type":"log"}"#),
                 "\(process.output)")
     }
 

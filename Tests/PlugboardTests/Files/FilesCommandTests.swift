@@ -90,9 +90,9 @@ import Testing
         let workspace = try FilesWorkspace("cat-large")
         defer { workspace.remove() }
         FilesExpect.success(try workspace.files(["write", "Library/large.bin", "--text", ""]), "write")
-        // 192 MiB, sparse but for marks on both sides of the first chunks' edges and at the end;
-        // the command may use 64 MiB of data (`prlimit`): held whole, the file would not fit.
-        let size = 192 << 20, marks = [(256 << 10) - 1, 256 << 10, (512 << 10) + 1, size - 1]
+        // 96 MiB, sparse but for marks on both sides of the first chunks' edges and at the end;
+        // the command may use 32 MiB of data (`prlimit`): held whole, the file would not fit.
+        let size = 96 << 20, marks = [(256 << 10) - 1, 256 << 10, (512 << 10) + 1, size - 1]
         let file = try #require(FileHandle(forWritingAtPath: workspace.path("Library/large.bin")))
         for (number, offset) in marks.enumerated() {
             try file.seek(toOffset: UInt64(offset))
@@ -102,7 +102,7 @@ import Testing
         let output = workspace.root.file("output.bin")
         FilesExpect.success(try workspace.filesRedirected(
             ["cat", "Library/large.bin", "--container", workspace.container], stdoutFile: output,
-            through: ["prlimit", "--data=\(64 << 20)"]), "cat of a large file")
+            through: ["prlimit", "--data=\(32 << 20)"]), "cat of a large file")
         let copy = try #require(FileHandle(forReadingAtPath: output))
         defer { try? copy.close() }
         #expect(try copy.seekToEnd() == UInt64(size))

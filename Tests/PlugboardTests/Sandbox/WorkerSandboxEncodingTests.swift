@@ -16,14 +16,14 @@ import Testing
         grant.openFiles = 4096
         grant.threads = 64
         let sandbox = WorkerSandbox(libraries: ["/p/lib x.so", "/q/second,one.so"], landlockABI: 7, seccomp: true, limitsThreads: true,
-                                    strict: true, grant: grant, filter: [0, 1, 0xFF])
+                                    requiresThreadLimit: true, grant: grant, filter: [0, 1, 0xFF])
         #expect(try WorkerSandbox(encoded: sandbox.encoded) == sandbox)
-        let plain = WorkerSandbox(libraries: ["/p/l.so"], landlockABI: 0, seccomp: false, limitsThreads: false, strict: false, grant: SandboxGrant())
+        let plain = WorkerSandbox(libraries: ["/p/l.so"], landlockABI: 0, seccomp: false, limitsThreads: false, requiresThreadLimit: false, grant: SandboxGrant())
         #expect(try WorkerSandbox(encoded: plain.encoded) == plain)
     }
 
     @Test func aDamagedTextNamesTheField() {
-        let text = WorkerSandbox(libraries: ["/p/l.so"], landlockABI: 7, seccomp: true, limitsThreads: true, strict: false, grant: SandboxGrant()).encoded
+        let text = WorkerSandbox(libraries: ["/p/l.so"], landlockABI: 7, seccomp: true, limitsThreads: true, requiresThreadLimit: false, grant: SandboxGrant()).encoded
         #expect(throws: SandboxFailure.self) { try WorkerSandbox(encoded: text.replacingOccurrences(of: "network=none", with: "network=some")) }
         #expect(throws: SandboxFailure.self) { try WorkerSandbox(encoded: text.replacingOccurrences(of: "library=", with: "library=zz")) }
         #expect(throws: SandboxFailure.self) { try WorkerSandbox(encoded: "library") }

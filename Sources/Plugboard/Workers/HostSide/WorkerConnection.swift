@@ -113,9 +113,7 @@ final class WorkerConnection: Sendable {
             guard reported.withLock({ kinds in
                 kinds.count < SandboxDenial.kindsReported && kinds.insert(denial.kind).inserted
             }) else { return }
-            // `who` is a plugin id, or the library's path during its own functions (init…).
-            log(PluginLogRecord(source: HostIdentity.name, plugin: denial.who.flatMap { $0.hasPrefix("/") ? nil : $0 }, level: .warning,
-                                message: denial.sentence(library: library)))
+            log(.host(.warning, about: denial.who, in: library, denial.sentence(library: library)))
         }
     }
 

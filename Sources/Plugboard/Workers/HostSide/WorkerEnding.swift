@@ -17,7 +17,7 @@ public enum WorkerEnding: Error, Sendable, Equatable {
     /// "crashed with SIGSEGV", "exited with status 0", "did not return from … within 10 s"; `library`,
     /// when given and not `who`, is named after the callback.
     func sentence(who: String, callback: String, library: String?) -> String {
-        let place = library.map { $0 == who ? "" : " (\($0))" } ?? ""
+        let place = PluginLogRecord.place(of: who, in: library)
         return switch self {
         case .crashed(let signal): "\(who) crashed with \(Self.name(of: signal)) in \(callback)\(place)"
         case .exited(let status): "\(who) exited with status \(status) in \(callback)\(place)"

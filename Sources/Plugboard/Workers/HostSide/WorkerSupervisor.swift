@@ -64,7 +64,7 @@ final class WorkerSupervisor {
     private func failed(_ connection: WorkerConnection, _ ending: WorkerEnding, who: String, callback: String) -> PluginFailure {
         let sentence = ending.sentence(who: who, callback: callback, library: connection.library)
         if connection.markReported() {
-            log(PluginLogRecord(source: HostIdentity.name, plugin: who == connection.library ? nil : who, level: .error, message: sentence))
+            log(.host(.error, about: who, in: connection.library, sentence))
         }
         let failure = PluginFailure(plugin: PluginID(unchecked: who), message: sentence)
         withdraw(connection, failure: failure)

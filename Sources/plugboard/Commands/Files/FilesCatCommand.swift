@@ -8,7 +8,8 @@ struct FilesCatCommand: FilesSubcommand {
         abstract: "Write a file's bytes to standard output, unchanged (binary-safe).",
         discussion: """
             Only regular files are read: a directory, a FIFO, a device or a symbolic link is refused. \
-            A file of any size is written as it is read, a part at a time.
+            A file of any size is written as it is read, a part at a time: when reading fails \
+            midway (exit 1), standard output holds the part read before.
 
             Examples:
               plugboard files cat Documents/notes/a.txt
