@@ -63,11 +63,11 @@ public struct PluginLogRecord: Sendable, Codable {
 
 extension PluginLogRecord {
     /// The host's own line about what `who` did in `library`'s code: a line about the plugin `who`
-    /// names, or about no plugin when `who` is the library itself (its `init`, `deinit`…) or no library
-    /// is known.
+    /// names, or about no plugin when `who` is a library's path (its `init`, `deinit`…; a scanner
+    /// worker runs several libraries) or no library is known.
     static func host(_ level: Level, about who: String?, in library: String?, _ message: String) -> PluginLogRecord {
-        PluginLogRecord(source: HostIdentity.name, plugin: who.flatMap { place(of: $0, in: library).isEmpty ? nil : $0 },
-                        level: level, message: message)
+        let plugin = who.flatMap { $0.hasPrefix("/") || place(of: $0, in: library).isEmpty ? nil : $0 }
+        return PluginLogRecord(source: HostIdentity.name, plugin: plugin, level: level, message: message)
     }
 
     /// " (LIBRARY)": where `who` ran, said after its callback in a host's sentence; "" when `who` is
