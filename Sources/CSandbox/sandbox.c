@@ -30,6 +30,74 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* ---- Errors ----------------------------------------------------------------------------- */
+
+/* Writes "what: cause" to `error` and returns -1; `cause` is errno's text when errno is set. */
+static int fail(char *error, size_t size, int saved_errno, const char *format, ...) {
+    va_list list;
+    va_start(list, format);
+    int length = vsnprintf(error, size, format, list);
+    va_end(list);
+    if (saved_errno && length >= 0 && (size_t)length < size) {
+        snprintf(error + length, size - (size_t)length, ": %s", strerror(saved_errno));
+    }
+    return -1;
+}
+
+/* ---- Descriptors, threads, limits, privileges --------------------------------------------- */
+
+/* The number of threads of this process, from /proc/self/task; -1 when it cannot be read. */
+static int thread_count(void) {
+    DIR *tasks = opendir("/proc/self/task");
+    if (!tasks) return -1;
+    int count = 0;
+    for (struct dirent *entry; (entry = readdir(tasks));) {
+        if (entry->d_name[0] != '.') count++;
+    }
+    closedir(tasks);
+    return count;
+}
+
+/* Closes every descriptor from `first` on. */
+static int close_from(int first) {
+    if (syscall(SYS_close_range, (unsigned)first, ~0U, 0) == 0) return 0;
+    if (errno != ENOSYS) return -1;
+    for (int fd = first; fd < 65536; fd++) close(fd);
+    return 0;
+}
+
+/* Lowers `resource` to `value` (soft and hard; never raises either). */
+static int limit(int resource, uint64_t value) {
+    struct rlimit current;
+    if (getrlimit(resource, &current) != 0) return -1;
+    rlim_t wanted = (rlim_t)value;
+    struct rlimit lowered = {
+        .rlim_cur = current.rlim_cur < wanted ? current.rlim_cur : wanted,
+        .rlim_max = current.rlim_max < wanted ? current.rlim_max : wanted,
+    };
+    return setrlimit(resource, &lowered);
+}
+
+/* Empties the bounding, ambient, inheritable, permitted and effective capability sets. */
+static int drop_capabilities(char *error, size_t size) {
+    struct __user_cap_header_struct header = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
+    struct __user_cap_data_struct data[2];
+    if (syscall(SYS_capget, &header, data) != 0) return fail(error, size, errno, "cannot read the capabilities");
+    int can_drop_bounding = (data[0].effective >> CAP_SETPCAP) & 1;
+    for (int cap = 0; cap < 64; cap++) {
+        if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) != 1) continue;
+        if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && can_drop_bounding) {
+            return fail(error, size, errno, "cannot drop capability %d from the bounding set", cap);
+        }
+    }
+    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) {
+        return fail(error, size, errno, "cannot clear the ambient capabilities");
+    }
+    memset(data, 0, sizeof data);
+    if (syscall(SYS_capset, &header, data) != 0) return fail(error, size, errno, "cannot drop the capabilities");
+    return 0;
+}
+
 /* ---- Counting a worker's threads apart ------------------------------------------------------- */
 
 /* The real uids a worker of a host running as root takes: 0x7F000000 and 24 bits. */
@@ -130,15 +198,6 @@ static int limit_holds(void) {
     return refused;
 }
 
-/* Clears the calling thread's effective capabilities (its permitted ones stay); 0, or -1. */
-static int clear_effective_capabilities(void) {
-    struct __user_cap_header_struct header = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
-    struct __user_cap_data_struct data[2];
-    if (syscall(SYS_capget, &header, data) != 0) return -1;
-    data[0].effective = data[1].effective = 0;
-    return (int)syscall(SYS_capset, &header, data);
-}
-
 /* What the probe's child tries: one way of ::count_apart. */
 typedef struct {
     pbs_way_t way;
@@ -151,7 +210,8 @@ typedef struct {
 static int probe_step(void *argument) {
     const pbs_probe_step_t *step = argument;
     int result = step->way == PBS_OWN_UID ? take_own_uid() : write_maps(&step->maps);
-    int answer = result == 0 ? (clear_effective_capabilities() == 0 && limit_holds() ? 0 : 1) : errno == EINVAL ? 2 : 1;
+    char unused[128];
+    int answer = result == 0 ? (drop_capabilities(unused, sizeof unused) == 0 && limit_holds() ? 0 : 1) : errno == EINVAL ? 2 : 1;
     syscall(SYS_exit, answer);
     return 1;
 }
@@ -199,74 +259,6 @@ void pbs_probe(pbs_support_t *support) {
     support->pidfd = watch >= 0;
     if (watch >= 0) close(watch);
     support->threads = probe_count_apart(support->seccomp);
-}
-
-/* ---- Errors ----------------------------------------------------------------------------- */
-
-/* Writes "what: cause" to `error` and returns -1; `cause` is errno's text when errno is set. */
-static int fail(char *error, size_t size, int saved_errno, const char *format, ...) {
-    va_list list;
-    va_start(list, format);
-    int length = vsnprintf(error, size, format, list);
-    va_end(list);
-    if (saved_errno && length >= 0 && (size_t)length < size) {
-        snprintf(error + length, size - (size_t)length, ": %s", strerror(saved_errno));
-    }
-    return -1;
-}
-
-/* ---- Descriptors, threads, limits, privileges --------------------------------------------- */
-
-/* The number of threads of this process, from /proc/self/task; -1 when it cannot be read. */
-static int thread_count(void) {
-    DIR *tasks = opendir("/proc/self/task");
-    if (!tasks) return -1;
-    int count = 0;
-    for (struct dirent *entry; (entry = readdir(tasks));) {
-        if (entry->d_name[0] != '.') count++;
-    }
-    closedir(tasks);
-    return count;
-}
-
-/* Closes every descriptor from `first` on. */
-static int close_from(int first) {
-    if (syscall(SYS_close_range, (unsigned)first, ~0U, 0) == 0) return 0;
-    if (errno != ENOSYS) return -1;
-    for (int fd = first; fd < 65536; fd++) close(fd);
-    return 0;
-}
-
-/* Lowers `resource` to `value` (soft and hard; never raises either). */
-static int limit(int resource, uint64_t value) {
-    struct rlimit current;
-    if (getrlimit(resource, &current) != 0) return -1;
-    rlim_t wanted = (rlim_t)value;
-    struct rlimit lowered = {
-        .rlim_cur = current.rlim_cur < wanted ? current.rlim_cur : wanted,
-        .rlim_max = current.rlim_max < wanted ? current.rlim_max : wanted,
-    };
-    return setrlimit(resource, &lowered);
-}
-
-/* Empties the bounding, ambient, inheritable, permitted and effective capability sets. */
-static int drop_capabilities(char *error, size_t size) {
-    struct __user_cap_header_struct header = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
-    struct __user_cap_data_struct data[2];
-    if (syscall(SYS_capget, &header, data) != 0) return fail(error, size, errno, "cannot read the capabilities");
-    int can_drop_bounding = (data[0].effective >> CAP_SETPCAP) & 1;
-    for (int cap = 0; cap < 64; cap++) {
-        if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) != 1) continue;
-        if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && can_drop_bounding) {
-            return fail(error, size, errno, "cannot drop capability %d from the bounding set", cap);
-        }
-    }
-    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) {
-        return fail(error, size, errno, "cannot clear the ambient capabilities");
-    }
-    memset(data, 0, sizeof data);
-    if (syscall(SYS_capset, &header, data) != 0) return fail(error, size, errno, "cannot drop the capabilities");
-    return 0;
 }
 
 /* ---- Landlock ------------------------------------------------------------------------------ */

@@ -55,7 +55,6 @@ struct ValidateCommand: ParsableCommand {
                 + ValidationCheck.all.map(\.name).joined(separator: ", "))
         }
         if !list, selectedChecks.isEmpty { throw ValidationError("--include and --exclude leave no check to run") }
-        if !list { _ = try libraries() }
     }
 
     /// The libraries to check, as absolute paths: each file given, and the `*.so` files of each
@@ -87,6 +86,8 @@ struct ValidateCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Folders are listed once, here; one that cannot be used is a usage error, before any check runs.
+        let paths = list ? [] : try libraries()
         let console = Console.takeStandardOutput()
         guard !list else {
             ValidationCheck.all.forEach { console.line(ValidationFormat.padded($0.name) + $0.description) }
@@ -97,7 +98,7 @@ struct ValidateCommand: ParsableCommand {
                                   trust: trust.policy)
         var failed = false
         var documents: [LibraryResults] = []
-        for path in try libraries() {
+        for path in paths {
             let results = validator.validate(path, checks: checks)
             failed = failed || results.contains(where: \.isFailure)
             let shown = onlyFailed ? results.filter(\.isFailure) : results

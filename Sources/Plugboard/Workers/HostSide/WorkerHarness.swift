@@ -11,9 +11,9 @@ import Synchronization
 
 /// One plugin library loaded in a fresh worker of its own, for a tool that exercises it the way a
 /// host will use it (`plugboard validate`): the host that loaded it, for the embedding API's events,
-/// and what that API does not offer: running the library's `deinit` and its `init` again in the same worker, how the worker ended,
-/// the bus calls the host refused the library (typed), the names its plugins observe, the symbols
-/// its file exports. The library's files service works on a scratch container of its own: a new
+/// and what that API does not offer: running the library's `deinit` and its `init` again in the
+/// same worker, how the worker ended, the bus calls the host refused the library (typed), the names
+/// its plugins observe, the symbols its file exports. The library's files service works on a scratch container of its own: a new
 /// temporary directory, removed with the harness.
 ///
 /// Use it from one thread, as a host.
