@@ -60,7 +60,9 @@ let package = Package(
         // so a Swift author conforms to the very protocols the host dispatches to. It is linked statically
         // into each Swift plugin: only C types cross a plugin's boundary, so the host never casts a
         // plugin's Swift types and the two copies never meet.
-        .target(name: "PlugboardPluginAPI", dependencies: ["CPlugboard", "CFFI"]),
+        // Lifetimes: TextSpan, the text a plugin is lent, is a view that cannot outlive the call.
+        .target(name: "PlugboardPluginAPI", dependencies: ["CPlugboard", "CFFI"],
+                swiftSettings: [.enableExperimentalFeature("Lifetimes")]),
         // The Swift plugin SDK: turns plugin values into the C entry record, vtables and host services
         // (a swift-log Logger, files, completions). It carries its own swift-log: only C crosses.
         .target(

@@ -24,7 +24,7 @@ final class BenchmarkPlugin: OpenURLPlugin, MemoryWarningPlugin {
         descriptor = PluginDescriptor(id: try PluginID(validating: id), version: "1.0.0")
     }
 
-    func open(url: UTF8Span, options: UTF8Span) -> Bool {
+    func open(url: TextSpan, options: TextSpan) -> Bool {
         url.hasBytePrefix("benchapp://")
     }
 

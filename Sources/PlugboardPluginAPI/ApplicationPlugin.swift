@@ -6,8 +6,8 @@
 /// thread, one at a time.
 ///
 /// Text: each method that carries text or bytes comes in two forms. The host calls the borrowed
-/// one, which lends them for the call as `UTF8Span` (bytes as `Span<UInt8>`): no copy and no
-/// allocation, valid until the method returns (`String(copying:)` keeps a copy). Its default copies
+/// one, which lends them for the call as ``TextSpan`` (bytes as `Span<UInt8>`): no copy, no
+/// allocation and no call, valid until the method returns (`String(copying:)` keeps a copy). Its default copies
 /// them into a `String` (or an array) and calls the other form, which is the one to implement
 /// when convenience matters more than a copy per call. Text that is not UTF-8 arrives repaired
 /// with U+FFFD.

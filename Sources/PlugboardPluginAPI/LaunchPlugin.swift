@@ -6,9 +6,9 @@
 public protocol LaunchPlugin: ApplicationPlugin {
     /// The application is about to finish launching; `options` is JSON object text, borrowed for
     /// the call. Return false to veto. Default: the `String` form.
-    func willFinishLaunching(options: UTF8Span) -> Bool
-    /// The application finished launching; same meaning as ``willFinishLaunching(options:)-(UTF8Span)``.
-    func didFinishLaunching(options: UTF8Span) -> Bool
+    func willFinishLaunching(options: TextSpan) -> Bool
+    /// The application finished launching; same meaning as ``willFinishLaunching(options:)-(TextSpan)``.
+    func didFinishLaunching(options: TextSpan) -> Bool
     /// The application is about to finish launching; `options` is JSON object text.
     /// Return false to veto. Default: true.
     func willFinishLaunching(options: String) -> Bool
@@ -18,9 +18,9 @@ public protocol LaunchPlugin: ApplicationPlugin {
 
 extension LaunchPlugin {
     /// The default: the `String` form, with the text copied.
-    public func willFinishLaunching(options: UTF8Span) -> Bool { willFinishLaunching(options: String(copying: options)) }
+    public func willFinishLaunching(options: TextSpan) -> Bool { willFinishLaunching(options: String(copying: options)) }
     /// The default: the `String` form, with the text copied.
-    public func didFinishLaunching(options: UTF8Span) -> Bool { didFinishLaunching(options: String(copying: options)) }
+    public func didFinishLaunching(options: TextSpan) -> Bool { didFinishLaunching(options: String(copying: options)) }
     /// The default: see the requirement.
     public func willFinishLaunching(options: String) -> Bool { true }
     /// The default: see the requirement.

@@ -6,14 +6,14 @@
 public protocol OpenURLPlugin: ApplicationPlugin {
     /// Return true if this plugin handled `url`; `options` is JSON object text. Both are borrowed
     /// for the call. Default: the `String` form.
-    func open(url: UTF8Span, options: UTF8Span) -> Bool
+    func open(url: TextSpan, options: TextSpan) -> Bool
     /// Return true if this plugin handled `url`; `options` is JSON object text. Default: false.
     func open(url: String, options: String) -> Bool
 }
 
 extension OpenURLPlugin {
     /// The default: the `String` form, with the text copied.
-    public func open(url: UTF8Span, options: UTF8Span) -> Bool {
+    public func open(url: TextSpan, options: TextSpan) -> Bool {
         open(url: String(copying: url), options: String(copying: options))
     }
     /// The default: see the requirement.

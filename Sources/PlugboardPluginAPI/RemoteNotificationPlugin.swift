@@ -8,10 +8,10 @@ public protocol RemoteNotificationPlugin: ApplicationPlugin {
     /// The device registered; `deviceToken` is opaque bytes, borrowed for the call. Default: the array form.
     func didRegisterForRemoteNotifications(deviceToken: Span<UInt8>)
     /// Registration failed for `error`, borrowed for the call. Default: the `String` form.
-    func didFailToRegisterForRemoteNotifications(error: UTF8Span)
+    func didFailToRegisterForRemoteNotifications(error: TextSpan)
     /// A notification arrived with `userInfo` (JSON object text, borrowed for the call); call
     /// `completion` exactly once, now or later, on any thread. Default: the `String` form.
-    func didReceiveRemoteNotification(userInfo: UTF8Span, completion: FetchCompletion)
+    func didReceiveRemoteNotification(userInfo: TextSpan, completion: FetchCompletion)
     /// The device registered; `deviceToken` is opaque bytes. Default: nothing.
     func didRegisterForRemoteNotifications(deviceToken: [UInt8])
     /// Registration failed for `error`. Default: nothing.
@@ -27,11 +27,11 @@ extension RemoteNotificationPlugin {
         didRegisterForRemoteNotifications(deviceToken: deviceToken.withUnsafeBufferPointer { Array($0) })
     }
     /// The default: the `String` form, with the text copied.
-    public func didFailToRegisterForRemoteNotifications(error: UTF8Span) {
+    public func didFailToRegisterForRemoteNotifications(error: TextSpan) {
         didFailToRegisterForRemoteNotifications(error: String(copying: error))
     }
     /// The default: the `String` form, with the text copied.
-    public func didReceiveRemoteNotification(userInfo: UTF8Span, completion: FetchCompletion) {
+    public func didReceiveRemoteNotification(userInfo: TextSpan, completion: FetchCompletion) {
         didReceiveRemoteNotification(userInfo: String(copying: userInfo), completion: completion)
     }
     /// The default: see the requirement.

@@ -93,10 +93,10 @@ enum ConcernTables {
         }))
 
     /// Runs `body` with the `length` UTF-8 bytes at `bytes` borrowed as text, unchecked (empty for
-    /// NULL): the host passes UTF-8 only (``withUTF8Span(_:count:_:)``).
+    /// NULL): the host passes UTF-8 only (``withTextSpan(_:count:_:)``).
     @inline(__always)
-    private static func text<Result>(_ bytes: UnsafePointer<CChar>?, _ length: Int, _ body: (UTF8Span) -> Result) -> Result {
-        withUTF8Span(UnsafeRawPointer(bytes)?.assumingMemoryBound(to: UInt8.self), count: length, body)
+    private static func text<Result>(_ bytes: UnsafePointer<CChar>?, _ length: Int, _ body: (TextSpan) -> Result) -> Result {
+        withTextSpan(UnsafeRawPointer(bytes)?.assumingMemoryBound(to: UInt8.self), count: length, body)
     }
 }
 

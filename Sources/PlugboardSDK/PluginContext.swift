@@ -3,7 +3,7 @@ import PlugboardPluginAPI
 
 /// One plugin as the host's `ctx`: the plugin value and, for each concern it takes part in, its
 /// conformance to that concern's protocol (nil for the rest). Text and bytes reach the plugin
-/// borrowed (`UTF8Span`, `Span`), as the concern protocols' borrowed forms take them.
+/// borrowed (`TextSpan`, `Span`), as the concern protocols' borrowed forms take them.
 ///
 /// Each conformance is cast once, here, and kept behind a reference of its own (``Conformance``),
 /// which the callbacks borrow: a call reaches the plugin's method with one witness call, with no

@@ -37,10 +37,10 @@ struct LinkHistoryPlugin: OpenURLPlugin, UserActivityPlugin, TerminationPlugin {
     }
 
     /// Handles `swiftapp://` links; any other link is left to the next plugin. The text is lent for
-    /// the call (`UTF8Span`): a link that is not ours costs no copy, and ours is copied into a
+    /// the call (`TextSpan`): a link that is not ours costs no copy, and ours is copied into a
     /// `String` to be kept. (Writing `func open(url: String, options: String)` instead works too, and
     /// copies both texts on every call.)
-    func open(url: UTF8Span, options: UTF8Span) -> Bool {
+    func open(url: TextSpan, options: TextSpan) -> Bool {
         guard url.hasBytePrefix(Self.scheme) else { return false }
         let link = String(copying: url)
         let target = link.dropFirst(Self.scheme.utf8CodeUnitCount)
@@ -57,7 +57,7 @@ struct LinkHistoryPlugin: OpenURLPlugin, UserActivityPlugin, TerminationPlugin {
 
     /// Continues the `com.example.swift-links.show-history` activity (Handoff: the user was looking
     /// at the history on another device): logs the history; any other activity is left to the next plugin.
-    func continueUserActivity(type: UTF8Span, userInfo: UTF8Span) -> Bool {
+    func continueUserActivity(type: TextSpan, userInfo: TextSpan) -> Bool {
         guard type.bytesEqual(to: "com.example.swift-links.show-history".utf8) else { return false }
         do {
             let links = try readHistory().split(separator: "\n")

@@ -169,25 +169,25 @@ extension LifecycleEvent {
         switch self {
         case .willFinishLaunching(let options):
             guard let plugin = plugin as? any LaunchPlugin else { return nil }
-            return options.withUTF8Span { plugin.willFinishLaunching(options: $0) }
+            return options.withTextSpan { plugin.willFinishLaunching(options: $0) }
         case .didFinishLaunching(let options):
             guard let plugin = plugin as? any LaunchPlugin else { return nil }
-            return options.withUTF8Span { plugin.didFinishLaunching(options: $0) }
+            return options.withTextSpan { plugin.didFinishLaunching(options: $0) }
         case .openURL(let url, let options):
             guard let plugin = plugin as? any OpenURLPlugin else { return nil }
-            return url.withUTF8Span { url in options.withUTF8Span { plugin.open(url: url, options: $0) } }
+            return url.withTextSpan { url in options.withTextSpan { plugin.open(url: url, options: $0) } }
         case .continueUserActivity(let type, let userInfo):
             guard let plugin = plugin as? any UserActivityPlugin else { return nil }
-            return type.withUTF8Span { type in userInfo.withUTF8Span { plugin.continueUserActivity(type: type, userInfo: $0) } }
+            return type.withTextSpan { type in userInfo.withTextSpan { plugin.continueUserActivity(type: type, userInfo: $0) } }
         case .remoteNotification(let userInfo, _):
             guard let plugin = plugin as? any RemoteNotificationPlugin, let completion = completion() else { return nil }
-            userInfo.withUTF8Span { plugin.didReceiveRemoteNotification(userInfo: $0, completion: completion) }
+            userInfo.withTextSpan { plugin.didReceiveRemoteNotification(userInfo: $0, completion: completion) }
         case .registerToken(let token):
             guard let plugin = plugin as? any RemoteNotificationPlugin else { return nil }
             token.withUnsafeBufferPointer { plugin.didRegisterForRemoteNotifications(deviceToken: $0.span) }
         case .registerFailed(let error):
             guard let plugin = plugin as? any RemoteNotificationPlugin else { return nil }
-            error.withUTF8Span { plugin.didFailToRegisterForRemoteNotifications(error: $0) }
+            error.withTextSpan { plugin.didFailToRegisterForRemoteNotifications(error: $0) }
         case .memoryWarning:
             guard let plugin = plugin as? any MemoryWarningPlugin else { return nil }
             plugin.didReceiveMemoryWarning()

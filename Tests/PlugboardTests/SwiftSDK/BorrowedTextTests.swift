@@ -3,27 +3,27 @@ import Testing
 @testable import Plugboard
 
 /// The concern protocols' borrowed forms: the host calls them, a plugin implements either form,
-/// bytes that are not UTF-8 arrive repaired, and `hasBytePrefix` compares bytes.
+/// bytes that are not UTF-8 arrive repaired, and ``TextSpan`` compares bytes.
 @Suite struct BorrowedTextTests {
     /// Implements only the borrowed forms and records the text it was lent, copied.
     struct BorrowingPlugin: LaunchPlugin, OpenURLPlugin, UserActivityPlugin, RemoteNotificationPlugin {
         let descriptor: PluginDescriptor
         let log: CallLog
 
-        func willFinishLaunching(options: UTF8Span) -> Bool { log.record("launch \(String(copying: options))"); return true }
-        func open(url: UTF8Span, options: UTF8Span) -> Bool {
+        func willFinishLaunching(options: TextSpan) -> Bool { log.record("launch \(String(copying: options))"); return true }
+        func open(url: TextSpan, options: TextSpan) -> Bool {
             log.record("open \(String(copying: url)) \(String(copying: options))")
             return url.hasBytePrefix("borrow://")
         }
-        func continueUserActivity(type: UTF8Span, userInfo: UTF8Span) -> Bool {
+        func continueUserActivity(type: TextSpan, userInfo: TextSpan) -> Bool {
             log.record("activity \(String(copying: type)) \(String(copying: userInfo))")
             return false
         }
         func didRegisterForRemoteNotifications(deviceToken: Span<UInt8>) {
             log.record("token \((0..<deviceToken.count).map { String(deviceToken[$0], radix: 16) }.joined(separator: " "))")
         }
-        func didFailToRegisterForRemoteNotifications(error: UTF8Span) { log.record("failed \(String(copying: error))") }
-        func didReceiveRemoteNotification(userInfo: UTF8Span, completion: FetchCompletion) {
+        func didFailToRegisterForRemoteNotifications(error: TextSpan) { log.record("failed \(String(copying: error))") }
+        func didReceiveRemoteNotification(userInfo: TextSpan, completion: FetchCompletion) {
             log.record("notification \(String(copying: userInfo))")
             completion(.newData)
         }
@@ -77,7 +77,7 @@ import Testing
 
     @Test func bytePrefixComparesBytes() {
         /// `#expect` cannot hold a non-escapable value: the span lives in here.
-        func starts(_ text: String, with prefix: StaticString) -> Bool { text.utf8Span.hasBytePrefix(prefix) }
+        func starts(_ text: String, with prefix: StaticString) -> Bool { TextSpan(text.utf8Span).hasBytePrefix(prefix) }
         #expect(starts("benchapp://x", with: "benchapp://"))
         #expect(starts("benchapp://x", with: ""))
         #expect(starts("", with: ""))
@@ -88,6 +88,28 @@ import Testing
         // Bytes, not characters: "é" precomposed is not "e" and a combining accent, as String sees it.
         #expect(!starts("\u{E9}t\u{E9}", with: "e\u{301}"))
         #expect("\u{E9}t\u{E9}".hasPrefix("e\u{301}"))
+    }
+
+    @Test func bytesEqualComparesEveryByte() {
+        func equal(_ text: String, _ other: String) -> Bool { TextSpan(text.utf8Span).bytesEqual(to: other.utf8) }
+        #expect(equal("org.test.activity", "org.test.activity"))
+        #expect(equal("", ""))
+        #expect(!equal("org.test.activity", "org.test.activit"))
+        #expect(!equal("org.test.activit", "org.test.activity"))
+        #expect(!equal("\u{E9}", "e\u{301}"))
+    }
+
+    @Test func aTextSpanReadsAsTheStandardLibrarysUTF8Span() {
+        func read(_ text: String, against other: String) -> (count: Int, isEmpty: Bool, equivalent: Bool, copy: String) {
+            let span = TextSpan(text.utf8Span)
+            return (span.count, span.isEmpty, span.utf8Span.isCanonicallyEquivalent(to: other.utf8Span), String(copying: span))
+        }
+        // "e" and a combining accent, then "é" precomposed: canonically "été".
+        let accented = read("e\u{301}t\u{E9}", against: "\u{E9}t\u{E9}")
+        #expect(accented.count == 6 && !accented.isEmpty && accented.equivalent && accented.copy == "e\u{301}t\u{E9}")
+        let empty = read("", against: "")
+        #expect(empty.count == 0 && empty.isEmpty && empty.equivalent && empty.copy == "")
+        #expect(!read("ete", against: "\u{E9}t\u{E9}").equivalent)
     }
 
     @Test func asciiIsRecognizedAtEveryLengthAndPosition() {
@@ -107,10 +129,10 @@ import Testing
     /// The SDK lends what the host passes as it is: the host passes UTF-8 only.
     @Test func lentTextIsTheHostsBytes() {
         func lent(_ bytes: [UInt8]) -> [UInt8] {
-            bytes.withUnsafeBufferPointer { buffer in withUTF8Span(buffer.baseAddress, count: buffer.count) { Array(String(copying: $0).utf8) } }
+            bytes.withUnsafeBufferPointer { buffer in withTextSpan(buffer.baseAddress, count: buffer.count) { Array(String(copying: $0).utf8) } }
         }
         #expect(lent(Array("plain".utf8)) == Array("plain".utf8))
         #expect(lent(Array("h\u{E9}llo \u{65E5}\u{672C}".utf8)) == Array("h\u{E9}llo \u{65E5}\u{672C}".utf8))
-        #expect(withUTF8Span(nil, count: 5) { $0.count } == 0)
+        #expect(withTextSpan(nil, count: 5) { $0.count } == 0)
     }
 }

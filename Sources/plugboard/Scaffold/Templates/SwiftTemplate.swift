@@ -53,14 +53,14 @@ extension LanguageTemplate {
                         }
 
                         /// Launch is a vote: false would veto it. Text is lent for the call
-                        /// (`UTF8Span`, no copy); the `String` forms of the methods work too, at a copy per call.
-                        func didFinishLaunching(options: UTF8Span) -> Bool {
+                        /// (`TextSpan`, no copy); the `String` forms of the methods work too, at a copy per call.
+                        func didFinishLaunching(options: TextSpan) -> Bool {
                             log.info("launched")
                             return true
                         }
 
                         /// Asked for each URL until a plugin answers true.
-                        func open(url: UTF8Span, options: UTF8Span) -> Bool {
+                        func open(url: TextSpan, options: TextSpan) -> Bool {
                             guard url.hasBytePrefix(Self.scheme) else { return false }
                             log.info("open \(String(copying: url).dropFirst(Self.scheme.utf8CodeUnitCount))")
                             return true
