@@ -1,4 +1,5 @@
 // swift-tools-version:6.3
+import CompilerPluginSupport
 import PackageDescription
 
 // The host's executables export no symbol. Linked with the Swift runtime inside (`--static-swift-stdlib`, how
@@ -13,6 +14,9 @@ let package = Package(
         .library(name: "Plugboard", targets: ["Plugboard"]),
         .library(name: "PlugboardFiles", targets: ["PlugboardFiles"]),
         .library(name: "PlugboardSDK", targets: ["PlugboardSDK"]),
+        // `@Plugin`, which gives a Swift plugin type C entries of its own; apart from PlugboardSDK, as it
+        // builds swift-syntax with the plugin.
+        .library(name: "PlugboardSDKMacros", targets: ["PlugboardSDKMacros"]),
         // The Swift example plugin: a drop-in `.so` (libSwiftExamplePlugin.so).
         .library(name: "SwiftExamplePlugin", type: .dynamic, targets: ["SwiftExamplePlugin"]),
         .executable(name: "plugboard", targets: ["plugboard"]),
@@ -26,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         // The C ABI: the top-level include/ is a header-only C module.
@@ -68,8 +73,14 @@ let package = Package(
         .target(
             name: "PlugboardSDK",
             dependencies: ["CPlugboard", "CFFI", "PlugboardPluginAPI", .product(name: "Logging", package: "swift-log")]),
+        // `@Plugin`: the macro's declaration (PlugboardSDKMacros) and its compiler plugin.
+        .target(name: "PlugboardSDKMacros", dependencies: ["PlugboardSDK", "PlugboardMacroPlugin"]),
+        .macro(
+            name: "PlugboardMacroPlugin",
+            dependencies: [.product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                           .product(name: "SwiftCompilerPlugin", package: "swift-syntax")]),
         // The Swift example plugin (plugins/swift-example), built as a drop-in .so.
-        .target(name: "SwiftExamplePlugin", dependencies: ["PlugboardSDK"], path: "plugins/swift-example"),
+        .target(name: "SwiftExamplePlugin", dependencies: ["PlugboardSDKMacros"], path: "plugins/swift-example"),
         // The host library: loader, registry, dispatcher, host services, built-in plugins, workers.
         .target(
             name: "Plugboard",
@@ -104,7 +115,7 @@ let package = Package(
             dependencies: ["Plugboard", "CBenchmarkBaseline", "PlugboardChildProcess", "PlugboardFiles",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "PlugboardFilesBenchmark", dependencies: ["PlugboardFiles"]),
-        .target(name: "PlugboardBenchmarkSwiftPlugin", dependencies: ["PlugboardSDK"]),
+        .target(name: "PlugboardBenchmarkSwiftPlugin", dependencies: ["PlugboardSDKMacros"]),
         .testTarget(
             name: "PlugboardFilesTests",
             dependencies: ["PlugboardFiles", "PlugboardChildProcess",
@@ -115,7 +126,8 @@ let package = Package(
         .testTarget(
             name: "PlugboardTests",
             dependencies: ["Plugboard", "PlugboardValidation", "CPlugboard", "PlugboardChildProcess", "plugboard", "plugboard-worker",
-                           .product(name: "Logging", package: "swift-log")],
+                           "PlugboardMacroPlugin", .product(name: "Logging", package: "swift-log"),
+                           .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax")],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

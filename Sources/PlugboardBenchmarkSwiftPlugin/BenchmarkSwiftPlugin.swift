@@ -2,7 +2,7 @@
 // the same trivial work as the C, C++ and Rust ones, written the way the Swift example is.
 // The benchmark copies libPlugboardBenchmarkSwiftPlugin.so into one folder per plugin count.
 import Glibc
-import PlugboardSDK
+import PlugboardSDKMacros
 import Synchronization
 
 /// Registers `$PLUGBOARD_BENCHMARK_PLUGINS` plugins (default 1), with ids that name the count.
@@ -14,7 +14,9 @@ public func plugboardEntry() -> UnsafePointer<pb_entry_t> {
     }
 }
 
-/// Answers whether a URL has the `benchapp://` scheme, and counts memory warnings.
+/// Answers whether a URL has the `benchapp://` scheme, and counts memory warnings; its entries are
+/// its own (`@Plugin`).
+@Plugin
 final class BenchmarkPlugin: OpenURLPlugin, MemoryWarningPlugin {
     let descriptor: PluginDescriptor
     /// Memory warnings received (relaxed: the count matters, not the order).

@@ -8,10 +8,13 @@ import PlugboardPluginAPI
 /// Each conformance is cast once, here, and kept behind a reference of its own (``Conformance``),
 /// which the callbacks borrow: a call reaches the plugin's method with one witness call, with no
 /// cast, no copy of an existential and no reference counting per call.
-/// Retained from `register_plugins` until `deinit`; the vtables borrow it with ``with(_:_:else:_:)``.
-/// Sendable by hand: the host makes every call of a plugin on its one dispatch thread, one at a
-/// time (the C ABI's thread rule), so the plugin value is never used by two threads at once.
-final class PluginContext: @unchecked Sendable {
+/// Retained from `register_plugins` until `deinit`; the vtables borrow it with ``with(_:_:else:_:)``,
+/// a type's own entries with ``with(_:as:else:_:)``. Each is a ``TypedPluginContext`` of the
+/// plugin's type. Sendable by hand: the host makes every call of a plugin on its one dispatch
+/// thread, one at a time (the C ABI's thread rule), so the plugin value is never used by two
+/// threads at once.
+@usableFromInline
+class PluginContext: @unchecked Sendable {
     let plugin: any ApplicationPlugin
     let launch: Unmanaged<Conformance<any LaunchPlugin>>?
     let openURL: Unmanaged<Conformance<any OpenURLPlugin>>?
@@ -26,12 +29,21 @@ final class PluginContext: @unchecked Sendable {
     let functions: [ExportedFunction]
     /// Keeps the conformances, which the callbacks borrow with no reference count.
     private let conformances: [AnyObject]
+    /// The plugin type's own entries (``Plugin()``), when it has them; else the shared tables serve.
+    let entries: PluginEntries?
+
+    /// The context of `plugin`, typed by its dynamic type (the existential opened).
+    static func make(_ plugin: any ApplicationPlugin, host: PlugboardHost) -> PluginContext {
+        func typed<Plugin: ApplicationPlugin>(_ plugin: Plugin) -> PluginContext { TypedPluginContext(plugin, host: host) }
+        return typed(plugin)
+    }
 
     /// Keeps `plugin` and its conformances to the concern protocols it both conforms to and
     /// declares in `concerns`, and makes the C functions of its functions (logged through `host`
     /// for the plugin).
-    init(_ plugin: any ApplicationPlugin, host: PlugboardHost) {
+    fileprivate init(_ plugin: any ApplicationPlugin, entries: PluginEntries?, host: PlugboardHost) {
         let concerns = plugin.concerns
+        self.entries = entries
         self.plugin = plugin
         let log = host.logger(for: plugin.descriptor.id)
         functions = ((plugin as? any FunctionsPlugin)?.functions ?? []).compactMap { ExportedFunction.make($0, log: log) }
@@ -67,6 +79,15 @@ final class PluginContext: @unchecked Sendable {
         }
     }
 
+    /// `body` with the plugin of `ctx`, which a type's own entries know to be a `Plugin`: read in place,
+    /// with no cast and no witness (``PluginEntries`` are only given to a context of their type).
+    @inlinable @inline(__always)
+    static func with<Plugin: ApplicationPlugin, Result>(_ ctx: UnsafeMutableRawPointer?, as type: Plugin.Type, else fallback: Result,
+                                     _ body: (Plugin) -> Result) -> Result {
+        guard let ctx else { return fallback }
+        return Unmanaged<TypedPluginContext<Plugin>>.fromOpaque(ctx)._withUnsafeGuaranteedRef { body($0.value) }
+    }
+
     /// Calls `body` with this plugin's C descriptor; the strings live only during the call
     /// (the host copies them in `add_plugin`).
     func withDescriptor<Result>(ctx: UnsafeMutableRawPointer, _ body: (UnsafePointer<pb_plugin_t>) -> Result) -> Result {
@@ -81,14 +102,14 @@ final class PluginContext: @unchecked Sendable {
                     record.name = name
                     record.version = version
                     record.ctx = ctx
-                    record.launch = launch.map { _ in ConcernTables.launch.pointer }
-                    record.open_url = openURL.map { _ in ConcernTables.openURL.pointer }
-                    record.user_activity = userActivity.map { _ in ConcernTables.userActivity.pointer }
-                    record.remote_notifications = remoteNotifications.map { _ in ConcernTables.remoteNotifications.pointer }
-                    record.memory = memory.map { _ in ConcernTables.memory.pointer }
-                    record.protected_data = protectedData.map { _ in ConcernTables.protectedData.pointer }
-                    record.app_state = appState.map { _ in ConcernTables.appState.pointer }
-                    record.termination = termination.map { _ in ConcernTables.termination.pointer }
+                    record.launch = launch.map { _ in entries?.launch ?? ConcernTables.launch.pointer }
+                    record.open_url = openURL.map { _ in entries?.openURL ?? ConcernTables.openURL.pointer }
+                    record.user_activity = userActivity.map { _ in entries?.userActivity ?? ConcernTables.userActivity.pointer }
+                    record.remote_notifications = remoteNotifications.map { _ in entries?.remoteNotifications ?? ConcernTables.remoteNotifications.pointer }
+                    record.memory = memory.map { _ in entries?.memory ?? ConcernTables.memory.pointer }
+                    record.protected_data = protectedData.map { _ in entries?.protectedData ?? ConcernTables.protectedData.pointer }
+                    record.app_state = appState.map { _ in entries?.appState ?? ConcernTables.appState.pointer }
+                    record.termination = termination.map { _ in entries?.termination ?? ConcernTables.termination.pointer }
                     record.saved_state = savedState.map { _ in ConcernTables.savedState.pointer }
                     return functions.map(\.declaration).withUnsafeBufferPointer { declarations in
                         record.functions = declarations.baseAddress
@@ -113,5 +134,21 @@ final class Conformance<Concern>: @unchecked Sendable {
     init?(_ plugin: any ApplicationPlugin, _ takesPart: Bool) {
         guard takesPart, let plugin = plugin as? Concern else { return nil }
         self.plugin = plugin
+    }
+}
+
+/// A plugin's context with the plugin as its own type, which a type's own entries read in place.
+@usableFromInline
+final class TypedPluginContext<Plugin: ApplicationPlugin>: PluginContext, @unchecked Sendable {
+    /// The plugin.
+    @usableFromInline
+    let value: Plugin
+
+    /// The context of `plugin`, with its type's own entries when it has them (and they are its
+    /// type's, not a superclass's: they read the context as their type's).
+    init(_ plugin: Plugin, host: PlugboardHost) {
+        value = plugin
+        let entries = (Plugin.self as? any PluginEntryProviding.Type)?.pluginEntries
+        super.init(plugin, entries: entries.flatMap { $0.type == ObjectIdentifier(Plugin.self) ? $0 : nil }, host: host)
     }
 }

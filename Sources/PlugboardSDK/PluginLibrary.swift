@@ -79,7 +79,7 @@ public enum PluginLibrary {
             return false
         }
         for plugin in plugins {
-            let context = Unmanaged.passRetained(PluginContext(plugin, host: host))
+            let context = Unmanaged.passRetained(PluginContext.make(plugin, host: host))
             library.withLock { $0.contexts.append(context) }
             let status = context.takeUnretainedValue().withDescriptor(ctx: context.toOpaque()) {
                 addPlugin(registrar, $0)

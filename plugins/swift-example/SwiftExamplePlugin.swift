@@ -2,7 +2,8 @@
 //
 // Build it with `swift build --product SwiftExamplePlugin`; SwiftPM writes
 // libSwiftExamplePlugin.so into .build/<configuration>/, ready for `plugboard run --plugin-dir`.
-import PlugboardSDK
+// PlugboardSDKMacros is PlugboardSDK with `@Plugin`.
+import PlugboardSDKMacros
 
 /// The library's one exported symbol. `@c(plugboard_entry)` (Swift 6.3) gives it the C name the
 /// host looks up; the body hands the SDK a factory for the library's plugins, which it calls when
@@ -20,6 +21,11 @@ public func plugboardEntry() -> UnsafePointer<pb_entry_t> {
 /// The link `swiftapp://trap` traps on purpose (`fatalError`), to show that a Swift trap is a
 /// crash like any other: a worker dies and is reported (`--isolation process`), or the host dies
 /// with a fault line naming this plugin (`--isolation none`).
+///
+/// `@Plugin` gives the type C entries of its own: the host's calls reach its methods as directly as
+/// a C plugin's. Without it, the SDK's shared entries serve, a few nanoseconds slower per call,
+/// and the build needs no swift-syntax.
+@Plugin
 struct LinkHistoryPlugin: OpenURLPlugin, UserActivityPlugin, TerminationPlugin {
     /// Who the plugin is; the id attributes its log lines and its answers.
     let descriptor: PluginDescriptor

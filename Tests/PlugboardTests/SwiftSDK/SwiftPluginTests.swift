@@ -1,5 +1,5 @@
 import Foundation
-import Plugboard
+@testable import Plugboard
 @testable import plugboard
 import Testing
 
@@ -38,6 +38,46 @@ import Testing
         #expect(logs.allSatisfy { $0.level == .info }, "\(logs)")
         let history = try String(contentsOfFile: workspace.root.file("container/Documents/swift-links.txt"), encoding: .utf8)
         #expect(history == "item/7\n")
+    }
+
+    /// `@Plugin`'s entries are the ones the host calls: the example's slots are C functions of its
+    /// own type (the macro's closures, named after it), the probe's (built without it) the SDK's
+    /// shared tables; both answer.
+    @Test func theExamplesSlotsAreItsTypesOwnAndThoseOfAPluginWithoutTheMacroShared() throws {
+        let (workspace, _) = try workspace("swift-own-entries")
+        defer { workspace.remove() }
+        try SwiftPackageLibraries.copy(SwiftPackageLibraries.probe, into: workspace.plugins)
+        let host = PluginHost()
+        defer { host.shutdown() }
+        let reports = host.loadPlugins(from: PluginSearchPath(explicit: [workspace.plugins]))
+        try #require(reports.count == 2 && reports.allSatisfy { $0.status == .loaded }, "\(reports)")
+        // glibc's `dladdr` (hidden from Swift's Glibc module, behind _GNU_SOURCE), and its `Dl_info`:
+        // four pointers, the library's path and base address first. The slots are local symbols,
+        // which `dladdr` does not name: `nm` does, from the library's full symbol table.
+        typealias Dladdr = @convention(c) (UnsafeRawPointer?, UnsafeMutablePointer<UnsafeRawPointer?>?) -> Int32
+        let dladdr = try #require(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "dladdr").map { unsafeBitCast($0, to: Dladdr.self) })
+        func symbol(_ slot: UnsafeRawPointer?) throws -> String {
+            var info = [UnsafeRawPointer?](repeating: nil, count: 4)
+            guard let slot, dladdr(slot, &info) != 0, let path = info[0], let base = info[1] else { return "no library" }
+            let offset = String(UInt(bitPattern: slot - base), radix: 16)
+            let symbols = try PlugboardTests.run("/usr/bin/env", ["nm", "--defined-only", String(cString: path.assumingMemoryBound(to: CChar.self))])
+            return symbols.output.split(separator: "\n").first { line in
+                line.split(separator: " ").first.map { $0.drop { $0 == "0" } == offset } ?? false
+            }.map(String.init) ?? "no symbol at \(offset)"
+        }
+        func openURLSlot(of id: String) throws -> String {
+            let roster = host.registry.openURL
+            let index = try #require(roster.members.ids.firstIndex { $0.rawValue == id }, "\(roster.members.ids)")
+            guard case .native(let table, _, _) = roster.participants[index].participant else { return "not a C plugin in process" }
+            return try symbol(unsafeBitCast(table.open_url, to: UnsafeRawPointer?.self))
+        }
+        // The rosters are ordered by the first event.
+        #expect(host.open(url: "probe://count", options: "{}").decidedBy.map(\.rawValue) == ["com.example.swift-sdk-probe"])
+        #expect(host.open(url: "https://example.com/", options: "{}").decidedBy.isEmpty)
+        let own = try openURLSlot(of: Self.pluginID)
+        #expect(own.contains("LinkHistory") && own.contains("pluginEntries") && !own.contains("ConcernTables"), "\(own)")
+        let shared = try openURLSlot(of: "com.example.swift-sdk-probe")
+        #expect(shared.contains("ConcernTables") && !shared.contains("pluginEntries"), "\(shared)")
     }
 
     @Test func aTrapIsACrashTheWorkerReports() throws {

@@ -21,7 +21,8 @@ extension LanguageTemplate {
                         ],
                         dependencies: [.package(name: "Plugboard", path: plugboardSDK)],
                         targets: [
-                            .target(name: "\#(type)", dependencies: [.product(name: "PlugboardSDK", package: "Plugboard")]),
+                            // PlugboardSDKMacros: PlugboardSDK with `@Plugin` (which builds swift-syntax once).
+                            .target(name: "\#(type)", dependencies: [.product(name: "PlugboardSDKMacros", package: "Plugboard")]),
                         ],
                         swiftLanguageModes: [.v6]
                     )
@@ -30,7 +31,7 @@ extension LanguageTemplate {
                 ProjectFile(path: "Sources/\(type)/\(type).swift", text: #"""
                     // \#(name): a Plugboard plugin in Swift, made by `plugboard new`. It opens
                     // \#(project.name.scheme):// links and logs at launch and at termination.
-                    import PlugboardSDK
+                    import PlugboardSDKMacros
 
                     /// The library's one exported C symbol: the SDK's entry record, with the factory that
                     /// makes the library's plugins when the host registers them.
@@ -39,7 +40,9 @@ extension LanguageTemplate {
                         PluginLibrary.entry { host in [try \#(type)(host: host)] }
                     }
 
-                    /// The plugin: its concerns are the protocols it conforms to.
+                    /// The plugin: its concerns are the protocols it conforms to. `@Plugin` gives it C entries
+                    /// of its own, as fast as C's; without it the SDK's shared entries serve.
+                    @Plugin
                     struct \#(type): LaunchPlugin, OpenURLPlugin, TerminationPlugin {
                         /// Who the plugin is: the id is reverse-DNS and unique in the process.
                         let descriptor: PluginDescriptor

@@ -1,0 +1,81 @@
+import SwiftCompilerPlugin
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// `@Plugin`: gives a plugin type C entries of its own (`PluginEntryProviding`), written in the
+/// plugin's module where the type is concrete, so that each slot calls the type's method inlined.
+/// A C function pointer cannot be made in generic code, so the SDK alone can only offer entries
+/// shared by every type, which reach the plugin through a protocol witness.
+///
+/// Every slot is written, whatever the type conforms to: each calls a `PluginEntries` function
+/// whose overloads the compiler picks by the type's conformances, wherever they are declared.
+public struct PluginMacro: ExtensionMacro {
+    /// The extension that adds `PluginEntryProviding` and the type's `pluginEntries`.
+    public static func expansion(
+        of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol, conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        guard !protocols.isEmpty else { return [] }
+        let name = type.trimmedDescription
+        guard declaration.is(StructDeclSyntax.self) || declaration.is(ClassDeclSyntax.self) || declaration.is(EnumDeclSyntax.self) else {
+            throw PluginMacroError("@Plugin applies to a struct, class or enum that conforms to ApplicationPlugin")
+        }
+        if let generic = declaration.asProtocol(WithGenericParametersSyntax.self)?.genericParameterClause {
+            throw PluginMacroError("@Plugin cannot give the generic type \(name)\(generic.trimmedDescription) entries of its own "
+                                   + "(a C function cannot be generic); remove it, and the SDK's shared entries serve the type")
+        }
+        let access = declaration.modifiers.contains { ["public", "open"].contains($0.name.text) } ? "public "
+            : declaration.modifiers.contains { $0.name.text == "package" } ? "package " : ""
+        let entries = "PlugboardSDK.PluginEntries"
+        func slot(_ field: String, _ function: String, arguments: Int) -> String {
+            let values = (0..<arguments).map { "$\($0)" }.joined(separator: ", ")
+            return "\(field): { \(entries).\(function)(\(name).self, \(values)) }"
+        }
+        func record(_ label: String, _ slots: [String]) -> String {
+            "\(label): .init(struct_size: 0, \(slots.joined(separator: ", ")))"
+        }
+        let records = [
+            record("launch", [slot("will_finish_launching", "willFinishLaunching", arguments: 3),
+                              slot("did_finish_launching", "didFinishLaunching", arguments: 3)]),
+            record("openURL", [slot("open_url", "openURL", arguments: 5)]),
+            record("userActivity", [slot("continue_user_activity", "continueUserActivity", arguments: 5)]),
+            record("remoteNotifications", [slot("did_register", "didRegister", arguments: 3),
+                                           slot("did_fail_to_register", "didFailToRegister", arguments: 3),
+                                           slot("did_receive_remote_notification", "didReceive", arguments: 4)]),
+            record("memory", [slot("did_receive_memory_warning", "didReceiveMemoryWarning", arguments: 1)]),
+            record("protectedData", [slot("will_become_unavailable", "protectedDataWillBecomeUnavailable", arguments: 1),
+                                     slot("did_become_available", "protectedDataDidBecomeAvailable", arguments: 1)]),
+            record("appState", [slot("did_become_active", "didBecomeActive", arguments: 1),
+                                slot("will_resign_active", "willResignActive", arguments: 1),
+                                slot("did_enter_background", "didEnterBackground", arguments: 1),
+                                slot("will_enter_foreground", "willEnterForeground", arguments: 1)]),
+            record("termination", [slot("will_terminate", "willTerminate", arguments: 1)]),
+        ]
+        let extensionDecl = try ExtensionDeclSyntax("""
+            extension \(raw: name): PlugboardSDK.PluginEntryProviding {
+                /// The type's own C entries, written by `@Plugin`.
+                \(raw: access)static let pluginEntries = \(raw: entries)(
+                    of: \(raw: name).self,
+                    \(raw: records.joined(separator: ",\n")))
+            }
+            """)
+        return [extensionDecl]
+    }
+}
+
+/// Why `@Plugin` cannot expand: the compiler shows it at the attribute.
+struct PluginMacroError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// The compiler plugin that provides `@Plugin`.
+@main
+struct PlugboardMacroPlugin: CompilerPlugin {
+    let providingMacros: [any Macro.Type] = [PluginMacro.self]
+}
