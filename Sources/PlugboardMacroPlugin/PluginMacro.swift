@@ -9,7 +9,9 @@ import SwiftSyntaxMacros
 /// shared by every type, which reach the plugin through a protocol witness.
 ///
 /// Every slot is written, whatever the type conforms to: each calls a `PluginEntries` function
-/// whose overloads the compiler picks by the type's conformances, wherever they are declared.
+/// whose overloads the compiler picks by the type's conformances that the module sees (the others
+/// reach the plugin as the shared entries do). The entries are public whatever the type's access
+/// (the compiler limits them to it), so that a type made public by its context has them public.
 public struct PluginMacro: ExtensionMacro {
     /// The extension that adds `PluginEntryProviding` and the type's `pluginEntries`.
     public static func expansion(
@@ -22,12 +24,11 @@ public struct PluginMacro: ExtensionMacro {
         guard declaration.is(StructDeclSyntax.self) || declaration.is(ClassDeclSyntax.self) || declaration.is(EnumDeclSyntax.self) else {
             throw PluginMacroError("@Plugin applies to a struct, class or enum that conforms to ApplicationPlugin")
         }
-        if let generic = declaration.asProtocol(WithGenericParametersSyntax.self)?.genericParameterClause {
-            throw PluginMacroError("@Plugin cannot give the generic type \(name)\(generic.trimmedDescription) entries of its own "
+        let enclosing = context.lexicalContext.compactMap { $0.asProtocol(WithGenericParametersSyntax.self)?.genericParameterClause }
+        if let generic = declaration.asProtocol(WithGenericParametersSyntax.self)?.genericParameterClause ?? enclosing.first {
+            throw PluginMacroError("@Plugin cannot give \(name), generic in \(generic.trimmedDescription), entries of its own "
                                    + "(a C function cannot be generic); remove it, and the SDK's shared entries serve the type")
         }
-        let access = declaration.modifiers.contains { ["public", "open"].contains($0.name.text) } ? "public "
-            : declaration.modifiers.contains { $0.name.text == "package" } ? "package " : ""
         let entries = "PlugboardSDK.PluginEntries"
         func slot(_ field: String, _ function: String, arguments: Int) -> String {
             let values = (0..<arguments).map { "$\($0)" }.joined(separator: ", ")
@@ -56,7 +57,7 @@ public struct PluginMacro: ExtensionMacro {
         let extensionDecl = try ExtensionDeclSyntax("""
             extension \(raw: name): PlugboardSDK.PluginEntryProviding {
                 /// The type's own C entries, written by `@Plugin`.
-                \(raw: access)static let pluginEntries = \(raw: entries)(
+                public static let pluginEntries = \(raw: entries)(
                     of: \(raw: name).self,
                     \(raw: records.joined(separator: ",\n")))
             }

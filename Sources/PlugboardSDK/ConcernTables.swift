@@ -2,7 +2,7 @@ import CPlugboard
 import PlugboardPluginAPI
 
 /// The one C vtable per concern, shared by every Swift plugin of the library that has no entries of
-/// its own (``Plugin()``): each slot reads the plugin's context out of `ctx` (``PluginContext``) and
+/// its own (`@Plugin`): each slot reads the plugin's context out of `ctx` (``PluginContext``) and
 /// calls the plugin through its conformance (``ConcernCalls``). Made once, never freed.
 ///
 /// A NULL `ctx` (which the host never passes for a Swift plugin) gets the header's NULL-slot answer.

@@ -29,7 +29,7 @@ class PluginContext: @unchecked Sendable {
     let functions: [ExportedFunction]
     /// Keeps the conformances, which the callbacks borrow with no reference count.
     private let conformances: [AnyObject]
-    /// The plugin type's own entries (``Plugin()``), when it has them; else the shared tables serve.
+    /// The plugin type's own entries (`@Plugin`), when it has them; else the shared tables serve.
     let entries: PluginEntries?
 
     /// The context of `plugin`, typed by its dynamic type (the existential opened).

@@ -1,22 +1,27 @@
 import CPlugboard
 import PlugboardPluginAPI
 
-/// A plugin type that has C entries of its own, which ``Plugin()`` writes: the host's calls reach
-/// its methods directly, inlined, instead of through the shared entries and a protocol witness.
+/// A plugin type that has C entries of its own, which `@Plugin` (PlugboardSDKMacros) writes: the
+/// host's calls reach its methods directly, inlined, instead of through the shared entries and a
+/// protocol witness.
 public protocol PluginEntryProviding: ApplicationPlugin {
     /// The type's C entries, made once.
     static var pluginEntries: PluginEntries { get }
 }
 
 /// One plugin type's own C vtables, one per concern: each slot is a C function written in the
-/// plugin's module for its type (by ``Plugin()``), which reads the plugin from `ctx` as that type
-/// and calls its method with nothing between. Used only for plugins of exactly that type (a
-/// subclass's plugins use the shared entries), and for the concerns the plugin takes part in.
-/// Saved state always goes through the shared entries.
+/// plugin's module for its type (by `@Plugin`), which reads the plugin from `ctx` as that type and
+/// calls its method with nothing between. Used only for plugins whose type is exactly that type
+/// (a plugin typed as a subclass uses the shared entries), and for the concerns the plugin takes
+/// part in. Saved state always goes through the shared entries.
 ///
 /// The slots call the static functions below, each of which has two overloads: the one for a type
-/// that takes part in the slot's concern, chosen where the type conforms, and one that is never
-/// called, chosen where it does not (so the macro needs no list of the type's conformances).
+/// that conforms to the slot's concern, chosen where the conformance is seen, and one that reaches
+/// the plugin as the shared entries do, chosen where it is not (so the macro needs no list of the
+/// type's conformances).
+///
+/// Written by `@Plugin` only: a slot reads `ctx` as its type's context unchecked, so entries whose
+/// slots are not of `type` are undefined behaviour.
 public struct PluginEntries: @unchecked Sendable {
     let type: ObjectIdentifier
     let launch: UnsafePointer<pb_launch_t>
@@ -52,8 +57,8 @@ public struct PluginEntries: @unchecked Sendable {
     }
 }
 
-/// The slots of a type that takes part in the concern: read the plugin from `ctx` as `Plugin` and
-/// call its method (``ConcernCalls``); a NULL `ctx` gets the header's NULL-slot answer.
+/// The slots of a type that conforms to the slot's concern: read the plugin from `ctx` as `Plugin`
+/// and call its method, inlined; a NULL `ctx` gets the header's NULL-slot answer.
 extension PluginEntries {
     /// `will_finish_launching` of a ``LaunchPlugin``.
     @inlinable @inline(__always)
@@ -157,40 +162,75 @@ extension PluginEntries {
     }
 }
 
-/// The slots of a type that does not take part in the concern: never installed (a plugin's vtable
-/// for a concern is set only when it conforms), and answering as a NULL slot would.
+/// The slots of a type whose conformance to the slot's concern its module does not see (a plugin
+/// whose dynamic type is a subclass that adopts the concern, a conformance declared in another
+/// module): they reach the plugin through its conformance, as the shared entries do.
 extension PluginEntries {
-    /// Never called: see the extension.
-    public static func willFinishLaunching<Plugin>(_: Plugin.Type, _: UnsafeMutableRawPointer?, _: UnsafePointer<CChar>?, _: Int) -> Bool { true }
-    /// Never called: see the extension.
-    public static func didFinishLaunching<Plugin>(_: Plugin.Type, _: UnsafeMutableRawPointer?, _: UnsafePointer<CChar>?, _: Int) -> Bool { true }
-    /// Never called: see the extension.
-    public static func openURL<Plugin>(_: Plugin.Type, _: UnsafeMutableRawPointer?, _: UnsafePointer<CChar>?, _: Int,
-                                       _: UnsafePointer<CChar>?, _: Int) -> Bool { false }
-    /// Never called: see the extension.
-    public static func continueUserActivity<Plugin>(_: Plugin.Type, _: UnsafeMutableRawPointer?, _: UnsafePointer<CChar>?, _: Int,
-                                                    _: UnsafePointer<CChar>?, _: Int) -> Bool { false }
-    /// Never called: see the extension.
-    public static func didRegister<Plugin>(_: Plugin.Type, _: UnsafeMutableRawPointer?, _: UnsafePointer<UInt8>?, _: Int) {}
-    /// Never called: see the extension.
-    public static func didFailToRegister<Plugin>(_: Plugin.Type, _: UnsafeMutableRawPointer?, _: UnsafePointer<CChar>?, _: Int) {}
-    /// Never called: see the extension.
-    public static func didReceive<Plugin>(_: Plugin.Type, _: UnsafeMutableRawPointer?, _: UnsafePointer<CChar>?, _: Int,
-                                          _: UnsafePointer<pb_fetch_completion_t>?) {}
-    /// Never called: see the extension.
-    public static func didReceiveMemoryWarning<Plugin>(_: Plugin.Type, _: UnsafeMutableRawPointer?) {}
-    /// Never called: see the extension.
-    public static func protectedDataWillBecomeUnavailable<Plugin>(_: Plugin.Type, _: UnsafeMutableRawPointer?) {}
-    /// Never called: see the extension.
-    public static func protectedDataDidBecomeAvailable<Plugin>(_: Plugin.Type, _: UnsafeMutableRawPointer?) {}
-    /// Never called: see the extension.
-    public static func didBecomeActive<Plugin>(_: Plugin.Type, _: UnsafeMutableRawPointer?) {}
-    /// Never called: see the extension.
-    public static func willResignActive<Plugin>(_: Plugin.Type, _: UnsafeMutableRawPointer?) {}
-    /// Never called: see the extension.
-    public static func didEnterBackground<Plugin>(_: Plugin.Type, _: UnsafeMutableRawPointer?) {}
-    /// Never called: see the extension.
-    public static func willEnterForeground<Plugin>(_: Plugin.Type, _: UnsafeMutableRawPointer?) {}
-    /// Never called: see the extension.
-    public static func willTerminate<Plugin>(_: Plugin.Type, _: UnsafeMutableRawPointer?) {}
+    /// The shared `will_finish_launching`.
+    public static func willFinishLaunching<Plugin>(_: Plugin.Type, _ ctx: UnsafeMutableRawPointer?,
+                                                   _ json: UnsafePointer<CChar>?, _ length: Int) -> Bool {
+        ConcernTables.launch.pointer.pointee.will_finish_launching?(ctx, json, length) ?? true
+    }
+    /// The shared `did_finish_launching`.
+    public static func didFinishLaunching<Plugin>(_: Plugin.Type, _ ctx: UnsafeMutableRawPointer?,
+                                                  _ json: UnsafePointer<CChar>?, _ length: Int) -> Bool {
+        ConcernTables.launch.pointer.pointee.did_finish_launching?(ctx, json, length) ?? true
+    }
+    /// The shared `open_url`.
+    public static func openURL<Plugin>(_: Plugin.Type, _ ctx: UnsafeMutableRawPointer?, _ url: UnsafePointer<CChar>?, _ urlLength: Int,
+                                       _ json: UnsafePointer<CChar>?, _ jsonLength: Int) -> Bool {
+        ConcernTables.openURL.pointer.pointee.open_url?(ctx, url, urlLength, json, jsonLength) ?? false
+    }
+    /// The shared `continue_user_activity`.
+    public static func continueUserActivity<Plugin>(_: Plugin.Type, _ ctx: UnsafeMutableRawPointer?,
+                                                    _ activity: UnsafePointer<CChar>?, _ activityLength: Int,
+                                                    _ json: UnsafePointer<CChar>?, _ jsonLength: Int) -> Bool {
+        ConcernTables.userActivity.pointer.pointee.continue_user_activity?(ctx, activity, activityLength, json, jsonLength) ?? false
+    }
+    /// The shared `did_register`.
+    public static func didRegister<Plugin>(_: Plugin.Type, _ ctx: UnsafeMutableRawPointer?, _ token: UnsafePointer<UInt8>?, _ length: Int) {
+        ConcernTables.remoteNotifications.pointer.pointee.did_register?(ctx, token, length)
+    }
+    /// The shared `did_fail_to_register`.
+    public static func didFailToRegister<Plugin>(_: Plugin.Type, _ ctx: UnsafeMutableRawPointer?,
+                                                 _ error: UnsafePointer<CChar>?, _ length: Int) {
+        ConcernTables.remoteNotifications.pointer.pointee.did_fail_to_register?(ctx, error, length)
+    }
+    /// The shared `did_receive_remote_notification`.
+    public static func didReceive<Plugin>(_: Plugin.Type, _ ctx: UnsafeMutableRawPointer?, _ json: UnsafePointer<CChar>?, _ length: Int,
+                                          _ completion: UnsafePointer<pb_fetch_completion_t>?) {
+        ConcernTables.remoteNotifications.pointer.pointee.did_receive_remote_notification?(ctx, json, length, completion)
+    }
+    /// The shared `did_receive_memory_warning`.
+    public static func didReceiveMemoryWarning<Plugin>(_: Plugin.Type, _ ctx: UnsafeMutableRawPointer?) {
+        ConcernTables.memory.pointer.pointee.did_receive_memory_warning?(ctx)
+    }
+    /// The shared `will_become_unavailable`.
+    public static func protectedDataWillBecomeUnavailable<Plugin>(_: Plugin.Type, _ ctx: UnsafeMutableRawPointer?) {
+        ConcernTables.protectedData.pointer.pointee.will_become_unavailable?(ctx)
+    }
+    /// The shared `did_become_available`.
+    public static func protectedDataDidBecomeAvailable<Plugin>(_: Plugin.Type, _ ctx: UnsafeMutableRawPointer?) {
+        ConcernTables.protectedData.pointer.pointee.did_become_available?(ctx)
+    }
+    /// The shared `did_become_active`.
+    public static func didBecomeActive<Plugin>(_: Plugin.Type, _ ctx: UnsafeMutableRawPointer?) {
+        ConcernTables.appState.pointer.pointee.did_become_active?(ctx)
+    }
+    /// The shared `will_resign_active`.
+    public static func willResignActive<Plugin>(_: Plugin.Type, _ ctx: UnsafeMutableRawPointer?) {
+        ConcernTables.appState.pointer.pointee.will_resign_active?(ctx)
+    }
+    /// The shared `did_enter_background`.
+    public static func didEnterBackground<Plugin>(_: Plugin.Type, _ ctx: UnsafeMutableRawPointer?) {
+        ConcernTables.appState.pointer.pointee.did_enter_background?(ctx)
+    }
+    /// The shared `will_enter_foreground`.
+    public static func willEnterForeground<Plugin>(_: Plugin.Type, _ ctx: UnsafeMutableRawPointer?) {
+        ConcernTables.appState.pointer.pointee.will_enter_foreground?(ctx)
+    }
+    /// The shared `will_terminate`.
+    public static func willTerminate<Plugin>(_: Plugin.Type, _ ctx: UnsafeMutableRawPointer?) {
+        ConcernTables.termination.pointer.pointee.will_terminate?(ctx)
+    }
 }

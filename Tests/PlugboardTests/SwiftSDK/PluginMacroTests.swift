@@ -1,4 +1,3 @@
-import Foundation
 import PlugboardMacroPlugin
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacrosGenericTestSupport
@@ -10,12 +9,12 @@ import Testing
 @Suite struct PluginMacroTests {
     static let specs = ["Plugin": MacroSpec(type: PluginMacro.self, conformances: ["PluginEntryProviding"])]
 
-    /// What `@Plugin` adds to an internal class `Counter`: a slot for every event of every concern,
-    /// each calling the `PluginEntries` function of its slot with the type.
+    /// What `@Plugin` adds to a class `Counter`: a slot for every event of every concern, each calling
+    /// the `PluginEntries` function of its slot with the type; public, whatever the type's access.
     static let counterEntries = """
         extension Counter: PlugboardSDK.PluginEntryProviding {
             /// The type's own C entries, written by `@Plugin`.
-            static let pluginEntries = PlugboardSDK.PluginEntries(
+            public static let pluginEntries = PlugboardSDK.PluginEntries(
                 of: Counter.self,
                 launch: .init(struct_size: 0, will_finish_launching: {
                         PlugboardSDK.PluginEntries.willFinishLaunching(Counter.self, $0, $1, $2)
@@ -72,13 +71,12 @@ import Testing
             """, expands: "final class Counter: MemoryWarningPlugin {}\n\n" + Self.counterEntries)
     }
 
-    @Test(arguments: [("public", "public "), ("open", "public "), ("package", "package "), ("private", "")])
-    func theEntriesHaveTheTypesAccess(modifier: String, access: String) {
-        let entries = Self.counterEntries.replacingOccurrences(of: "    static let", with: "    \(access)static let")
+    @Test(arguments: ["public", "open", "package", "private", "fileprivate"])
+    func theEntriesArePublicWhateverTheTypesAccess(modifier: String) {
         expect("""
             @Plugin
             \(modifier) final class Counter: MemoryWarningPlugin {}
-            """, expands: "\(modifier) final class Counter: MemoryWarningPlugin {}\n\n" + entries)
+            """, expands: "\(modifier) final class Counter: MemoryWarningPlugin {}\n\n" + Self.counterEntries)
     }
 
     @Test func aGenericTypeIsRefusedWithTheReason() {
@@ -86,8 +84,24 @@ import Testing
             @Plugin
             struct Box<Value>: OpenURLPlugin {}
             """, expands: "struct Box<Value>: OpenURLPlugin {}", diagnostics: [
-                DiagnosticSpec(message: "@Plugin cannot give the generic type Box<Value> entries of its own (a C function cannot be "
+                DiagnosticSpec(message: "@Plugin cannot give Box, generic in <Value>, entries of its own (a C function cannot be "
                                + "generic); remove it, and the SDK's shared entries serve the type", line: 1, column: 1),
+            ])
+    }
+
+    @Test func aTypeNestedInAGenericTypeIsRefusedWithTheReason() {
+        expect("""
+            struct Outer<Value> {
+                @Plugin
+                struct Inner: OpenURLPlugin {}
+            }
+            """, expands: """
+            struct Outer<Value> {
+                struct Inner: OpenURLPlugin {}
+            }
+            """, diagnostics: [
+                DiagnosticSpec(message: "@Plugin cannot give Outer.Inner, generic in <Value>, entries of its own (a C function cannot be "
+                               + "generic); remove it, and the SDK's shared entries serve the type", line: 2, column: 5),
             ])
     }
 

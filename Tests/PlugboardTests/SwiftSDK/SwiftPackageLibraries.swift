@@ -13,9 +13,11 @@ enum SwiftPackageLibraries {
     static let functions = "libSwiftFunctionsPlugin.so"
     /// Tests/PlugboardTests/Fixtures/SwiftPlugins/swift-invoke.
     static let invoke = "libSwiftInvokePlugin.so"
+    /// Tests/PlugboardTests/Fixtures/SwiftPlugins/swift-entries.
+    static let entries = "libSwiftEntriesPlugin.so"
 
     /// The libraries of the fixture package.
-    private static let fixtures: Set = [probe, functions, invoke]
+    private static let fixtures: Set = [probe, functions, invoke, entries]
 
     /// The path of the built library `name`: a fixture in the fixture package's products, else found
     /// from the test binary's folder upwards.

@@ -80,6 +80,23 @@ import Testing
         #expect(shared.contains("ConcernTables") && !shared.contains("pluginEntries"), "\(shared)")
     }
 
+    /// A plugin registered as its `@Plugin` base class but made as a subclass that adopts one concern
+    /// more: the base's entries serve the link, and the memory warning, which the base's module sees
+    /// no conformance for, reaches the subclass through its conformance (it is neither lost nor
+    /// answered by a slot that does nothing).
+    @Test(arguments: isolations) func aSubclassesConcernReachesItThroughItsConformance(isolation: String) throws {
+        let workspace = try Workspace("swift-entries-\(isolation)")
+        defer { workspace.remove() }
+        try SwiftPackageLibraries.copy(SwiftPackageLibraries.entries, into: workspace.plugins)
+        let events = try workspace.events([#"{"event":"memory-warning"}"#])
+        let result = try run(workspace, isolation: isolation, ["--open-url", "entries://one", "--events", events])
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        let lines = try #require(CLI.runLines(result.output), "a line is not a run line:\n\(result.output)")
+        #expect(lines.logs(of: "com.example.swift-entries") == ["open entries://one as WarnedLinkPlugin", "memory warning"],
+                "\(result.output)")
+        #expect(lines.events(named: "open-url").map { $0.decidedBy.map(\.rawValue) } == [["com.example.swift-entries"]])
+    }
+
     @Test func aTrapIsACrashTheWorkerReports() throws {
         let (workspace, library) = try workspace("swift-trap-process")
         defer { workspace.remove() }

@@ -41,7 +41,7 @@ extension LanguageTemplate {
                     }
 
                     /// The plugin: its concerns are the protocols it conforms to. `@Plugin` gives it C entries
-                    /// of its own, as fast as C's; without it the SDK's shared entries serve.
+                    /// of its own, near C's speed; without it the SDK's shared entries serve.
                     @Plugin
                     struct \#(type): LaunchPlugin, OpenURLPlugin, TerminationPlugin {
                         /// Who the plugin is: the id is reverse-DNS and unique in the process.

@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "SwiftFunctionsPlugin", type: .dynamic, targets: ["SwiftFunctionsPlugin"]),
         // Invokes another plugin's function at launch (libSwiftInvokePlugin.so).
         .library(name: "SwiftInvokePlugin", type: .dynamic, targets: ["SwiftInvokePlugin"]),
+        // `@Plugin` on a class whose plugin is a subclass with a concern more (libSwiftEntriesPlugin.so).
+        .library(name: "SwiftEntriesPlugin", type: .dynamic, targets: ["SwiftEntriesPlugin"]),
     ],
     dependencies: [
         // The Plugboard package this folder is part of.
@@ -25,6 +27,8 @@ let package = Package(
                 path: "swift-functions"),
         .target(name: "SwiftInvokePlugin", dependencies: [.product(name: "PlugboardSDK", package: "Plugboard")],
                 path: "swift-invoke"),
+        .target(name: "SwiftEntriesPlugin", dependencies: [.product(name: "PlugboardSDKMacros", package: "Plugboard")],
+                path: "swift-entries"),
     ],
     swiftLanguageModes: [.v6]
 )
