@@ -32,7 +32,9 @@ class PluginContext: @unchecked Sendable {
     /// The plugin type's own entries (`@Plugin`), when it has them; else the shared tables serve.
     let entries: PluginEntries?
 
-    /// The context of `plugin`, typed by its dynamic type (the existential opened).
+    /// The context of `plugin`, typed by the type the existential holds (opened): for a class, the
+    /// type the plugin value had when it was made `any ApplicationPlugin`, which may be a superclass
+    /// of the object's.
     static func make(_ plugin: any ApplicationPlugin, host: PlugboardHost) -> PluginContext {
         func typed<Plugin: ApplicationPlugin>(_ plugin: Plugin) -> PluginContext { TypedPluginContext(plugin, host: host) }
         return typed(plugin)
