@@ -172,20 +172,20 @@ struct InstallTests {
                 && hidden.output.contains("cannot open shared object file"), "\(hidden.output)\(hidden.errorOutput)")
 
         let selfContained = install.work.file("swift-static-stdlib")
-        // In debug: a release build would build the example's swift-syntax (for `@Plugin`) in release, minutes more.
-        try check(run("/usr/bin/env", ["swift", "build", "--package-path", TestPaths.packageRoot.path, "--scratch-path",
-                                       install.work.file("swift-static-stdlib-build"),
-                                       "-Xswiftc", "-static-stdlib", "--product", "SwiftExamplePlugin"],
+        // The probe, in release: a plugin without `@Plugin` builds no swift-syntax (minutes in release).
+        try check(run("/usr/bin/env", ["swift", "build", "--package-path", SwiftPluginFixtures.package, "--scratch-path",
+                                       install.work.file("swift-static-stdlib-build"), "-c", "release",
+                                       "-Xswiftc", "-static-stdlib", "--product", "SwiftSDKProbePlugin"],
                       environment: install.buildEnvironment),
                   "swift build -Xswiftc -static-stdlib")
         try FileManager.default.createDirectory(atPath: selfContained, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: install.work.file("swift-static-stdlib-build/debug/") + SwiftPackageLibraries.example,
-                                         toPath: selfContained + "/" + SwiftPackageLibraries.example)
+        try FileManager.default.copyItem(atPath: install.work.file("swift-static-stdlib-build/release/") + SwiftPackageLibraries.probe,
+                                         toPath: selfContained + "/" + SwiftPackageLibraries.probe)
         for isolation in ["process", "none"] {
             let ran = try runHiding(install.toolchainLibraries, install.plugboard,
-                                    ["run", "--isolation", isolation, "--plugin-dir", selfContained, "--open-url", "swiftapp://one"],
+                                    ["run", "--isolation", isolation, "--plugin-dir", selfContained, "--open-url", "probe://count"],
                                     environment: install.environment)
-            #expect(ran.status == 0 && ran.output.contains("open-url swiftapp://one → handled by com.example.swift-links"),
+            #expect(ran.status == 0 && ran.output.contains("open-url probe://count → handled by com.example.swift-sdk-probe"),
                     "self-contained Swift plugin, --isolation \(isolation), toolchain hidden:\n\(ran.output)\(ran.errorOutput)")
         }
     }
