@@ -73,12 +73,18 @@ let package = Package(
         .target(
             name: "PlugboardSDK",
             dependencies: ["CPlugboard", "CFFI", "PlugboardPluginAPI", .product(name: "Logging", package: "swift-log")]),
-        // `@Plugin`: the macro's declaration (PlugboardSDKMacros) and its compiler plugin.
+        // `@Plugin`: the macro's declaration (PlugboardSDKMacros), its compiler plugin, and its expansion, a
+        // library of its own so that the tests link it: a test target that depends on a macro target has
+        // the whole test product built a second time, for the compiler's host.
         .target(name: "PlugboardSDKMacros", dependencies: ["PlugboardSDK", "PlugboardMacroPlugin"]),
         .macro(
             name: "PlugboardMacroPlugin",
+            dependencies: ["PlugboardMacroExpansion", .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                           .product(name: "SwiftSyntaxMacros", package: "swift-syntax")]),
+        .target(
+            name: "PlugboardMacroExpansion",
             dependencies: [.product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
-                           .product(name: "SwiftCompilerPlugin", package: "swift-syntax")]),
+                           .product(name: "SwiftSyntaxBuilder", package: "swift-syntax")]),
         // The Swift example plugin (plugins/swift-example), built as a drop-in .so.
         .target(name: "SwiftExamplePlugin", dependencies: ["PlugboardSDKMacros"], path: "plugins/swift-example"),
         // The host library: loader, registry, dispatcher, host services, built-in plugins, workers.
@@ -126,7 +132,7 @@ let package = Package(
         .testTarget(
             name: "PlugboardTests",
             dependencies: ["Plugboard", "PlugboardValidation", "CPlugboard", "PlugboardChildProcess", "plugboard", "plugboard-worker",
-                           "PlugboardMacroPlugin", .product(name: "Logging", package: "swift-log"),
+                           "PlugboardMacroExpansion", .product(name: "Logging", package: "swift-log"),
                            .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax")],
             exclude: ["Fixtures"]),
     ],

@@ -1,4 +1,4 @@
-import PlugboardMacroPlugin
+import PlugboardMacroExpansion
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacrosGenericTestSupport
 import Testing
@@ -7,7 +7,7 @@ import Testing
 /// type's access, and the types it refuses. (The example plugin and the benchmark's Swift plugin are
 /// built with it and run through the real host.)
 @Suite struct PluginMacroTests {
-    static let specs = ["Plugin": MacroSpec(type: PluginMacro.self, conformances: ["PluginEntryProviding"])]
+    static let specs = ["Plugin": MacroSpec(type: PluginExpansion.self, conformances: ["PluginEntryProviding"])]
 
     /// What `@Plugin` adds to a class `Counter`: a slot for every event of every concern, each calling
     /// the `PluginEntries` function of its slot with the type; public, whatever the type's access.

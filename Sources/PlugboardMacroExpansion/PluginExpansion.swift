@@ -1,18 +1,18 @@
-import SwiftCompilerPlugin
 import SwiftSyntax
 import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
-/// `@Plugin`: gives a plugin type C entries of its own (`PluginEntryProviding`), written in the
-/// plugin's module where the type is concrete, so that each slot calls the type's method inlined.
-/// A C function pointer cannot be made in generic code, so the SDK alone can only offer entries
-/// shared by every type, which reach the plugin through a protocol witness.
+/// The expansion of `@Plugin` (the compiler plugin's `PluginMacro` forwards to it): gives a plugin
+/// type C entries of its own (`PluginEntryProviding`), written in the plugin's module where the type
+/// is concrete, so that each slot calls the type's method inlined. A C function pointer cannot be
+/// made in generic code, so the SDK alone can only offer entries shared by every type, which reach
+/// the plugin through a protocol witness.
 ///
 /// Every slot is written, whatever the type conforms to: each calls a `PluginEntries` function
 /// whose overloads the compiler picks by the type's conformances that the module sees (the others
 /// reach the plugin as the shared entries do). The entries are public whatever the type's access
 /// (the compiler limits them to it), so that a type made public by its context has them public.
-public struct PluginMacro: ExtensionMacro {
+public struct PluginExpansion: ExtensionMacro {
     /// The extension that adds `PluginEntryProviding` and the type's `pluginEntries`.
     public static func expansion(
         of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
@@ -73,10 +73,4 @@ struct PluginMacroError: Error, CustomStringConvertible {
     init(_ description: String) {
         self.description = description
     }
-}
-
-/// The compiler plugin that provides `@Plugin`.
-@main
-struct PlugboardMacroPlugin: CompilerPlugin {
-    let providingMacros: [any Macro.Type] = [PluginMacro.self]
 }
