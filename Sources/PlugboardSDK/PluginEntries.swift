@@ -40,20 +40,20 @@ public struct PluginEntries: @unchecked Sendable {
         remoteNotifications: pb_remote_notifications_t, memory: pb_memory_t, protectedData: pb_protected_data_t,
         appState: pb_app_state_t, termination: pb_termination_t
     ) {
-        func kept<Record>(_ record: Record, _ setSize: (inout Record, UInt32) -> Void) -> UnsafePointer<Record> {
+        func kept<Record>(_ record: Record, sizedBy size: WritableKeyPath<Record, UInt32>) -> UnsafePointer<Record> {
             var sized = record
-            setSize(&sized, UInt32(MemoryLayout<Record>.size))
+            sized[keyPath: size] = UInt32(MemoryLayout<Record>.size)
             return RecordPointer(sized).pointer
         }
         self.type = ObjectIdentifier(type)
-        self.launch = kept(launch) { $0.struct_size = $1 }
-        self.openURL = kept(openURL) { $0.struct_size = $1 }
-        self.userActivity = kept(userActivity) { $0.struct_size = $1 }
-        self.remoteNotifications = kept(remoteNotifications) { $0.struct_size = $1 }
-        self.memory = kept(memory) { $0.struct_size = $1 }
-        self.protectedData = kept(protectedData) { $0.struct_size = $1 }
-        self.appState = kept(appState) { $0.struct_size = $1 }
-        self.termination = kept(termination) { $0.struct_size = $1 }
+        self.launch = kept(launch, sizedBy: \.struct_size)
+        self.openURL = kept(openURL, sizedBy: \.struct_size)
+        self.userActivity = kept(userActivity, sizedBy: \.struct_size)
+        self.remoteNotifications = kept(remoteNotifications, sizedBy: \.struct_size)
+        self.memory = kept(memory, sizedBy: \.struct_size)
+        self.protectedData = kept(protectedData, sizedBy: \.struct_size)
+        self.appState = kept(appState, sizedBy: \.struct_size)
+        self.termination = kept(termination, sizedBy: \.struct_size)
     }
 }
 
