@@ -38,7 +38,7 @@ final class LiveLibraries {
         var changes: [LibraryChange] = []
         var present: Set<String> = []
         let held = heldPaths
-        for case .file(let path, _) in LoadCandidate.all(in: searchPath, trust: trust) {
+        for case .file(let path, _, _) in LoadCandidate.all(in: searchPath, trust: trust) {
             guard let status = try? FileStatus.ofLibrary(path) else {
                 // A name that leads to no regular file (a dangling or looping link) is no library: a
                 // held one leaves. Another failure (a folder briefly unreadable) changes nothing.

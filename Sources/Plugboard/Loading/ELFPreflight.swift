@@ -18,6 +18,12 @@ enum ELFPreflight {
     static func check(_ path: String, fileSize: Int) throws(LoadFailure) {
         let descriptor = try ELFFileReader.openFile(path)
         defer { close(descriptor) }
+        try check(descriptor: descriptor, fileSize: fileSize)
+    }
+
+    /// ``check(_:fileSize:)`` of the file open as `descriptor`, whose `fstat` gave `fileSize`; the
+    /// caller closes the descriptor.
+    static func check(descriptor: Int32, fileSize: Int) throws(LoadFailure) {
         let file = ELFFileReader(descriptor: descriptor, size: UInt64(max(fileSize, 0)))
         let header = try file.bytes(at: 0, count: min(64, file.size), "the ELF header")
         try checkHeader(header, fileSize: fileSize)

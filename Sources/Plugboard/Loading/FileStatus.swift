@@ -21,11 +21,14 @@ struct FileStatus: Sendable {
     static func of(_ path: String) throws(Errno) -> FileStatus {
         var info = stat()
         try systemCall { path.withCString { stat($0, &info) } }
-        return FileStatus(identity: FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)),
-                          isRegularFile: (info.st_mode & S_IFMT) == S_IFREG,
-                          isDirectory: (info.st_mode & S_IFMT) == S_IFDIR,
-                          size: Int(info.st_size), permissions: UInt32(info.st_mode & 0o7777), owner: UInt32(info.st_uid),
-                          modified: .seconds(info.st_mtim.tv_sec) + .nanoseconds(info.st_mtim.tv_nsec))
+        return FileStatus(info)
+    }
+
+    /// The status of the file open as `descriptor` (`fstat`: no path looked up).
+    static func of(descriptor: Int32) throws(Errno) -> FileStatus {
+        var info = stat()
+        try systemCall { fstat(descriptor, &info) }
+        return FileStatus(info)
     }
 
     /// Whether `other` is the same file, unchanged: same inode, size, modification time, owner and
@@ -33,5 +36,16 @@ struct FileStatus: Sendable {
     func isSameFile(as other: FileStatus) -> Bool {
         identity == other.identity && size == other.size && modified == other.modified && owner == other.owner
             && permissions == other.permissions
+    }
+}
+
+extension FileStatus {
+    /// What `info`, a `stat` or `fstat`, says.
+    fileprivate init(_ info: stat) {
+        self.init(identity: FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)),
+                  isRegularFile: (info.st_mode & S_IFMT) == S_IFREG,
+                  isDirectory: (info.st_mode & S_IFMT) == S_IFDIR,
+                  size: Int(info.st_size), permissions: UInt32(info.st_mode & 0o7777), owner: UInt32(info.st_uid),
+                  modified: .seconds(info.st_mtim.tv_sec) + .nanoseconds(info.st_mtim.tv_nsec))
     }
 }

@@ -1,4 +1,5 @@
 import CFaultReporter
+import Glibc
 import PlugboardFiles
 import PlugboardWorkerProtocol
 
@@ -110,9 +111,10 @@ final class LibraryLoader {
 
     /// Loads every candidate file of `searchPath`; see ``PluginHost/loadPlugins(from:trust:)``.
     ///
-    /// In four passes over the files, in order: each is admitted; each to load in this process is
-    /// checked (the ELF checks); each checked is opened (`dlopen`); then each is loaded (the library's
-    /// own functions, its plugins registered; or its worker). The dynamic loader keeps a record per
+    /// In four passes over the files, in order: each is admitted (and one to load in this process
+    /// that its folder lists as a regular file is checked then, the ELF checks, through the descriptor
+    /// its status came from); each other to load in this process is checked; each checked is opened
+    /// (`dlopen`); then each is loaded (the library's own functions, its plugins registered; or its worker). The dynamic loader keeps a record per
     /// library and walks all of them at every `dlopen`: opened back to back, with nothing of the host
     /// allocated between them, those records lie together in memory instead of among what the host
     /// keeps of each library, and the walks stay fast (BENCHMARKS.md, Loading).
@@ -127,7 +129,8 @@ final class LibraryLoader {
         var loads = candidates.map { candidate in
             switch candidate {
             case .refused(let report): PendingLoad(refused: report)
-            case .file(let path, let warnings): PendingLoad(directoryWarnings: warnings) { admit(path, trust: trust, placement: nil) }
+            case .file(let path, let warnings, let isRegularFile):
+                PendingLoad(directoryWarnings: warnings) { admit(path, trust: trust, placement: nil, isRegularFile: isRegularFile) }
             }
         }
         callSite.decorators.confinement?.adopt()
@@ -251,10 +254,19 @@ final class LibraryLoader {
 
     /// Admits the file at `path`: its status, each file once, the trust rule, the scan cache's
     /// remembered crashes; then where it loads.
-    private func admit(_ path: String, trust: PluginTrust, placement: PluginIsolation?) -> Admission {
+    ///
+    /// A file to load in this process that its directory lists as a regular file (`isRegularFile`)
+    /// is opened first and checked through that descriptor as soon as it is admitted: its status is
+    /// then an `fstat`, and the path is looked up once instead of twice (BENCHMARKS.md, Loading).
+    private func admit(_ path: String, trust: PluginTrust, placement: PluginIsolation?, isRegularFile: Bool = false) -> Admission {
+        var descriptor: Int32?
+        if isRegularFile, case .inProcess = placement ?? isolation {
+            descriptor = try? ELFFileReader.openFile(path)
+        }
+        defer { if let descriptor { close(descriptor) } }
         let status: FileStatus
         do {
-            status = try FileStatus.ofLibrary(path)
+            status = try FileStatus.ofLibrary(path, descriptor: descriptor)
         } catch {
             return .settled(.failed(path, error))
         }
@@ -275,7 +287,9 @@ final class LibraryLoader {
         if case .workers(let worker) = placement ?? isolation {
             return .worker(path, worker: worker, key: key)
         }
-        return .here(path, status, warnings: warnings, opening: nil)
+        guard let descriptor else { return .here(path, status, warnings: warnings, opening: nil) }
+        let label = Result { () throws(LoadFailure) in try LoadedLibrary.check(path, fileSize: status.size, descriptor: descriptor) }
+        return .here(path, status, warnings: warnings, opening: .checked(label))
     }
 
     /// Loads what `admission` admitted into `target`; see ``loadLibrary(at:trust:placement:into:)``.

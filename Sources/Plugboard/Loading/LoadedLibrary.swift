@@ -84,9 +84,14 @@ final class LoadedLibrary: @unchecked Sendable {
     }
 
     /// The ELF checks of the library at `path`, whose `stat` found `fileSize`, before any code of
-    /// the library runs; then the label its code will run under.
-    static func check(_ path: String, fileSize: Int) throws(LoadFailure) -> UnsafePointer<pbf_label_t> {
-        try ELFPreflight.check(path, fileSize: fileSize)
+    /// the library runs; then the label its code will run under. `descriptor` is the file already
+    /// open (the caller closes it), nil to open it now.
+    static func check(_ path: String, fileSize: Int, descriptor: Int32? = nil) throws(LoadFailure) -> UnsafePointer<pbf_label_t> {
+        if let descriptor {
+            try ELFPreflight.check(descriptor: descriptor, fileSize: fileSize)
+        } else {
+            try ELFPreflight.check(path, fileSize: fileSize)
+        }
         return path.withCString { pbf_label_create($0, $0) }
     }
 

@@ -12,6 +12,9 @@ package enum PluginDirectoryScanner {
         package let path: String
         /// Whether the file's name is UTF-8.
         package let nameIsUTF8: Bool
+        /// Whether the directory says the entry is a regular file (not a link to one, nor a device or
+        /// a FIFO), so that opening it before its `stat` has no effect beyond reading it.
+        package var isRegularFile = false
     }
 
     /// The candidates of `directory`, in byte order of their names; a directory that cannot be read
@@ -39,7 +42,7 @@ package enum PluginDirectoryScanner {
             guard let name = String(validating: entry.name, as: UTF8.self) else {
                 return entry.type == UInt8(DT_DIR) ? nil : Entry(path: base + String(decoding: entry.name, as: UTF8.self), nameIsUTF8: false)
             }
-            if entry.type == UInt8(DT_REG) { return Entry(path: base + name, nameIsUTF8: true) }
+            if entry.type == UInt8(DT_REG) { return Entry(path: base + name, nameIsUTF8: true, isRegularFile: true) }
             if entry.type == UInt8(DT_DIR) { return nil }
             let path = base + name
             return (try? FileStatus.of(path))?.isDirectory == true ? nil : Entry(path: path, nameIsUTF8: true)

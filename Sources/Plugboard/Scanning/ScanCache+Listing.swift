@@ -16,7 +16,7 @@ extension ScanCache {
             case .refused(let report):
                 refusedDirectories.insert(report.path)
                 return Look.known(ScannedLibrary(report: report, cached: false))
-            case .file(let path, let directoryWarnings):
+            case .file(let path, let directoryWarnings, _):
                 found.insert(path)
                 return look(at: path, directoryWarnings: directoryWarnings, trust: trust, options: options, seen: &seen)
             }

@@ -128,6 +128,27 @@ import Testing
         #expect(reports[0].failure?.message.contains("not a directory") == true, "\(String(describing: reports[0].failure))")
     }
 
+    /// Only an entry its folder lists as a regular file is opened before its status is known: a FIFO
+    /// named like a library, and a link to one, are refused as not regular files, and nothing waits
+    /// for a writer to open their other end.
+    @Test func aFIFONamedLikeALibraryIsRefusedWithoutBlocking() throws {
+        let root = try TemporaryDirectory("plugboard-scan")
+        defer { root.remove() }
+        try PluginCompiler.lenientFixture("a.so", in: root.path, GoodPlugins.definitions(id: "com.fifo.neighbour"))
+        #expect(mkfifo(root.file("b.so"), 0o644) == 0)
+        #expect(symlink("b.so", root.file("c.so")) == 0)
+        let host = LoadingCorpusTests.makeHost(LogCollector())
+        defer { host.shutdown() }
+
+        let reports = host.loadPlugins(from: PluginSearchPath(explicit: [root.path]))
+        try #require(reports.count == 3, "\(reports.map(\.path))")
+        #expect(reports[0].status == .loaded)
+        for report in reports.dropFirst() {
+            #expect(report.status == .failed)
+            #expect(report.failure?.message == "not a regular file", "\(report.path): \(String(describing: report.failure))")
+        }
+    }
+
     @Test func symlinkToALoadedFileIsSkipped() throws {
         let root = try TemporaryDirectory("plugboard-scan")
         defer { root.remove() }
