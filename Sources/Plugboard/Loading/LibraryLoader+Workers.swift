@@ -82,9 +82,9 @@ extension LibraryLoader {
         let summaries = report.plugins
         let registered = register(summaries, of: path, into: report, in: target, gate: connection.gate) { (index) throws(LoadFailure) in
             try target.add(WorkerPlugin(connection: .passUnretained(connection), index: UInt32(index)), summaries[index])
-        } keep: { ids in
+        } keep: { plugins in
             // A staged library's ids are admitted once those a serving plugin has are refused (StagedLibrary).
-            if target === registry { connection.admit(ids) }
+            if target === registry { connection.admit(plugins.map(\.descriptor.id)) }
             loaded.keep(connection)
         } release: {
             connection.close(timeout: workerGrace)

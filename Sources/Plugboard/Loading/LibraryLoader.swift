@@ -355,24 +355,26 @@ final class LibraryLoader {
 
     /// The end of every load, in process or in a worker: registers each plugin the library
     /// registered into `target` (`add` with its index; an id claimed twice is refused, see ``claim(_:path:in:register:)``),
-    /// then either applies the policy to the library's `gate` and `keep`s the library, given the ids
+    /// then either applies the policy to the library's `gate` and `keep`s the library, given the plugins
     /// registered, or, with none registered, `release`s it and fails the report.
     func register(_ summaries: [PluginSummary], of path: String, into report: consuming LoadReport, in target: PluginRegistry,
-                  gate: ServiceGate, add: (Int) throws(LoadFailure) -> Void, keep: ([PluginID]) -> Void,
+                  gate: ServiceGate, add: (Int) throws(LoadFailure) -> Void, keep: ([PluginSummary]) -> Void,
                   release: () -> Void) -> LoadReport {
-        report.plugins = []
+        // The list itself when every plugin registers, as nearly always: no list made per library.
+        report.plugins = summaries
+        var removed = 0
         for (index, summary) in summaries.enumerated() {
             do throws(LoadFailure) {
                 try claim(summary.descriptor.id, path: path, in: target) { () throws(LoadFailure) in try add(index) }
-                report.plugins.append(summary)
             } catch {
+                report.plugins.remove(at: index - removed)
+                removed += 1
                 report.refused.append(PluginRefusal(id: summary.descriptor.id.rawValue, failure: error))
             }
         }
         guard report.plugins.isEmpty else {
-            let ids = report.plugins.map(\.descriptor.id)
-            if let accessPolicy { gate.apply(accessPolicy, library: path, plugins: ids) }
-            keep(ids)
+            if let accessPolicy { gate.apply(accessPolicy, library: path, plugins: report.plugins.map(\.descriptor.id)) }
+            keep(report.plugins)
             return report
         }
         release()

@@ -12,7 +12,9 @@ final class PluginRegistry {
     struct Entry {
         let implementation: PluginImplementation
         let descriptor: PluginDescriptor
-        let concerns: Set<PluginConcern>
+        /// The concerns it takes part in, in declaration order: a list, shared with the plugin's
+        /// definition (a set made for each plugin cost more than searching nine at most).
+        let concerns: [PluginConcern]
         let source: PluginSource
         /// Who runs when this plugin is called, for fault and timeout messages.
         let label: UnsafePointer<pbf_label_t>
@@ -70,20 +72,21 @@ final class PluginRegistry {
 
     /// Adds a Swift plugin, refusing an id that is already registered and naming both sources.
     func add(_ plugin: any ApplicationPlugin, source: PluginSource) throws(LoadFailure) {
-        try add(.swift(plugin), descriptor: plugin.descriptor, concerns: plugin.concerns, source: source,
+        try add(.swift(plugin), descriptor: plugin.descriptor, concerns: plugin.concerns.sorted(), source: source,
                 functions: [], refusedFunctions: [])
     }
 
     /// Adds a plugin a loaded library registered, refusing an id that is already registered.
     func add(_ definition: CPluginDefinition, from library: LoadedLibrary) throws(LoadFailure) {
-        try add(.native(definition, library), descriptor: definition.descriptor, concerns: Set(definition.concerns),
+        try add(.native(definition, library), descriptor: definition.descriptor, concerns: definition.concerns,
                 source: .library(path: library.path), functions: definition.functions.declarations,
                 refusedFunctions: definition.functions.refused)
     }
 
-    /// Adds a plugin a worker loaded, as its load report describes it.
+    /// Adds a plugin a worker loaded, as its load report describes it (its concerns each once and in
+    /// declaration order, however the worker listed them).
     func add(_ plugin: WorkerPlugin, _ summary: PluginSummary) throws(LoadFailure) {
-        try add(.worker(plugin), descriptor: summary.descriptor, concerns: Set(summary.concerns), source: summary.source,
+        try add(.worker(plugin), descriptor: summary.descriptor, concerns: Set(summary.concerns).sorted(), source: summary.source,
                 functions: summary.functions, refusedFunctions: summary.refusedFunctions)
     }
 
@@ -112,7 +115,7 @@ final class PluginRegistry {
     }
 
     private func add(_ implementation: PluginImplementation, descriptor: PluginDescriptor,
-                     concerns: Set<PluginConcern>, source: PluginSource, functions: [FunctionDeclaration],
+                     concerns: [PluginConcern], source: PluginSource, functions: [FunctionDeclaration],
                      refusedFunctions: [FunctionRefusal]) throws(LoadFailure) {
         if !contested.isEmpty, let refusal = contested[descriptor.id] { throw refusal }
         if let tooLong = PluginDescriptor.refusal(nameBytes: descriptor.name.utf8.count, versionBytes: descriptor.version.utf8.count) {
@@ -137,7 +140,7 @@ final class PluginRegistry {
     var summaries: [PluginSummary] {
         prepare()
         return entries.map {
-            PluginSummary(descriptor: $0.descriptor, concerns: $0.concerns.sorted(), source: $0.source,
+            PluginSummary(descriptor: $0.descriptor, concerns: $0.concerns, source: $0.source,
                           functions: $0.functions, refusedFunctions: $0.refusedFunctions)
         }
     }
