@@ -10,7 +10,7 @@ extension LoadReport {
                 writer.object { writer in
                     writer.key("structSizes")
                     writer.object { writer in
-                        for (name, size) in abi.structSizes.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+                        for (name, size) in abi.sortedStructSizes {
                             writer.key(name)
                             writer.number(size)
                         }

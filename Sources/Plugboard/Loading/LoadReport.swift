@@ -88,8 +88,62 @@ public struct LoadTime: Sendable, Codable, Equatable {
 public struct LibraryABI: Sendable, Codable, Equatable {
     /// The version the library was built for.
     public let version: ABIVersion
-    /// The `struct_size` of each struct the library handed over, by C name.
-    public var structSizes: [String: Int]
+    /// The `struct_size` of each struct the library handed over: each C name once (the largest size
+    /// declared for it), in byte order of the names, as reports show them. A list: a table made for
+    /// every library loaded, each name hashed, cost more than the rest of its ABI facts.
+    public private(set) var sortedStructSizes: [(name: String, size: Int)]
+
+    /// ``sortedStructSizes`` by C name.
+    public var structSizes: [String: Int] {
+        get { Dictionary(uniqueKeysWithValues: sortedStructSizes) }
+        set { sortedStructSizes = Self.sorted(newValue.map { ($0.key, $0.value) }) }
+    }
+
+    /// The facts of a library built for `version` that declared `structSizes`.
+    public init(version: ABIVersion, structSizes: [String: Int]) {
+        self.init(version: version, declared: structSizes.map { ($0.key, $0.value) })
+    }
+
+    /// The facts of a library built for `version` whose structs were `declared` with these sizes,
+    /// in any order, a name maybe more than once.
+    init(version: ABIVersion, declared: [(name: String, size: Int)]) {
+        self.version = version
+        sortedStructSizes = Self.sorted(declared)
+    }
+
+    /// `sizes` in byte order of the names, each name once with its largest size.
+    private static func sorted(_ sizes: [(name: String, size: Int)]) -> [(name: String, size: Int)] {
+        var merged: [(name: String, size: Int)] = []
+        merged.reserveCapacity(sizes.count)
+        for entry in sizes.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
+            if let last = merged.last, last.name == entry.name {
+                merged[merged.count - 1].size = max(last.size, entry.size)
+            } else {
+                merged.append(entry)
+            }
+        }
+        return merged
+    }
+
+    public static func == (lhs: LibraryABI, rhs: LibraryABI) -> Bool {
+        lhs.version == rhs.version && lhs.sortedStructSizes.elementsEqual(rhs.sortedStructSizes) { $0 == $1 }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case version, structSizes
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(version: try container.decode(ABIVersion.self, forKey: .version),
+                  structSizes: try container.decode([String: Int].self, forKey: .structSizes))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(structSizes, forKey: .structSizes)
+    }
 }
 
 /// A registered plugin as reports show it.

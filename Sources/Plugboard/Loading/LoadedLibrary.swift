@@ -67,7 +67,7 @@ final class LoadedLibrary: @unchecked Sendable {
             return try start(path: path, identity: identity, record: record, version: version, entrySize: entrySize,
                              router: router, files: files, gate: gate, calls: calls, label: label)
         } catch {
-            throw Failure(failure: error, abi: LibraryABI(version: version, structSizes: [Self.entryStruct: entrySize]))
+            throw Failure(failure: error, abi: LibraryABI(version: version, declared: [(Self.entryStruct, entrySize)]))
         }
     }
 
@@ -165,13 +165,10 @@ final class LoadedLibrary: @unchecked Sendable {
         services.context.pluginIDs.withLock { ids in
             ids = registered.definitions.map(\.descriptor.id.rawValue)
         }
-        // Made at its final size: growing it would hash every name again.
-        var structSizes = [String: Int](minimumCapacity: 1 + registered.definitions.reduce(0) { $0 + $1.declaredSizes.count })
-        structSizes[entryStruct] = entrySize
-        for definition in registered.definitions {
-            for (name, size) in definition.declaredSizes { raise(&structSizes[name, default: size], to: size) }
-        }
-        let abi = LibraryABI(version: version, structSizes: structSizes)
+        var declared = [(name: entryStruct, size: entrySize)]
+        declared.reserveCapacity(1 + registered.definitions.reduce(0) { $0 + $1.declaredSizes.count })
+        for definition in registered.definitions { declared += definition.declaredSizes }
+        let abi = LibraryABI(version: version, declared: declared)
         return LoadedLibrary(path: path, identity: identity, abi: abi, entry: entry, label: label,
                              services: services, session: session, registered: registered)
     }
@@ -195,11 +192,6 @@ final class LoadedLibrary: @unchecked Sendable {
 
     /// How this initialization of the library used the host services, by thread, so far.
     var serviceCensus: ServiceCensus { lifetime.census.census }
-
-    /// The larger of the sizes declared for one struct (one dictionary look-up through `default:`).
-    private static func raise(_ value: inout Int, to size: Int) {
-        value = max(value, size)
-    }
 
     /// What `add_plugin` refused before `register_plugins` returned false (often why it did):
     /// "; add_plugin refused: …", or nothing.

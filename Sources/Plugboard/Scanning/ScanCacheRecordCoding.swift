@@ -70,7 +70,7 @@ enum ScanCacheRecordCoding {
         encoder.append(report.abi != nil)
         if let abi = report.abi {
             write(abi.version, to: &encoder)
-            let sizes = abi.structSizes.sorted { $0.key < $1.key }
+            let sizes = abi.sortedStructSizes
             encoder.append(UInt32(sizes.count))
             for (name, size) in sizes {
                 encoder.append(string: name)
@@ -114,11 +114,11 @@ enum ScanCacheRecordCoding {
         report.sameFileAs = try decoder.readOptionalString("report.sameFileAs")
         if try decoder.readBool("report.abi") {
             let version = try readABIVersion(from: &decoder)
-            var sizes: [String: Int] = [:]
+            var sizes: [(name: String, size: Int)] = []
             for _ in 0..<(try decoder.readUInt32("abi.structSizes")) {
-                sizes[try decoder.readString("abi.structSize.name")] = Int(try decoder.readInt64("abi.structSize.size"))
+                sizes.append((try decoder.readString("abi.structSize.name"), Int(try decoder.readInt64("abi.structSize.size"))))
             }
-            report.abi = LibraryABI(version: version, structSizes: sizes)
+            report.abi = LibraryABI(version: version, declared: sizes)
         }
         for _ in 0..<(try decoder.readUInt32("report.plugins")) {
             let text = try decoder.readString("plugin.id")

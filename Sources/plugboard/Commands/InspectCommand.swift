@@ -79,8 +79,7 @@ struct InspectCommand: ParsableCommand {
         }
         if let abi = report.abi {
             lines.append(row("ABI", "\(abi.version) (host \(ABIVersion.host))"))
-            lines.append(row("Struct sizes", abi.structSizes.sorted { $0.key < $1.key }
-                .map { "\($0.key) \($0.value)" }.joined(separator: ", ")))
+            lines.append(row("Struct sizes", abi.sortedStructSizes.map { "\($0.name) \($0.size)" }.joined(separator: ", ")))
         }
         if let sandbox = report.sandbox { lines.append(row("Sandbox", sandbox.line)) }
         lines += report.warnings.map { row("Warning", $0) }

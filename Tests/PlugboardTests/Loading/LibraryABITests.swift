@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+@testable import Plugboard
+
+/// A library's ABI facts: each struct once, with the largest size declared, in byte order.
+struct LibraryABITests {
+    private let version = ABIVersion(major: 1, minor: 5)
+
+    @Test func eachStructOnceWithItsLargestSizeInByteOrder() {
+        let abi = LibraryABI(version: version, declared: [
+            ("pb_plugin_t", 120), ("pb_entry_t", 48), ("pb_launch_t", 24), ("pb_plugin_t", 128), ("pb_launch_t", 16),
+        ])
+        #expect(abi.sortedStructSizes.map(\.name) == ["pb_entry_t", "pb_launch_t", "pb_plugin_t"])
+        #expect(abi.sortedStructSizes.map(\.size) == [48, 24, 128])
+        #expect(abi.structSizes == ["pb_entry_t": 48, "pb_launch_t": 24, "pb_plugin_t": 128])
+    }
+
+    @Test func theDictionaryFormSetsAndReadsTheSameFacts() {
+        var abi = LibraryABI(version: version, structSizes: ["pb_plugin_t": 120, "pb_entry_t": 48])
+        #expect(abi == LibraryABI(version: version, declared: [("pb_entry_t", 48), ("pb_plugin_t", 120)]))
+        abi.structSizes["pb_memory_t"] = 16
+        #expect(abi.sortedStructSizes.map(\.name) == ["pb_entry_t", "pb_memory_t", "pb_plugin_t"])
+        #expect(abi != LibraryABI(version: version, structSizes: ["pb_plugin_t": 120, "pb_entry_t": 48]))
+    }
+
+    @Test func itsCodableFormIsTheTableByName() throws {
+        let abi = LibraryABI(version: version, declared: [("pb_plugin_t", 120), ("pb_entry_t", 48)])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = try #require(String(data: try encoder.encode(abi), encoding: .utf8))
+        #expect(json == #"{"structSizes":{"pb_entry_t":48,"pb_plugin_t":120},"version":{"major":1,"minor":5}}"#)
+        #expect(try JSONDecoder().decode(LibraryABI.self, from: Data(json.utf8)) == abi)
+    }
+}
