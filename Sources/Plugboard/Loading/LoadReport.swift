@@ -1,3 +1,5 @@
+import Glibc
+
 /// What happened to one file during loading: the operator's answer to "why is
 /// my plugin not there?".
 public struct LoadReport: Sendable, Codable {
@@ -111,18 +113,34 @@ public struct LibraryABI: Sendable, Codable, Equatable {
         sortedStructSizes = Self.sorted(declared)
     }
 
-    /// `sizes` in byte order of the names, each name once with its largest size.
-    private static func sorted(_ sizes: [(name: String, size: Int)]) -> [(name: String, size: Int)] {
-        var merged: [(name: String, size: Int)] = []
-        merged.reserveCapacity(sizes.count)
-        for entry in sizes.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
-            if let last = merged.last, last.name == entry.name {
-                merged[merged.count - 1].size = max(last.size, entry.size)
+    /// `sizes` in byte order of the names, each name once with its largest size; sorted and merged in
+    /// place, the names compared with `memcmp` (the generic comparison of two `UTF8View`s cost a
+    /// third of loading a library's plugins).
+    private static func sorted(_ sizes: consuming [(name: String, size: Int)]) -> [(name: String, size: Int)] {
+        sizes.sort { precedes($0.name, $1.name) }
+        var kept = 0
+        for index in sizes.indices {
+            if kept > 0, sizes[kept - 1].name == sizes[index].name {
+                sizes[kept - 1].size = max(sizes[kept - 1].size, sizes[index].size)
             } else {
-                merged.append(entry)
+                sizes.swapAt(kept, index)
+                kept += 1
             }
         }
-        return merged
+        sizes.removeLast(sizes.count - kept)
+        return sizes
+    }
+
+    /// Whether `lhs` comes before `rhs` in byte order of their UTF-8.
+    private static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+        var (lhs, rhs) = (lhs, rhs)
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                guard let l = left.baseAddress, let r = right.baseAddress else { return left.count < right.count }
+                let order = memcmp(l, r, min(left.count, right.count))
+                return order != 0 ? order < 0 : left.count < right.count
+            }
+        }
     }
 
     public static func == (lhs: LibraryABI, rhs: LibraryABI) -> Bool {

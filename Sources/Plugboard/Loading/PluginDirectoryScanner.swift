@@ -28,43 +28,56 @@ package enum PluginDirectoryScanner {
             throw LoadFailure(.scan, message, systemError: error.description)
         }
         defer { closedir(stream) }
-        var entries: [(name: [UInt8], type: UInt8)] = []
+        // Every candidate's name, one after the other in one buffer, and where each lies: no array
+        // made per file, and each path built in one piece.
+        var names: [UInt8] = []
+        var found: [(start: Int, count: Int, type: UInt8)] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-            guard isLibraryName(name) else { continue }
-            entries.append((name, entry.pointee.d_type))
-        }
-        let base = directory.hasSuffix("/") ? directory : directory + "/"
-        return entries.sorted { precedes($0.name, $1.name) }.compactMap { entry in
-            // The type readdir gives spares a stat per file; a symlink or an unknown
-            // type is looked at with stat. A name that is not UTF-8 cannot be (its path
-            // would be spelled differently).
-            guard let name = String(validating: entry.name, as: UTF8.self) else {
-                return entry.type == UInt8(DT_DIR) ? nil : Entry(path: base + String(decoding: entry.name, as: UTF8.self), nameIsUTF8: false)
+            withUnsafeBytes(of: entry.pointee.d_name) { field in
+                let name = UnsafeRawBufferPointer(rebasing: field[..<(field.firstIndex(of: 0) ?? field.count)])
+                guard isLibraryName(name) else { return }
+                found.append((names.count, name.count, entry.pointee.d_type))
+                names.append(contentsOf: name)
             }
-            if entry.type == UInt8(DT_REG) { return Entry(path: base + name, nameIsUTF8: true, isRegularFile: true) }
-            if entry.type == UInt8(DT_DIR) { return nil }
-            let path = base + name
-            return (try? FileStatus.of(path))?.isDirectory == true ? nil : Entry(path: path, nameIsUTF8: true)
+        }
+        let base = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8)
+        return names.withUnsafeBufferPointer { names in
+            found.sorted { precedes(names, $0, $1) }.compactMap { entry in
+                let name = UnsafeBufferPointer(rebasing: names[entry.start..<entry.start + entry.count])
+                // A name that is not UTF-8 is repaired in the path (U+FFFD), which then names no file.
+                let path = base.withUnsafeBufferPointer { base in
+                    String(unsafeUninitializedCapacity: base.count + name.count) { path in
+                        _ = path.initialize(fromContentsOf: base)
+                        _ = path[base.count...].initialize(fromContentsOf: name)
+                        return base.count + name.count
+                    }
+                }
+                guard (try? UTF8Span(validating: name.span)) != nil else {
+                    return entry.type == UInt8(DT_DIR) ? nil : Entry(path: path, nameIsUTF8: false)
+                }
+                // The type readdir gives spares a stat per file; a symlink or an unknown
+                // type is looked at with stat (a name that is not UTF-8 cannot be: its path
+                // is spelled differently).
+                if entry.type == UInt8(DT_REG) { return Entry(path: path, nameIsUTF8: true, isRegularFile: true) }
+                if entry.type == UInt8(DT_DIR) { return nil }
+                return (try? FileStatus.of(path))?.isDirectory == true ? nil : Entry(path: path, nameIsUTF8: true)
+            }
         }
     }
 
     /// Whether `name` is a library's, `*.so`: compared byte by byte (a comparison through the
     /// generic sequence methods cost ten times as much, for every file of the folder).
-    private static func isLibraryName(_ name: [UInt8]) -> Bool {
+    private static func isLibraryName(_ name: UnsafeRawBufferPointer) -> Bool {
         let count = name.count
         return count > 3 && name[count - 3] == UInt8(ascii: ".") && name[count - 2] == UInt8(ascii: "s")
             && name[count - 1] == UInt8(ascii: "o")
     }
 
-    /// Byte order of two names (`memcmp`, then the shorter first).
-    private static func precedes(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-        let order = lhs.withUnsafeBytes { left in
-            rhs.withUnsafeBytes { right -> Int32 in
-                guard let l = left.baseAddress, let r = right.baseAddress else { return 0 }
-                return memcmp(l, r, min(left.count, right.count))
-            }
-        }
+    /// Byte order of two names found in `names` (`memcmp`, then the shorter first).
+    private static func precedes(_ names: UnsafeBufferPointer<UInt8>, _ lhs: (start: Int, count: Int, type: UInt8),
+                                 _ rhs: (start: Int, count: Int, type: UInt8)) -> Bool {
+        guard let base = names.baseAddress else { return false }
+        let order = memcmp(base + lhs.start, base + rhs.start, min(lhs.count, rhs.count))
         return order != 0 ? order < 0 : lhs.count < rhs.count
     }
 }
