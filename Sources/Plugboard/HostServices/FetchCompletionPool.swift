@@ -7,8 +7,9 @@ import CPlugboard
 /// `deinit`, and that call must find valid memory. Until the library's end the
 /// answer goes to the notification (which ignores and reports a late or second
 /// one); after it, the call is ignored and reported once (``LibraryLifetime``).
-/// It costs a few dozen bytes per plugin per remote notification.
-final class FetchCompletionPool: Sendable {
+/// It costs a few dozen bytes per plugin per remote notification. A value: it holds only the
+/// library's lifetime, and loading a library makes one.
+struct FetchCompletionPool: Sendable {
     /// What one handle answers to.
     private final class Record: Sendable {
         let completion: FetchCompletion

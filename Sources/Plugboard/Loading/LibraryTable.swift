@@ -46,9 +46,10 @@ final class LibraryTable: Sendable {
         }
     }
 
-    /// Makes room for `count` more opened paths, so that noting them grows no table.
+    /// Makes room for `count` more opened paths and libraries, so that noting them grows no table.
     func reserveOpenings(_ count: Int) {
         openedFiles.withLock { $0.reserveCapacity($0.count + count) }
+        entries.withLock { $0.reserveCapacity($0.count + count) }
     }
 
     /// The library at `path` for `owner`, loading it if no host has it yet.

@@ -167,7 +167,8 @@ final class PluginRegistry {
 
     /// The refusal of an id ``withdraw(_:refusal:)`` took out, if it was.
     func refusal(forContested id: PluginID) -> LoadFailure? {
-        contested[id]
+        // Asked for every plugin loaded: no id hashed while none is contested.
+        contested.isEmpty ? nil : contested[id]
     }
 
     /// Forgets every plugin and every withdrawn id.
