@@ -134,8 +134,8 @@ final class LibraryLoader {
             }
         }
         callSite.decorators.confinement?.adopt()
-        for index in loads.indices { loads[index].advance { $0.checked() } }
-        for index in loads.indices { loads[index].advance { $0.opened(recordedIn: callSite.record) } }
+        for index in loads.indices { loads[index].advance { $0.check() } }
+        for index in loads.indices { loads[index].advance { $0.open(recordedIn: callSite.record) } }
         callSite.decorators.confinement?.drain()
         var reports = loads.map { $0.finish { load($0, trust: trust, into: registry) } }
         for index in reports.indices { reports[index].withdraw(registry.refusal(forContested:)) }
@@ -164,10 +164,10 @@ final class LibraryLoader {
             self.directoryWarnings = directoryWarnings
         }
 
-        /// Takes the file's next step, `step`, timed.
-        mutating func advance(_ step: (Admission) -> Admission) {
+        /// Takes the file's next step, `step`, in place, timed.
+        mutating func advance(_ step: (inout Admission) -> Void) {
             let start = MonotonicClock.now()
-            admission = step(admission)
+            step(&admission)
             time = time(adding: start)
         }
 
@@ -219,18 +219,20 @@ final class LibraryLoader {
         /// ahead of its entry stages, nil when it is still to check.
         case here(String, FileStatus, warnings: [String], opening: Opening?)
 
-        /// This admission with a library to load here checked (the ELF checks; none of its code runs).
-        func checked() -> Admission {
-            guard case .here(let path, let status, let warnings, nil) = self else { return self }
+        /// Checks a library to load here that is still to check (the ELF checks; none of its code
+        /// runs). In place: the other admissions, most of them checked as they were admitted, are
+        /// left untouched, not copied.
+        mutating func check() {
+            guard case .here(_, _, _, nil) = self, case .here(let path, let status, let warnings, nil) = self else { return }
             let label = Result { () throws(LoadFailure) in try LoadedLibrary.check(path, fileSize: status.size) }
-            return .here(path, status, warnings: warnings, opening: .checked(label))
+            self = .here(path, status, warnings: warnings, opening: .checked(label))
         }
 
-        /// This admission with a checked library to load here opened (`dlopen`, recorded in `record`),
-        /// its own functions left for ``LibraryLoader/load(_:trust:into:)``.
-        func opened(recordedIn record: CallRecord) -> Admission {
-            guard case .here(let path, let status, let warnings, let opening?) = self else { return self }
-            return .here(path, status, warnings: warnings, opening: .opened(opening.opened(path, status.identity, recordedIn: record)))
+        /// Opens a checked library to load here (`dlopen`, recorded in `record`), its own functions
+        /// left for ``LibraryLoader/load(_:trust:into:)``.
+        mutating func open(recordedIn record: CallRecord) {
+            guard case .here(let path, let status, let warnings, let opening?) = self else { return }
+            self = .here(path, status, warnings: warnings, opening: .opened(opening.opened(path, status.identity, recordedIn: record)))
         }
     }
 
@@ -257,7 +259,8 @@ final class LibraryLoader {
     ///
     /// A file to load in this process that its directory lists as a regular file (`isRegularFile`)
     /// is opened first and checked through that descriptor as soon as it is admitted: its status is
-    /// then an `fstat`, and the path is looked up once instead of twice (BENCHMARKS.md, Loading).
+    /// then an `fstat`, and the path is looked up once instead of twice (BENCHMARKS.md, Loading). One
+    /// that cannot be opened so is looked at with `stat`, and its checks then say why it cannot be read.
     private func admit(_ path: String, trust: PluginTrust, placement: PluginIsolation?, isRegularFile: Bool = false) -> Admission {
         var descriptor: Int32?
         if isRegularFile, case .inProcess = placement ?? isolation {
