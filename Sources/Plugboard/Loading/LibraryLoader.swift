@@ -114,7 +114,8 @@ final class LibraryLoader {
     /// In four passes over the files, in order: each is admitted (and one to load in this process
     /// that its folder lists as a regular file is checked then, the ELF checks, through the descriptor
     /// its status came from); each other to load in this process is checked; each checked is opened
-    /// (`dlopen`); then each is loaded (the library's own functions, its plugins registered; or its worker). The dynamic loader keeps a record per
+    /// (`dlopen`); then each is loaded (the library's own functions, its plugins registered; or its
+    /// worker). The dynamic loader keeps a record per
     /// library and walks all of them at every `dlopen`: opened back to back, with nothing of the host
     /// allocated between them, those records lie together in memory instead of among what the host
     /// keeps of each library, and the walks stay fast (BENCHMARKS.md, Loading).
