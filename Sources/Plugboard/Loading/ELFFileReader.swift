@@ -36,10 +36,12 @@ final class ELFFileReader {
 
     /// Opens the file at `path` for reading (close-on-exec); the caller closes the descriptor.
     /// Without blocking: a FIFO or a device put where a library was expected must not hold the
-    /// caller until another process opens its other end (a regular file ignores the flag).
-    static func openFile(_ path: String) throws(LoadFailure) -> Int32 {
+    /// caller until another process opens its other end (a regular file ignores the flag); never as
+    /// a controlling terminal; and, unless `followingLinks`, refused when `path` names a link.
+    static func openFile(_ path: String, followingLinks: Bool = true) throws(LoadFailure) -> Int32 {
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (followingLinks ? 0 : O_NOFOLLOW)
         do {
-            return try systemCall { path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } }
+            return try systemCall { path.withCString { open($0, flags) } }
         } catch {
             throw LoadFailure(.open, "cannot read the file", systemError: error.description)
         }

@@ -221,8 +221,8 @@ final class LibraryLoader {
         case here(String, FileStatus, warnings: [String], opening: Opening?)
 
         /// Checks a library to load here that is still to check (the ELF checks; none of its code
-        /// runs). In place: the other admissions, most of them checked as they were admitted, are
-        /// left untouched, not copied.
+        /// runs). In place, and the first pattern binds nothing: the other admissions, most of them
+        /// checked as they were admitted, are left as they are, their contents not copied out.
         mutating func check() {
             guard case .here(_, _, _, nil) = self, case .here(let path, let status, let warnings, nil) = self else { return }
             let label = Result { () throws(LoadFailure) in try LoadedLibrary.check(path, fileSize: status.size) }
@@ -260,12 +260,13 @@ final class LibraryLoader {
     ///
     /// A file to load in this process that its directory lists as a regular file (`isRegularFile`)
     /// is opened first and checked through that descriptor as soon as it is admitted: its status is
-    /// then an `fstat`, and the path is looked up once instead of twice (BENCHMARKS.md, Loading). One
-    /// that cannot be opened so is looked at with `stat`, and its checks then say why it cannot be read.
+    /// then an `fstat`, and the path is looked up once instead of twice (BENCHMARKS.md, Loading). The
+    /// open follows no link: an entry replaced by one since the folder was listed fails it. One that
+    /// cannot be opened so is looked at with `stat`, and its checks then say why it cannot be read.
     private func admit(_ path: String, trust: PluginTrust, placement: PluginIsolation?, isRegularFile: Bool = false) -> Admission {
         var descriptor: Int32?
         if isRegularFile, case .inProcess = placement ?? isolation {
-            descriptor = try? ELFFileReader.openFile(path)
+            descriptor = try? ELFFileReader.openFile(path, followingLinks: false)
         }
         defer { if let descriptor { close(descriptor) } }
         let status: FileStatus

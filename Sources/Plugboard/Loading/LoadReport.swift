@@ -95,9 +95,10 @@ public struct LibraryABI: Sendable, Codable, Equatable {
     /// every library loaded, each name hashed, cost more than the rest of its ABI facts.
     public private(set) var sortedStructSizes: [(name: String, size: Int)]
 
-    /// ``sortedStructSizes`` by C name.
+    /// ``sortedStructSizes`` by C name (two names that differ in their bytes but are the same text
+    /// to `String`, from a damaged scan cache or a hostile worker, are one, with the larger size).
     public var structSizes: [String: Int] {
-        get { Dictionary(uniqueKeysWithValues: sortedStructSizes) }
+        get { Dictionary(sortedStructSizes, uniquingKeysWith: max) }
         set { sortedStructSizes = Self.sorted(newValue.map { ($0.key, $0.value) }) }
     }
 
@@ -120,7 +121,7 @@ public struct LibraryABI: Sendable, Codable, Equatable {
         sizes.sort { precedes($0.name, $1.name) }
         var kept = 0
         for index in sizes.indices {
-            if kept > 0, sizes[kept - 1].name == sizes[index].name {
+            if kept > 0, !precedes(sizes[kept - 1].name, sizes[index].name) {  // the same bytes
                 sizes[kept - 1].size = max(sizes[kept - 1].size, sizes[index].size)
             } else {
                 sizes.swapAt(kept, index)

@@ -12,8 +12,9 @@ package enum PluginDirectoryScanner {
         package let path: String
         /// Whether the file's name is UTF-8.
         package let nameIsUTF8: Bool
-        /// Whether the directory says the entry is a regular file (not a link to one, nor a device or
-        /// a FIFO), so that opening it before its `stat` has no effect beyond reading it.
+        /// Whether the directory listed the entry as a regular file (not a link to one, nor a device
+        /// or a FIFO): the loader may open it before its `stat`, without following a link (the entry
+        /// may have been replaced since it was listed).
         package var isRegularFile = false
     }
 
@@ -33,12 +34,14 @@ package enum PluginDirectoryScanner {
         var names: [UInt8] = []
         var found: [(start: Int, count: Int, type: UInt8)] = []
         while let entry = readdir(stream) {
-            withUnsafeBytes(of: entry.pointee.d_name) { field in
-                let name = UnsafeRawBufferPointer(rebasing: field[..<(field.firstIndex(of: 0) ?? field.count)])
-                guard isLibraryName(name) else { return }
-                found.append((names.count, name.count, entry.pointee.d_type))
-                names.append(contentsOf: name)
-            }
+            // The name where it lies, read no further than its record: the last record of the
+            // directory's buffer can be shorter than the field `d_name` is declared as.
+            let start = UnsafeRawPointer(entry) + nameOffset
+            let room = max(0, Int(entry.pointee.d_reclen) - nameOffset)
+            let name = UnsafeRawBufferPointer(start: start, count: strnlen(start.assumingMemoryBound(to: CChar.self), room))
+            guard isLibraryName(name) else { continue }
+            found.append((names.count, name.count, entry.pointee.d_type))
+            names.append(contentsOf: name)
         }
         let base = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8)
         return names.withUnsafeBufferPointer { names in
@@ -64,6 +67,9 @@ package enum PluginDirectoryScanner {
             }
         }
     }
+
+    /// Where a `dirent`'s name begins (past its end if it could not be known: then no name is read).
+    private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? MemoryLayout<dirent>.size
 
     /// Whether `name` is a library's, `*.so`: compared byte by byte (a comparison through the
     /// generic sequence methods cost ten times as much, for every file of the folder).

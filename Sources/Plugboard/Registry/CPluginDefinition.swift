@@ -15,7 +15,7 @@ final class CPluginDefinition: @unchecked Sendable {
     /// The functions it declared (since ABI 1.2), checked and prepared, and those refused.
     let functions: PluginFunctions
     /// The `struct_size` the plugin declared for its descriptor and each vtable, by C name
-    /// (each name once; a list, so that a library's sizes go into one dictionary).
+    /// (each name once; the library's ABI facts merge them with its other plugins', ``LibraryABI``).
     let declaredSizes: [(name: String, size: Int)]
     /// The concerns whose vtable is present, in declaration order.
     let concerns: [PluginConcern]

@@ -26,7 +26,8 @@ public enum PluginConcern: String, Sendable, Codable, CaseIterable, Comparable {
         lhs.position < rhs.position
     }
 
-    /// Hashes the concern's position, not its raw text: registering a plugin puts its concerns in a set.
+    /// Hashes the concern's position, not its raw text: a worker's plugins' concerns are put in a set
+    /// when they register.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(position)
     }

@@ -23,6 +23,18 @@ struct LibraryABITests {
         #expect(abi != LibraryABI(version: version, structSizes: ["pb_plugin_t": 120, "pb_entry_t": 48]))
     }
 
+    /// Two names with different bytes that `String` takes for the same text (from a damaged scan cache
+    /// or a hostile worker's report) stay two in the list and are one in the table, with the larger
+    /// size: neither view stops the host.
+    @Test func namesTheSameAsTextButNotInBytesStopNothing() throws {
+        let composed = "\u{E9}", decomposed = "e\u{301}"
+        let abi = LibraryABI(version: version, declared: [(decomposed, 8), ("f", 16), (composed, 24)])
+        #expect(abi.sortedStructSizes.map(\.size) == [8, 16, 24])
+        #expect(abi.structSizes.count == 2)
+        #expect(abi.structSizes[composed] == 24)
+        #expect(try JSONEncoder().encode(abi).isEmpty == false)
+    }
+
     @Test func itsCodableFormIsTheTableByName() throws {
         let abi = LibraryABI(version: version, declared: [("pb_plugin_t", 120), ("pb_entry_t", 48)])
         let encoder = JSONEncoder()
