@@ -359,6 +359,12 @@ import Testing
         #expect(try workspace.files(["ext", "Documents/archive.tar.zip", ""]).output == "Documents/archive.tar\n")
         #expect(workspace.text(workspace.path("Documents/archive.tar")) == "Documents/archive.tar.gz")
         FilesExpect.failure(try workspace.files(["ext", "Documents/notes/readme.txt", "a.b"]), ["invalid name", "contains '.'"])
+        // An extension that stays invalid without its leading dot is refused as it was given.
+        for given in ["..", "..md"] {
+            FilesExpect.failure(try workspace.files(["ext", "Documents/notes/readme.txt", given]),
+                                ["change extension '\(given)' in Documents", "invalid name"])
+        }
+        #expect(workspace.text(workspace.path("Documents/notes/readme.txt")) == "Documents/notes/readme")
     }
 
     // MARK: confinement

@@ -32,7 +32,10 @@ struct FilesExtensionCommand: FilesSubcommand {
     @OptionGroup var container: ContainerOptions
 
     func run() throws {
-        let bare = newExtension.hasPrefix(".") ? String(newExtension.dropFirst()) : newExtension
+        // One leading dot is dropped only from an extension it then makes valid: the refusal of
+        // one that stays invalid ("..", "..md") names it as it was given.
+        let rest = newExtension.dropFirst()
+        let bare = newExtension.hasPrefix(".") && !rest.contains(".") ? String(rest) : newExtension
         try FilesSession.perform(container, hint: FilesSession.destinationHint()) { session in
             let location = try session.location(path)
             let newName = try session.facade.changeExtension(
