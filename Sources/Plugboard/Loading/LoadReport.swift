@@ -1,4 +1,3 @@
-import Glibc
 
 /// What happened to one file during loading: the operator's answer to "why is
 /// my plugin not there?".
@@ -135,13 +134,7 @@ public struct LibraryABI: Sendable, Codable, Equatable {
     /// Whether `lhs` comes before `rhs` in byte order of their UTF-8.
     private static func precedes(_ lhs: String, _ rhs: String) -> Bool {
         var (lhs, rhs) = (lhs, rhs)
-        return lhs.withUTF8 { left in
-            rhs.withUTF8 { right in
-                guard let l = left.baseAddress, let r = right.baseAddress else { return left.count < right.count }
-                let order = memcmp(l, r, min(left.count, right.count))
-                return order != 0 ? order < 0 : left.count < right.count
-            }
-        }
+        return lhs.withUTF8 { left in rhs.withUTF8 { right in left.precedesInByteOrder(right) } }
     }
 
     /// The same version and the same struct sizes.

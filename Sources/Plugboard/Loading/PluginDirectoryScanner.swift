@@ -45,8 +45,11 @@ package enum PluginDirectoryScanner {
         }
         let base = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8)
         return names.withUnsafeBufferPointer { names in
-            found.sorted { precedes(names, $0, $1) }.compactMap { entry in
-                let name = UnsafeBufferPointer(rebasing: names[entry.start..<entry.start + entry.count])
+            let nameOf = { (entry: (start: Int, count: Int, type: UInt8)) in
+                UnsafeBufferPointer(rebasing: names[entry.start..<entry.start + entry.count])
+            }
+            return found.sorted { nameOf($0).precedesInByteOrder(nameOf($1)) }.compactMap { entry in
+                let name = nameOf(entry)
                 // A name that is not UTF-8 is repaired in the path (U+FFFD), which then names no file.
                 let path = base.withUnsafeBufferPointer { base in
                     String(unsafeUninitializedCapacity: base.count + name.count) { path in
@@ -77,13 +80,5 @@ package enum PluginDirectoryScanner {
         let count = name.count
         return count > 3 && name[count - 3] == UInt8(ascii: ".") && name[count - 2] == UInt8(ascii: "s")
             && name[count - 1] == UInt8(ascii: "o")
-    }
-
-    /// Byte order of two names found in `names` (`memcmp`, then the shorter first).
-    private static func precedes(_ names: UnsafeBufferPointer<UInt8>, _ lhs: (start: Int, count: Int, type: UInt8),
-                                 _ rhs: (start: Int, count: Int, type: UInt8)) -> Bool {
-        guard let base = names.baseAddress else { return false }
-        let order = memcmp(base + lhs.start, base + rhs.start, min(lhs.count, rhs.count))
-        return order != 0 ? order < 0 : lhs.count < rhs.count
     }
 }
