@@ -5,8 +5,8 @@ import CPlugboard
 /// The host reads only the bytes the plugin's size covers and treats the rest
 /// as zero (NULL slots), which is how an older plugin keeps working in a newer host.
 protocol ABIStruct {
-    /// The struct's name in the header, for error messages.
-    static var cName: String { get }
+    /// Which struct it is (its name in the header, for error messages and the library's ABI facts).
+    static var structName: ABIStructName { get }
     /// The size of the struct in the ABI version that introduced it, the smallest a plugin may declare.
     static var minimumSize: Int { get }
     /// An all-zero value.
@@ -14,6 +14,9 @@ protocol ABIStruct {
 }
 
 extension ABIStruct {
+    /// The struct's name in the header.
+    static var cName: String { structName.cName }
+
     /// A struct no minor version has grown is exactly its current size. When a
     /// minor version appends fields to one, that struct overrides this with its first size.
     static var minimumSize: Int { MemoryLayout<Self>.size }
@@ -43,19 +46,75 @@ struct ABIStructError: Error, CustomStringConvertible {
     }
 }
 
-extension pb_entry_t: ABIStruct { static var cName: String { "pb_entry_t" } }
+extension pb_entry_t: ABIStruct { static var structName: ABIStructName { .entry } }
 extension pb_plugin_t: ABIStruct {
-    static var cName: String { "pb_plugin_t" }
+    static var structName: ABIStructName { .plugin }
     /// ABI 1.2 appended `functions` and `function_count`: the 1.0 struct ends where they start.
     static var minimumSize: Int { MemoryLayout<pb_plugin_t>.offset(of: \.functions) ?? MemoryLayout<pb_plugin_t>.size }
 }
-extension pb_launch_t: ABIStruct { static var cName: String { "pb_launch_t" } }
-extension pb_open_url_t: ABIStruct { static var cName: String { "pb_open_url_t" } }
-extension pb_user_activity_t: ABIStruct { static var cName: String { "pb_user_activity_t" } }
-extension pb_remote_notifications_t: ABIStruct { static var cName: String { "pb_remote_notifications_t" } }
-extension pb_memory_t: ABIStruct { static var cName: String { "pb_memory_t" } }
-extension pb_protected_data_t: ABIStruct { static var cName: String { "pb_protected_data_t" } }
-extension pb_app_state_t: ABIStruct { static var cName: String { "pb_app_state_t" } }
-extension pb_termination_t: ABIStruct { static var cName: String { "pb_termination_t" } }
-extension pb_function_t: ABIStruct { static var cName: String { "pb_function_t" } }
-extension pb_saved_state_t: ABIStruct { static var cName: String { "pb_saved_state_t" } }
+extension pb_launch_t: ABIStruct { static var structName: ABIStructName { .launch } }
+extension pb_open_url_t: ABIStruct { static var structName: ABIStructName { .openURL } }
+extension pb_user_activity_t: ABIStruct { static var structName: ABIStructName { .userActivity } }
+extension pb_remote_notifications_t: ABIStruct { static var structName: ABIStructName { .remoteNotifications } }
+extension pb_memory_t: ABIStruct { static var structName: ABIStructName { .memory } }
+extension pb_protected_data_t: ABIStruct { static var structName: ABIStructName { .protectedData } }
+extension pb_app_state_t: ABIStruct { static var structName: ABIStructName { .appState } }
+extension pb_termination_t: ABIStruct { static var structName: ABIStructName { .termination } }
+extension pb_function_t: ABIStruct { static var structName: ABIStructName { .function } }
+extension pb_saved_state_t: ABIStruct { static var structName: ABIStructName { .savedState } }
+
+/// The C ABI structs a library hands the host, in byte order of their C names, so that the sizes a
+/// library declared are kept and reported with no name compared or hashed (``DeclaredStructSizes``).
+enum ABIStructName: Int, CaseIterable, Sendable {
+    case appState, entry, function, launch, memory, openURL, plugin, protectedData, remoteNotifications, savedState,
+         termination, userActivity
+
+    /// The struct's name in the header.
+    var cName: String {
+        switch self {
+        case .appState: "pb_app_state_t"
+        case .entry: "pb_entry_t"
+        case .function: "pb_function_t"
+        case .launch: "pb_launch_t"
+        case .memory: "pb_memory_t"
+        case .openURL: "pb_open_url_t"
+        case .plugin: "pb_plugin_t"
+        case .protectedData: "pb_protected_data_t"
+        case .remoteNotifications: "pb_remote_notifications_t"
+        case .savedState: "pb_saved_state_t"
+        case .termination: "pb_termination_t"
+        case .userActivity: "pb_user_activity_t"
+        }
+    }
+}
+
+/// The `struct_size` a library declared for each ABI struct it handed over (the largest, for a
+/// struct handed over more than once): a value, one slot per struct, where a list of names and sizes
+/// to sort and merge was made for every plugin loaded.
+struct DeclaredStructSizes: Sendable {
+    /// By ``ABIStructName/rawValue``; -1 for a struct not handed over. `struct_size` is a `uint32_t`.
+    private var sizes: [12 of Int] = .init(repeating: -1)
+
+    /// No struct handed over yet.
+    init() {}
+
+    /// Notes that `size` was declared for `name`.
+    mutating func declare(_ name: ABIStructName, size: Int) {
+        sizes[name.rawValue] = max(sizes[name.rawValue], size)
+    }
+
+    /// Notes what `other` declared.
+    mutating func declare(_ other: DeclaredStructSizes) {
+        for index in sizes.indices { sizes[index] = max(sizes[index], other.sizes[index]) }
+    }
+
+    /// The sizes declared, in byte order of the structs' names (``LibraryABI/sortedStructSizes``).
+    var sorted: [(name: String, size: Int)] {
+        var list: [(name: String, size: Int)] = []
+        list.reserveCapacity(sizes.indices.reduce(0) { $0 + (sizes[$1] >= 0 ? 1 : 0) })
+        for index in sizes.indices where sizes[index] >= 0 {
+            if let name = ABIStructName(rawValue: index) { list.append((name.cName, sizes[index])) }
+        }
+        return list
+    }
+}

@@ -113,6 +113,12 @@ public struct LibraryABI: Sendable, Codable, Equatable {
         sortedStructSizes = Self.sorted(declared)
     }
 
+    /// The facts of a library built for `version` that handed over structs of the `declared` sizes.
+    init(version: ABIVersion, declared: DeclaredStructSizes) {
+        self.version = version
+        sortedStructSizes = declared.sorted
+    }
+
     /// `sizes` in byte order of the names, each name once with its largest size; sorted and merged in
     /// place, the names compared with `memcmp` (the generic comparison of two `UTF8View`s cost about
     /// 1,700 instructions a library loaded).

@@ -67,7 +67,9 @@ final class LoadedLibrary: @unchecked Sendable {
             return try start(path: path, identity: identity, record: record, version: version, entrySize: entrySize,
                              router: router, files: files, gate: gate, calls: calls, label: label)
         } catch {
-            throw Failure(failure: error, abi: LibraryABI(version: version, declared: [(Self.entryStruct, entrySize)]))
+            var declared = DeclaredStructSizes()
+            declared.declare(.entry, size: entrySize)
+            throw Failure(failure: error, abi: LibraryABI(version: version, declared: declared))
         }
     }
 
@@ -111,9 +113,6 @@ final class LoadedLibrary: @unchecked Sendable {
 
     /// What fault and timeout messages call the opening of a library (its constructors run in it).
     static let openCallback: StaticString = "dlopen"
-
-    /// The C name of the entry record, whose `struct_size` the library's ABI facts begin with.
-    private static let entryStruct = "pb_entry_t"
 
     /// The stage that follows the opening of `library`: the record its `plugboard_entry` returns.
     private static func entryRecord(_ library: DynamicLibrary, calls: LibraryCallSite,
@@ -165,9 +164,9 @@ final class LoadedLibrary: @unchecked Sendable {
         services.context.pluginIDs.withLock { ids in
             ids = registered.definitions.map(\.descriptor.id.rawValue)
         }
-        var declared = [(name: entryStruct, size: entrySize)]
-        declared.reserveCapacity(1 + registered.definitions.reduce(0) { $0 + $1.declaredSizes.count })
-        for definition in registered.definitions { declared += definition.declaredSizes }
+        var declared = DeclaredStructSizes()
+        declared.declare(.entry, size: entrySize)
+        for definition in registered.definitions { declared.declare(definition.declaredSizes) }
         let abi = LibraryABI(version: version, declared: declared)
         return LoadedLibrary(path: path, identity: identity, abi: abi, entry: entry, label: label,
                              services: services, session: session, registered: registered)

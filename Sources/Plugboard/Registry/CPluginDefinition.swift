@@ -14,14 +14,14 @@ final class CPluginDefinition: @unchecked Sendable {
     let vtables: PluginVtables
     /// The functions it declared (since ABI 1.2), checked and prepared, and those refused.
     let functions: PluginFunctions
-    /// The `struct_size` the plugin declared for its descriptor and each vtable, by C name
-    /// (each name once; the library's ABI facts merge them with its other plugins', ``LibraryABI``).
-    let declaredSizes: [(name: String, size: Int)]
+    /// The `struct_size` the plugin declared for its descriptor, its functions and each vtable (the
+    /// library's ABI facts merge them with its other plugins', ``LibraryABI``).
+    let declaredSizes: DeclaredStructSizes
     /// The concerns whose vtable is present, in declaration order.
     let concerns: [PluginConcern]
 
     private init(descriptor: PluginDescriptor, ctx: UnsafeMutableRawPointer?, vtables: PluginVtables,
-                 functions: PluginFunctions, declaredSizes: [(name: String, size: Int)]) {
+                 functions: PluginFunctions, declaredSizes: DeclaredStructSizes) {
         self.descriptor = descriptor
         self.ctx = ctx
         self.vtables = vtables
@@ -60,15 +60,14 @@ final class CPluginDefinition: @unchecked Sendable {
         do { id = try PluginID(validating: idText) } catch {
             return .failure(refusal(idText, "invalid plugin id '\(idText)': \(error)"))
         }
-        var sizes: [(name: String, size: Int)] = []
-        sizes.reserveCapacity(11)  // the descriptor, its functions and nine vtables at most
-        sizes.append((pb_plugin_t.cName, Int(plugin.struct_size)))
+        var sizes = DeclaredStructSizes()
+        sizes.declare(.plugin, size: Int(plugin.struct_size))
         let (functions, functionSize) = PluginFunctions.read(plugin)
-        if let functionSize { sizes.append((pb_function_t.cName, functionSize)) }
+        if let functionSize { sizes.declare(.function, size: functionSize) }
         func vtable<T: ABIStruct>(_ pointer: UnsafePointer<T>?) throws(ABIStructError) -> T? {
             guard let pointer else { return nil }
             let raw = UnsafeRawPointer(pointer)
-            sizes.append((T.cName, Int(raw.load(as: UInt32.self))))
+            sizes.declare(T.structName, size: Int(raw.load(as: UInt32.self)))
             return try T.read(from: raw).get()
         }
         do {

@@ -1,3 +1,4 @@
+import CPlugboard
 import Foundation
 import Testing
 @testable import Plugboard
@@ -13,6 +14,35 @@ struct LibraryABITests {
         #expect(abi.sortedStructSizes.map(\.name) == ["pb_entry_t", "pb_launch_t", "pb_plugin_t"])
         #expect(abi.sortedStructSizes.map(\.size) == [48, 24, 128])
         #expect(abi.structSizes == ["pb_entry_t": 48, "pb_launch_t": 24, "pb_plugin_t": 128])
+    }
+
+    /// The sizes a loaded library declared are kept by struct, and listed by `ABIStructName`'s order:
+    /// which must be the byte order of the C names, one slot each.
+    @Test func theStructsAreNamedInByteOrderOneSlotEach() {
+        let names = ABIStructName.allCases.map(\.cName)
+        #expect(names == names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+        #expect(Set(names).count == 12)
+        #expect(pb_saved_state_t.cName == "pb_saved_state_t" && pb_remote_notifications_t.cName == "pb_remote_notifications_t")
+        var sizes = DeclaredStructSizes()
+        for name in ABIStructName.allCases { sizes.declare(name, size: name.rawValue) }
+        #expect(LibraryABI(version: version, declared: sizes).sortedStructSizes.map(\.name) == names)
+    }
+
+    @Test func declaredSizesKeepTheLargestOfEachStruct() {
+        var library = DeclaredStructSizes()
+        library.declare(.entry, size: 40)
+        var first = DeclaredStructSizes(), second = DeclaredStructSizes()
+        first.declare(.plugin, size: 120)
+        first.declare(.launch, size: 24)
+        second.declare(.plugin, size: 128)
+        second.declare(.appState, size: 0)
+        library.declare(first)
+        library.declare(second)
+        let abi = LibraryABI(version: version, declared: library)
+        #expect(abi == LibraryABI(version: version, declared: [
+            ("pb_plugin_t", 120), ("pb_entry_t", 40), ("pb_launch_t", 24), ("pb_plugin_t", 128), ("pb_app_state_t", 0),
+        ]))
+        #expect(abi.sortedStructSizes.map(\.size) == [0, 40, 24, 128])
     }
 
     @Test func theDictionaryFormSetsAndReadsTheSameFacts() {
