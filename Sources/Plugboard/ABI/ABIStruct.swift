@@ -89,8 +89,8 @@ enum ABIStructName: Int, CaseIterable, Sendable {
 }
 
 /// The `struct_size` a library declared for each ABI struct it handed over (the largest, for a
-/// struct handed over more than once): a value, one slot per struct, where a list of names and sizes
-/// to sort and merge was made for every plugin loaded.
+/// struct handed over more than once): a value, one slot per struct, so that nothing is sorted,
+/// merged or allocated for each plugin loaded.
 struct DeclaredStructSizes: Sendable {
     /// By ``ABIStructName/rawValue``; -1 for a struct not handed over. `struct_size` is a `uint32_t`.
     private var sizes: [12 of Int] = .init(repeating: -1)

@@ -1,4 +1,3 @@
-
 /// What happened to one file during loading: the operator's answer to "why is
 /// my plugin not there?".
 public struct LoadReport: Sendable, Codable {
