@@ -16,6 +16,19 @@ import Testing
         #expect(try PluginDirectoryScanner.scan(folder.path).map(\.path) == ["Z.so", "a.so", "b.so", "É.so"].map(folder.file))
     }
 
+    /// Names are ordered by their first bytes first; names alike in their first eight bytes by the
+    /// rest, a name before a longer one it begins.
+    @Test func namesAlikeInTheirFirstEightBytesAreInByteOrderToo() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let names = ["libplugin.so", "libplugin-b.so", "libplugin-a.so.so", "libplugi.so", "libplugin-a.so", "lib.so", "libplugin-a.sp.so",
+                     "ba.so", "ab.so"]
+        for name in names { try folder.write(name, "") }
+        #expect(try PluginDirectoryScanner.scan(folder.path).map(\.path) == [
+            "ab.so", "ba.so", "lib.so", "libplugi.so", "libplugin-a.so", "libplugin-a.so.so", "libplugin-a.sp.so", "libplugin-b.so", "libplugin.so",
+        ].map(folder.file))
+    }
+
     /// A file whose name is not UTF-8 is a candidate refused with that cause, in its place in the
     /// order: its name, repaired, would name no file ("does not exist" was the wrong cause).
     @Test func aNameThatIsNotUTF8IsRefusedWithThatCause() throws {
