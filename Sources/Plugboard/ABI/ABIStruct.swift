@@ -64,7 +64,8 @@ extension pb_function_t: ABIStruct { static var structName: ABIStructName { .fun
 extension pb_saved_state_t: ABIStruct { static var structName: ABIStructName { .savedState } }
 
 /// The C ABI structs a library hands the host, in byte order of their C names, so that the sizes a
-/// library declared are kept and reported with no name compared or hashed (``DeclaredStructSizes``).
+/// library declared are kept and reported with no name compared or hashed (``DeclaredStructSizes``,
+/// which has one slot per case: a new case needs one more, as `LibraryABITests` checks).
 enum ABIStructName: Int, CaseIterable, Sendable {
     case appState, entry, function, launch, memory, openURL, plugin, protectedData, remoteNotifications, savedState,
          termination, userActivity

@@ -21,11 +21,22 @@ struct LibraryABITests {
     @Test func theStructsAreNamedInByteOrderOneSlotEach() {
         let names = ABIStructName.allCases.map(\.cName)
         #expect(names == names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
-        #expect(Set(names).count == 12)
-        #expect(pb_saved_state_t.cName == "pb_saved_state_t" && pb_remote_notifications_t.cName == "pb_remote_notifications_t")
+        #expect(ABIStructName.allCases.count == 12 && Set(names).count == 12, "DeclaredStructSizes has 12 slots")
+        // Each struct's name, and the name of the type it is declared as (typedef struct pb_x {…} pb_x_t).
+        let declared = [(pb_entry_t.cName, "\(pb_entry_t.self)"), (pb_plugin_t.cName, "\(pb_plugin_t.self)"),
+                        (pb_launch_t.cName, "\(pb_launch_t.self)"), (pb_open_url_t.cName, "\(pb_open_url_t.self)"),
+                        (pb_user_activity_t.cName, "\(pb_user_activity_t.self)"),
+                        (pb_remote_notifications_t.cName, "\(pb_remote_notifications_t.self)"),
+                        (pb_memory_t.cName, "\(pb_memory_t.self)"), (pb_protected_data_t.cName, "\(pb_protected_data_t.self)"),
+                        (pb_app_state_t.cName, "\(pb_app_state_t.self)"), (pb_termination_t.cName, "\(pb_termination_t.self)"),
+                        (pb_function_t.cName, "\(pb_function_t.self)"), (pb_saved_state_t.cName, "\(pb_saved_state_t.self)")]
+        #expect(Set(declared.map(\.0)) == Set(names))
+        for (cName, type) in declared { #expect(cName == type + "_t") }
         var sizes = DeclaredStructSizes()
         for name in ABIStructName.allCases { sizes.declare(name, size: name.rawValue) }
-        #expect(LibraryABI(version: version, declared: sizes).sortedStructSizes.map(\.name) == names)
+        let abi = LibraryABI(version: version, declared: sizes)
+        #expect(abi.sortedStructSizes.map(\.name) == names)
+        #expect(abi.sortedStructSizes.map(\.size) == Array(0..<12))
     }
 
     @Test func declaredSizesKeepTheLargestOfEachStruct() {

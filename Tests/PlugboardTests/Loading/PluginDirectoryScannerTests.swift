@@ -22,10 +22,11 @@ import Testing
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let names = ["libplugin.so", "libplugin-b.so", "libplugin-a.so.so", "libplugi.so", "libplugin-a.so", "lib.so", "libplugin-a.sp.so",
-                     "ba.so", "ab.so"]
+                     "ba.so", "ab.so", "a.so.so", "a.so", "libplugi\u{C9}.so"]
         for name in names { try folder.write(name, "") }
         #expect(try PluginDirectoryScanner.scan(folder.path).map(\.path) == [
-            "ab.so", "ba.so", "lib.so", "libplugi.so", "libplugin-a.so", "libplugin-a.so.so", "libplugin-a.sp.so", "libplugin-b.so", "libplugin.so",
+            "a.so", "a.so.so", "ab.so", "ba.so", "lib.so", "libplugi.so", "libplugin-a.so", "libplugin-a.so.so", "libplugin-a.sp.so",
+            "libplugin-b.so", "libplugin.so", "libplugi\u{C9}.so",
         ].map(folder.file))
     }
 
