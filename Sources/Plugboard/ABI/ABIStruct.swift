@@ -99,6 +99,11 @@ struct DeclaredStructSizes: Sendable {
     /// No struct handed over yet.
     init() {}
 
+    /// Only `name` handed over, with `size`.
+    init(_ name: ABIStructName, size: Int) {
+        declare(name, size: size)
+    }
+
     /// Notes that `size` was declared for `name`.
     mutating func declare(_ name: ABIStructName, size: Int) {
         sizes[name.rawValue] = max(sizes[name.rawValue], size)

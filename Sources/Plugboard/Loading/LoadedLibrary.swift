@@ -67,9 +67,7 @@ final class LoadedLibrary: @unchecked Sendable {
             return try start(path: path, identity: identity, record: record, version: version, entrySize: entrySize,
                              router: router, files: files, gate: gate, calls: calls, label: label)
         } catch {
-            var declared = DeclaredStructSizes()
-            declared.declare(.entry, size: entrySize)
-            throw Failure(failure: error, abi: LibraryABI(version: version, declared: declared))
+            throw Failure(failure: error, abi: LibraryABI(version: version, declared: DeclaredStructSizes(.entry, size: entrySize)))
         }
     }
 
@@ -164,8 +162,7 @@ final class LoadedLibrary: @unchecked Sendable {
         services.context.pluginIDs.withLock { ids in
             ids = registered.definitions.map(\.descriptor.id.rawValue)
         }
-        var declared = DeclaredStructSizes()
-        declared.declare(.entry, size: entrySize)
+        var declared = DeclaredStructSizes(.entry, size: entrySize)
         for definition in registered.definitions { declared.declare(definition.declaredSizes) }
         let abi = LibraryABI(version: version, declared: declared)
         return LoadedLibrary(path: path, identity: identity, abi: abi, entry: entry, label: label,

@@ -40,8 +40,7 @@ struct LibraryABITests {
     }
 
     @Test func declaredSizesKeepTheLargestOfEachStruct() {
-        var library = DeclaredStructSizes()
-        library.declare(.entry, size: 40)
+        var library = DeclaredStructSizes(.entry, size: 40)
         var first = DeclaredStructSizes(), second = DeclaredStructSizes()
         first.declare(.plugin, size: 120)
         first.declare(.launch, size: 24)
