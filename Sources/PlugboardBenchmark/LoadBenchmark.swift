@@ -15,6 +15,9 @@ struct LoadMeasurement {
     let alreadyLoaded: Int
     /// Best of the fresh child processes timing `loadPlugins(from:)` around the call.
     let freshProcess: UInt64
+    /// The same with the scan cache a host keeps (`plugboard run --isolation none`, an embedder that
+    /// sets ``PluginHost/scanCache``), which remembers every file as checked: opening it is timed too.
+    let freshProcessCached: UInt64
     /// Best of the fresh child processes timing the C baseline's `pbb_set_open_directory`.
     let freshProcessC: UInt64
     /// Best wall time of `plugboard list --plugin-dir DIR --json --no-cache`, nil if the CLI was not found.
@@ -30,12 +33,17 @@ struct LoadMeasurement {
 
     /// Fresh-process ours divided by fresh-process C.
     var ratio: Double { Double(freshProcess) / Double(max(freshProcessC, 1)) }
+    /// The same with the scan cache.
+    var cachedRatio: Double { Double(freshProcessCached) / Double(max(freshProcessC, 1)) }
 }
 
 /// Which loader a `--child-load` process runs.
 enum LoadSide: String {
     /// `PluginHost().loadPlugins(from:)`.
     case host
+    /// The same with the scan cache `plugboard run` keeps (``LoadBenchmark/cacheDirectory(for:)``):
+    /// opened inside the timed span, saved after it.
+    case hostWithCache = "host-cached"
     /// The C baseline's `pbb_set_open_directory`.
     case c
 }
@@ -71,7 +79,8 @@ struct LoadBenchmark {
         try Self.check(againReports, plugins: again.plugins.count, count: count, directory: directory)
         again.shutdown()
 
-        var best = (ours: UInt64.max, c: UInt64.max, cli: UInt64.max, startup: UInt64.max)
+        try rememberAsChecked(directory, paths: paths, count: count)
+        var best = (ours: UInt64.max, cached: UInt64.max, c: UInt64.max, cli: UInt64.max, startup: UInt64.max)
         if let cli {
             let listing = try TimedRun(cli, ["list", "--plugin-dir", directory, "--json", "--no-cache"], captureOutput: true)
             let loaded = listing.output.components(separatedBy: "\"status\" : \"loaded\"").count - 1
@@ -81,6 +90,7 @@ struct LoadBenchmark {
         }
         for _ in 0..<repetitions {
             best.ours = min(best.ours, try child(.host, directory, count: count))
+            best.cached = min(best.cached, try child(.hostWithCache, directory, count: count))
             best.c = min(best.c, try child(.c, directory, count: count))
             if let cli {
                 best.cli = min(best.cli, try Self.timeList(cli, directory, cache: false))
@@ -88,7 +98,7 @@ struct LoadBenchmark {
             }
         }
         return LoadMeasurement(plugins: count, inProcess: inProcess, inProcessAgain: inProcessAgain,
-                               alreadyLoaded: alreadyLoaded, freshProcess: best.ours, freshProcessC: best.c,
+                               alreadyLoaded: alreadyLoaded, freshProcess: best.ours, freshProcessCached: best.cached, freshProcessC: best.c,
                                cli: cli == nil ? nil : best.cli, cliStartup: cli == nil ? nil : best.startup)
     }
 
@@ -99,6 +109,24 @@ struct LoadBenchmark {
             let reason = failures.first.map { "; first problem: \($0.path): \($0.failure.map(\.description) ?? $0.status.rawValue)" } ?? ""
             throw BenchmarkError("loaded \(plugins) plugins from \(reports.count) files of \(count) in \(directory)\(reason)")
         }
+    }
+
+    /// Fills the scan cache of the `host-cached` children of `directory` (`paths`, `count` of them): one
+    /// such child, once every file is older than the cache's racy window (a record stored within it
+    /// of a file's modification is not used).
+    private func rememberAsChecked(_ directory: String, paths: [String], count: Int) throws {
+        try Files.remove(Self.cacheDirectory(for: directory))
+        let newest = paths.map { path -> Duration in
+            var info = stat()
+            return stat(path, &info) == 0 ? .seconds(info.st_mtim.tv_sec) + .nanoseconds(info.st_mtim.tv_nsec) : .zero
+        }.max() ?? .zero
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let wait = newest + ScanCache.racyWindow + .milliseconds(100) - (.seconds(now.tv_sec) + .nanoseconds(now.tv_nsec))
+        if wait > .zero {
+            Thread.sleep(forTimeInterval: Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
+        }
+        _ = try child(.hostWithCache, directory, count: count)
     }
 
     /// Runs this executable with `--child-load side directory` and returns the
@@ -124,15 +152,24 @@ struct LoadBenchmark {
         return outcome.nanoseconds
     }
 
+    /// Where the `host-cached` children of `directory` keep their scan cache.
+    static func cacheDirectory(for directory: String) -> String {
+        directory + ".scan-cache"
+    }
+
     /// The body of a `--child-load` process: loads `directory` with `side`,
     /// prints "<ns> <plugins>" and returns the exit status.
     static func childMain(side: LoadSide, directory: String) -> Int32 {
         switch side {
-        case .host:
+        case .host, .hostWithCache:
             let host = PluginHost()
             let start = Clock.now()
+            if side == .hostWithCache {
+                host.scanCache = ScanCache(location: try? ScanCacheLocation(directory: cacheDirectory(for: directory)))
+            }
             let reports = host.loadPlugins(from: PluginSearchPath(explicit: [directory]))
             let elapsed = Clock.now() &- start
+            host.scanCache?.save()
             let failed = reports.filter { $0.status != .loaded }
             if let first = failed.first {
                 Progress.say("\(first.path): \(first.failure.map(\.description) ?? first.status.rawValue)")

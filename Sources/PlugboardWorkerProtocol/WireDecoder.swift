@@ -18,6 +18,14 @@ public struct WireDecoder {
     /// Bytes not read yet.
     public var remaining: Int { end - position }
 
+    /// Where the next read starts, as an index of the bytes the decoder was made over.
+    public var offset: Int { position }
+
+    /// Passes over the next `count` bytes, unread.
+    public mutating func skip(_ count: Int, _ field: StaticString) throws(WorkerProtocolError) {
+        _ = try advance(by: count, field)
+    }
+
     /// Reads one byte.
     public mutating func readUInt8(_ field: StaticString) throws(WorkerProtocolError) -> UInt8 {
         bytes[try advance(by: 1, field)]
@@ -93,7 +101,9 @@ public struct WireDecoder {
         guard remaining == 0 else { throw .malformed(field: "\(message)", cause: .trailingBytes(remaining)) }
     }
 
-    private mutating func readLengthPrefixedRange(_ field: StaticString) throws(WorkerProtocolError) -> Range<Int> {
+    /// Reads a `u32` length and passes over that many bytes: where they lie in the bytes the decoder
+    /// was made over, to read later without a copy.
+    public mutating func readLengthPrefixedRange(_ field: StaticString) throws(WorkerProtocolError) -> Range<Int> {
         let length = Int(try readUInt32(field))
         let start = try advance(by: length, field)
         return start..<(start + length)

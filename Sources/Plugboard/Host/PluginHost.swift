@@ -74,7 +74,9 @@ public final class PluginHost {
 
     /// Where the host remembers libraries whose worker crashed, exited or hung while
     /// loading them (the scan cache of `list`): such a library is skipped, with its
-    /// stored reason, until its file changes, unless ``retryCrashed``. nil remembers nothing.
+    /// stored reason, until its file changes, unless ``retryCrashed``. A library loaded in
+    /// this process is remembered as having passed the ELF checks, and while its file is
+    /// unchanged it is not checked again (see ``reusesScanCache``). nil remembers nothing.
     public var scanCache: ScanCache? {
         get { loader.scanCache }
         set { loader.scanCache = newValue }
@@ -84,6 +86,13 @@ public final class PluginHost {
     public var retryCrashed: Bool {
         get { loader.retryCrashed }
         set { loader.retryCrashed = newValue }
+    }
+
+    /// Whether what the scan cache remembers is used (true by default): false checks every
+    /// library again and loads those it remembers as crashed, and the cache is only written.
+    public var reusesScanCache: Bool {
+        get { loader.reusesScanCache }
+        set { loader.reusesScanCache = newValue }
     }
 
     /// Every plugin whose worker failed during a call so far, in the order it happened.

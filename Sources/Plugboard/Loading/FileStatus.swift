@@ -16,6 +16,9 @@ struct FileStatus: Sendable {
     let owner: UInt32
     /// The last modification time, since the epoch, to the nanosecond (part of the scan cache's key).
     let modified: Duration
+    /// The last change of the file or its inode (`st_ctim`), which no `utimensat` can set back: part of the
+    /// scan cache's key, so a file rewritten in place whose modification time was restored is a change.
+    let changed: Duration
 
     /// The status of the file at `path`, following symbolic links: the real file.
     static func of(_ path: String) throws(Errno) -> FileStatus {
@@ -46,6 +49,7 @@ extension FileStatus {
                   isRegularFile: (info.st_mode & S_IFMT) == S_IFREG,
                   isDirectory: (info.st_mode & S_IFMT) == S_IFDIR,
                   size: Int(info.st_size), permissions: UInt32(info.st_mode & 0o7777), owner: UInt32(info.st_uid),
-                  modified: .seconds(info.st_mtim.tv_sec) + .nanoseconds(info.st_mtim.tv_nsec))
+                  modified: .seconds(info.st_mtim.tv_sec) + .nanoseconds(info.st_mtim.tv_nsec),
+                  changed: .seconds(info.st_ctim.tv_sec) + .nanoseconds(info.st_ctim.tv_nsec))
     }
 }

@@ -48,10 +48,12 @@ final class LibraryLoader {
     /// and logged (the first ``RefusalLogBudget/limit`` of each library), in process or in its
     /// worker; set before loading.
     var busRefusalHandler: LogRouter.RefusalSink?
-    /// Where crashes while loading are remembered (see ``PluginHost/scanCache``).
+    /// Where crashes while loading, and files that passed the checks, are remembered (see ``PluginHost/scanCache``).
     var scanCache: ScanCache?
     /// Load libraries the scan cache remembers as crashed all the same.
     var retryCrashed = false
+    /// See ``PluginHost/reusesScanCache``.
+    var reusesScanCache = true
     /// The libraries and workers held and the files tried.
     var loaded = HostLibraries()
 
@@ -217,23 +219,25 @@ final class LibraryLoader {
         /// To load in a worker of the `worker` executable; `key` is its scan cache entry, if any.
         case worker(String, worker: String, key: ScanCacheKey?)
         /// To load in this process, with the trust rule's `warnings`; `opening` is how far it got
-        /// ahead of its entry stages, nil when it is still to check.
-        case here(String, FileStatus, warnings: [String], opening: Opening?)
+        /// ahead of its entry stages, nil when it is still to check; `remember` is its scan cache key
+        /// when the cache is to remember that it passed the checks once it loads.
+        case here(String, FileStatus, warnings: [String], opening: Opening?, remember: ScanCacheKey?)
 
         /// Checks a library to load here that is still to check (the ELF checks; none of its code
         /// runs). In place, and the first pattern binds nothing: the other admissions, most of them
         /// checked as they were admitted, are left as they are, their contents not copied out.
         mutating func check() {
-            guard case .here(_, _, _, nil) = self, case .here(let path, let status, let warnings, nil) = self else { return }
+            guard case .here(_, _, _, nil, _) = self, case .here(let path, let status, let warnings, nil, let remember) = self else { return }
             let label = Result { () throws(LoadFailure) in try LoadedLibrary.check(path, fileSize: status.size) }
-            self = .here(path, status, warnings: warnings, opening: .checked(label))
+            self = .here(path, status, warnings: warnings, opening: .checked(label), remember: remember)
         }
 
         /// Opens a checked library to load here (`dlopen`, recorded in `record`), its own functions
         /// left for ``LibraryLoader/load(_:trust:into:)``.
         mutating func open(recordedIn record: CallRecord) {
-            guard case .here(let path, let status, let warnings, let opening?) = self else { return }
-            self = .here(path, status, warnings: warnings, opening: .opened(opening.opened(path, status.identity, recordedIn: record)))
+            guard case .here(let path, let status, let warnings, let opening?, let remember) = self else { return }
+            self = .here(path, status, warnings: warnings, opening: .opened(opening.opened(path, status.identity, recordedIn: record)),
+                         remember: remember)
         }
     }
 
@@ -263,9 +267,13 @@ final class LibraryLoader {
     /// then an `fstat`, and the path is looked up once instead of twice (BENCHMARKS.md, Loading). The
     /// open follows no link: an entry replaced by one since the folder was listed fails it. One that
     /// cannot be opened so is looked at with `stat`, and its checks then say why it cannot be read.
+    /// So is a file the scan cache has a record of: one unchanged since it passed the checks is not
+    /// checked again, nor opened before its `dlopen`.
     private func admit(_ path: String, trust: PluginTrust, placement: PluginIsolation?, isRegularFile: Bool = false) -> Admission {
+        let cache = scanCache  // one copy: each use of the property would make one
+        let cached = reusesScanCache ? cache?.record(at: path) : nil
         var descriptor: Int32?
-        if isRegularFile, case .inProcess = placement ?? isolation {
+        if isRegularFile, cached == nil, case .inProcess = placement ?? isolation {
             descriptor = try? ELFFileReader.openFile(path, followingLinks: false)
         }
         defer { if let descriptor { close(descriptor) } }
@@ -285,16 +293,20 @@ final class LibraryLoader {
         } catch {
             return .settled(.failed(path, error))
         }
-        let key = scanCache == nil ? nil : ScanCacheKey(path: path, status: status)
-        if !retryCrashed, let key, let remembered = scanCache?.entry(for: key), case .crashed = remembered {
-            return .settled(remembered.report(at: path))
+        let key = cache == nil ? nil : ScanCacheKey(path: path, status: status)
+        let remembered = if let key, let cached, cached.isValid(for: key) { cached.kind } else { ScanCacheRecord.Kind?.none }
+        if !retryCrashed, remembered == .crashed, let crash = cached?.entry {
+            return .settled(crash.report(at: path))
         }
         if case .workers(let worker) = placement ?? isolation {
             return .worker(path, worker: worker, key: key)
         }
-        guard let descriptor else { return .here(path, status, warnings: warnings, opening: nil) }
+        if let remembered, remembered != .crashed {
+            return .here(path, status, warnings: warnings, opening: .checked(.success(LoadedLibrary.label(path))), remember: nil)
+        }
+        guard let descriptor else { return .here(path, status, warnings: warnings, opening: nil, remember: key) }
         let label = Result { () throws(LoadFailure) in try LoadedLibrary.check(path, fileSize: status.size, descriptor: descriptor) }
-        return .here(path, status, warnings: warnings, opening: .checked(label))
+        return .here(path, status, warnings: warnings, opening: .checked(label), remember: key)
     }
 
     /// Loads what `admission` admitted into `target`; see ``loadLibrary(at:trust:placement:into:)``.
@@ -309,13 +321,14 @@ final class LibraryLoader {
             report = loadInWorker(path, worker: worker, trust: trust, into: target)
             if let key, loaded.lostWhileLoading[path] != nil, let failure = report.failure {
                 scanCache?.recordCrash(failure, for: key)
-            } else if let key, report.status == .loaded, case .crashed? = scanCache?.entry(for: key) {
+            } else if let key, report.status == .loaded, scanCache?.kind(for: key) == .crashed {
                 // Retried (--retry-failed, --no-cache) and loaded: no longer remembered as crashed.
                 scanCache?.forget(path)
             }
-        case .here(let path, let status, let warnings, let opening):
+        case .here(let path, let status, let warnings, let opening, let remember):
             report = loadHere(path, status: status, warnings: warnings,
                               opened: opening?.opened(path, status.identity, recordedIn: callSite.record), into: target)
+            if report.status == .loaded, let remember { scanCache?.notePassedChecks(remember) }
         }
         if report.status == .failed { loaded.noteFailed(report.path) }
         return report

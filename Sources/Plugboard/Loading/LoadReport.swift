@@ -122,10 +122,10 @@ public struct LibraryABI: Sendable, Codable, Equatable {
     /// place, the names compared with `memcmp` (the generic comparison of two `UTF8View`s cost about
     /// 1,700 instructions a library loaded).
     private static func sorted(_ sizes: consuming [(name: String, size: Int)]) -> [(name: String, size: Int)] {
-        sizes.sort { precedes($0.name, $1.name) }
+        sizes.sort { $0.name.precedesInByteOrder($1.name) }
         var kept = 0
         for index in sizes.indices {
-            if kept > 0, !precedes(sizes[kept - 1].name, sizes[index].name) {  // the same bytes
+            if kept > 0, !sizes[kept - 1].name.precedesInByteOrder(sizes[index].name) {  // the same bytes
                 sizes[kept - 1].size = max(sizes[kept - 1].size, sizes[index].size)
             } else {
                 sizes.swapAt(kept, index)
@@ -134,12 +134,6 @@ public struct LibraryABI: Sendable, Codable, Equatable {
         }
         sizes.removeLast(sizes.count - kept)
         return sizes
-    }
-
-    /// Whether `lhs` comes before `rhs` in byte order of their UTF-8.
-    private static func precedes(_ lhs: String, _ rhs: String) -> Bool {
-        var (lhs, rhs) = (lhs, rhs)
-        return lhs.withUTF8 { left in rhs.withUTF8 { right in left.precedesInByteOrder(right) } }
     }
 
     /// The same version and the same struct sizes.

@@ -92,7 +92,12 @@ final class LoadedLibrary: @unchecked Sendable {
         } else {
             try ELFPreflight.check(path, fileSize: fileSize)
         }
-        return path.withCString { pbf_label_create($0, $0) }
+        return label(path)
+    }
+
+    /// The label the code of the library at `path` runs under, for one whose checks passed.
+    static func label(_ path: String) -> UnsafePointer<pbf_label_t> {
+        path.withCString { pbf_label_create($0, $0) }
     }
 
     /// `dlopen` of the checked library at `path`, the file `identity`, which runs the library's

@@ -1,9 +1,9 @@
-import Glibc
-
 /// The scan cache, in the manner of GStreamer's registry: one file that remembers, for
 /// each library file, what scanning it found (its plugins and concerns, or the crash it
-/// caused), valid while the file's ``ScanCacheKey`` is unchanged. A listing of unchanged
-/// files answers from it without loading anything.
+/// caused), or that it passed the ELF checks and loaded in a host, valid while the file's
+/// ``ScanCacheKey`` is unchanged. A listing of unchanged files answers from it without
+/// loading anything; a host loading an unchanged file that passed the checks before does
+/// not open it to check it again.
 ///
 /// The file is read when the cache is opened and written whole by ``save()``, which
 /// first reads it again and keeps what other processes stored meanwhile for the paths
@@ -18,9 +18,11 @@ public struct ScanCache: Sendable {
     /// What the operator should know: a cache file that was ignored, or could not be saved.
     public private(set) var notes: [String] = []
 
-    private var records: [String: ScanCacheFile.Record] = [:]
-    /// The paths stored or forgotten since the file was read: what ``save()`` writes over the file's newer contents.
-    private var changedPaths: Set<String> = []
+    /// The cache file's records as they were read, or last written.
+    private var file = ScanCacheIndex()
+    /// What was stored (a record) or forgotten (nil) since, by path: what ``save()`` writes over the
+    /// file's newer contents.
+    private var changes: [String: ScanCacheRecord?] = [:]
     private var isChanged = false
 
     /// The cache stored at `location` (empty if there is no file yet); nil keeps it in memory only.
@@ -28,16 +30,16 @@ public struct ScanCache: Sendable {
         self.location = location
         guard let location else { return }
         switch ScanCacheFile.read(location) {
-        case .success(let records):
-            for record in records { self.records[record.key.path] = record }
+        case .success(let index):
+            file = index
         case .failure(let problem):
             notes.append("the scan cache \(location.file) \(problem.message): ignored, and rewritten")
             isChanged = true
         }
     }
 
-    /// The paths of the libraries the cache remembers something of.
-    public var paths: [String] { records.keys.sorted() }
+    /// The paths of the libraries the cache remembers something of, in byte order.
+    public var paths: [String] { records(over: file).map(\.key.path) }
 
     /// How long after its last modification a file must have been scanned for the entry to
     /// be trusted: 2 s. A file changed again within the same tick of the file system's clock
@@ -46,13 +48,24 @@ public struct ScanCache: Sendable {
     /// so the file is scanned again, and the new entry, stored later, is.
     public static let racyWindow: Duration = .seconds(2)
 
-    /// What the cache remembers of the library `key` describes; nil when nothing, when the
-    /// file changed since (another device, inode, size, modification time or host ABI), or
-    /// when it had changed less than ``racyWindow`` before the entry was stored.
+    /// What the cache remembers of the library `key` describes; nil when nothing but that it
+    /// passed the checks, when the file changed since (another device, inode, size, modification
+    /// or change time, or host ABI), or when it had changed less than ``racyWindow`` before the
+    /// entry was stored.
     public func entry(for key: ScanCacheKey) -> ScanCacheEntry? {
-        guard let record = records[key.path], record.key == key,
-              record.storedAt - key.modified >= Self.racyWindow else { return nil }
-        return record.entry
+        record(at: key.path).flatMap { $0.isValid(for: key) ? $0.entry : nil }
+    }
+
+    /// What kind of record the cache keeps for the library `key` describes, with the same
+    /// conditions as ``entry(for:)``; nothing is decoded.
+    func kind(for key: ScanCacheKey) -> ScanCacheRecord.Kind? {
+        record(at: key.path).flatMap { $0.isValid(for: key) ? $0.kind : nil }
+    }
+
+    /// The record kept for `path`, valid or not (``ScanCacheRecord/isValid(for:)``).
+    func record(at path: String) -> ScanCacheRecord? {
+        if !changes.isEmpty, let changed = changes[path] { return changed }
+        return file.record(at: path)
     }
 
     /// Remembers `entry` for the library `key` describes, replacing what was remembered
@@ -63,10 +76,17 @@ public struct ScanCache: Sendable {
             forget(key.path)
             return
         }
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        records[key.path] = ScanCacheFile.Record(key: key, entry: entry, storedAt: .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec))
-        changedPaths.insert(key.path)
+        put(ScanCacheRecord(key: key, entry: entry))
+    }
+
+    /// Remembers that the library `key` describes passed the ELF checks and loaded, replacing
+    /// what was remembered for its path.
+    mutating func notePassedChecks(_ key: ScanCacheKey) {
+        put(ScanCacheRecord(key: key, entry: nil))
+    }
+
+    private mutating func put(_ record: ScanCacheRecord) {
+        changes[record.key.path] = record
         isChanged = true
     }
 
@@ -79,8 +99,8 @@ public struct ScanCache: Sendable {
 
     /// Forgets what the cache remembers for `path`.
     public mutating func forget(_ path: String) {
-        guard records.removeValue(forKey: path) != nil else { return }
-        changedPaths.insert(path)
+        guard record(at: path) != nil else { return }
+        changes[path] = .some(nil)
         isChanged = true
     }
 
@@ -88,17 +108,21 @@ public struct ScanCache: Sendable {
     /// thrown: the cache only saves work, so it becomes a note naming the step and the cause.
     public mutating func save() {
         guard isChanged, let location else { return }
-        if case .success(let current) = ScanCacheFile.read(location) {
-            var merged = records.filter { changedPaths.contains($0.key) }
-            for record in current where !changedPaths.contains(record.key.path) { merged[record.key.path] = record }
-            records = merged
-        }
+        let current = if case .success(let current) = ScanCacheFile.read(location) { current } else { file }
         do throws(ScanCacheFile.Problem) {
-            try ScanCacheFile.write(paths.compactMap { records[$0] }, to: location)
-            changedPaths = []
+            file = try ScanCacheFile.write(records(over: current), to: location)
+            changes = [:]
             isChanged = false
         } catch {
             notes.append("the scan cache \(location.file) was not saved: \(error.message)")
         }
+    }
+
+    /// The records of `base` whose paths did not change, with those stored since, in byte order of their paths.
+    private func records(over base: ScanCacheIndex) -> [ScanCacheRecord] {
+        var records = base.records.filter { changes.index(forKey: $0.key.path) == nil }
+        records += changes.values.compactMap { $0 }
+        records.sort { $0.key.path.precedesInByteOrder($1.key.path) }
+        return records
     }
 }

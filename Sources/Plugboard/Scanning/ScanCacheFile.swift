@@ -8,23 +8,18 @@ import SystemPackage
 /// The format is binary (``ScanCacheRecordCoding``, in the worker protocol's primitives):
 /// the goal is a listing of 1,000 unchanged libraries in under 10 ms of the host's own
 /// work, and on a loaded 2-core machine Foundation's JSON decoder took about 45 ms to
-/// read those 1,000 records back into reports, this layout about 5 ms. The file starts
-/// with a magic, a format version and the host ABI, so a file from another program or
-/// another Plugboard is recognised as foreign; a record that does not read back whole
-/// makes the file corrupt.
+/// read those 1,000 records back into reports, this layout about 5 ms. Each record's entry
+/// is length-prefixed and read only when asked for (``ScanCacheRecord``): a host that loads
+/// libraries asks only what kind of record a file has, and opening the cache then decodes
+/// keys, not reports. The file starts with a magic, a format version and the host ABI, so a
+/// file from another program or another Plugboard is recognised as foreign; a record whose
+/// key or length does not read back makes the file corrupt, and an entry that does not read
+/// back is as good as absent.
 ///
 /// Writers never corrupt it: each writes a temporary file beside it, flushes it with
 /// `fsync` and renames it over the old one, so a reader sees one whole file or the
 /// other, and of two hosts saving at once the last rename wins.
 enum ScanCacheFile {
-    /// One cached library.
-    struct Record {
-        let key: ScanCacheKey
-        let entry: ScanCacheEntry
-        /// When the entry was stored, since the epoch (see ``ScanCache/racyWindow``).
-        let storedAt: Duration
-    }
-
     /// Why a file cannot be used, or saved: a sentence.
     struct Problem: Error {
         let message: String
@@ -33,19 +28,25 @@ enum ScanCacheFile {
     /// The first bytes of every scan cache file.
     static let magic = Array("PBSCACHE".utf8)
     /// The layout version this host reads and writes.
-    /// 2: each plugin's functions and refused functions (ABI 1.2).
-    static let version: UInt32 = 2
+    /// 3: each file's change time in its key; records of files that only passed the checks; each
+    /// entry's body length-prefixed, read when asked for.
+    static let version: UInt32 = 3
 
     /// The records of the cache file at `location`: none when it does not exist, none and
     /// the problem when it is unreadable, corrupt, truncated, too large or foreign.
-    static func read(_ location: ScanCacheLocation) -> Result<[Record], Problem> {
+    static func read(_ location: ScanCacheLocation) -> Result<ScanCacheIndex, Problem> {
         let bytes: [UInt8]
         do throws(Errno) {
-            guard let contents = try contents(of: location.file) else { return .success([]) }
+            guard let contents = try contents(of: location.file) else { return .success(ScanCacheIndex()) }
             bytes = contents
         } catch {
             return .failure(Problem(message: "cannot be read (\(error))"))
         }
+        return index(bytes)
+    }
+
+    /// The records of `bytes`, a cache file's, or why they cannot be used.
+    private static func index(_ bytes: [UInt8]) -> Result<ScanCacheIndex, Problem> {
         guard bytes.starts(with: magic) else { return .failure(Problem(message: "is not a Plugboard scan cache")) }
         var decoder = WireDecoder(bytes, range: magic.count..<bytes.count)
         do throws(WorkerProtocolError) {
@@ -57,13 +58,9 @@ enum ScanCacheFile {
             guard hostABI == .host else {
                 return .failure(Problem(message: "was written by a host of ABI \(hostABI), this host is \(ABIVersion.host)"))
             }
-            var records: [Record] = []
-            for _ in 0..<(try decoder.readUInt32("records")) {
-                let (key, entry) = try ScanCacheRecordCoding.read(from: &decoder)
-                records.append(Record(key: key, entry: entry, storedAt: try ScanCacheRecordCoding.readDuration("storedAt", from: &decoder)))
-            }
+            let index = try ScanCacheIndex(bytes, count: try decoder.readUInt32("records"), from: &decoder)
             try decoder.requireEnd(of: "the cache file")
-            return .success(records)
+            return .success(index)
         } catch .malformed(let field, _) {
             return .failure(Problem(message: "is corrupt or truncated (at \(field))"))
         } catch {
@@ -71,19 +68,20 @@ enum ScanCacheFile {
         }
     }
 
-    /// Replaces the cache file at `location` with `records`, creating its directory
-    /// (mode 0700) when missing; the problem names the step that failed and the cause.
-    static func write(_ records: [Record], to location: ScanCacheLocation) throws(Problem) {
+    /// Replaces the cache file at `location` with `records` (in byte order of their paths, each
+    /// path once), creating its directory (mode 0700) when missing, and returns what it wrote; the
+    /// problem names the step that failed and the cause.
+    static func write(_ records: [ScanCacheRecord], to location: ScanCacheLocation) throws(Problem) -> ScanCacheIndex {
         var encoder = WireEncoder(capacity: 512 * records.count + 64)
         for byte in magic { encoder.append(byte) }
         encoder.append(version)
         ScanCacheRecordCoding.write(ABIVersion.host, to: &encoder)
         encoder.append(UInt32(records.count))
-        for record in records {
-            ScanCacheRecordCoding.write(record.key, record.entry, to: &encoder)
-            ScanCacheRecordCoding.write(record.storedAt, to: &encoder)
-        }
+        for record in records { record.write(to: &encoder) }
         let bytes = encoder.bytes
+        guard case .success(let written) = index(bytes) else {
+            throw Problem(message: "cannot write records out of order or twice")
+        }
         try step("cannot create the directory \(location.directory)") { () throws(Errno) in
             try makeDirectories(location.directory)
         }
@@ -102,6 +100,7 @@ enum ScanCacheFile {
             unlink(temporary)
             throw error
         }
+        return written
     }
 
     /// The largest cache file read; a larger one is ignored (1,000 libraries take about 300 KiB).

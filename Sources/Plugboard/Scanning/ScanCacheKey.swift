@@ -1,6 +1,8 @@
 /// What a cached scan of a library is valid for: the file as one `stat` sees it
-/// (path, device, inode, size, modification time) and the host's ABI. Any change
-/// makes the entry stale, and the library is scanned again.
+/// (path, device, inode, size, modification and change times) and the host's ABI. Any
+/// change makes the entry stale, and the library is scanned again. The change time is
+/// there because no one can set it back: a file rewritten in place at the same size whose
+/// modification time was restored (`cp -p`, `rsync --inplace -t`, `touch -d`) still changes it.
 ///
 /// The mode and the owner are not part of the key: the trust rule checks them on every run.
 public struct ScanCacheKey: Sendable, Hashable {
@@ -14,6 +16,8 @@ public struct ScanCacheKey: Sendable, Hashable {
     public let size: Int
     /// The modification time, since the epoch, to the nanosecond.
     public let modified: Duration
+    /// The change time of the file or its inode (`st_ctim`), since the epoch, to the nanosecond.
+    public let changed: Duration
     /// The ABI of the host that scanned it.
     public let hostABI: ABIVersion
 }
@@ -31,6 +35,7 @@ extension ScanCacheKey {
         inode = status.identity.inode
         size = status.size
         modified = status.modified
+        changed = status.changed
         hostABI = .host
     }
 }

@@ -9,34 +9,45 @@ import PlugboardWorkerProtocol
 /// Every read is checked against the bytes left, and ids are validated again, so a
 /// damaged file is a typed error, never a crash.
 enum ScanCacheRecordCoding {
-    /// Writes `key` and `entry`.
-    static func write(_ key: ScanCacheKey, _ entry: ScanCacheEntry, to encoder: inout WireEncoder) {
+    /// Writes `key`.
+    static func write(_ key: ScanCacheKey, to encoder: inout WireEncoder) {
         encoder.append(string: key.path)
         encoder.append(key.device)
         encoder.append(key.inode)
         encoder.append(Int64(key.size))
         write(key.modified, to: &encoder)
+        write(key.changed, to: &encoder)
         write(key.hostABI, to: &encoder)
-        switch entry {
-        case .scanned(let report):
-            encoder.append(UInt8(1))
-            write(report, to: &encoder)
-        case .crashed(let reason):
-            encoder.append(UInt8(2))
-            write(reason, to: &encoder)
-        }
     }
 
-    /// Reads what ``write(_:_:to:)`` wrote.
-    static func read(from decoder: inout WireDecoder) throws(WorkerProtocolError) -> (ScanCacheKey, ScanCacheEntry) {
-        let key = ScanCacheKey(path: try decoder.readString("key.path"), device: try decoder.readUInt64("key.device"),
-                               inode: try decoder.readUInt64("key.inode"), size: Int(try decoder.readInt64("key.size")),
-                               modified: try readDuration("key.modified", from: &decoder), hostABI: try readABIVersion(from: &decoder))
-        switch try decoder.readUInt8("entry.kind") {
-        case 1: return (key, .scanned(report: try readReport(from: &decoder)))
-        case 2: return (key, .crashed(reason: try readFailure(from: &decoder)))
-        case let other: throw .malformed(field: "entry.kind", cause: .unknownKind(other))
+    /// Reads what ``write(_:to:)`` wrote for a key after its path, which the caller read: `path`.
+    static func readKey(path: String, from decoder: inout WireDecoder) throws(WorkerProtocolError) -> ScanCacheKey {
+        ScanCacheKey(path: path, device: try decoder.readUInt64("key.device"),
+                     inode: try decoder.readUInt64("key.inode"), size: Int(try decoder.readInt64("key.size")),
+                     modified: try readDuration("key.modified", from: &decoder), changed: try readDuration("key.changed", from: &decoder),
+                     hostABI: try readABIVersion(from: &decoder))
+    }
+
+    /// The bytes of `entry`'s body, of the kind ``ScanCacheRecord/Kind/init(_:)`` gives it.
+    static func body(of entry: ScanCacheEntry) -> [UInt8] {
+        var encoder = WireEncoder(capacity: 512)
+        switch entry {
+        case .scanned(let report): write(report, to: &encoder)
+        case .crashed(let reason): write(reason, to: &encoder)
         }
+        return encoder.bytes
+    }
+
+    /// Reads the body of an entry of `kind`, which must fill what `decoder` reads; nil for a file that
+    /// only passed the checks, which has no entry.
+    static func readEntry(_ kind: ScanCacheRecord.Kind, from decoder: inout WireDecoder) throws(WorkerProtocolError) -> ScanCacheEntry? {
+        let entry: ScanCacheEntry? = switch kind {
+        case .checked: nil
+        case .scanned: .scanned(report: try readReport(from: &decoder))
+        case .crashed: .crashed(reason: try readFailure(from: &decoder))
+        }
+        try decoder.requireEnd(of: "entry")
+        return entry
     }
 
     /// Writes a duration (a time since the epoch): seconds, then attoseconds.

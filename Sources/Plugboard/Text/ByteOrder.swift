@@ -10,3 +10,12 @@ extension UnsafeBufferPointer<UInt8> {
         return order != 0 ? order < 0 : count < other.count
     }
 }
+
+extension String {
+    /// Whether this string's UTF-8 comes before `other`'s in byte order (see
+    /// ``Swift/UnsafeBufferPointer/precedesInByteOrder(_:)``).
+    func precedesInByteOrder(_ other: String) -> Bool {
+        var (left, right) = (self, other)
+        return left.withUTF8 { left in right.withUTF8 { right in left.precedesInByteOrder(right) } }
+    }
+}

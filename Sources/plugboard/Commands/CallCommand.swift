@@ -120,7 +120,8 @@ struct CallCommand: ParsableCommand {
                               outputHandler: StandardStream.writeOutputLine)
         defer { host.shutdown() }
         host.scanCache = try cache.open()
-        host.retryCrashed = cache.retryFailed || cache.noCache
+        host.retryCrashed = cache.retryFailed
+        host.reusesScanCache = !cache.noCache
         let searchPath = search.searchPath
         let reports = host.loadPlugins(from: searchPath, trust: trust.policy)
         host.scanCache?.save()

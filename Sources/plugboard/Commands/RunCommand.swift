@@ -167,7 +167,8 @@ struct RunCommand: ParsableCommand {
         }
         try host.register(FilesPlugin(facade: facade, log: log))
         host.scanCache = try cache.open()
-        host.retryCrashed = cache.retryFailed || cache.noCache
+        host.retryCrashed = cache.retryFailed
+        host.reusesScanCache = !cache.noCache
         let recording = pictures.recording()
         let session = RunSession(host: host, console: console, json: json, recording: recording,
                                  states: SavedStateStore(facade: facade))

@@ -5,7 +5,7 @@ import Plugboard
 /// `--no-cache`, `--cache-dir` and `--retry-failed`, shared by the commands that scan plugins.
 struct ScanCacheOptions: ParsableArguments {
     @Flag(name: .customLong("no-cache"),
-          help: "Scan every library again instead of answering unchanged files from the scan cache (list, inspect) or skipping a library it remembers as crashed (run), and rewrite the cache with what was found.")
+          help: "Use nothing the scan cache remembers: scan every library again instead of answering unchanged files from it (list, inspect), or check every library again and load those it remembers as crashed (run, call); then rewrite the cache with what was found.")
     var noCache = false
 
     @Option(name: .customLong("cache-dir"),

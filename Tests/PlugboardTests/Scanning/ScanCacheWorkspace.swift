@@ -113,6 +113,17 @@ enum FileChange {
         try setModificationTime(path, time)
     }
 
+    /// Writes the bytes of `path` over themselves in place (its inode, size and modification time
+    /// all kept, as `rsync --inplace -t` or `cp -p` onto it would): only its change time moves.
+    static func rewriteKeepingSizeAndTime(_ path: String) throws {
+        let time = try modificationTime(path)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.write(contentsOf: bytes)
+        try handle.close()
+        try setModificationTime(path, time)
+    }
+
     /// The current time plus `seconds`.
     static func now(plus seconds: Int) -> timespec {
         var time = timespec()

@@ -1,0 +1,106 @@
+import Foundation
+import Glibc
+@testable import Plugboard
+import Testing
+
+/// A library loaded in process is remembered in the scan cache as having passed the ELF checks;
+/// while its file is unchanged it is loaded without them, and once it changes it is checked again.
+@Suite struct CheckedFileTests {
+    /// A working plugin library whose `plugboard_entry` is an untyped symbol: code that jumps to the
+    /// real entry function. `dlsym` finds it and calling it works, but the checks refuse it (it is
+    /// not STT_FUNC), so whether it loads shows whether the checks ran.
+    static func untypedEntryLibrary(in directory: String) throws -> String {
+        let source = directory + "/untyped_entry.c"
+        try """
+            #define plugboard_entry real_plugboard_entry
+            #include "\(TestPaths.fixtures)/configurable_plugin.c"
+            #if defined(__x86_64__)
+            __asm__(".text\\n.globl plugboard_entry\\nplugboard_entry:\\n\\tjmp real_plugboard_entry@PLT\\n");
+            #elif defined(__aarch64__)
+            __asm__(".text\\n.globl plugboard_entry\\nplugboard_entry:\\n\\tb real_plugboard_entry\\n");
+            #endif
+            """.write(toFile: source, atomically: true, encoding: .utf8)
+        let library = try PluginCompiler.compile(source, to: directory + "/plugins/untyped.so", flags: ["-DFIX_ID=\"com.checked.untyped\""])
+        try FileManager.default.removeItem(atPath: source)
+        // An installed library's age: a record stored within the racy window of its modification is not used.
+        try FileChange.setModificationTime(library, FileChange.now(plus: -60))
+        return library
+    }
+
+    /// One load of `plugins` by a fresh host with the cache at `location`, saved afterwards.
+    static func load(_ plugins: String, cache location: ScanCacheLocation, reusing: Bool = true) -> LoadReport? {
+        let host = PluginHost()
+        host.scanCache = ScanCache(location: location)
+        host.reusesScanCache = reusing
+        defer {
+            host.scanCache?.save()
+            host.shutdown()
+        }
+        return host.loadPlugins(from: PluginSearchPath(explicit: [plugins])).first
+    }
+
+    @Test func aLibraryRememberedAsCheckedLoadsWithoutTheChecksUntilItChanges() throws {
+        let directory = try TemporaryDirectory("plugboard-checked")
+        defer { directory.remove() }
+        try FileManager.default.createDirectory(atPath: directory.file("plugins"), withIntermediateDirectories: false)
+        let library = try Self.untypedEntryLibrary(in: directory.path)
+        let location = try ScanCacheLocation(directory: directory.file("cache"))
+        let refusal = "`plugboard_entry` is an untyped symbol (STT_NOTYPE), not a function (STT_FUNC)"
+
+        let first = try #require(Self.load(directory.file("plugins"), cache: location))
+        #expect(first.status == .failed && first.failure?.message == refusal, "\(first)")
+        #expect(ScanCache(location: location).kind(for: try ScanCacheKey(path: library)) == nil, "a failed load is not remembered")
+
+        var cache = ScanCache(location: location)
+        cache.notePassedChecks(try ScanCacheKey(path: library))
+        cache.save()
+        let remembered = try #require(Self.load(directory.file("plugins"), cache: location))
+        #expect(remembered.status == .loaded, "\(remembered)")
+        #expect(remembered.plugins.map(\.descriptor.id.rawValue) == ["com.checked.untyped"])
+
+        let notReusing = try #require(Self.load(directory.file("plugins"), cache: location, reusing: false))
+        #expect(notReusing.failure?.message == refusal, "without reuse every library is checked: \(notReusing)")
+
+        cache = ScanCache(location: location)
+        cache.notePassedChecks(try ScanCacheKey(path: library))
+        cache.save()
+        try FileChange.touch(library)
+        let changed = try #require(Self.load(directory.file("plugins"), cache: location))
+        #expect(changed.failure?.message == refusal, "a changed file is checked again: \(changed)")
+    }
+
+    @Test func aLibraryLoadedInProcessIsRememberedAsChecked() throws {
+        let directory = try TemporaryDirectory("plugboard-checked-noted")
+        defer { directory.remove() }
+        try FileManager.default.createDirectory(atPath: directory.file("plugins"), withIntermediateDirectories: false)
+        let library = try PluginCompiler.fixture("plugins/noted.so", in: directory, ["FIX_ID=\"com.checked.noted\""])
+        try FileChange.setModificationTime(library, FileChange.now(plus: -60))
+        let location = try ScanCacheLocation(directory: directory.file("cache"))
+
+        for run in 0..<2 {
+            let report = try #require(Self.load(directory.file("plugins"), cache: location))
+            #expect(report.status == .loaded, "run \(run): \(report)")
+            #expect(ScanCache(location: location).kind(for: try ScanCacheKey(path: library)) == .checked, "run \(run)")
+        }
+    }
+
+    /// `plugboard run --isolation none` remembers the libraries it loaded in the cache file it names.
+    @Test func runRemembersWhatItLoadedInTheCacheFile() throws {
+        let directory = try TemporaryDirectory("plugboard-checked-run")
+        defer { directory.remove() }
+        try FileManager.default.createDirectory(atPath: directory.file("plugins"), withIntermediateDirectories: false)
+        let library = try PluginCompiler.fixture("plugins/run.so", in: directory, ["FIX_ID=\"com.checked.run\"", "FIX_LAUNCH=true"])
+        try FileChange.setModificationTime(library, FileChange.now(plus: -60))
+        let cache = directory.file("cache")
+
+        for run in 0..<2 {
+            let result = try CLI.run(["run", "--plugin-dir", directory.file("plugins"), "--isolation", "none", "--cache-dir", cache])
+            #expect(result.status == 0, "run \(run): \(result.output)\n\(result.errorOutput)")
+            #expect(result.output.contains("com.checked.run"), "run \(run): \(result.output)")
+        }
+        let remembered = ScanCache(location: try ScanCacheLocation(directory: cache))
+        #expect(remembered.notes.isEmpty, "\(remembered.notes)")
+        #expect(remembered.kind(for: try ScanCacheKey(path: library)) == .checked)
+        #expect(remembered.entry(for: try ScanCacheKey(path: library)) == nil, "nothing for a listing: it scans the library")
+    }
+}
