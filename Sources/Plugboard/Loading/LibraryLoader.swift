@@ -219,9 +219,9 @@ final class LibraryLoader {
         /// To load in a worker of the `worker` executable; `key` is its scan cache entry, if any.
         case worker(String, worker: String, key: ScanCacheKey?)
         /// To load in this process, with the trust rule's `warnings`; `opening` is how far it got
-        /// ahead of its entry stages, nil when it is still to check; `remember` is its scan cache key
-        /// when the cache is to remember that it passed the checks once it loads.
-        case here(String, FileStatus, warnings: [String], opening: Opening?, remember: ScanCacheKey?)
+        /// ahead of its entry stages, nil when it is still to check; `remember`: whether the scan cache
+        /// is to remember that it passed the checks once it loads.
+        case here(String, FileStatus, warnings: [String], opening: Opening?, remember: Bool)
 
         /// Checks a library to load here that is still to check (the ELF checks; none of its code
         /// runs). In place, and the first pattern binds nothing: the other admissions, most of them
@@ -302,11 +302,11 @@ final class LibraryLoader {
             return .worker(path, worker: worker, key: key)
         }
         if let remembered, remembered != .crashed {
-            return .here(path, status, warnings: warnings, opening: .checked(.success(LoadedLibrary.label(path))), remember: nil)
+            return .here(path, status, warnings: warnings, opening: .checked(.success(LoadedLibrary.label(path))), remember: false)
         }
-        guard let descriptor else { return .here(path, status, warnings: warnings, opening: nil, remember: key) }
+        guard let descriptor else { return .here(path, status, warnings: warnings, opening: nil, remember: key != nil) }
         let label = Result { () throws(LoadFailure) in try LoadedLibrary.check(path, fileSize: status.size, descriptor: descriptor) }
-        return .here(path, status, warnings: warnings, opening: .checked(label), remember: key)
+        return .here(path, status, warnings: warnings, opening: .checked(label), remember: key != nil)
     }
 
     /// Loads what `admission` admitted into `target`; see ``loadLibrary(at:trust:placement:into:)``.
@@ -328,7 +328,7 @@ final class LibraryLoader {
         case .here(let path, let status, let warnings, let opening, let remember):
             report = loadHere(path, status: status, warnings: warnings,
                               opened: opening?.opened(path, status.identity, recordedIn: callSite.record), into: target)
-            if report.status == .loaded, let remember { scanCache?.notePassedChecks(remember) }
+            if report.status == .loaded, remember { scanCache?.notePassedChecks(ScanCacheKey(path: path, status: status)) }
         }
         if report.status == .failed { loaded.noteFailed(report.path) }
         return report
