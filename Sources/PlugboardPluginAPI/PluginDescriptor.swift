@@ -17,10 +17,9 @@ public struct PluginDescriptor: Sendable, Hashable, Codable {
     /// A size is only known up to one byte past the limit (a C plugin's text is measured no
     /// further), so the words do not give it.
     public static func refusal(nameBytes: Int, versionBytes: Int) -> String? {
-        for (what, bytes) in [("name", nameBytes), ("version", versionBytes)] where bytes > maximumTextLength {
-            return "the \(what) is longer than \(maximumTextLength) bytes, the most allowed"
-        }
-        return nil
+        // Two comparisons, not a loop over a list: this runs for every plugin loaded.
+        let what = nameBytes > maximumTextLength ? "name" : versionBytes > maximumTextLength ? "version" : nil
+        return what.map { "the \($0) is longer than \(maximumTextLength) bytes, the most allowed" }
     }
 
     /// Describes a plugin; an empty name falls back to the id.

@@ -1,4 +1,5 @@
 import CPlugboard
+import Synchronization
 
 /// A C ABI struct that starts with its own `struct_size` and only grows at the end.
 ///
@@ -115,7 +116,22 @@ struct DeclaredStructSizes: Sendable {
     }
 
     /// The sizes declared, in byte order of the structs' names (``LibraryABI/sortedStructSizes``).
+    /// Libraries built against one header declare the same sizes, so the last list made is kept and
+    /// handed out again for the same sizes: a load of many libraries makes it about once.
     var sorted: [(name: String, size: Int)] {
+        Self.lastSorted.withLock { last in
+            if let last, last.sizes.indices.allSatisfy({ last.sizes[$0] == sizes[$0] }) { return last.list }
+            let list = listed
+            last = (sizes, list)
+            return list
+        }
+    }
+
+    /// The sizes last listed by ``sorted``, and their list.
+    private static let lastSorted = Mutex<(sizes: [12 of Int], list: [(name: String, size: Int)])?>(nil)
+
+    /// The sizes declared, listed now.
+    private var listed: [(name: String, size: Int)] {
         var list: [(name: String, size: Int)] = []
         list.reserveCapacity(sizes.indices.reduce(0) { $0 + (sizes[$1] >= 0 ? 1 : 0) })
         for index in sizes.indices where sizes[index] >= 0 {
