@@ -112,13 +112,15 @@ struct LoadBenchmark {
     }
 
     /// Fills the scan cache of the `host-cached` children of `directory` (`paths`, `count` of them): one
-    /// such child, once every file is older than the cache's racy window (a record stored within it
-    /// of a file's modification is not used).
+    /// such child, once every file changed longer ago than the cache's racy window (a record stored
+    /// within it of a file's last change does not vouch for the file).
     private func rememberAsChecked(_ directory: String, paths: [String], count: Int) throws {
         try Files.remove(Self.cacheDirectory(for: directory))
         let newest = paths.map { path -> Duration in
             var info = stat()
-            return stat(path, &info) == 0 ? .seconds(info.st_mtim.tv_sec) + .nanoseconds(info.st_mtim.tv_nsec) : .zero
+            guard stat(path, &info) == 0 else { return .zero }
+            return max(.seconds(info.st_mtim.tv_sec) + .nanoseconds(info.st_mtim.tv_nsec),
+                       .seconds(info.st_ctim.tv_sec) + .nanoseconds(info.st_ctim.tv_nsec))
         }.max() ?? .zero
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)

@@ -21,8 +21,9 @@ public struct WireDecoder {
     /// Where the next read starts, as an index of the bytes the decoder was made over.
     public var offset: Int { position }
 
-    /// Passes over the next `count` bytes, unread.
+    /// Passes over the next `count` bytes, unread (a negative count is malformed).
     public mutating func skip(_ count: Int, _ field: StaticString) throws(WorkerProtocolError) {
+        guard count >= 0 else { throw .malformed(field: "\(field)", cause: .invalidValue(0)) }
         _ = try advance(by: count, field)
     }
 

@@ -267,13 +267,16 @@ final class LibraryLoader {
     /// then an `fstat`, and the path is looked up once instead of twice (BENCHMARKS.md, Loading). The
     /// open follows no link: an entry replaced by one since the folder was listed fails it. One that
     /// cannot be opened so is looked at with `stat`, and its checks then say why it cannot be read.
-    /// So is a file the scan cache has a record of: one unchanged since it passed the checks is not
-    /// checked again, nor opened before its `dlopen`.
+    /// So is a file the scan cache has a record of having passed the checks: while the record vouches
+    /// for its bytes (``ScanCacheRecord/vouchesForContents(of:)``) the file is not checked again, nor
+    /// opened before its `dlopen`. One loaded here is remembered so, unless a listing's report of it
+    /// is kept (that says more).
     private func admit(_ path: String, trust: PluginTrust, placement: PluginIsolation?, isRegularFile: Bool = false) -> Admission {
         let cache = scanCache  // one copy: each use of the property would make one
-        let cached = reusesScanCache ? cache?.record(at: path) : nil
+        let cached = cache?.record(at: path)
+        let checkedBefore = reusesScanCache && (cached?.kind == .checked || cached?.kind == .scanned)
         var descriptor: Int32?
-        if isRegularFile, cached == nil, case .inProcess = placement ?? isolation {
+        if isRegularFile, !checkedBefore, case .inProcess = placement ?? isolation {
             descriptor = try? ELFFileReader.openFile(path, followingLinks: false)
         }
         defer { if let descriptor { close(descriptor) } }
@@ -294,19 +297,20 @@ final class LibraryLoader {
             return .settled(.failed(path, error))
         }
         let key = cache == nil ? nil : ScanCacheKey(path: path, status: status)
-        let remembered = if let key, let cached, cached.isValid(for: key) { cached.kind } else { ScanCacheRecord.Kind?.none }
-        if !retryCrashed, remembered == .crashed, let crash = cached?.entry {
+        let valid = if let key, let cached, cached.isValid(for: key) { cached } else { ScanCacheRecord?.none }
+        if reusesScanCache, !retryCrashed, valid?.kind == .crashed, let crash = valid?.entry {
             return .settled(crash.report(at: path))
         }
         if case .workers(let worker) = placement ?? isolation {
             return .worker(path, worker: worker, key: key)
         }
-        if let remembered, remembered != .crashed {
+        if checkedBefore, let key, valid?.vouchesForContents(of: key) == true {
             return .here(path, status, warnings: warnings, opening: .checked(.success(LoadedLibrary.label(path))), remember: false)
         }
-        guard let descriptor else { return .here(path, status, warnings: warnings, opening: nil, remember: key != nil) }
+        let remember = key != nil && valid?.kind != .scanned
+        guard let descriptor else { return .here(path, status, warnings: warnings, opening: nil, remember: remember) }
         let label = Result { () throws(LoadFailure) in try LoadedLibrary.check(path, fileSize: status.size, descriptor: descriptor) }
-        return .here(path, status, warnings: warnings, opening: .checked(label), remember: key != nil)
+        return .here(path, status, warnings: warnings, opening: .checked(label), remember: remember)
     }
 
     /// Loads what `admission` admitted into `target`; see ``loadLibrary(at:trust:placement:into:)``.

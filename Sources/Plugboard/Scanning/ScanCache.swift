@@ -70,10 +70,11 @@ public struct ScanCache: Sendable {
 
     /// Remembers `entry` for the library `key` describes, replacing what was remembered
     /// for its path. A failed scan (``ScanCacheEntry/scanned(report:)`` of a failed report) is not
-    /// remembered, and forgets the path.
+    /// remembered, and forgets the path, unless a host remembered it as having passed the ELF checks
+    /// (a scan can fail for a cause outside the file, such as the scanner's sandbox).
     public mutating func store(_ entry: ScanCacheEntry, for key: ScanCacheKey) {
         guard entry.isRemembered else {
-            forget(key.path)
+            if record(at: key.path)?.kind != .checked { forget(key.path) }
             return
         }
         put(ScanCacheRecord(key: key, entry: entry))
@@ -85,6 +86,7 @@ public struct ScanCache: Sendable {
         put(ScanCacheRecord(key: key, entry: nil))
     }
 
+    /// Keeps `record` for its path, to be written by ``save()``.
     private mutating func put(_ record: ScanCacheRecord) {
         changes[record.key.path] = record
         isChanged = true

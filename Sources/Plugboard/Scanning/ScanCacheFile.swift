@@ -13,8 +13,8 @@ import SystemPackage
 /// libraries asks only what kind of record a file has, and opening the cache then decodes
 /// keys, not reports. The file starts with a magic, a format version and the host ABI, so a
 /// file from another program or another Plugboard is recognised as foreign; a record whose
-/// key or length does not read back makes the file corrupt, and an entry that does not read
-/// back is as good as absent.
+/// path or length does not read back makes the file corrupt, and one whose other fields or
+/// entry do not read back is as good as absent.
 ///
 /// Writers never corrupt it: each writes a temporary file beside it, flushes it with
 /// `fsync` and renames it over the old one, so a reader sees one whole file or the
@@ -33,16 +33,24 @@ enum ScanCacheFile {
     static let version: UInt32 = 3
 
     /// The records of the cache file at `location`: none when it does not exist, none and
-    /// the problem when it is unreadable, corrupt, truncated, too large or foreign.
+    /// the problem when it is unreadable, corrupt, truncated, too large or foreign, or when
+    /// another user may have written it: a record of a file that passed the ELF checks lets a
+    /// host load it without them, so only this user's (or root's) own file is believed.
     static func read(_ location: ScanCacheLocation) -> Result<ScanCacheIndex, Problem> {
-        let bytes: [UInt8]
+        let contents: (bytes: [UInt8], owner: uid_t, mode: mode_t)
         do throws(Errno) {
-            guard let contents = try contents(of: location.file) else { return .success(ScanCacheIndex()) }
-            bytes = contents
+            guard let read = try self.contents(of: location.file) else { return .success(ScanCacheIndex()) }
+            contents = read
         } catch {
             return .failure(Problem(message: "cannot be read (\(error))"))
         }
-        return index(bytes)
+        guard contents.owner == geteuid() || contents.owner == 0 else {
+            return .failure(Problem(message: "belongs to user \(contents.owner), not to this user or root"))
+        }
+        guard contents.mode & 0o022 == 0 else {
+            return .failure(Problem(message: "may be written by other users (mode 0\(String(contents.mode & 0o7777, radix: 8)))"))
+        }
+        return index(contents.bytes)
     }
 
     /// The records of `bytes`, a cache file's, or why they cannot be used.
@@ -106,9 +114,9 @@ enum ScanCacheFile {
     /// The largest cache file read; a larger one is ignored (1,000 libraries take about 300 KiB).
     static let sizeLimit = 256 << 20
 
-    /// The bytes of the file at `path`, or nil when it or its directory does not exist.
-    /// Opened without blocking, so a FIFO put in its place cannot stall the command.
-    private static func contents(of path: String) throws(Errno) -> [UInt8]? {
+    /// The bytes of the file at `path`, its owner and its mode, or nil when it or its directory
+    /// does not exist. Opened without blocking, so a FIFO put in its place cannot stall the command.
+    private static func contents(of path: String) throws(Errno) -> (bytes: [UInt8], owner: uid_t, mode: mode_t)? {
         let descriptor: Int32
         do {
             descriptor = try systemCall { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
@@ -126,7 +134,7 @@ enum ScanCacheFile {
             let count = try chunk.withUnsafeMutableBytes { buffer in
                 Result { () throws(Errno) in try systemCall { Glibc.read(descriptor, buffer.baseAddress, buffer.count) } }
             }.get()
-            if count == 0 { return bytes }
+            if count == 0 { return (bytes, info.st_uid, info.st_mode) }
             bytes += chunk[..<count]
             guard bytes.count <= sizeLimit else { throw .fileTooLarge }
         }

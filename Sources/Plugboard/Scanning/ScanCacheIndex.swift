@@ -10,6 +10,7 @@ struct ScanCacheIndex {
     /// Each record's path, as a range of `bytes`; each record starts 4 bytes before its path (the
     /// path's length) and ends where the next one starts, or at `end`.
     private let paths: [Range<Int>]
+    /// Where the last record ends.
     private let end: Int
 
     /// An index of no record.

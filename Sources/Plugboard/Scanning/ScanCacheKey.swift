@@ -4,7 +4,8 @@
 /// there because no one can set it back: a file rewritten in place at the same size whose
 /// modification time was restored (`cp -p`, `rsync --inplace -t`, `touch -d`) still changes it.
 ///
-/// The mode and the owner are not part of the key: the trust rule checks them on every run.
+/// The mode and the owner are not part of the key (the trust rule checks them on every run), but
+/// changing either sets the change time, which is, so a `chmod` or `chown` makes a rescan.
 public struct ScanCacheKey: Sendable, Hashable {
     /// The path the library was found at.
     public let path: String

@@ -15,22 +15,22 @@ struct ScanCacheRecord {
         case crashed = 2
     }
 
+    /// The file the record is valid for.
     let key: ScanCacheKey
     /// When the record was stored, since the epoch (see ``ScanCache/racyWindow``).
     let storedAt: Duration
+    /// What is remembered.
     let kind: Kind
     /// The bytes that hold the entry's body at `body`: for records read from a file, the whole
     /// file's, shared by all of them.
     private let bytes: [UInt8]
     private let body: Range<Int>
 
-    /// A record of `entry` for the file `key` describes, stored now; a nil `entry` records that the
-    /// file passed the ELF checks and loaded.
-    init(key: ScanCacheKey, entry: ScanCacheEntry?) {
+    /// A record of `entry` for the file `key` describes, stored at `storedAt` (now by default); a nil
+    /// `entry` records that the file passed the ELF checks and loaded.
+    init(key: ScanCacheKey, entry: ScanCacheEntry?, storedAt: Duration = Self.now) {
         self.key = key
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        storedAt = .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+        self.storedAt = storedAt
         switch entry {
         case nil: kind = .checked
         case .scanned?: kind = .scanned
@@ -48,10 +48,25 @@ struct ScanCacheRecord {
         self.body = body
     }
 
+    /// The time now, since the epoch.
+    static var now: Duration {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+    }
+
     /// Whether the record is valid for the file `key` describes: the same key, and stored at least
     /// ``ScanCache/racyWindow`` after the file's modification time.
     func isValid(for key: ScanCacheKey) -> Bool {
         self.key == key && storedAt - key.modified >= ScanCache.racyWindow
+    }
+
+    /// Whether the record may stand for the file's bytes, so that they need not be checked again:
+    /// valid, and stored at least ``ScanCache/racyWindow`` after the file's change time too. No one
+    /// can set that time back, so no rewrite, however its modification time was restored, can keep
+    /// the key of bytes checked within one tick of the clock before it.
+    func vouchesForContents(of key: ScanCacheKey) -> Bool {
+        isValid(for: key) && storedAt - key.changed >= ScanCache.racyWindow
     }
 
     /// The remembered entry, decoded now; nil for a file that only passed the checks, and for a

@@ -28,7 +28,7 @@ enum ScanCacheRecordCoding {
                      hostABI: try readABIVersion(from: &decoder))
     }
 
-    /// The bytes of `entry`'s body, of the kind ``ScanCacheRecord/Kind/init(_:)`` gives it.
+    /// The bytes of `entry`'s body, which ``readEntry(_:from:)`` reads back given the record's kind.
     static func body(of entry: ScanCacheEntry) -> [UInt8] {
         var encoder = WireEncoder(capacity: 512)
         switch entry {

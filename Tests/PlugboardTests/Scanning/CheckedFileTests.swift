@@ -39,6 +39,12 @@ import Testing
         return host.loadPlugins(from: PluginSearchPath(explicit: [plugins])).first
     }
 
+    /// A cache file at `location` that remembers `library` as having passed the checks, stored
+    /// `storedAt` (a time past the racy window of the file's change time vouches for its bytes).
+    static func remember(_ library: String, at location: ScanCacheLocation, storedAt: Duration) throws {
+        _ = try ScanCacheFile.write([ScanCacheRecord(key: try ScanCacheKey(path: library), entry: nil, storedAt: storedAt)], to: location)
+    }
+
     @Test func aLibraryRememberedAsCheckedLoadsWithoutTheChecksUntilItChanges() throws {
         let directory = try TemporaryDirectory("plugboard-checked")
         defer { directory.remove() }
@@ -46,14 +52,17 @@ import Testing
         let library = try Self.untypedEntryLibrary(in: directory.path)
         let location = try ScanCacheLocation(directory: directory.file("cache"))
         let refusal = "`plugboard_entry` is an untyped symbol (STT_NOTYPE), not a function (STT_FUNC)"
+        let later = ScanCacheRecord.now + .seconds(3)
 
         let first = try #require(Self.load(directory.file("plugins"), cache: location))
         #expect(first.status == .failed && first.failure?.message == refusal, "\(first)")
         #expect(ScanCache(location: location).kind(for: try ScanCacheKey(path: library)) == nil, "a failed load is not remembered")
 
-        var cache = ScanCache(location: location)
-        cache.notePassedChecks(try ScanCacheKey(path: library))
-        cache.save()
+        try Self.remember(library, at: location, storedAt: ScanCacheRecord.now)
+        let racy = try #require(Self.load(directory.file("plugins"), cache: location))
+        #expect(racy.failure?.message == refusal, "a record stored within the racy window of the file's change time: \(racy)")
+
+        try Self.remember(library, at: location, storedAt: later)
         let remembered = try #require(Self.load(directory.file("plugins"), cache: location))
         #expect(remembered.status == .loaded, "\(remembered)")
         #expect(remembered.plugins.map(\.descriptor.id.rawValue) == ["com.checked.untyped"])
@@ -61,9 +70,14 @@ import Testing
         let notReusing = try #require(Self.load(directory.file("plugins"), cache: location, reusing: false))
         #expect(notReusing.failure?.message == refusal, "without reuse every library is checked: \(notReusing)")
 
-        cache = ScanCache(location: location)
-        cache.notePassedChecks(try ScanCacheKey(path: library))
-        cache.save()
+        try Self.remember(library, at: location, storedAt: later)
+        guard chmod(location.file, 0o666) == 0 else { throw TestFailure("chmod failed") }
+        let shared = ScanCache(location: location)
+        #expect(shared.notes == ["the scan cache \(location.file) may be written by other users (mode 0666): ignored, and rewritten"])
+        let writable = try #require(Self.load(directory.file("plugins"), cache: location))
+        #expect(writable.failure?.message == refusal, "a cache file others may write vouches for nothing: \(writable)")
+
+        try Self.remember(library, at: location, storedAt: later)
         try FileChange.touch(library)
         let changed = try #require(Self.load(directory.file("plugins"), cache: location))
         #expect(changed.failure?.message == refusal, "a changed file is checked again: \(changed)")
@@ -77,11 +91,31 @@ import Testing
         try FileChange.setModificationTime(library, FileChange.now(plus: -60))
         let location = try ScanCacheLocation(directory: directory.file("cache"))
 
+        var stored: [Duration] = []
         for run in 0..<2 {
             let report = try #require(Self.load(directory.file("plugins"), cache: location))
             #expect(report.status == .loaded, "run \(run): \(report)")
-            #expect(ScanCache(location: location).kind(for: try ScanCacheKey(path: library)) == .checked, "run \(run)")
+            let record = try #require(ScanCache(location: location).record(at: library), "run \(run)")
+            let key = try ScanCacheKey(path: library)
+            #expect(record.kind == .checked && record.isValid(for: key), "run \(run)")
+            stored.append(record.storedAt)
         }
+        // The file changed (was built) moments ago: the first record cannot vouch for it yet, so the
+        // second run checked it again and stored a newer one.
+        #expect(stored[1] > stored[0])
+    }
+
+    /// `run --no-cache` checks every library again, and keeps a listing's reports.
+    @Test func runWithoutTheCacheKeepsAListingsReports() throws {
+        let work = try ScanCacheWorkspace("checked-no-cache")
+        defer { work.remove() }
+        let library = try work.library("one")
+        #expect(try work.list().status == 0)
+        let run = try CLI.run(["run", "--plugin-dir", work.workspace.plugins, "--isolation", "none", "--no-cache"],
+                              environment: ["PLUGBOARD_CACHE_DIR": work.cacheDirectory])
+        #expect(run.status == 0, "\(run.output)\n\(run.errorOutput)")
+        #expect(try work.readCache().kind(for: try ScanCacheKey(path: library)) == .scanned)
+        #expect(try work.cached(try work.list()) == ["one.so": true])
     }
 
     /// `plugboard run --isolation none` remembers the libraries it loaded in the cache file it names.
