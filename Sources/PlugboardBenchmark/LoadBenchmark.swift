@@ -116,15 +116,8 @@ struct LoadBenchmark {
     /// within it of a file's last change does not vouch for the file).
     private func rememberAsChecked(_ directory: String, paths: [String], count: Int) throws {
         try Files.remove(Self.cacheDirectory(for: directory))
-        let newest = paths.map { path -> Duration in
-            var info = stat()
-            guard stat(path, &info) == 0 else { return .zero }
-            return max(.seconds(info.st_mtim.tv_sec) + .nanoseconds(info.st_mtim.tv_nsec),
-                       .seconds(info.st_ctim.tv_sec) + .nanoseconds(info.st_ctim.tv_nsec))
-        }.max() ?? .zero
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let wait = newest + ScanCache.racyWindow + .milliseconds(100) - (.seconds(now.tv_sec) + .nanoseconds(now.tv_nsec))
+        let newest = paths.compactMap { try? ScanCacheKey(path: $0) }.map { max($0.modified, $0.changed) }.max() ?? .zero
+        let wait = newest + ScanCache.racyWindow + .milliseconds(100) - .seconds(Date().timeIntervalSince1970)
         if wait > .zero {
             Thread.sleep(forTimeInterval: Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
         }

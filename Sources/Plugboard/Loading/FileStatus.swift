@@ -49,7 +49,6 @@ extension FileStatus {
                   isRegularFile: (info.st_mode & S_IFMT) == S_IFREG,
                   isDirectory: (info.st_mode & S_IFMT) == S_IFDIR,
                   size: Int(info.st_size), permissions: UInt32(info.st_mode & 0o7777), owner: UInt32(info.st_uid),
-                  modified: .seconds(info.st_mtim.tv_sec) + .nanoseconds(info.st_mtim.tv_nsec),
-                  changed: .seconds(info.st_ctim.tv_sec) + .nanoseconds(info.st_ctim.tv_nsec))
+                  modified: Duration(info.st_mtim), changed: Duration(info.st_ctim))
     }
 }

@@ -1,5 +1,6 @@
 import CPlugboard
 import Glibc
+import PlugboardSystem
 import PlugboardWorkerProtocol
 
 /// Saved state (the memento pattern): each plugin of the saved-state concern gets back, before
@@ -165,9 +166,7 @@ final class SavedStateKeeper {
 
     /// `CLOCK_REALTIME` now, in nanoseconds since 1970: when a state is saved.
     private static func nanosecondsSince1970() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return UInt64(max(0, now.tv_sec)) &* 1_000_000_000 &+ UInt64(max(0, now.tv_nsec))
+        UInt64(clamping: Duration.sinceEpoch.nanoseconds)
     }
 
     /// Calls participant `index` of the saved-state roster through the call site's per-call form:

@@ -1,4 +1,3 @@
-import Glibc
 import PlugboardWorkerProtocol
 
 /// One library file the scan cache remembers: the key it is valid for, when it was stored, and
@@ -28,7 +27,7 @@ struct ScanCacheRecord {
 
     /// A record of `entry` for the file `key` describes, stored at `storedAt` (now by default); a nil
     /// `entry` records that the file passed the ELF checks and loaded.
-    init(key: ScanCacheKey, entry: ScanCacheEntry?, storedAt: Duration = Self.now) {
+    init(key: ScanCacheKey, entry: ScanCacheEntry?, storedAt: Duration = .sinceEpoch) {
         self.key = key
         self.storedAt = storedAt
         switch entry {
@@ -46,13 +45,6 @@ struct ScanCacheRecord {
         self.kind = kind
         self.bytes = bytes
         self.body = body
-    }
-
-    /// The time now, since the epoch.
-    static var now: Duration {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
     }
 
     /// Whether the record is valid for the file `key` describes: the same key, and stored at least

@@ -52,13 +52,13 @@ import Testing
         let library = try Self.untypedEntryLibrary(in: directory.path)
         let location = try ScanCacheLocation(directory: directory.file("cache"))
         let refusal = "`plugboard_entry` is an untyped symbol (STT_NOTYPE), not a function (STT_FUNC)"
-        let later = ScanCacheRecord.now + .seconds(3)
+        let later = Duration.sinceEpoch + .seconds(3)
 
         let first = try #require(Self.load(directory.file("plugins"), cache: location))
         #expect(first.status == .failed && first.failure?.message == refusal, "\(first)")
         #expect(ScanCache(location: location).kind(for: try ScanCacheKey(path: library)) == nil, "a failed load is not remembered")
 
-        try Self.remember(library, at: location, storedAt: ScanCacheRecord.now)
+        try Self.remember(library, at: location, storedAt: Duration.sinceEpoch)
         let racy = try #require(Self.load(directory.file("plugins"), cache: location))
         #expect(racy.failure?.message == refusal, "a record stored within the racy window of the file's change time: \(racy)")
 
