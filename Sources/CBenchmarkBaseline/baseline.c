@@ -4,11 +4,16 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "plugboard.h"
 
@@ -161,6 +166,43 @@ static char **pbb_list(const char *directory, size_t *count, char *error, size_t
     return names;
 }
 
+/** The size of the blocks the host's ELF checks read a file in. */
+#define PBB_CHECK_BLOCK 1024
+
+/** Reads the block of `descriptor` holding `offset` into `block`; false on a short read. */
+static bool pbb_read_block(int descriptor, uint64_t offset, unsigned char block[PBB_CHECK_BLOCK]) {
+    off_t start = (off_t)(offset - offset % PBB_CHECK_BLOCK);
+    return pread(descriptor, block, PBB_CHECK_BLOCK, start) > 0;
+}
+
+/** Reads the library at `path` as `pbb_set_open_directory_checked` says; false with a reason. */
+static bool pbb_check_library(const char *path, char *error, size_t error_size) {
+    int descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (descriptor < 0) {
+        pbb_fail(error, error_size, "%s: cannot open: %s", path, strerror(errno));
+        return false;
+    }
+    struct stat status;
+    unsigned char head[PBB_CHECK_BLOCK], dynamic[PBB_CHECK_BLOCK];
+    Elf64_Ehdr header;
+    bool ok = fstat(descriptor, &status) == 0 && S_ISREG(status.st_mode)
+        && pbb_read_block(descriptor, 0, head);
+    if (ok) memcpy(&header, head, sizeof header);
+    ok = ok && memcmp(header.e_ident, ELFMAG, SELFMAG) == 0 && header.e_ident[EI_CLASS] == ELFCLASS64
+        && header.e_phentsize == sizeof(Elf64_Phdr)
+        && header.e_phoff + (uint64_t)header.e_phnum * sizeof(Elf64_Phdr) <= PBB_CHECK_BLOCK;
+    bool found = false;
+    for (unsigned index = 0; ok && !found && index < header.e_phnum; index++) {
+        Elf64_Phdr segment;
+        memcpy(&segment, head + header.e_phoff + index * sizeof segment, sizeof segment);
+        found = segment.p_type == PT_DYNAMIC;
+        if (found) ok = pbb_read_block(descriptor, segment.p_offset, dynamic);
+    }
+    close(descriptor);
+    if (!ok || !found) pbb_fail(error, error_size, "%s: not a 64-bit ELF file with a dynamic section", path);
+    return ok && found;
+}
+
 /** Opens one library and registers its plugins into `set`; false with a reason on failure. */
 static bool pbb_open_library(pbb_set_t *set, const char *path, char *error, size_t error_size) {
     void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
@@ -196,7 +238,8 @@ static bool pbb_open_library(pbb_set_t *set, const char *path, char *error, size
     return true;
 }
 
-pbb_set_t *pbb_set_open_directory(const char *directory, char *error, size_t error_size) {
+/** `pbb_set_open_directory`, each library read first as `pbb_check_library` reads it when `check`. */
+static pbb_set_t *pbb_set_open(const char *directory, bool check, char *error, size_t error_size) {
     pbb_fail(error, error_size, "%s", "");
     pbb_set_t *set = calloc(1, sizeof *set);
     if (set == NULL) {
@@ -219,7 +262,8 @@ pbb_set_t *pbb_set_open_directory(const char *directory, char *error, size_t err
             ok = false;
         } else {
             snprintf(path, length, "%s/%s", directory, names[i]);
-            ok = ok && pbb_open_library(set, path, error, error_size);
+            ok = ok && (!check || pbb_check_library(path, error, error_size))
+                && pbb_open_library(set, path, error, error_size);
             free(path);
         }
         free(names[i]);
@@ -230,6 +274,14 @@ pbb_set_t *pbb_set_open_directory(const char *directory, char *error, size_t err
         return NULL;
     }
     return set;
+}
+
+pbb_set_t *pbb_set_open_directory(const char *directory, char *error, size_t error_size) {
+    return pbb_set_open(directory, false, error, error_size);
+}
+
+pbb_set_t *pbb_set_open_directory_checked(const char *directory, char *error, size_t error_size) {
+    return pbb_set_open(directory, true, error, error_size);
 }
 
 size_t pbb_set_library_count(const pbb_set_t *set) { return set->library_count; }

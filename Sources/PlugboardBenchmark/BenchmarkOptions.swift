@@ -93,7 +93,7 @@ struct BenchmarkOptions: ParsableArguments {
                 """, valueName: "PLUGINS ROUNDS"))
     var profileWorkersArguments: [String] = []
 
-    /// Internal, `--child-load host|host-cached|c DIR`: run one load in this process and print its time
+    /// Internal, `--child-load host|host-cached|c|c-checked DIR`: run one load in this process and print its time
     /// (used for fresh-process numbers); ``childLoad()`` reads it.
     @Option(name: .customLong("child-load"), parsing: .upToNextOption, help: .hidden)
     var childLoadArguments: [String] = []
@@ -144,10 +144,10 @@ struct BenchmarkOptions: ParsableArguments {
     func childLoad() throws -> (side: LoadSide, directory: String)? {
         guard let sideText = childLoadArguments.first else { return nil }
         guard let side = LoadSide(rawValue: sideText) else {
-            throw ValidationError("--child-load takes host, host-cached or c, not \(String(reflecting: sideText))")
+            throw ValidationError("--child-load takes host, host-cached, c or c-checked, not \(String(reflecting: sideText))")
         }
         guard childLoadArguments.count == 2, !childLoadArguments[1].isEmpty else {
-            throw ValidationError("--child-load takes host, host-cached or c and a directory")
+            throw ValidationError("--child-load takes host, host-cached, c or c-checked and a directory")
         }
         return (side, childLoadArguments[1])
     }

@@ -20,6 +20,9 @@ struct LoadMeasurement {
     let freshProcessCached: UInt64
     /// Best of the fresh child processes timing the C baseline's `pbb_set_open_directory`.
     let freshProcessC: UInt64
+    /// The same, each library first read as the host's ELF checks read it
+    /// (`pbb_set_open_directory_checked`): the floor of a loader that checks a file before its `dlopen`.
+    let freshProcessCChecked: UInt64
     /// Best wall time of `plugboard list --plugin-dir DIR --json --no-cache`, nil if the CLI was not found.
     let cli: UInt64?
     /// Best wall time of `plugboard list --plugin-dir EMPTY --json --no-cache` (process start-up).
@@ -35,6 +38,8 @@ struct LoadMeasurement {
     var ratio: Double { Double(freshProcess) / Double(max(freshProcessC, 1)) }
     /// The same with the scan cache.
     var cachedRatio: Double { Double(freshProcessCached) / Double(max(freshProcessC, 1)) }
+    /// The C loader that reads each file as the checks do, divided by the C loader: what the checks' reads cost.
+    var checkedCRatio: Double { Double(freshProcessCChecked) / Double(max(freshProcessC, 1)) }
 }
 
 /// Which loader a `--child-load` process runs.
@@ -46,6 +51,8 @@ enum LoadSide: String {
     case hostWithCache = "host-cached"
     /// The C baseline's `pbb_set_open_directory`.
     case c
+    /// The C baseline's `pbb_set_open_directory_checked`.
+    case cChecked = "c-checked"
 }
 
 /// Measures discovering, loading and registering a directory of plugins, in
@@ -80,7 +87,7 @@ struct LoadBenchmark {
         again.shutdown()
 
         try rememberAsChecked(directory, paths: paths, count: count)
-        var best = (ours: UInt64.max, cached: UInt64.max, c: UInt64.max, cli: UInt64.max, startup: UInt64.max)
+        var best = (ours: UInt64.max, cached: UInt64.max, c: UInt64.max, cChecked: UInt64.max, cli: UInt64.max, startup: UInt64.max)
         if let cli {
             let listing = try TimedRun(cli, ["list", "--plugin-dir", directory, "--json", "--no-cache"], captureOutput: true)
             let loaded = listing.output.components(separatedBy: "\"status\" : \"loaded\"").count - 1
@@ -92,6 +99,7 @@ struct LoadBenchmark {
             best.ours = min(best.ours, try child(.host, directory, count: count))
             best.cached = min(best.cached, try child(.hostWithCache, directory, count: count))
             best.c = min(best.c, try child(.c, directory, count: count))
+            best.cChecked = min(best.cChecked, try child(.cChecked, directory, count: count))
             if let cli {
                 best.cli = min(best.cli, try Self.timeList(cli, directory, cache: false))
                 best.startup = min(best.startup, try Self.timeList(cli, emptyDirectory, cache: false))
@@ -99,6 +107,7 @@ struct LoadBenchmark {
         }
         return LoadMeasurement(plugins: count, inProcess: inProcess, inProcessAgain: inProcessAgain,
                                alreadyLoaded: alreadyLoaded, freshProcess: best.ours, freshProcessCached: best.cached, freshProcessC: best.c,
+                               freshProcessCChecked: best.cChecked,
                                cli: cli == nil ? nil : best.cli, cliStartup: cli == nil ? nil : best.startup)
     }
 
@@ -171,10 +180,11 @@ struct LoadBenchmark {
                 return 1
             }
             print("\(elapsed) \(host.plugins.count)")
-        case .c:
+        case .c, .cChecked:
             var error = [CChar](repeating: 0, count: 512)
             let start = Clock.now()
-            let set = pbb_set_open_directory(directory, &error, error.count)
+            let set = side == .c ? pbb_set_open_directory(directory, &error, error.count)
+                : pbb_set_open_directory_checked(directory, &error, error.count)
             let elapsed = Clock.now() &- start
             guard let set else {
                 Progress.say(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
