@@ -8,8 +8,9 @@ extension PluginHost {
     /// A plugin id claimed by two libraries is refused for both: their reports say so.
     /// `trust` decides whether a file or directory another user could change is
     /// refused (``PluginTrust/strict``, the default) or loaded with a report warning.
-    /// The libraries to load in this process are all opened (their constructors run) before the
-    /// first one's `plugboard_entry`; then each runs its stages in turn, in the same order.
+    /// The libraries to load in this process are all opened (their constructors run, then their
+    /// `plugboard_entry`) before the first one's `init`; then each runs its other stages in turn,
+    /// in the same order.
     public func loadPlugins(from searchPath: PluginSearchPath, trust: PluginTrust = .strict) -> [LoadReport] {
         loader.loadPlugins(from: searchPath, trust: trust)
     }

@@ -116,8 +116,8 @@ final class LibraryLoader {
     /// In four passes over the files, in order: each is admitted (and one to load in this process
     /// that its folder lists as a regular file is checked then, the ELF checks, through the descriptor
     /// its status came from); each other to load in this process is checked; each checked is opened
-    /// (`dlopen`); then each is loaded (the library's own functions, its plugins registered; or its
-    /// worker). The dynamic loader keeps a record per
+    /// (`dlopen`, then its `plugboard_entry`); then each is loaded (its other stages, its plugins
+    /// registered; or its worker). The dynamic loader keeps a record per
     /// library and walks all of them at every `dlopen`: opened back to back, with nothing of the host
     /// allocated between them, those records lie together in memory instead of among what the host
     /// keeps of each library, and the walks stay fast (BENCHMARKS.md, Loading).
@@ -138,7 +138,8 @@ final class LibraryLoader {
         }
         callSite.decorators.confinement?.adopt()
         for index in loads.indices { loads[index].advance { $0.check() } }
-        for index in loads.indices { loads[index].advance { $0.open(recordedIn: callSite.record) } }
+        let calls = libraryCalls
+        for index in loads.indices { loads[index].advance { $0.open(calls: calls) } }
         callSite.decorators.confinement?.drain()
         var reports = loads.map { $0.finish { load($0, trust: trust, into: registry) } }
         for index in reports.indices { reports[index].withdraw(registry.refusal(forContested:)) }
@@ -232,11 +233,11 @@ final class LibraryLoader {
             self = .here(path, status, warnings: warnings, opening: .checked(label), remember: remember)
         }
 
-        /// Opens a checked library to load here (`dlopen`, recorded in `record`), its own functions
-        /// left for ``LibraryLoader/load(_:trust:into:)``.
-        mutating func open(recordedIn record: CallRecord) {
+        /// Opens a checked library to load here (its `dlopen` and `plugboard_entry`, recorded in
+        /// `calls`), its other functions left for ``LibraryLoader/load(_:trust:into:)``.
+        mutating func open(calls: LibraryCallSite) {
             guard case .here(let path, let status, let warnings, let opening?, let remember) = self else { return }
-            self = .here(path, status, warnings: warnings, opening: .opened(opening.opened(path, status.identity, recordedIn: record)),
+            self = .here(path, status, warnings: warnings, opening: .opened(opening.opened(path, status.identity, calls: calls)),
                          remember: remember)
         }
     }
@@ -248,11 +249,12 @@ final class LibraryLoader {
         /// Opened (or why it could not be).
         case opened(Result<LoadedLibrary.Opened, LoadFailure>)
 
-        /// The library at `path`, the file `identity`, opened, now if it is only checked (`dlopen` recorded in `record`).
-        func opened(_ path: String, _ identity: FileIdentity, recordedIn record: CallRecord) -> Result<LoadedLibrary.Opened, LoadFailure> {
+        /// The library at `path`, the file `identity`, opened, now if it is only checked (its `dlopen`
+        /// and `plugboard_entry` recorded in `calls`).
+        func opened(_ path: String, _ identity: FileIdentity, calls: LibraryCallSite) -> Result<LoadedLibrary.Opened, LoadFailure> {
             switch self {
             case .checked(.success(let label)):
-                Result { () throws(LoadFailure) in try LoadedLibrary.open(path, identity, label: label, record: record) }
+                Result { () throws(LoadFailure) in try LoadedLibrary.open(path, identity, label: label, calls: calls) }
             case .checked(.failure(let failure)): .failure(failure)
             case .opened(let opened): opened
             }
@@ -331,7 +333,7 @@ final class LibraryLoader {
             }
         case .here(let path, let status, let warnings, let opening, let remember):
             report = loadHere(path, status: status, warnings: warnings,
-                              opened: opening?.opened(path, status.identity, recordedIn: callSite.record), into: target)
+                              opened: opening?.opened(path, status.identity, calls: libraryCalls), into: target)
             if report.status == .loaded, remember { scanCache?.notePassedChecks(ScanCacheKey(path: path, status: status)) }
         }
         if report.status == .failed { loaded.noteFailed(report.path) }

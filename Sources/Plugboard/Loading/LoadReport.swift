@@ -80,7 +80,7 @@ public struct LoadTime: Sendable, Codable, Equatable {
     /// ``MonotonicClock/now()`` when loading began.
     public let start: UInt64
     /// How long loading took: the time spent on this library. A load of many libraries opens
-    /// each before the first one's own functions run, so that time need not be in one piece.
+    /// each before the first one's `init` runs, so that time need not be in one piece.
     public let nanoseconds: UInt64
 }
 

@@ -47,16 +47,16 @@ final class LoadedLibrary: @unchecked Sendable {
 
     /// Runs the loading stages in order; the first that fails ends it.
     /// `fileSize` is the size the `stat` that gave `identity` found; `opened` is the library
-    /// already checked and opened by ``open(_:fileSize:record:)`` (or why it could not be), nil to do
+    /// already checked and opened by ``open(_:_:fileSize:calls:)`` (or why it could not be), nil to do
     /// it now. Every call into the library's code is recorded in `calls`, so a crash names the stage.
     static func load(path: String, identity: FileIdentity, fileSize: Int, opened: Result<Opened, LoadFailure>?, router: LogRouter,
                      files: FilesAccess?, gate: ServiceGate, calls: LibraryCallSite) throws(Failure) -> LoadedLibrary {
         let label: UnsafePointer<pbf_label_t>
         let record: UnsafeRawPointer
         do {
-            let library = if let opened { try opened.get() } else { try open(path, identity, fileSize: fileSize, record: calls.record) }
+            let library = if let opened { try opened.get() } else { try open(path, identity, fileSize: fileSize, calls: calls) }
             label = library.label
-            record = try entryRecord(library.library, calls: calls, label: label)
+            record = library.entry
         } catch {
             throw Failure(failure: error, abi: nil)
         }
@@ -71,16 +71,18 @@ final class LoadedLibrary: @unchecked Sendable {
         }
     }
 
-    /// A library checked and opened, and the label its code runs under in fault and timeout messages.
+    /// A library checked and opened, the label its code runs under in fault and timeout messages,
+    /// and the record its `plugboard_entry` returned.
     struct Opened {
         let library: DynamicLibrary
         let label: UnsafePointer<pbf_label_t>
+        let entry: UnsafeRawPointer
     }
 
     /// The stages that open the library at `path`, whose `stat` found the file `identity` of `fileSize`
-    /// bytes: ``check(_:fileSize:)``, then ``open(_:_:label:record:)``.
-    static func open(_ path: String, _ identity: FileIdentity, fileSize: Int, record: CallRecord) throws(LoadFailure) -> Opened {
-        try open(path, identity, label: check(path, fileSize: fileSize), record: record)
+    /// bytes: ``check(_:fileSize:descriptor:)``, then ``open(_:_:label:calls:)``.
+    static func open(_ path: String, _ identity: FileIdentity, fileSize: Int, calls: LibraryCallSite) throws(LoadFailure) -> Opened {
+        try open(path, identity, label: check(path, fileSize: fileSize), calls: calls)
     }
 
     /// The ELF checks of the library at `path`, whose `stat` found `fileSize`, before any code of
@@ -101,17 +103,25 @@ final class LoadedLibrary: @unchecked Sendable {
     }
 
     /// `dlopen` of the checked library at `path`, the file `identity`, which runs the library's
-    /// constructors: recorded in `record` as its `dlopen` under `label`, so a crash or a hang there
-    /// names the library. Refused when the process opened another file from that path before
-    /// (``LibraryTable/opening(_:as:_:)``).
+    /// constructors, then its `plugboard_entry`: each recorded in `calls` under `label`, so a crash or
+    /// a hang there names the library. Refused when the process opened another file from that path
+    /// before (``LibraryTable/opening(_:as:_:)``).
+    ///
+    /// The entry is called right after the `dlopen`, while the kernel's and the dynamic loader's
+    /// structures of the new image are still in the processor's caches: its symbol is looked up, and
+    /// the first page of its code mapped, at a fraction of what they cost once a thousand more
+    /// libraries were opened in between (BENCHMARKS.md, Loading). It allocates nothing, so the loader's
+    /// `dlopen`s still run back to back.
     static func open(_ path: String, _ identity: FileIdentity, label: UnsafePointer<pbf_label_t>,
-                     record: CallRecord) throws(LoadFailure) -> Opened {
-        try LibraryTable.shared.opening(path, as: identity) { () throws(LoadFailure) in
+                     calls: LibraryCallSite) throws(LoadFailure) -> Opened {
+        let library = try LibraryTable.shared.opening(path, as: identity) { () throws(LoadFailure) in
+            let record = calls.record
             let outer = record.begin(Self.openCallback)
             record.enter(label)
             defer { record.end(resuming: outer) }
-            return Opened(library: try DynamicLibrary.open(path), label: label)
+            return try DynamicLibrary.open(path)
         }
+        return Opened(library: library, label: label, entry: try entryRecord(library, calls: calls, label: label))
     }
 
     /// What fault and timeout messages call the opening of a library (its constructors run in it).
