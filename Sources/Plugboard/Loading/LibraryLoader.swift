@@ -220,7 +220,7 @@ final class LibraryLoader {
         /// To load in a worker of the `worker` executable; `key` is its scan cache entry, if any.
         case worker(String, worker: String, key: ScanCacheKey?)
         /// To load in this process, with the trust rule's `warnings`; `opening` is how far it got
-        /// ahead of its entry stages, nil when it is still to check; `remember`: whether the scan cache
+        /// ahead of its `init`, nil when it is still to check; `remember`: whether the scan cache
         /// is to remember that it passed the checks once it loads.
         case here(String, FileStatus, warnings: [String], opening: Opening?, remember: Bool)
 
@@ -242,7 +242,7 @@ final class LibraryLoader {
         }
     }
 
-    /// How far a library to load in this process got ahead of its entry stages.
+    /// How far a library to load in this process got ahead of its `init`.
     private enum Opening {
         /// Checked: its code will run under the label (or why it failed the checks).
         case checked(Result<UnsafePointer<pbf_label_t>, LoadFailure>)

@@ -46,6 +46,17 @@ final class LibraryTable: Sendable {
         }
     }
 
+    /// The record `entry` gets from the `plugboard_entry` of the library just opened as the file
+    /// `identity`, called under the table's lock (where ``acquire(path:identity:fileSize:opened:owner:sink:refusals:files:gate:calls:)``
+    /// runs a library's stages, so no two run at once); nil without a call when a host holds the
+    /// library already: its stages ran, and the record is not needed.
+    func entryRecord(of identity: FileIdentity,
+                     _ entry: () throws(LoadFailure) -> UnsafeRawPointer) throws(LoadFailure) -> UnsafeRawPointer? {
+        try entries.withLock { entries throws(LoadFailure) -> UnsafeRawPointer? in
+            entries[identity] == nil ? try entry() : nil
+        }
+    }
+
     /// Makes room for `count` more opened paths and libraries, so that noting them grows no table.
     func reserveOpenings(_ count: Int) {
         openedFiles.withLock { $0.reserveCapacity($0.count + count) }

@@ -47,16 +47,27 @@ final class LoadedLibrary: @unchecked Sendable {
 
     /// Runs the loading stages in order; the first that fails ends it.
     /// `fileSize` is the size the `stat` that gave `identity` found; `opened` is the library
-    /// already checked and opened by ``open(_:_:fileSize:calls:)`` (or why it could not be), nil to do
-    /// it now. Every call into the library's code is recorded in `calls`, so a crash names the stage.
+    /// already checked and opened (``open(_:_:label:calls:)``), or why it could not be; nil to do it
+    /// now. Every call into the library's code is recorded in `calls`, so a crash names the stage.
+    /// Run by ``LibraryTable/acquire(path:identity:fileSize:opened:owner:sink:refusals:files:gate:calls:)``,
+    /// under the table's lock.
     static func load(path: String, identity: FileIdentity, fileSize: Int, opened: Result<Opened, LoadFailure>?, router: LogRouter,
                      files: FilesAccess?, gate: ServiceGate, calls: LibraryCallSite) throws(Failure) -> LoadedLibrary {
         let label: UnsafePointer<pbf_label_t>
         let record: UnsafeRawPointer
         do {
-            let library = if let opened { try opened.get() } else { try open(path, identity, fileSize: fileSize, calls: calls) }
-            label = library.label
-            record = library.entry
+            if let opened {
+                let library = try opened.get()
+                label = library.label
+                if let entry = library.entry {
+                    record = entry
+                } else {
+                    record = try entryRecord(library.library, calls: calls, label: label)
+                }
+            } else {
+                label = try check(path, fileSize: fileSize)
+                record = try entryRecord(openImage(path, identity, label: label, record: calls.record), calls: calls, label: label)
+            }
         } catch {
             throw Failure(failure: error, abi: nil)
         }
@@ -72,17 +83,12 @@ final class LoadedLibrary: @unchecked Sendable {
     }
 
     /// A library checked and opened, the label its code runs under in fault and timeout messages,
-    /// and the record its `plugboard_entry` returned.
+    /// and the record its `plugboard_entry` returned; nil when a host held the library as it was
+    /// opened (its entry is not called then: its stages ran, for that host).
     struct Opened {
         let library: DynamicLibrary
         let label: UnsafePointer<pbf_label_t>
-        let entry: UnsafeRawPointer
-    }
-
-    /// The stages that open the library at `path`, whose `stat` found the file `identity` of `fileSize`
-    /// bytes: ``check(_:fileSize:descriptor:)``, then ``open(_:_:label:calls:)``.
-    static func open(_ path: String, _ identity: FileIdentity, fileSize: Int, calls: LibraryCallSite) throws(LoadFailure) -> Opened {
-        try open(path, identity, label: check(path, fileSize: fileSize), calls: calls)
+        let entry: UnsafeRawPointer?
     }
 
     /// The ELF checks of the library at `path`, whose `stat` found `fileSize`, before any code of
@@ -102,26 +108,38 @@ final class LoadedLibrary: @unchecked Sendable {
         path.withCString { pbf_label_create($0, $0) }
     }
 
-    /// `dlopen` of the checked library at `path`, the file `identity`, which runs the library's
-    /// constructors, then its `plugboard_entry`: each recorded in `calls` under `label`, so a crash or
-    /// a hang there names the library. Refused when the process opened another file from that path
-    /// before (``LibraryTable/opening(_:as:_:)``).
+    /// The checked library at `path`, the file `identity`, opened (``openImage(_:_:label:record:)``),
+    /// then its `plugboard_entry` called, recorded in `calls` under `label`.
     ///
     /// The entry is called right after the `dlopen`, while the kernel's and the dynamic loader's
     /// structures of the new image are still in the processor's caches: its symbol is looked up, and
     /// the first page of its code mapped, at a fraction of what they cost once a thousand more
-    /// libraries were opened in between (BENCHMARKS.md, Loading). It allocates nothing, so the loader's
-    /// `dlopen`s still run back to back.
+    /// libraries were opened in between (BENCHMARKS.md, Loading). The host allocates nothing for it,
+    /// so the loader's `dlopen`s still run back to back (a library's own entry may: the Swift SDK's
+    /// makes its record on the first call). It is called under the library table's lock, as every
+    /// stage of a library is (``LibraryTable/entryRecord(of:_:)``): one call at a time, whichever
+    /// host's thread makes it.
     static func open(_ path: String, _ identity: FileIdentity, label: UnsafePointer<pbf_label_t>,
                      calls: LibraryCallSite) throws(LoadFailure) -> Opened {
-        let library = try LibraryTable.shared.opening(path, as: identity) { () throws(LoadFailure) in
-            let record = calls.record
+        let library = try openImage(path, identity, label: label, record: calls.record)
+        let entry = try LibraryTable.shared.entryRecord(of: identity) { () throws(LoadFailure) in
+            try entryRecord(library, calls: calls, label: label)
+        }
+        return Opened(library: library, label: label, entry: entry)
+    }
+
+    /// `dlopen` of the checked library at `path`, the file `identity`, which runs the library's
+    /// constructors: recorded in `record` under `label`, so a crash or a hang there names the
+    /// library. Refused when the process opened another file from that path before
+    /// (``LibraryTable/opening(_:as:_:)``).
+    private static func openImage(_ path: String, _ identity: FileIdentity, label: UnsafePointer<pbf_label_t>,
+                                  record: CallRecord) throws(LoadFailure) -> DynamicLibrary {
+        try LibraryTable.shared.opening(path, as: identity) { () throws(LoadFailure) in
             let outer = record.begin(Self.openCallback)
             record.enter(label)
             defer { record.end(resuming: outer) }
             return try DynamicLibrary.open(path)
         }
-        return Opened(library: library, label: label, entry: try entryRecord(library, calls: calls, label: label))
     }
 
     /// What fault and timeout messages call the opening of a library (its constructors run in it).

@@ -7,25 +7,58 @@ import Testing
 /// before the first one's `init`, then each one's `init` and `register_plugins`, in the folder's order.
 @Suite struct LoadOrderTests {
     @Test func eachLibraryIsOpenedAndAskedForItsEntryBeforeTheFirstInit() throws {
-        let scratch = try TemporaryDirectory("plugboard-load-order")
-        defer { scratch.remove() }
-        let plugins = scratch.file("plugins")
-        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: false,
+        let folder = try OrderFolder(names: ["a", "b", "c"])
+        defer { folder.remove() }
+        let host = PluginHost()
+        defer { host.shutdown() }
+        let reports = host.loadPlugins(from: PluginSearchPath(explicit: [folder.plugins]))
+        #expect(reports.map(\.status) == [.loaded, .loaded, .loaded], "\(reports.map { $0.failure.map(\.description) })")
+
+        let opened = folder.names.flatMap { ["constructor \($0)", "entry \($0)"] }
+        let started = folder.names.flatMap { ["init \($0)", "register \($0)"] }
+        #expect(try folder.stages() == opened + started)
+    }
+
+    /// A library one host holds runs no stage when another host of the process loads it too, its
+    /// entry included: its stages ran once, for the first, and run one at a time.
+    @Test func aLibraryAnotherHostHoldsIsNotAskedForItsEntryAgain() throws {
+        let folder = try OrderFolder(names: ["a"])
+        defer { folder.remove() }
+        let first = PluginHost()
+        defer { first.shutdown() }
+        let second = PluginHost()
+        defer { second.shutdown() }
+        for host in [first, second] {
+            let reports = host.loadPlugins(from: PluginSearchPath(explicit: [folder.plugins]))
+            #expect(reports.map(\.status) == [.loaded], "\(reports.map { $0.failure.map(\.description) })")
+            #expect(host.plugins.map(\.descriptor.id.rawValue) == ["org.order.a"])
+        }
+        #expect(try folder.stages() == ["constructor a", "entry a", "init a", "register a"])
+    }
+}
+
+/// A folder of libraries built from `load_order_plugin.c`, one per name, noting their stages in one file.
+private struct OrderFolder {
+    let scratch: TemporaryDirectory
+    let names: [String]
+    var plugins: String { scratch.file("plugins") }
+    private var log: String { scratch.file("stages.log") }
+
+    init(names: [String]) throws {
+        scratch = try TemporaryDirectory("plugboard-load-order")
+        self.names = names
+        try FileManager.default.createDirectory(atPath: scratch.file("plugins"), withIntermediateDirectories: false,
                                                 attributes: [.posixPermissions: 0o700])
-        let log = scratch.file("order.log")
-        let names = ["a", "b", "c"]
         for name in names {
             _ = try PluginCompiler.compile(TestPaths.fixtures + "/load_order_plugin.c", to: plugins + "/\(name).so",
                                            flags: ["-DORDER_NAME=\"\(name)\"", "-DORDER_LOG=\"\(log)\""])
         }
-        let host = PluginHost()
-        defer { host.shutdown() }
-        let reports = host.loadPlugins(from: PluginSearchPath(explicit: [plugins]))
-        #expect(reports.map(\.status) == [.loaded, .loaded, .loaded], "\(reports.map { $0.failure.map(\.description) })")
-
-        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
-        let opened = names.flatMap { ["constructor \($0)", "entry \($0)"] }
-        let started = names.flatMap { ["init \($0)", "register \($0)"] }
-        #expect(lines == opened + started)
     }
+
+    /// The stages the libraries noted, in order.
+    func stages() throws -> [String] {
+        try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    func remove() { scratch.remove() }
 }
