@@ -169,10 +169,27 @@ static char **pbb_list(const char *directory, size_t *count, char *error, size_t
 /** The size of the blocks the host's ELF checks read a file in. */
 #define PBB_CHECK_BLOCK 1024
 
-/** Reads the block of `descriptor` holding `offset` into `block`; false on a short read. */
-static bool pbb_read_block(int descriptor, uint64_t offset, unsigned char block[PBB_CHECK_BLOCK]) {
-    off_t start = (off_t)(offset - offset % PBB_CHECK_BLOCK);
-    return pread(descriptor, block, PBB_CHECK_BLOCK, start) > 0;
+/** Reads the block of `descriptor` holding `offset` into `block`: the bytes read from the block's start, -1 on an error. */
+static ssize_t pbb_read_block(int descriptor, uint64_t offset, unsigned char block[PBB_CHECK_BLOCK]) {
+    return pread(descriptor, block, PBB_CHECK_BLOCK, (off_t)(offset - offset % PBB_CHECK_BLOCK));
+}
+
+/** Whether the `head_size` bytes of `head`, read from a file's start, hold a 64-bit ELF header and its
+ *  program headers, and one of those is the dynamic section's, copied to `dynamic`. */
+static bool pbb_find_dynamic(const unsigned char *head, ssize_t head_size, Elf64_Phdr *dynamic) {
+    Elf64_Ehdr header;
+    if (head_size < (ssize_t)sizeof header) return false;
+    memcpy(&header, head, sizeof header);
+    if (memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 || header.e_ident[EI_CLASS] != ELFCLASS64
+        || header.e_phentsize != sizeof(Elf64_Phdr) || header.e_phoff > (uint64_t)head_size
+        || (uint64_t)header.e_phnum * sizeof(Elf64_Phdr) > (uint64_t)head_size - header.e_phoff) {
+        return false;
+    }
+    for (unsigned index = 0; index < header.e_phnum; index++) {
+        memcpy(dynamic, head + header.e_phoff + index * sizeof *dynamic, sizeof *dynamic);
+        if (dynamic->p_type == PT_DYNAMIC) return true;
+    }
+    return false;
 }
 
 /** Reads the library at `path` as `pbb_set_open_directory_checked` says; false with a reason. */
@@ -183,24 +200,28 @@ static bool pbb_check_library(const char *path, char *error, size_t error_size) 
         return false;
     }
     struct stat status;
-    unsigned char head[PBB_CHECK_BLOCK], dynamic[PBB_CHECK_BLOCK];
-    Elf64_Ehdr header;
-    bool ok = fstat(descriptor, &status) == 0 && S_ISREG(status.st_mode)
-        && pbb_read_block(descriptor, 0, head);
-    if (ok) memcpy(&header, head, sizeof header);
-    ok = ok && memcmp(header.e_ident, ELFMAG, SELFMAG) == 0 && header.e_ident[EI_CLASS] == ELFCLASS64
-        && header.e_phentsize == sizeof(Elf64_Phdr)
-        && header.e_phoff + (uint64_t)header.e_phnum * sizeof(Elf64_Phdr) <= PBB_CHECK_BLOCK;
-    bool found = false;
-    for (unsigned index = 0; ok && !found && index < header.e_phnum; index++) {
-        Elf64_Phdr segment;
-        memcpy(&segment, head + header.e_phoff + index * sizeof segment, sizeof segment);
-        found = segment.p_type == PT_DYNAMIC;
-        if (found) ok = pbb_read_block(descriptor, segment.p_offset, dynamic);
+    unsigned char head[PBB_CHECK_BLOCK], block[PBB_CHECK_BLOCK];
+    Elf64_Phdr dynamic = {0};
+    ssize_t block_size = -1;
+    if (fstat(descriptor, &status) != 0 || !S_ISREG(status.st_mode)) {
+        pbb_fail(error, error_size, "%s: not a regular file", path);
+        close(descriptor);
+        return false;
     }
+    ssize_t head_size = pbb_read_block(descriptor, 0, head);
+    bool found = head_size >= 0 && pbb_find_dynamic(head, head_size, &dynamic);
+    if (found) block_size = pbb_read_block(descriptor, dynamic.p_offset, block);
+    int reason = errno;
     close(descriptor);
-    if (!ok || !found) pbb_fail(error, error_size, "%s: not a 64-bit ELF file with a dynamic section", path);
-    return ok && found;
+    if (head_size < 0 || (found && block_size < 0)) {
+        pbb_fail(error, error_size, "%s: cannot read: %s", path, strerror(reason));
+        return false;
+    }
+    if (!found || block_size <= (ssize_t)(dynamic.p_offset % PBB_CHECK_BLOCK)) {
+        pbb_fail(error, error_size, "%s: not a 64-bit ELF file with a dynamic section", path);
+        return false;
+    }
+    return true;
 }
 
 /** Opens one library and registers its plugins into `set`; false with a reason on failure. */
