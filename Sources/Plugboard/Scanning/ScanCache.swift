@@ -22,7 +22,7 @@ public struct ScanCache: Sendable {
     private var file = ScanCacheIndex()
     /// What was stored (a record) or forgotten (nil) since, by path: what ``save()`` writes over the
     /// file's newer contents.
-    private var changes: [String: ScanCacheRecord?] = [:]
+    private var changes: [PathBytes: ScanCacheRecord?] = [:]
     private var isChanged = false
 
     /// The cache stored at `location` (empty if there is no file yet); nil keeps it in memory only.
@@ -64,7 +64,7 @@ public struct ScanCache: Sendable {
 
     /// The record kept for `path`, valid or not (``ScanCacheRecord/isValid(for:)``).
     func record(at path: String) -> ScanCacheRecord? {
-        if !changes.isEmpty, let changed = changes[path] { return changed }
+        if !changes.isEmpty, let changed = changes[PathBytes(path)] { return changed }
         return file.record(at: path)
     }
 
@@ -88,7 +88,7 @@ public struct ScanCache: Sendable {
 
     /// Keeps `record` for its path, to be written by ``save()``.
     private mutating func put(_ record: ScanCacheRecord) {
-        changes[record.key.path] = record
+        changes[PathBytes(record.key.path)] = record
         isChanged = true
     }
 
@@ -102,7 +102,7 @@ public struct ScanCache: Sendable {
     /// Forgets what the cache remembers for `path`.
     public mutating func forget(_ path: String) {
         guard record(at: path) != nil else { return }
-        changes[path] = .some(nil)
+        changes[PathBytes(path)] = .some(nil)
         isChanged = true
     }
 
@@ -122,9 +122,25 @@ public struct ScanCache: Sendable {
 
     /// The records of `base` whose paths did not change, with those stored since, in byte order of their paths.
     private func records(over base: ScanCacheIndex) -> [ScanCacheRecord] {
-        var records = base.records.filter { changes.index(forKey: $0.key.path) == nil }
+        var records = base.records.filter { changes.index(forKey: PathBytes($0.key.path)) == nil }
         records += changes.values.compactMap { $0 }
         records.sort { $0.key.path.precedesInByteOrder($1.key.path) }
         return records
+    }
+}
+
+/// A path compared and hashed by its bytes, as the file system names files and the cache file finds
+/// them: two names that differ only in Unicode normalization are two files, where `String` would take
+/// them for one.
+private struct PathBytes: Hashable {
+    let path: String
+
+    init(_ path: String) { self.path = path }
+
+    static func == (lhs: PathBytes, rhs: PathBytes) -> Bool { lhs.path.utf8.elementsEqual(rhs.path.utf8) }
+
+    func hash(into hasher: inout Hasher) {
+        var path = path
+        path.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }

@@ -124,6 +124,35 @@ import Testing
         #expect(leftovers == ["scan-cache"], "temporary files left: \(leftovers)")
     }
 
+    /// Two files whose names differ only in Unicode normalization are two entries, before a save
+    /// and after it: the cache tells paths apart by their bytes.
+    @Test func namesThatDifferOnlyInNormalizationAreTwoEntries() throws {
+        let work = try ScanCacheWorkspace("normalization")
+        defer { work.remove() }
+        let files = ["caf\u{E9}.so", "cafe\u{301}.so"].map { work.workspace.plugins + "/" + $0 }
+        for file in files {
+            #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+            try FileChange.setModificationTime(file, FileChange.now(plus: -60))
+        }
+        let composed = try ScanCacheKey(path: files[0]), decomposed = try ScanCacheKey(path: files[1])
+        #expect(composed.path == decomposed.path && !composed.path.utf8.elementsEqual(decomposed.path.utf8),
+                "the test needs two names that are one `String` and two files")
+        var cache = ScanCache(location: try ScanCacheLocation(directory: work.cacheDirectory))
+        cache.recordCrash(LoadFailure(.`init`, "composed crashed"), for: composed)
+        cache.recordCrash(LoadFailure(.`init`, "decomposed crashed"), for: decomposed)
+        /// Whether `cache` keeps both entries, each under its own name.
+        func expectBoth(in cache: ScanCache) {
+            #expect(cache.paths.count == 2, "\(cache.paths)")
+            for (key, word) in [(composed, "composed"), (decomposed, "decomposed")] {
+                let message = cache.entry(for: key)?.report(at: key.path).failure?.message
+                #expect(message?.hasPrefix(word) == true, "\(String(describing: message))")
+            }
+        }
+        expectBoth(in: cache)
+        cache.save()
+        expectBoth(in: try work.readCache())
+    }
+
     /// Two processes that opened the cache before either saved keep both their entries:
     /// a save merges what the other stored meanwhile for the paths it did not touch.
     @Test func savesSideBySideKeepEachOthersEntries() throws {
