@@ -93,21 +93,22 @@ final class LibraryTable: Sendable {
     }
 
     /// Lets go of one acquisition of `library` by `owner`; the last release runs the library's
-    /// `deinit`, recorded in the owner's `calls`. The owner stops hearing from the library when it
-    /// holds it no more.
+    /// `deinit`, recorded in the owner's `calls`, under the table's lock as every stage of a library
+    /// runs: a host loading the library again meanwhile waits for it to end. The owner stops hearing
+    /// from the library when it holds it no more.
     func release(_ library: LoadedLibrary, owner: ObjectIdentifier, calls: LibraryCallSite) {
-        let (last, ownerLetGo) = entries.withLock { entries -> (Bool, Bool) in
+        let ownerLetGo = entries.withLock { entries -> Bool in
             guard var entry = entries[library.identity], entry.library === library,
-                  let index = entry.users.firstIndex(of: owner) else { return (false, true) }
+                  let index = entry.users.firstIndex(of: owner) else { return true }
             entry.users.remove(at: index)
             if entry.users.isEmpty {
                 entries[library.identity] = nil
-                return (true, true)
+                library.finalize(calls: calls)
+                return true
             }
             entries[library.identity] = entry
-            return (false, !entry.users.contains(owner))
+            return !entry.users.contains(owner)
         }
-        if last { library.finalize(calls: calls) }
         guard ownerLetGo else { return }
         library.router.detach(owner)
         library.invocations.detach(owner)
