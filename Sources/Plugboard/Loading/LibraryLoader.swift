@@ -271,8 +271,8 @@ final class LibraryLoader {
     /// cannot be opened so is looked at with `stat`, and its checks then say why it cannot be read.
     /// So is a file the scan cache has a record of having passed the checks: while the record vouches
     /// for its bytes (``ScanCacheRecord/vouchesForContents(of:)``) the file is not checked again, nor
-    /// opened before its `dlopen`. One loaded here is remembered so, unless a listing's report of it
-    /// is kept (that says more).
+    /// opened before its `dlopen`. One loaded here is remembered so (a listing's report of it is kept,
+    /// and says more: ``ScanCache/notePassedChecks(_:)``).
     private func admit(_ path: String, trust: PluginTrust, placement: PluginIsolation?, isRegularFile: Bool = false) -> Admission {
         let cache = scanCache  // one copy: each use of the property would make one
         let cached = cache?.record(at: path)
@@ -309,7 +309,7 @@ final class LibraryLoader {
         if checkedBefore, let key, valid?.vouchesForContents(of: key) == true {
             return .here(path, status, warnings: warnings, opening: .checked(.success(LoadedLibrary.label(path))), remember: false)
         }
-        let remember = key != nil && valid?.kind != .scanned
+        let remember = key != nil
         guard let descriptor else { return .here(path, status, warnings: warnings, opening: nil, remember: remember) }
         let label = Result { () throws(LoadFailure) in try LoadedLibrary.check(path, fileSize: status.size, descriptor: descriptor) }
         return .here(path, status, warnings: warnings, opening: .checked(label), remember: remember)

@@ -80,10 +80,16 @@ public struct ScanCache: Sendable {
         put(ScanCacheRecord(key: key, entry: entry))
     }
 
-    /// Remembers that the library `key` describes passed the ELF checks and loaded, replacing
-    /// what was remembered for its path.
+    /// Remembers that the library `key` describes passed the ELF checks and loaded. A listing's report
+    /// of it that is valid is kept, stored anew: a report stored soon after the file's change time
+    /// (an install that kept the modification time, a `chmod`), which could not vouch for the bytes,
+    /// may now. Anything else remembered for its path is replaced.
     mutating func notePassedChecks(_ key: ScanCacheKey) {
-        put(ScanCacheRecord(key: key, entry: nil))
+        if let listed = record(at: key.path), listed.kind == .scanned, listed.isValid(for: key) {
+            put(listed.storedAgain())
+        } else {
+            put(ScanCacheRecord(key: key, entry: nil))
+        }
     }
 
     /// Keeps `record` for its path, to be written by ``save()``.

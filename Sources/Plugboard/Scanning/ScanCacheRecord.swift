@@ -47,6 +47,12 @@ struct ScanCacheRecord {
         self.body = body
     }
 
+    /// The same record stored now: for a file whose bytes were just checked, so that from now on it
+    /// may vouch for them (``vouchesForContents(of:)``).
+    func storedAgain() -> ScanCacheRecord {
+        ScanCacheRecord(key: key, storedAt: .sinceEpoch, kind: kind, bytes: bytes, body: body)
+    }
+
     /// Whether the record is valid for the file `key` describes: the same key, and stored at least
     /// ``ScanCache/racyWindow`` after the file's modification time.
     func isValid(for key: ScanCacheKey) -> Bool {

@@ -118,6 +118,32 @@ import Testing
         #expect(try work.cached(try work.list()) == ["one.so": true])
     }
 
+    /// A listing stored within the racy window of a file's change time (right after an install that
+    /// kept the modification time) cannot vouch for its bytes; `run` checks the library, keeps the
+    /// listing's report and stores it anew, so the next start need not check it.
+    @Test func aRunRestoresAListingStoredTooSoonAfterAChange() throws {
+        let work = try ScanCacheWorkspace("checked-restored")
+        defer { work.remove() }
+        let library = try work.library("one")
+        let key = try ScanCacheKey(path: library)
+        #expect(try work.list().status == 0)
+        // The listing's report, as if stored a second after the file's change time, whatever this machine's pace.
+        let report = try #require(try work.readCache().record(at: library)?.entry)
+        let listed = ScanCacheRecord(key: key, entry: report, storedAt: key.changed + .seconds(1))
+        _ = try ScanCacheFile.write([listed], to: try ScanCacheLocation(directory: work.cacheDirectory))
+        #expect(listed.kind == .scanned && listed.isValid(for: key) && !listed.vouchesForContents(of: key))
+
+        let vouchingFrom = key.changed + ScanCache.racyWindow + .milliseconds(100)
+        while Duration.sinceEpoch < vouchingFrom { Thread.sleep(forTimeInterval: 0.05) }
+        let run = try CLI.run(["run", "--plugin-dir", work.workspace.plugins, "--isolation", "none"],
+                              environment: ["PLUGBOARD_CACHE_DIR": work.cacheDirectory])
+        #expect(run.status == 0, "\(run.output)\n\(run.errorOutput)")
+        let restored = try #require(try work.readCache().record(at: library))
+        #expect(restored.kind == .scanned && restored.entry != nil && restored.storedAt > listed.storedAt)
+        #expect(restored.vouchesForContents(of: key))
+        #expect(try work.cached(try work.list()) == ["one.so": true])
+    }
+
     /// `plugboard run --isolation none` remembers the libraries it loaded in the cache file it names.
     @Test func runRemembersWhatItLoadedInTheCacheFile() throws {
         let directory = try TemporaryDirectory("plugboard-checked-run")
