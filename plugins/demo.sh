@@ -41,6 +41,12 @@ CXXFLAGS=(-std=c++17 "${PLUGIN_FLAGS[@]}")   # <plugboard/cpp/plugin.hpp> needs 
 PLUGIN_DIR=.build/demo-plugins
 EVENTS=plugins/demo-events.jsonl
 
+# SwiftPM leaves lock files and empty folders in TMPDIR: they go into a folder of the demo's own,
+# removed once the host is built.
+swift_tmp=$(mktemp -d)
+trap 'rm -rf "$swift_tmp"' EXIT
+swift() { TMPDIR=$swift_tmp command swift "$@"; }
+
 step "Building the plugboard host and its plugin worker (swift build --product plugboard, plugboard-worker)"
 swift build --product plugboard >&2
 swift build --product plugboard-worker >&2
@@ -63,6 +69,7 @@ done
 
 step "Running the scripted events in $EVENTS"
 bin_path="$(swift build --show-bin-path)"
+rm -rf "$swift_tmp"
 # The application's container (Documents, Library, tmp) stays in .build, so the
 # url-history example remembers the demo's URLs from one run to the next.
 exec "$bin_path/plugboard" run --plugin-dir "$PLUGIN_DIR" --container .build/demo-container \
