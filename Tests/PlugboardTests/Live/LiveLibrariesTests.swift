@@ -305,4 +305,27 @@ import Testing
         #expect(!LibraryFile.isOpenForWriting(path), "a reader is no writer")
         close(reader)
     }
+
+    /// A writer that opens the file while the check holds its lease breaks the lease, and the kernel
+    /// signals the process that held it: that signal must not end the host (SIGIO would). A second
+    /// thread opens the file for writing over and over while the check runs 20,000 times.
+    @Test func aWriterThatBreaksTheLeaseDoesNotEndTheHost() async throws {
+        let directory = try TemporaryDirectory("plugboard-live-lease")
+        defer { directory.remove() }
+        let path = directory.file("lib.so")
+        #expect(FileManager.default.createFile(atPath: path, contents: Data([1])))
+        await #expect(processExitsWith: .success) { [path = path as String] in
+            final class Flag: Sendable { let raised = Atomic(false) }
+            let done = Flag()
+            let writer = Thread {
+                while !done.raised.load(ordering: .relaxed) {
+                    let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+                    if descriptor >= 0 { close(descriptor) }
+                }
+            }
+            writer.start()
+            for _ in 0..<20_000 { _ = LibraryFile.isOpenForWriting(path) }
+            done.raised.store(true, ordering: .relaxed)
+        }
+    }
 }
