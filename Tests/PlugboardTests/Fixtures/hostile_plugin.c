@@ -107,6 +107,8 @@
  *           behalf of "com.example.victim", a plugin of another library, on fd 3),
  *           FORGE_LOG_AT (writes a valid `log` frame on fd 3 naming "org.plugboard.files",
  *           the host's built-in plugin: an error "forged", past the worker's own check),
+ *           FLOOD_FRAMES_AT (writes valid `log` frames of its own, trace "flood", on fd 3 in
+ *           batches of 64 KiB until the channel breaks: faster than the host can handle them),
  *           OBSERVE_FRAGILE_AT (observes "com.example.fragile" with an observer that
  *           aborts on a payload of more than 4096 bytes, as one copying it into a
  *           fixed buffer would; posts nothing).
@@ -725,6 +727,19 @@ static void misbehave(int place) {
                                               'r', 'd', '.', 'f', 'i', 'l', 'e', 's',
                                               4, 0, 0, 0, 6, 0, 0, 0, 'f', 'o', 'r', 'g', 'e', 'd'};
         if (write(3, frame, sizeof frame) != (ssize_t)sizeof frame) { /* the test sees the host's view */ }
+    }
+#endif
+#ifdef FLOOD_FRAMES_AT
+    if (place == FLOOD_FRAMES_AT) {
+        /* Length 46; kind 0x84, request id 0; plugin id present, "com.example.hostile" (19 bytes);
+           level 0 (PB_LOG_TRACE); message "flood". */
+        static const unsigned char frame[] = {46, 0, 0, 0, 0x84, 0, 0, 0, 0, 0, 0, 0, 0,
+                                              1, 19, 0, 0, 0, 'c', 'o', 'm', '.', 'e', 'x', 'a', 'm', 'p', 'l', 'e',
+                                              '.', 'h', 'o', 's', 't', 'i', 'l', 'e',
+                                              0, 0, 0, 0, 5, 0, 0, 0, 'f', 'l', 'o', 'o', 'd'};
+        static unsigned char batch[sizeof frame * 1400];
+        for (size_t at = 0; at < sizeof batch; at += sizeof frame) memcpy(batch + at, frame, sizeof frame);
+        while (write(3, batch, sizeof batch) > 0) {}
     }
 #endif
 #ifdef ABORT_ON_INNER_NUL_AT
