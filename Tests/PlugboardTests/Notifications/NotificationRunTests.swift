@@ -255,6 +255,17 @@ extension NotificationWorkerFaultTests {
         #expect(CLI.eventNames(result.output).last == "will-terminate", "\(result.output)")
     }
 
+    /// The same frame written in `init`, before the host registered the library, whose calls wait
+    /// for that: the host refuses it as it comes, and the worker ends in `init`, not after its load.
+    @Test func aForgedPostBeforeTheLibraryIsRegisteredEndsTheWorkerAtOnce() throws {
+        let workspace = try Workspace("bus-forged-early-post")
+        defer { workspace.remove() }
+        let library = try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["FORGE_POST_AT=AT_INIT"])
+        let result = try NotificationRunTests.run(workspace, "process", [])
+        #expect(result.output.contains("FAILED   \(library): init: \(library) lost its worker in init: it sent a post the bus refuses: "
+                                       + "post: the notification name 'no dots' is not valid"), "\(result.output)")
+    }
+
     /// Plugin code that writes a valid `post` frame on behalf of another library's plugin: the
     /// host ends the worker instead of delivering a notification with a forged sender.
     @Test func aPostOnBehalfOfAnotherLibrarysPluginEndsTheWorker() throws {

@@ -17,7 +17,13 @@ final class WorkerBusRelay: Sendable {
         var admitted: Set<String>?
         /// The calls that came before that, in order.
         var held: [WorkerMessage] = []
+        /// The bytes of text the held calls keep.
+        var heldBytes = 0
     }
+
+    /// The most bytes of text (names and payloads) the calls held for one worker keep: past it, as
+    /// past the bus's queue limit, a call is dropped.
+    static let heldBytesLimit = 4 << 20
 
     /// Every call is taken under it, so that none overtakes another.
     private let state = Mutex(State())
@@ -35,6 +41,7 @@ final class WorkerBusRelay: Sendable {
             state.admitted = Set(plugins.map(\.rawValue))
             let held = state.held
             state.held = []
+            state.heldBytes = 0
             for message in held {
                 if let forged = relay(message, of: connection, admitted: state.admitted ?? []) { return forged }
             }
@@ -44,42 +51,66 @@ final class WorkerBusRelay: Sendable {
 
     /// Takes a `post`, `observe` or `stop-observing` of the worker; returns why the worker must
     /// end when the frame was forged, else nil. With no bus (a scan's worker) every call is dropped,
-    /// as are the calls past the queue's limit before its library was registered (the bus would
-    /// refuse such posts; the worker answered its plugin already).
+    /// as are the calls past the queue's limit, or ``heldBytesLimit``, before its library was
+    /// registered (the bus would refuse such posts; the worker answered its plugin already). A name
+    /// or payload the bus refuses ends the worker at once, held or not.
     func take(_ message: WorkerMessage, from connection: WorkerConnection) -> String? {
         guard bus != nil else { return nil }
+        if let refused = Self.refusal(of: message) { return refused }
         return state.withLock { state in
             guard let admitted = state.admitted else {
-                if state.held.count < NotificationBus.queueLimit { state.held.append(message) }
+                let bytes = Self.textBytes(of: message)
+                if state.held.count < NotificationBus.queueLimit, state.heldBytes + bytes <= Self.heldBytesLimit {
+                    state.held.append(message)
+                    state.heldBytes += bytes
+                }
                 return nil
             }
             return relay(message, of: connection, admitted: admitted)
         }
     }
 
-    /// Relays one call of `connection`'s worker, whose `admitted` plugins are known, to the host's bus.
+    /// Why the bus refuses `message` from any sender (a name or a payload it takes from none), or
+    /// nil. The worker checked it; plugin code can write to the channel too, so the host checks again.
+    private static func refusal(of message: WorkerMessage) -> String? {
+        do throws(NotificationRefusal) {
+            switch message {
+            case .post(_, let name, let payload, _):
+                try NotificationRefusal.check(name: name, call: "post")
+                try NotificationRefusal.check(payload: payload, name: name)
+            case .observe(_, _, let name):
+                try NotificationRefusal.check(name: name, call: "observe")
+            default:
+                break
+            }
+            return nil
+        } catch {
+            let call = if case .post = message { "a post" } else { "an observe" }
+            return "it sent \(call) the bus refuses: \(error)"
+        }
+    }
+
+    /// The bytes of text `message` keeps while it is held.
+    private static func textBytes(of message: WorkerMessage) -> Int {
+        switch message {
+        case .post(let plugin, let name, let payload, _): plugin.utf8.count + name.utf8.count + payload.utf8.count
+        case .observe(_, let plugin, let name): plugin.utf8.count + name.utf8.count
+        default: 0
+        }
+    }
+
+    /// Relays one call of `connection`'s worker, whose `admitted` plugins are known and which the bus
+    /// does not refuse (``refusal(of:)``), to the host's bus.
     private func relay(_ message: WorkerMessage, of connection: WorkerConnection, admitted: Set<String>) -> String? {
         let owner = ObjectIdentifier(connection)
         switch message {
         case .post(let plugin, let name, let payload, let depth):
-            // The worker checked it; plugin code can write to the channel too, so the host checks again.
-            do throws(NotificationRefusal) {
-                try NotificationRefusal.check(name: name, call: "post")
-                try NotificationRefusal.check(payload: payload, name: name)
-            } catch {
-                return "it sent a post the bus refuses: \(error)"
-            }
             if let forged = Self.forgery(plugin, "post", admitted) { return forged }
             guard gate.refusal(.post) == nil else { return nil }
             // Queued before the reader takes the answer of the call the post was made in: never reordered after it.
             // A full queue drops it: the worker's plugin was answered PB_OK already (see notifications.h).
             bus?.post(name, payload: payload, sender: plugin, depth: Int(depth))
         case .observe(let token, let plugin, let name):
-            do throws(NotificationRefusal) {
-                try NotificationRefusal.check(name: name, call: "observe")
-            } catch {
-                return "it sent an observe the bus refuses: \(error)"
-            }
             if let forged = Self.forgery(plugin, "observe", admitted) { return forged }
             guard gate.refusal(.observe) == nil else { return nil }
             // Past the limit (the worker's own bus refuses that first; only a forged frame gets here)

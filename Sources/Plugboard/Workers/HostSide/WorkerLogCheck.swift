@@ -7,18 +7,22 @@ import Synchronization
 /// While a load is under way the library's plugins are not known here yet, so a line naming one,
 /// unmarked (a plugin thread's, between registration and the load's report; or a forged one), is
 /// held until the report names them, then delivered, checked, in order. Lines the worker marked
-/// itself, or that name no plugin, are delivered at once; so are lines past ``heldLimit``, checked
-/// against what is known.
+/// itself, or that name no plugin, are delivered at once; so are lines past ``heldLimit`` or
+/// ``heldBytesLimit``, checked against what is known.
 final class WorkerLogCheck: Sendable {
     private struct State {
         /// The ids the worker's libraries registered, as their load reports name them.
         var registered: Set<String> = []
         /// The lines held while a load is under way; nil when none is.
         var held: [PluginLogRecord]?
+        /// The bytes of the held lines' messages.
+        var heldBytes = 0
     }
 
     /// The most lines held during one load: a plugin that floods forged lines holds no more.
     static let heldLimit = 1_000
+    /// The most bytes of messages held during one load: nor does one that sends long lines.
+    static let heldBytesLimit = 4 << 20
 
     private let state = Mutex(State())
     private let deliver: PluginHost.LogHandler
@@ -40,6 +44,7 @@ final class WorkerLogCheck: Sendable {
             state.registered.formUnion(plugins.map(\.rawValue))
             for record in state.held ?? [] { deliver(Self.checked(record, state.registered)) }
             state.held = nil
+            state.heldBytes = 0
         }
     }
 
@@ -49,8 +54,10 @@ final class WorkerLogCheck: Sendable {
         state.withLock { state in
             guard let plugin = record.plugin, !state.registered.contains(plugin),
                   !record.message.contains(PluginLogRecord.mark(unknownPlugin: plugin)) else { return deliver(record) }
-            if let held = state.held, held.count < Self.heldLimit {
+            let bytes = record.message.utf8.count
+            if let held = state.held, held.count < Self.heldLimit, state.heldBytes + bytes <= Self.heldBytesLimit {
                 state.held?.append(record)
+                state.heldBytes += bytes
             } else {
                 deliver(Self.checked(record, state.registered))
             }
