@@ -273,8 +273,7 @@ final class FunctionInvoker: Sendable {
                 }
                 return .success(value)
             case .success(.error(let json)):
-                let error = try? JSONDecoder().decode(PluginCallError.self, from: Data(json))
-                return .failure(error ?? .invalidResult(address, reason: "its worker sent an error that does not decode"))
+                return .failure(Self.workerError(json, calling: address))
             case .failure(let ending):
                 let sentence = ending.sentence(who: address.plugin.rawValue, callback: "function \(address.function)",
                                                library: connection.library)
@@ -284,6 +283,23 @@ final class FunctionInvoker: Sendable {
                 return .failure(.workerEnded(address, sentence: sentence))
             }
         }
+    }
+
+    /// The error, in `json`, that a worker sent for its call of `address`, when it is one the worker
+    /// can have met: about that function, and not the end of a worker (only the host sees one; taken
+    /// from a worker, it would have the host withdraw the library and keep its process). Otherwise an
+    /// invalid result, which names neither another plugin nor what the worker wrote.
+    static func workerError(_ json: [UInt8], calling address: FunctionAddress) -> PluginCallError {
+        guard let error = try? JSONDecoder().decode(PluginCallError.self, from: Data(json)) else {
+            return .invalidResult(address, reason: "its worker sent an error that does not decode")
+        }
+        if case .workerEnded = error {
+            return .invalidResult(address, reason: "its worker sent an error that says a worker ended, which only the host can tell")
+        }
+        guard error.address == address else {
+            return .invalidResult(address, reason: "its worker sent an error about another function")
+        }
+        return error
     }
 
     /// Whether `value` is one a function declared to return `type` can give from a worker: of the

@@ -28,6 +28,21 @@ public enum PluginCallError: Error, Sendable, Equatable, Codable, CustomStringCo
     /// Invocations nested deeper than the limit (``FunctionInvoker/depthLimit``), a cycle most likely.
     case nestedTooDeep(FunctionAddress, limit: Int)
 
+    /// The function the error is about; nil for a malformed address, which names none.
+    var address: FunctionAddress? {
+        switch self {
+        case .malformedAddress: nil
+        case .unknownPlugin(let address), .unknownFunction(let address): address
+        case .refusedFunction(let address, _), .invalidResult(let address, _), .workerEnded(let address, _),
+             .crossesProcesses(let address, _):
+            address
+        case .wrongArgumentCount(let address, _, _): address
+        case .wrongArgumentType(let address, _, _, _), .valueOutOfRange(let address, _, _, _): address
+        case .invalidArgument(let address, _, _): address
+        case .nestedTooDeep(let address, _): address
+        }
+    }
+
     /// One sentence naming the function and the cause.
     public var description: String {
         switch self {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Plugboard
 
@@ -23,5 +24,28 @@ import Testing
             (.double(1), .float), (.bytes([]), .string),
         ]
         for (value, type) in refused { #expect(!FunctionInvoker.isResult(value, of: type), "\(value) as \(type)") }
+    }
+
+    /// The error a worker sends for a call (``FunctionInvoker/workerError(_:calling:)``) is taken when
+    /// it is about the function called; one that says a worker ended, or names another function, or
+    /// does not decode, becomes an invalid result of the function called, which repeats none of it.
+    @Test func aWorkersErrorIsTakenOnlyAboutTheFunctionCalled() throws {
+        let called = FunctionAddress(plugin: PluginID(unchecked: "com.example.hostile"), function: "f")
+        let other = FunctionAddress(plugin: PluginID(unchecked: "com.example.victim"), function: "g")
+        func sent(_ error: PluginCallError) throws -> [UInt8] { Array(try JSONEncoder().encode(error)) }
+
+        let own = PluginCallError.invalidResult(called, reason: "the function returned a NULL string")
+        #expect(FunctionInvoker.workerError(try sent(own), calling: called) == own)
+        let ended = PluginCallError.workerEnded(called, sentence: "com.example.hostile crashed with SIGSEGV")
+        #expect(FunctionInvoker.workerError(try sent(ended), calling: called)
+                == .invalidResult(called, reason: "its worker sent an error that says a worker ended, which only the host can tell"))
+        #expect(FunctionInvoker.workerError(try sent(.workerEnded(other, sentence: "forged")), calling: called)
+                == .invalidResult(called, reason: "its worker sent an error that says a worker ended, which only the host can tell"))
+        #expect(FunctionInvoker.workerError(try sent(.unknownFunction(other)), calling: called)
+                == .invalidResult(called, reason: "its worker sent an error about another function"))
+        #expect(FunctionInvoker.workerError(try sent(.malformedAddress("x", reason: "no dot")), calling: called)
+                == .invalidResult(called, reason: "its worker sent an error about another function"))
+        #expect(FunctionInvoker.workerError(Array("{".utf8), calling: called)
+                == .invalidResult(called, reason: "its worker sent an error that does not decode"))
     }
 }
