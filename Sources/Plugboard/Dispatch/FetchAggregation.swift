@@ -4,13 +4,17 @@ import Synchronization
 /// Collects the answers to one remote notification and gives the reduced
 /// answer exactly once: when the last plugin answered, or at the deadline,
 /// whichever comes first. Answers may arrive on any thread, also during the
-/// dispatch loop; repeated, late or malformed answers are ignored and reported.
+/// dispatch loop; repeated, late or malformed answers are ignored and reported, once a plugin.
 final class FetchAggregation: Sendable {
     private struct State {
         var answers: [PluginAnswer?]
         var durations: [UInt64]
         var remaining: Int
         var notes: [String] = []
+        /// The plugins whose repeated, late or malformed answers were reported: each once, as a plugin
+        /// answering in a loop (a worker can send millions of answers) must not grow the notes, or
+        /// the log, without end.
+        var complained: Set<Int> = []
         var report: EventReport?
         /// What runs once the report is given (``whenFinished(_:)``).
         var afterFinish: [@Sendable () -> Void] = []
@@ -102,8 +106,9 @@ final class FetchAggregation: Sendable {
         var problem: String?
         finish { state in
             if state.report != nil {
-                problem = Self.lateAnswer(describe(answer))
+                if state.complained.insert(index).inserted { problem = Self.lateAnswer(describe(answer)) }
             } else if let earlier = state.answers[index] {
+                guard state.complained.insert(index).inserted else { return }
                 problem = "answered the remote notification twice (first \(describe(earlier)), then \(describe(answer))); the second answer is ignored"
                 state.notes.append("\(ids[index]) " + (problem ?? ""))
             } else {
@@ -122,8 +127,12 @@ final class FetchAggregation: Sendable {
     }
 
     private func misuse(_ index: Int, _ problem: String) {
-        state.withLock { $0.notes.append("\(ids[index]) \(problem)") }
-        warn(ids[index], problem)
+        let first = state.withLock { state in
+            guard state.complained.insert(index).inserted else { return false }
+            state.notes.append("\(ids[index]) \(problem)")
+            return true
+        }
+        if first { warn(ids[index], problem) }
     }
 
     /// Runs `change` under the lock; if it produced the report, runs what waited for it

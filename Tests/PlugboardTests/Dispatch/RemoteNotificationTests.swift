@@ -64,6 +64,23 @@ import Testing
         #expect(warnings.all.count == 1)
     }
 
+    /// A plugin that answers a thousand times, then answers wrongly a thousand times (a worker can send
+    /// millions of answers), is reported once: one note, one warning.
+    @Test func aPluginThatAnswersOverAndOverIsReportedOnce() {
+        let warnings = Mutex<[String]>([])
+        let aggregation = FetchAggregation(ids: [PluginID(unchecked: "com.p.loop"), PluginID(unchecked: "com.p.other")],
+                                           onFinish: { _ in }, warn: { id, problem in warnings.withLock { $0.append("\(id) \(problem)") } })
+        let loop = aggregation.completion(for: 0)
+        for _ in 0..<1000 { loop(.newData) }
+        for _ in 0..<1000 { loop.reject("answered with 7, which is not a PB_FETCH_* value; ignored") }
+        aggregation.completion(for: 1)(.noData)
+        let report = aggregation.waitForReport()
+        #expect(report.answer == .fetch(.newData))
+        #expect(report.notes.count == 1 && report.notes.first?.hasPrefix("com.p.loop answered the remote notification twice") == true,
+                "\(report.notes.prefix(3))")
+        #expect(warnings.withLock { $0.count } == 1)
+    }
+
     @Test func anAnswerAfterTheDeadlineIsIgnoredAndReported() async throws {
         let log = CallLog()
         let warnings = CallLog()
