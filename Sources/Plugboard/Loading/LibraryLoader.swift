@@ -440,8 +440,11 @@ final class LibraryLoader {
             connection.close(timeout: workerGrace)
         } else if let library = loaded.remove(loadedFrom: path) {
             // A library the host also serves from (a join of one it holds) keeps its observations.
-            if !loaded.holds(library) { bus.removeObservers(of: library.observerOwner) }
+            // Otherwise they end before its `deinit`, and again after it: it may observe in `deinit`.
+            let servesOn = loaded.holds(library)
+            if !servesOn { bus.removeObservers(of: library.observerOwner) }
             LibraryTable.shared.release(library, owner: owner, calls: libraryCalls)
+            if !servesOn { bus.removeObservers(of: library.observerOwner) }
         }
     }
 

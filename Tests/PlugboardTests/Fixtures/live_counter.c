@@ -11,6 +11,7 @@
  * A broken next version, by macro: LIVE_CRASH_IN_INIT (SIGSEGV in init), LIVE_HANG_IN_INIT (init
  * never returns), LIVE_REFUSE (init returns false, saying why), LIVE_CRASH_IN_RESTORE (SIGSEGV in restore_state), LIVE_VETO
  * (will-finish-launching answers false).
+ * LIVE_OBSERVE_IN_DEINIT "name": deinit observes that notification, its observer logging "noticed after deinit".
  */
 #include <plugboard.h>
 #include <signal.h>
@@ -110,7 +111,19 @@ static bool init(const pb_host_t *given) {
     return true;
 }
 
-static void deinit(void) {}
+#ifdef LIVE_OBSERVE_IN_DEINIT
+static void noticed(void *ctx, const char *name, const char *payload, const char *sender) {
+    (void)ctx; (void)name; (void)payload; (void)sender;
+    say("noticed after deinit");
+}
+#endif
+
+static void deinit(void) {
+#ifdef LIVE_OBSERVE_IN_DEINIT
+    uint64_t token;
+    host->notifications->observe(host, LIVE_ID, LIVE_OBSERVE_IN_DEINIT, noticed, NULL, &token);
+#endif
+}
 
 static bool register_plugins(const pb_registrar_t *registrar) {
     pb_plugin_t plugin;

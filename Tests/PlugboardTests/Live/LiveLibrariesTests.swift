@@ -71,6 +71,24 @@ import Testing
         #expect(after.kind == .joined && after.catchUp.isEmpty, "after will-terminate nothing is caught up")
     }
 
+    /// A version that observes a notification in its `deinit`, as it is replaced: the observation
+    /// ends with its worker. A post of that name then goes to no ended worker, whose failure would
+    /// withdraw the library's plugins, and the new version keeps serving.
+    @Test func anObservationMadeInDeinitEndsWithTheReplacedWorker() throws {
+        let setting = try Setting(isolation: .workers(worker: TestPaths.worker))
+        defer { setting.remove() }
+        let path = try setting.drop(version: "1.0", [#"LIVE_OBSERVE_IN_DEINIT="com.example.late""#])
+        #expect(setting.host.loadPlugins(from: setting.searchPath).map(\.status) == [.loaded])
+        try setting.drop(version: "2.0")
+        let change = setting.host.reload(libraryAt: path)
+        #expect(change.kind == .reloaded, "\(change.sentence)")
+        try setting.host.post("com.example.late")
+        _ = setting.host.deliverNotifications()
+        setting.host.open(url: "a")
+        #expect(setting.counts() == ["count 1 (2.0)"], "\(setting.logs.messages(plugin: nil))")
+        #expect(setting.host.plugins.map(\.descriptor.id.rawValue) == ["com.example.live"])
+    }
+
     @Test func reloadCarriesTheStateAndUnloadSavesIt() throws {
         let setting = try Setting(isolation: .workers(worker: TestPaths.worker))
         defer { setting.remove() }

@@ -19,6 +19,8 @@ final class WorkerBusRelay: Sendable {
         var held: [WorkerMessage] = []
         /// The bytes of text the held calls keep.
         var heldBytes = 0
+        /// Whether the worker was closed: its calls from then on are dropped.
+        var closed = false
     }
 
     /// The most bytes of text (names and payloads) the calls held for one worker keep: past it, as
@@ -58,6 +60,7 @@ final class WorkerBusRelay: Sendable {
         guard bus != nil else { return nil }
         if let refused = Self.refusal(of: message) { return refused }
         return state.withLock { state in
+            guard !state.closed else { return nil }
             guard let admitted = state.admitted else {
                 let bytes = Self.textBytes(of: message)
                 if state.held.count < NotificationBus.queueLimit, state.heldBytes + bytes <= Self.heldBytesLimit {
@@ -67,6 +70,18 @@ final class WorkerBusRelay: Sendable {
                 return nil
             }
             return relay(message, of: connection, admitted: admitted)
+        }
+    }
+
+    /// `connection`'s worker was closed: its observations end, those its plugins' `deinit` made as it
+    /// closed included, and its calls from now on are dropped. (An observation left behind would
+    /// reach a closed worker, whose failure withdraws the plugins of its path: a new version's.)
+    func close(_ connection: WorkerConnection) {
+        state.withLock { state in
+            state.closed = true
+            state.held = []
+            state.heldBytes = 0
+            bus?.removeObservers(of: ObjectIdentifier(connection))
         }
     }
 

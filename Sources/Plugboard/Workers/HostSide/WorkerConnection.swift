@@ -238,7 +238,8 @@ final class WorkerConnection: Sendable {
 
     /// Asks the worker to run every `deinit` and exit, at most `timeout` (a worker
     /// that fails meanwhile is reported, like any call); then closes the channel,
-    /// and a worker still there gets SIGTERM, a short wait, and SIGKILL.
+    /// and a worker still there gets SIGTERM, a short wait, and SIGKILL. Its observations
+    /// end with it, those made in a `deinit` included (``WorkerBusRelay/close(_:)``).
     /// Returns the sentence of that failure (`/path/libx.so crashed with SIGSEGV in deinit`), if any.
     @discardableResult
     func close(timeout: Duration) -> String? {
@@ -250,6 +251,7 @@ final class WorkerConnection: Sendable {
         }
         process.terminate()
         end(.lost("closed by the host"))
+        bus.close(self)
         return failure
     }
 
