@@ -140,15 +140,17 @@ final class LiveLibraries {
     }
 
     /// Loads the library at `path` beside the running plugins, refusing the ids another source serves
-    /// (`replacing`'s own, the library being reloaded, are free).
+    /// (`replacing`'s own, the library being reloaded, are free) and those two libraries claimed.
     private func stage(_ path: String, trust: PluginTrust, replacing: String?) -> StagedLibrary {
         // A new version runs where the old one does: in a worker of the same executable.
         let placement = replacing.flatMap { loader.loaded.workers(loadedFrom: $0).last }.map { PluginIsolation.workers(worker: $0.worker) }
         let staged = StagedLibrary(path: path, trust: trust, placement: placement, loader: loader, callSite: callSite,
                                    timing: dispatcher.timing, interruption: workers.interruption, log: log)
         staged.refuseTaken { id in
+            if let contested = registry.refusal(forContested: id) { return contested }
             guard let source = registry.source(of: id), source != .library(path: replacing ?? "") else { return nil }
-            return source
+            return LoadFailure(.register, "plugin id '\(id)' is registered by \(source) already; a library joining a "
+                               + "running host cannot take it")
         }
         return staged
     }

@@ -43,15 +43,14 @@ final class StagedLibrary {
     /// Whether the library loaded with plugins registered.
     var loaded: Bool { report.status == .loaded && !registry.entries.isEmpty }
 
-    /// Refuses the staged plugins whose ids `owner` names a source for (another library, or a plugin
-    /// compiled into the host): a library joining a running host cannot take an id that serves. Its
-    /// worker may then speak on the bus for its other plugins only (not as the serving plugin): its
-    /// plugins are admitted on the bus only now, with the ids left.
-    func refuseTaken(_ owner: (PluginID) -> PluginSource?) {
-        let taken = ids.compactMap { id in owner(id).map { (id, $0) } }
-        for (id, source) in taken {
-            let refusal = LoadFailure(.register, "plugin id '\(id)' is registered by \(source) already; a library "
-                                      + "joining a running host cannot take it")
+    /// Refuses the staged plugins whose ids the host cannot give them, each for the reason `refusal`
+    /// gives (nil for an id that is free): one that serves (another library's, or a plugin compiled
+    /// into the host), or one two libraries claimed, which belongs to neither. Its worker may then
+    /// speak on the bus for its other plugins only (not as the serving plugin): its plugins are
+    /// admitted on the bus only now, with the ids left.
+    func refuseTaken(_ refusal: (PluginID) -> LoadFailure?) {
+        let taken = ids.compactMap { id in refusal(id).map { (id, $0) } }
+        for (id, refusal) in taken {
             registry.withdraw(id, refusal: refusal)
             report.plugins.removeAll { $0.descriptor.id == id }
             report.refused.append(PluginRefusal(id: id.rawValue, failure: refusal))

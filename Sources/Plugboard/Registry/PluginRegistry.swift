@@ -91,12 +91,19 @@ final class PluginRegistry {
     }
 
     /// Adds the plugins of `staged`, a registry a live change loaded a library into (their ids free here:
-    /// the change checked), as they are: the host switches to them.
+    /// the change checked), as they are: the host switches to them. One refused all the same does not
+    /// keep the others out; the first refusal is thrown after them.
     func adopt(_ staged: PluginRegistry) throws(LoadFailure) {
+        var refused: LoadFailure?
         for entry in staged.entries {
-            try add(entry.implementation, descriptor: entry.descriptor, concerns: entry.concerns, source: entry.source,
-                    functions: entry.functions, refusedFunctions: entry.refusedFunctions)
+            do throws(LoadFailure) {
+                try add(entry.implementation, descriptor: entry.descriptor, concerns: entry.concerns, source: entry.source,
+                        functions: entry.functions, refusedFunctions: entry.refusedFunctions)
+            } catch {
+                refused = refused ?? error
+            }
         }
+        if let refused { throw refused }
     }
 
     /// The ids of the plugins of `source`, in dispatch order.

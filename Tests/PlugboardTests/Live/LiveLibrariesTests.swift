@@ -89,6 +89,24 @@ import Testing
         #expect(setting.host.plugins.map(\.descriptor.id.rawValue) == ["com.example.live"])
     }
 
+    /// An id two libraries claimed at load belongs to neither from then on: a new version of one of
+    /// them that still registers it is refused that id, and its other plugin serves.
+    @Test func aReloadIsRefusedAnIdTwoLibrariesClaimed() throws {
+        let setting = try Setting(isolation: .workers(worker: TestPaths.worker))
+        defer { setting.remove() }
+        let path = try setting.drop(version: "1.0", [#"LIVE_SECOND_ID="com.example.aaa""#])
+        try setting.drop(version: "1.0", as: "libother.so", [#"LIVE_ID="com.example.aaa""#])
+        let reports = setting.host.loadPlugins(from: setting.searchPath)
+        #expect(setting.host.plugins.map(\.descriptor.id.rawValue) == ["com.example.live"], "\(reports.map(\.status))")
+        try setting.drop(version: "2.0", [#"LIVE_SECOND_ID="com.example.aaa""#])
+        let change = setting.host.reload(libraryAt: path)
+        #expect(change.kind == .reloaded, "\(change.sentence)")
+        #expect(change.load?.refused.map(\.id) == ["com.example.aaa"], "\(change.sentence)")
+        #expect(setting.host.plugins.map(\.descriptor.id.rawValue) == ["com.example.live"])
+        setting.host.open(url: "a")
+        #expect(setting.counts() == ["count 1 (2.0)"], "\(setting.logs.messages(plugin: nil))")
+    }
+
     @Test func reloadCarriesTheStateAndUnloadSavesIt() throws {
         let setting = try Setting(isolation: .workers(worker: TestPaths.worker))
         defer { setting.remove() }
