@@ -59,10 +59,12 @@ final class StagedLibrary {
     }
 
     /// Why the host cannot switch to the staged library: it did not load, its plugins were all refused,
-    /// or its worker failed while restoring or catching up; nil when it can.
+    /// or its worker failed while restoring or catching up, or ended otherwise (a forged frame); nil
+    /// when it can.
     var failure: String? {
         if report.status != .loaded { return report.failure?.description ?? "it did not load" }
         if let failed = workers.failures.first { return failed.message }
+        if let ending = connection?.ending { return ending.sentence(who: report.path, callback: "staging", library: nil) }
         if registry.entries.isEmpty {
             return "no plugin is left: " + report.refused.map(\.failure.message).joined(separator: "; ")
         }

@@ -107,6 +107,19 @@ import Testing
         #expect(setting.counts() == ["count 1 (2.0)"], "\(setting.logs.messages(plugin: nil))")
     }
 
+    /// A joining library whose worker the host ended after its load (a bus call on behalf of another
+    /// library's plugin, written on the channel as it registered) does not join: the host does not
+    /// switch to a worker that ended.
+    @Test func aLibraryWhoseWorkerEndedBeforeTheSwitchDoesNotJoin() throws {
+        let setting = try Setting(isolation: .workers(worker: TestPaths.worker))
+        defer { setting.remove() }
+        let path = try PluginCompiler.hostile("libhostile.so", in: setting.plugins, ["FORGE_SENDER_AT=AT_REGISTER"])
+        let change = setting.host.join(libraryAt: path)
+        #expect(change.kind == .joinFailed, "\(change.sentence)")
+        #expect(change.sentence.contains("it sent a post on behalf of 'com.example.victim'"), "\(change.sentence)")
+        #expect(setting.host.plugins.isEmpty)
+    }
+
     @Test func reloadCarriesTheStateAndUnloadSavesIt() throws {
         let setting = try Setting(isolation: .workers(worker: TestPaths.worker))
         defer { setting.remove() }
