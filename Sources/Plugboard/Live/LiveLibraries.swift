@@ -56,11 +56,15 @@ final class LiveLibraries {
         }
         // An id may move from one library to another in one deployment: a library refused an id that
         // a later change of this pass freed (it left, or its new version dropped it) is tried once
-        // more, after all of them, whether it was refused whole or in part.
+        // more, after all of them, whether it was refused whole or in part. So is one skipped as the
+        // same file as a library that left (a renamed file).
         let freed = Set(changes.flatMap { $0.kind == .left ? $0.plugins : $0.departed }.map(\.rawValue))
-        if !freed.isEmpty {
+        let left = Set(changes.filter { $0.kind == .left }.map(\.path))
+        if !freed.isEmpty || !left.isEmpty {
             let serving = heldPaths
-            for index in changes.indices where changes[index].load?.refused.contains(where: { freed.contains($0.id) }) == true {
+            for index in changes.indices where changes[index].load.map({ load in
+                load.refused.contains { freed.contains($0.id) } || load.sameFileAs.map(left.contains) == true
+            }) == true {
                 let path = changes[index].path
                 changes[index] = serving.contains(path) ? reload(path, trust: trust, because: "changed") : join(path, trust: trust)
             }

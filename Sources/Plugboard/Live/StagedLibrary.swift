@@ -62,7 +62,10 @@ final class StagedLibrary {
     /// or its worker failed while restoring or catching up, or ended otherwise (a forged frame); nil
     /// when it can.
     var failure: String? {
-        if report.status != .loaded { return report.failure?.description ?? "it did not load" }
+        if report.status != .loaded {
+            if let same = report.sameFileAs { return "it is the same file as \(same), which the host loaded already" }
+            return report.failure?.description ?? "it did not load"
+        }
         if let failed = workers.failures.first { return failed.message }
         if let ending = connection?.ending { return ending.sentence(who: report.path, callback: "staging", library: nil) }
         if registry.entries.isEmpty {

@@ -181,6 +181,30 @@ import Testing
         #expect(workersBefore.allSatisfy { $0.ending != nil }, "the old worker ended")
     }
 
+    /// A library renamed while it serves leaves under its old name and joins under its new one, in
+    /// the same pass: the new name, the same file as the old, is tried again once the old one left.
+    /// Linked under a second name while it still serves, it does not join twice, and says why.
+    @Test func aRenamedLibraryLeavesAndJoinsUnderItsNewName() throws {
+        let setting = try Setting(isolation: .workers(worker: TestPaths.worker))
+        defer { setting.remove() }
+        let old = try setting.drop(version: "1.0")
+        #expect(setting.host.loadPlugins(from: setting.searchPath).map(\.status) == [.loaded])
+        let linked = setting.plugins + "/liblinked.so"
+        #expect(link(old, linked) == 0)
+        let twice = setting.host.applyChanges(in: setting.searchPath)
+        #expect(twice.map(\.kind) == [.joinFailed], "\(twice.map(\.sentence))")
+        #expect(twice.first?.sentence.contains("it is the same file as \(old), which the host loaded already") == true,
+                "\(twice.map(\.sentence))")
+        #expect(unlink(linked) == 0)
+        let renamed = setting.plugins + "/librenamed.so"
+        #expect(rename(old, renamed) == 0)
+        let changes = setting.host.applyChanges(in: setting.searchPath)
+        #expect(changes.map(\.kind) == [.left, .joined] || changes.map(\.kind) == [.joined, .left], "\(changes.map(\.sentence))")
+        #expect(setting.host.plugins.map(\.source) == [.library(path: renamed)])
+        setting.host.open(url: "a")
+        #expect(setting.counts() == ["count 1 (1.0)"])
+    }
+
     @Test func applyChangesTakesEachChangeOnceAndLeavesAFileThatFailedUntilItChanges() throws {
         let setting = try Setting(isolation: .workers(worker: TestPaths.worker))
         defer { setting.remove() }
