@@ -101,7 +101,7 @@ public struct FileFacadeError: Error, Sendable, Equatable, CustomStringConvertib
         case notAFileURL
         /// Neither XDG_DATA_HOME nor HOME names an absolute directory.
         case noHomeDirectory
-        /// The file holds more than the most bytes the read takes; that most.
+        /// The result (a file's bytes, a listing) holds more than the most bytes the caller takes; that most.
         case tooLarge(limit: Int)
         /// Any other system failure; see `systemError`.
         case systemError
@@ -175,7 +175,7 @@ extension FileFacadeError.Reason {
             "path does not start with Documents, Documents/Inbox, Library or tmp"
         case .notAFileURL: "not a file URL"
         case .noHomeDirectory: "neither XDG_DATA_HOME nor HOME is an absolute path"
-        case .tooLarge(let limit): "larger than the \(limit) bytes a read takes"
+        case .tooLarge(let limit): "larger than the \(limit) bytes the caller takes"
         case .systemError: "system error"
         }
     }

@@ -108,11 +108,28 @@ import Testing
         try withService { service, _, gate in
             let bytes = [UInt8](repeating: 1, count: 200_000)
             try #require(service.perform(FilesRequest(operation: .write, path: "Documents/large.bin", data: bytes), gate: gate).status == PB_OK)
-            let refused = service.perform(FilesRequest(operation: .read, path: "Documents/large.bin", readLimit: 100_000), gate: gate)
+            let refused = service.perform(FilesRequest(operation: .read, path: "Documents/large.bin", resultLimit: 100_000), gate: gate)
             #expect(refused.status == PB_ERR_INVALID_ARGUMENT)
-            #expect(refused.message.contains("larger than the 100000 bytes a read takes"), "\(refused.message)")
-            let read = service.perform(FilesRequest(operation: .read, path: "Documents/large.bin", readLimit: 200_000), gate: gate)
+            #expect(refused.message.contains("larger than the 100000 bytes the caller takes"), "\(refused.message)")
+            let read = service.perform(FilesRequest(operation: .read, path: "Documents/large.bin", resultLimit: 200_000), gate: gate)
             #expect(read.status == PB_OK && read.payload == bytes)
+        }
+    }
+
+    /// A `list` whose listing is larger than the request's limit is refused the same way: a worker's
+    /// reply frame could not carry it, and sending it would end the worker.
+    @Test func aListingPastTheLimitIsRefusedAndNamesIt() throws {
+        try withService { service, _, gate in
+            for index in 0..<50 {
+                let name = "Documents/folder/" + String(repeating: "n", count: 200) + "\(index)"
+                let written = service.perform(FilesRequest(operation: .write, path: name, data: [1], flags: PB_FILES_CREATE_FOLDERS), gate: gate)
+                try #require(written.status == PB_OK, "\(written.message)")
+            }
+            let refused = service.perform(FilesRequest(operation: .list, path: "Documents/folder", resultLimit: 5_000), gate: gate)
+            #expect(refused.status == PB_ERR_INVALID_ARGUMENT)
+            #expect(refused.message == "list contents 'Documents/folder': larger than the 5000 bytes the caller takes", "\(refused.message)")
+            let listed = service.perform(FilesRequest(operation: .list, path: "Documents/folder", resultLimit: 20_000), gate: gate)
+            #expect(listed.status == PB_OK && listed.payload.count > 5_000)
         }
     }
 }

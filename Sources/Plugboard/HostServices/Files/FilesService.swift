@@ -15,8 +15,9 @@ struct FilesRequest: Sendable {
     var secondPath = ""
     var data: [UInt8] = []
     var flags: UInt32 = 0
-    /// The most bytes a `read` gives: what the caller can take (a worker's reply frame).
-    var readLimit = FilesService.maximumReadBytes
+    /// The most bytes a result gives (a `read`'s bytes, a listing): what the caller can take (a
+    /// worker's reply frame).
+    var resultLimit = FilesService.maximumReadBytes
 }
 
 /// What a files-service call came to: a `PB_OK` or `PB_ERR_*` status, the result bytes (a file's
@@ -64,7 +65,7 @@ final class FilesService: Sendable {
                                   createIntermediateDirectories: createFolders)
         case .read:
             let target = try PathAdapter.location(forContainerPath: request.path)
-            return try facade.readBytes(target.name, in: target.directory, atMost: request.readLimit)
+            return try facade.readBytes(target.name, in: target.directory, atMost: request.resultLimit)
         case .remove:
             let target = try PathAdapter.location(forContainerPath: request.path)
             try facade.delete(target.name, in: target.directory)
@@ -96,7 +97,12 @@ final class FilesService: Sendable {
             }
             let shown = request.path == AppDirectory.library.relativePath ? entries.filter { $0.name != SavedStateStore.folder } : entries
             let objects = shown.map { ["name": $0.name, "kind": Self.kindName($0.kind)] }
-            return Array(JSONValue.array(objects.map { .object($0.mapValues(JSONValue.string)) }).text.utf8)
+            let listing = Array(JSONValue.array(objects.map { .object($0.mapValues(JSONValue.string)) }).text.utf8)
+            guard listing.count <= request.resultLimit else {
+                throw FileFacadeError(operation: .listContents, directory: nil, name: request.path,
+                                      reason: .tooLarge(limit: request.resultLimit))
+            }
+            return listing
         case .attributes:
             let found: FileAttributes
             if let directory = AppDirectory(relativePath: request.path) {

@@ -14,14 +14,15 @@ struct WorkerFilesServer: Sendable {
         self.gate = gate
     }
 
-    /// The most bytes a `read` gives a worker: what one reply frame carries (its payload less
-    /// the reply's other fields). A larger file is refused, not read and then left unsent.
-    static let readLimit = WireFormat.maximumPayloadLength - 64
+    /// The most bytes a result (a `read`'s bytes, a listing) gives a worker: what one reply frame
+    /// carries (its payload less the reply's other fields). A larger one is refused, not made and
+    /// then left unsent, which would end the worker.
+    static let resultLimit = WireFormat.maximumPayloadLength - 64
 
     /// Runs one request and says how it went.
     func serve(_ operation: FilesOperation, path: String, secondPath: String, data: [UInt8], flags: UInt32) -> WorkerMessage {
         let outcome = service.perform(FilesRequest(operation: operation, path: path, secondPath: secondPath, data: data,
-                                                   flags: flags, readLimit: Self.readLimit), gate: gate)
+                                                   flags: flags, resultLimit: Self.resultLimit), gate: gate)
         return .serviceReply(status: outcome.status, payload: outcome.payload, message: outcome.message)
     }
 }
