@@ -86,6 +86,13 @@ import Testing
                              flags: UInt32(PB_FILES_OVERWRITE)),
                 FilesRequest(operation: .write, path: "Library/Plugboard State/\u{301}x", data: Array("forged".utf8)),
                 FilesRequest(operation: .read, path: "Library/plugboard STATE/com.example.victim.state"),
+                // Names such a folder takes for it: case folding gives "s" for ſ and "st" for ﬆ, and older
+                // kernels skip a zero-width space.
+                FilesRequest(operation: .read, path: "Library/Plugboard \u{17F}tate/com.example.victim.state"),
+                FilesRequest(operation: .write, path: "Library/Plugboard \u{FB06}ate/com.example.victim.state", data: Array("forged".utf8),
+                             flags: UInt32(PB_FILES_OVERWRITE | PB_FILES_CREATE_FOLDERS)),
+                FilesRequest(operation: .remove, path: "Library/Plugboard\u{200B} State"),
+                FilesRequest(operation: .move, path: "Library/a.txt", secondPath: "LIBRARY/Plugboard State/new.state"),
             ]
             for attempt in attempts {
                 let refused = service.perform(attempt, gate: gate)

@@ -145,9 +145,10 @@ final class FilesService: Sendable {
     /// The path of `request` that names the host's folder or a path in it, if one does: its
     /// path, its destination, or the name a rename or a change of extension gives. The facade
     /// takes one spelling of a path only (no `.`, `..`, `//` or symbolic link), and splits it on
-    /// the bytes `/` and `.` as the kernel does, so the comparison is of bytes too (a `/` followed
-    /// by a combining mark is one Swift `Character`, and no `/` to `String`'s methods), and
-    /// ignores ASCII case (a container on a folder that ignores case would take "plugboard state").
+    /// the bytes `/` and `.` as the kernel does, so the path is split on bytes too (a `/` followed
+    /// by a combining mark is one Swift `Character`, and no `/` to `String`'s methods). Names are
+    /// compared as a folder that ignores case compares them (``caseFolded(_:)``): a container on one
+    /// would take "plugboard ſtate" for the host's folder.
     static func reservedPath(of request: FilesRequest) -> String? {
         let path = Array(request.path.utf8)
         var paths = [path]
@@ -166,20 +167,36 @@ final class FilesService: Sendable {
         default:
             break
         }
-        let reserved = Array(hostFolder.utf8)
         return paths.first { candidate in
-            candidate.count >= reserved.count && sameIgnoringASCIICase(candidate[..<reserved.count], reserved)
-                && (candidate.count == reserved.count || candidate[reserved.count] == slash)
+            let components = candidate.split(separator: slash, maxSplits: 2, omittingEmptySubsequences: false)
+            return components.count >= 2 && caseFolded(components[0]) == reservedFolded.library
+                && caseFolded(components[1]) == reservedFolded.folder
         }.map { String(decoding: $0, as: UTF8.self) }
     }
 
     private static let slash = UInt8(ascii: "/")
     private static let dot = UInt8(ascii: ".")
+    /// The host folder's two names, case-folded.
+    private static let reservedFolded = (library: caseFolded(ArraySlice(AppDirectory.library.relativePath.utf8)),
+                                         folder: caseFolded(ArraySlice(SavedStateStore.folder.utf8)))
 
-    /// Whether `bytes` are `other`'s, letters in either case.
-    private static func sameIgnoringASCIICase(_ bytes: ArraySlice<UInt8>, _ other: [UInt8]) -> Bool {
-        func lower(_ byte: UInt8) -> UInt8 { (65...90).contains(byte) ? byte | 0x20 : byte }
-        return bytes.count == other.count && zip(bytes, other).allSatisfy { lower($0) == lower($1) }
+    /// The name `bytes` as a folder that ignores case (Linux's casefolding) may take it, as far as it
+    /// can match an ASCII name: ASCII letters in lower case; the characters whose case folding gives
+    /// ASCII letters as those (ſ, the Kelvin sign, the ligatures ﬅ and ﬆ); and without the default
+    /// ignorable code points, which older kernels skip. Other characters are kept, so they match no
+    /// ASCII name; bytes that are not UTF-8 match none either.
+    private static func caseFolded(_ bytes: ArraySlice<UInt8>) -> String {
+        var folded = ""
+        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+            switch scalar.value {
+            case 0x41...0x5A: folded.unicodeScalars.append(Unicode.Scalar(UInt8(scalar.value) | 0x20))
+            case 0x17F: folded += "s"
+            case 0x212A: folded += "k"
+            case 0xFB05, 0xFB06: folded += "st"
+            default: if !scalar.properties.isDefaultIgnorableCodePoint { folded.unicodeScalars.append(scalar) }
+            }
+        }
+        return folded
     }
 
     /// The most bytes one `write` takes, 1 GiB: the host copies them before the
