@@ -55,10 +55,11 @@ final class DirectoryDescriptor {
         return try openSubdirectory(component)
     }
 
-    /// Opens the file `component` without following a symbolic link.
+    /// Opens the file `component` without following a symbolic link, and never as the process's
+    /// controlling terminal (a terminal put in the container would otherwise become it).
     func openFile(_ component: String, flags: CInt, mode: mode_t = 0) throws(Errno) -> OpenFile {
         let descriptor = try systemCall {
-            openat(self.descriptor, component, flags | O_NOFOLLOW | O_CLOEXEC, mode)
+            openat(self.descriptor, component, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, mode)
         }
         return OpenFile(descriptor: descriptor)
     }
