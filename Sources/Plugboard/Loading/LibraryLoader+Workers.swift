@@ -214,6 +214,12 @@ extension WorkerConnection {
                 abandon("it sent a load report that does not decode")
                 return .broken(LoadFailure(.worker, "the plugin worker sent a load report that does not decode"))
             }
+            // The worker's process is not trusted: a report naming another path, or plugins of another
+            // source, would have the host act on another library's plugins.
+            guard report.path == path, report.plugins.allSatisfy({ $0.source == .library(path: path) }) else {
+                abandon("it sent a load report about another library")
+                return .broken(LoadFailure(.worker, "the plugin worker sent a load report about another library"))
+            }
             registered = report.plugins.map(\.descriptor.id)
             return .report(report)
         case .success(let other):

@@ -384,6 +384,54 @@ import Testing
         #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
     }
 
+    /// A worker whose load report is about another library (its path, and its plugins' source) is
+    /// ended, and the load fails: the host acts on the library it asked the worker to load only.
+    @Test func aLoadReportAboutAnotherLibraryEndsTheWorker() throws {
+        let workspace = try Workspace("worker-other-report")
+        defer { workspace.remove() }
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, [])
+        let other = workspace.root.file("other.so")
+        let report = #"{"path":"\#(other)","status":"loaded","plugins":[{"concerns":["launch"],"descriptor":{"id":"com.example.forged","#
+            + #""name":"Forged","priority":0,"version":"1"},"functions":[],"refusedFunctions":[],"source":"\#(other)"}],"#
+            + #""refused":[],"warnings":[]}"#
+        // Answers `hello` (request id 1) with a `hello-reply` of this protocol, then the `load` (request id 2)
+        // with `loaded` and the report above, then waits for end of stream.
+        let source = workspace.root.file("forger.c")
+        let literal = report.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        try Data("""
+            #include <stdint.h>
+            #include <string.h>
+            #include <unistd.h>
+            static const char report[] = "\(literal)";
+            int main(void) {
+                static unsigned char buffer[65536], frame[65536];
+                static const unsigned char hello[] = {17, 0, 0, 0, 0x81, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 8, 0, 0, 0};
+                if (read(3, buffer, sizeof buffer) <= 0 || write(3, hello, sizeof hello) != (ssize_t)sizeof hello) return 1;
+                if (read(3, buffer, sizeof buffer) <= 0) return 1;
+                uint32_t length = (uint32_t)strlen(report), payload = 1 + 8 + 4 + length;
+                memcpy(frame, &payload, 4);
+                frame[4] = 0x82;
+                frame[5] = 2;
+                memcpy(frame + 13, &length, 4);
+                memcpy(frame + 17, report, length);
+                if (write(3, frame, 17 + length) != (ssize_t)(17 + length)) return 1;
+                while (read(3, buffer, sizeof buffer) > 0) {}
+                return 0;
+            }
+            """.utf8).write(to: URL(fileURLWithPath: source))
+        let worker = workspace.root.file("forger")
+        let compiled = try PlugboardTests.run("/usr/bin/env", ["cc", "-std=c11", source, "-o", worker])
+        try #require(compiled.status == 0, "\(compiled.output)\(compiled.errorOutput)")
+        let mark = LeftoverProcesses.mark()
+        let result = try Self.run(workspace, mark: mark.merging(["PLUGBOARD_WORKER": worker]) { $1 })
+        let lines = try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)")
+        let load = lines.load(of: library)
+        #expect(load?.status == .failed, "\(result.output)")
+        #expect(load?.failure?.message == "the plugin worker sent a load report about another library", "\(result.output)")
+        #expect(lines.load(of: other) == nil && !result.output.contains("com.example.forged"), "\(result.output)")
+        #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
+    }
+
     /// A library whose worker crashed while loading it is remembered in the scan cache:
     /// later runs skip it with the stored reason until its file changes, or `--retry-failed`.
     @Test func aCrashWhileLoadingIsRememberedUntilTheFileChanges() throws {
