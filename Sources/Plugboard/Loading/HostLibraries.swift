@@ -55,6 +55,12 @@ struct HostLibraries {
         lostWhileLoading[path] = ending
     }
 
+    /// Forgets how an earlier load of the library at `path` lost its worker: a new load begins, and
+    /// only its own ending counts.
+    mutating func forgetLost(whileLoading path: String) {
+        lostWhileLoading[path] = nil
+    }
+
     /// Holds `library` until it is removed.
     mutating func keep(_ library: LoadedLibrary) {
         libraries.append(library)

@@ -17,6 +17,7 @@ extension LibraryLoader {
     /// the library under `trust` (its report carries the trust warning), and
     /// registers its plugins as worker participants into `target`.
     func loadInWorker(_ path: String, worker: String, trust: PluginTrust, into target: PluginRegistry) -> LoadReport {
+        loaded.forgetLost(whileLoading: path)
         let connection: WorkerConnection
         if let prestarted = loaded.takePrestarted(for: path) {
             connection = prestarted
