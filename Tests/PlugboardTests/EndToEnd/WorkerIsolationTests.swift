@@ -32,6 +32,21 @@ import Testing
                     environment: mark)
     }
 
+    /// Runs `plugboard run --isolation process --json` over `workspace` with a stand-in for the
+    /// worker, compiled from the C `program`; returns what the host printed, and its lines, and
+    /// records an issue when a process it started is left.
+    private static func run(_ workspace: Workspace, standIn program: String) throws -> (result: ProcessResult, lines: [RunLine]) {
+        let source = workspace.root.file("stand-in.c")
+        try Data(program.utf8).write(to: URL(fileURLWithPath: source))
+        let worker = workspace.root.file("stand-in")
+        let compiled = try PlugboardTests.run("/usr/bin/env", ["cc", "-std=c11", source, "-o", worker])
+        try #require(compiled.status == 0, "\(compiled.output)\(compiled.errorOutput)")
+        let mark = LeftoverProcesses.mark()
+        let result = try run(workspace, mark: mark.merging(["PLUGBOARD_WORKER": worker]) { $1 })
+        #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
+        return (result, try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)"))
+    }
+
     @Test(arguments: [
         (["SEGV_AT=AT_OPEN_URL"], false, "crashed with SIGSEGV in open_url"),
         (["ABORT_AT=AT_OPEN_URL"], false, "crashed with SIGABRT in open_url"),
@@ -359,8 +374,7 @@ import Testing
         defer { workspace.remove() }
         let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, [])
         // Answers `hello` (request id 1) with a `hello-reply` of protocol 2.0, then waits for end of stream.
-        let source = workspace.root.file("worker2.c")
-        try Data("""
+        let (result, lines) = try Self.run(workspace, standIn: """
             #include <unistd.h>
             int main(void) {
                 unsigned char buffer[256];
@@ -369,19 +383,12 @@ import Testing
                 while (read(3, buffer, sizeof buffer) > 0) {}
                 return 0;
             }
-            """.utf8).write(to: URL(fileURLWithPath: source))
-        let worker = workspace.root.file("worker2")
-        let compiled = try PlugboardTests.run("/usr/bin/env", ["cc", "-std=c11", source, "-o", worker])
-        try #require(compiled.status == 0, "\(compiled.output)\(compiled.errorOutput)")
-        let mark = LeftoverProcesses.mark()
-        let result = try Self.run(workspace, mark: mark.merging(["PLUGBOARD_WORKER": worker]) { $1 })
-        let lines = try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)")
+            """)
         let load = lines.load(of: library)
         #expect(load?.status == .failed, "\(result.output)")
         #expect(result.output.contains("the peer speaks worker protocol 2.0, which this side ("), "\(result.output)")
         #expect(result.output.contains("cannot: the major versions differ"), "\(result.output)")
         #expect(result.status == 3)
-        #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
     }
 
     /// A worker whose load report is about another library (its path, and its plugins' source) is
@@ -394,11 +401,10 @@ import Testing
         let report = #"{"path":"\#(other)","status":"loaded","plugins":[{"concerns":["launch"],"descriptor":{"id":"com.example.forged","#
             + #""name":"Forged","priority":0,"version":"1"},"functions":[],"refusedFunctions":[],"source":"\#(other)"}],"#
             + #""refused":[],"warnings":[]}"#
-        // Answers `hello` (request id 1) with a `hello-reply` of this protocol, then the `load` (request id 2)
+        // Answers `hello` (request id 1) with a `hello-reply` of protocol 1.8, then the `load` (request id 2)
         // with `loaded` and the report above, then waits for end of stream.
-        let source = workspace.root.file("forger.c")
         let literal = report.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        try Data("""
+        let (result, lines) = try Self.run(workspace, standIn: """
             #include <stdint.h>
             #include <string.h>
             #include <unistd.h>
@@ -418,18 +424,11 @@ import Testing
                 while (read(3, buffer, sizeof buffer) > 0) {}
                 return 0;
             }
-            """.utf8).write(to: URL(fileURLWithPath: source))
-        let worker = workspace.root.file("forger")
-        let compiled = try PlugboardTests.run("/usr/bin/env", ["cc", "-std=c11", source, "-o", worker])
-        try #require(compiled.status == 0, "\(compiled.output)\(compiled.errorOutput)")
-        let mark = LeftoverProcesses.mark()
-        let result = try Self.run(workspace, mark: mark.merging(["PLUGBOARD_WORKER": worker]) { $1 })
-        let lines = try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)")
+            """)
         let load = lines.load(of: library)
         #expect(load?.status == .failed, "\(result.output)")
         #expect(load?.failure?.message == "the plugin worker sent a load report about another library", "\(result.output)")
         #expect(lines.load(of: other) == nil && !result.output.contains("com.example.forged"), "\(result.output)")
-        #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
     }
 
     /// A library whose worker crashed while loading it is remembered in the scan cache:
