@@ -99,7 +99,7 @@ extension FileFacade {
         let validNewName = try validName.replacingLeaf(with: newName, newContext)
         let parent = try openParent(of: validName, in: directory, context)
         try renameEntry(
-            validName.leaf, in: parent, context, to: validNewName.leaf, in: parent, newContext,
+            validName.leaf, in: parent, context, to: validNewName, in: directory, parent, newContext,
             overwrite: overwrite)
     }
 
@@ -117,7 +117,7 @@ extension FileFacade {
         let destinationParent = try openParent(
             of: validNewName, in: destination, creatingFolders: createIntermediateDirectories, newContext)
         try renameEntry(
-            validName.leaf, in: sourceParent, context, to: validNewName.leaf, in: destinationParent,
+            validName.leaf, in: sourceParent, context, to: validNewName, in: destination, destinationParent,
             newContext, overwrite: overwrite)
     }
 
@@ -167,7 +167,7 @@ extension FileFacade {
             _ = try context.attempt { () throws(Errno) in try parent.status(of: validName.leaf) }
         } else {
             try renameEntry(
-                validName.leaf, in: parent, context, to: validNewName.leaf, in: parent, newContext,
+                validName.leaf, in: parent, context, to: validNewName, in: directory, parent, newContext,
                 overwrite: overwrite)
         }
         return newName
@@ -192,15 +192,43 @@ extension FileFacade {
     /// Renames with `renameat2`, blaming a failure on the side it concerns.
     private func renameEntry(
         _ leaf: String, in parent: DirectoryDescriptor, _ context: ErrorContext,
-        to newLeaf: String, in newParent: DirectoryDescriptor, _ newContext: ErrorContext,
-        overwrite: Bool
+        to newName: SandboxedName, in destination: AppDirectory, _ newParent: DirectoryDescriptor,
+        _ newContext: ErrorContext, overwrite: Bool
     ) throws(FileFacadeError) {
+        try requireTreeFits(leaf, in: parent, context, as: newName, in: destination, newContext)
         do {
-            try parent.rename(leaf, to: newParent, as: newLeaf, replacing: overwrite)
+            try parent.rename(leaf, to: newParent, as: newName.leaf, replacing: overwrite)
         } catch {
             let concernsDestination = [.fileExists, .directoryNotEmpty, .isDirectory, .notDirectory]
                 .contains(error)
             throw (concernsDestination ? newContext : context).error(error)
         }
+    }
+
+    /// Throws unless every entry inside `leaf` of `parent`, when it is a folder, stays within the
+    /// container path limits once the folder is `newName` in `destination`: a rename or a move
+    /// carries the folder's whole tree, and a name past the limits could be reached by no later
+    /// call, nor its tree cleaned up. Nothing to check for anything else (a file, a link).
+    private func requireTreeFits(
+        _ leaf: String, in parent: DirectoryDescriptor, _ context: ErrorContext,
+        as newName: SandboxedName, in destination: AppDirectory, _ newContext: ErrorContext
+    ) throws(FileFacadeError) {
+        let folder: DirectoryDescriptor
+        do {
+            folder = try parent.openSubdirectory(leaf)
+        } catch {
+            return  // Not a folder; or not there, which the rename reports.
+        }
+        // An entry directly inside the folder passes through the folders before it and the folder.
+        let folders = destination.components.count + newName.components.count
+        let bytes = destination.relativePath.utf8.count + 1 + newName.components.joined(separator: "/").utf8.count
+        let outside = try context.attempt { () throws(Errno) in
+            try folder.firstEntryPast(depth: ContainerPathLimits.folderDepth - folders + 1,
+                                      bytes: ContainerPathLimits.pathBytes - bytes)
+        }
+        guard let outside else { return }
+        let reason: FileFacadeError.InvalidNameReason = folders - 1 + outside.depth > ContainerPathLimits.folderDepth
+            ? .tooDeep(folders: folders - 1 + outside.depth) : .tooLong(bytes: bytes + outside.bytes)
+        throw newContext.error(.invalidName(reason))
     }
 }

@@ -178,6 +178,35 @@ import Testing
         }
     }
 
+    /// A move or a rename carries a folder's whole tree: one that would put an entry inside it past
+    /// the depth or length limits is refused, and nothing moves; within them, it goes.
+    @Test func aFolderIsNotMovedOrRenamedPastTheLimits() throws {
+        try Sandbox.with { sandbox in
+            let facade = sandbox.facade
+            let deep = (1...126).map { "a\($0)" }.joined(separator: "/")  // with Documents, 127 folders
+            try facade.writeText("deep", to: deep + "/f", in: .documents, createIntermediateDirectories: true)
+            try facade.writeText("tree", to: "b1/b2/b3", in: .documents, createIntermediateDirectories: true)
+            let tooDeep = expectFailure(.invalidName(.tooDeep(folders: 129))) { () throws(FileFacadeError) in
+                try facade.move("b1", from: .documents, to: deep + "/b1", in: .documents)
+            }
+            #expect(tooDeep?.operation == .move)
+            #expect(try facade.readText("b1/b2/b3", in: .documents) == "tree")
+            try facade.move("b1/b2/b3", from: .documents, to: "b3", in: .documents)
+            try facade.move("b1", from: .documents, to: deep + "/b1", in: .documents)  // b2 lies 128 folders deep
+            #expect(try facade.exists(deep + "/b1/b2", in: .documents))
+
+            // Documents/x/ and fifteen names of 255 bytes: 3,851 bytes; with x renamed to 255 bytes, 4,105.
+            let long = (1...15).map { String(repeating: Character(String($0 % 10)), count: 255) }.joined(separator: "/")
+            try facade.writeText("long", to: "x/" + long, in: .documents, createIntermediateDirectories: true)
+            let tooLong = expectFailure(.invalidName(.tooLong(bytes: 4105))) { () throws(FileFacadeError) in
+                try facade.rename("x", in: .documents, to: String(repeating: "y", count: 255))
+            }
+            #expect(tooLong?.operation == .rename)
+            try facade.rename("x", in: .documents, to: "z")
+            #expect(try facade.readText("z/" + long, in: .documents) == "long")
+        }
+    }
+
     @Test func copyKeepsSourceAndPermissions() throws {
         try Sandbox.with { sandbox in
             let facade = sandbox.facade

@@ -160,6 +160,29 @@ final class DirectoryDescriptor {
         let child: [CChar]
     }
 
+    /// The first entry below this directory (at any depth) that lies more than `depth` levels down
+    /// (an entry directly inside is 1 down) or whose path from here, with the `/` before each name,
+    /// is longer than `bytes`: its level and that length; nil when every entry fits. Never follows
+    /// a symbolic link; holds one descriptor per level it is in, at most `depth`.
+    func firstEntryPast(depth: Int, bytes: Int) throws(Errno) -> (depth: Int, bytes: Int)? {
+        for name in try rawEntryNames() {
+            let length = name.count  // the name's bytes and its NUL: as many as the name and its '/'
+            guard depth >= 1, length <= bytes else { return (1, length) }
+            let child: DirectoryDescriptor
+            do {
+                child = DirectoryDescriptor(descriptor: try systemCall {
+                    openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                })
+            } catch .notDirectory, .tooManySymbolicLinkLevels, .noSuchFileOrDirectory {
+                continue  // A file, a link, or gone meanwhile: nothing below it.
+            }
+            if let below = try child.firstEntryPast(depth: depth - 1, bytes: bytes - length) {
+                return (below.depth + 1, below.bytes + length)
+            }
+        }
+        return nil
+    }
+
     /// The device and inode that tell one directory from another.
     private struct FileIdentity: Equatable {
         let device: dev_t
