@@ -89,7 +89,8 @@ extension FileFacade {
     }
 
     /// Gives `name` the new last component `newName` (a single component, no
-    /// '/') in the same folder, atomically.
+    /// '/') in the same folder, atomically. A folder is refused when an entry
+    /// inside it would then pass the `ContainerPathLimits`.
     public func rename(
         _ name: String, in directory: AppDirectory, to newName: String, overwrite: Bool = false
     ) throws(FileFacadeError) {
@@ -104,7 +105,8 @@ extension FileFacade {
     }
 
     /// Moves `name` to `newName` in `destination` with one atomic rename
-    /// (files and directories alike).
+    /// (files and directories alike). A folder is refused when an entry inside
+    /// it would then pass the `ContainerPathLimits`.
     public func move(
         _ name: String, from source: AppDirectory, to newName: String, in destination: AppDirectory,
         overwrite: Bool = false, createIntermediateDirectories: Bool = false
