@@ -160,8 +160,10 @@ final class LiveLibraries {
     }
 
     /// Makes the staged plugins the host's: they take part from the next event, their functions
-    /// resolve, their observers get the notifications waiting.
+    /// resolve, their observers get the notifications waiting. Their worker may be restarted as
+    /// often as the host allows, whatever an earlier version of the library used.
     private func switchTo(_ staged: StagedLibrary) {
+        loader.loaded.forgetRestarts(of: staged.report.path)
         do {
             try registry.adopt(staged.registry)
         } catch {

@@ -110,6 +110,11 @@ struct HostLibraries {
         restarted[path, default: 0] += 1
     }
 
+    /// Forgets the restarts of the library at `path`: a new version of it serves, with restarts of its own.
+    mutating func forgetRestarts(of path: String) {
+        restarted[path] = nil
+    }
+
     /// Every worker started for the library at `path` (a restarted one too). They stay held
     /// until ``removeAll()``, closed or not: a roster being dispatched may still reach them.
     func workers(loadedFrom path: String) -> [WorkerConnection] {

@@ -120,6 +120,26 @@ import Testing
         #expect(setting.host.plugins.isEmpty)
     }
 
+    /// A new version gets its restarts anew: the one restart the host allows was used by the old
+    /// version's crash, and the new version's crash is restarted all the same.
+    @Test func aNewVersionGetsItsRestartsAnew() throws {
+        let directory = try TemporaryDirectory("plugboard-live-restarts")
+        defer { directory.remove() }
+        let path = directory.file("libhostile.so")
+        let host = PluginHost(isolation: .workers(worker: TestPaths.worker), restarts: 1) { _ in }
+        defer { host.shutdown() }
+        try PluginCompiler.hostile("libhostile.so", in: directory.path, ["SEGV_AT=AT_OPEN_URL"])
+        try #require(host.loadLibrary(at: path).status == .loaded)
+        host.open(url: "a")
+        #expect(host.plugins.count == 1, "the old version's worker was restarted")
+        try PluginCompiler.hostile("next.so", in: directory.path, ["SEGV_AT=AT_OPEN_URL", "LOG_AT=AT_INIT"])
+        #expect(rename(directory.file("next.so"), path) == 0)
+        let change = host.reload(libraryAt: path)
+        #expect(change.kind == .reloaded, "\(change.sentence)")
+        host.open(url: "b")
+        #expect(host.plugins.count == 1, "the new version's worker was restarted")
+    }
+
     @Test func reloadCarriesTheStateAndUnloadSavesIt() throws {
         let setting = try Setting(isolation: .workers(worker: TestPaths.worker))
         defer { setting.remove() }
