@@ -176,10 +176,8 @@ final class LiveLibraries {
     /// Ends the workers of a version the host no longer uses, each after its `deinit`; returns the
     /// sentence of each that failed there.
     private func end(_ connections: [WorkerConnection]) -> [String] {
-        connections.compactMap { connection in
-            loader.bus.removeObservers(of: ObjectIdentifier(connection))
-            return connection.close(timeout: loader.workerGrace)
-        }
+        // Their observations end as they close (``WorkerBusRelay/close(_:)``).
+        connections.compactMap { $0.close(timeout: loader.workerGrace) }
     }
 
     /// Restores the staged plugins' states (each from `lookup`) and catches them up with the application,

@@ -436,13 +436,12 @@ final class LibraryLoader {
     /// tried again until it changes.
     func drop(_ path: String, connection: WorkerConnection?) {
         if let connection {
-            bus.removeObservers(of: ObjectIdentifier(connection))
+            // Its observations end as it closes (``WorkerBusRelay/close(_:)``).
             connection.close(timeout: workerGrace)
         } else if let library = loaded.remove(loadedFrom: path) {
             // A library the host also serves from (a join of one it holds) keeps its observations.
-            // Otherwise they end before its `deinit`, and again after it: it may observe in `deinit`.
+            // Otherwise they end after its `deinit`, which may observe too.
             let servesOn = loaded.holds(library)
-            if !servesOn { bus.removeObservers(of: library.observerOwner) }
             LibraryTable.shared.release(library, owner: owner, calls: libraryCalls)
             if !servesOn { bus.removeObservers(of: library.observerOwner) }
         }
