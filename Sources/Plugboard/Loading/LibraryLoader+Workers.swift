@@ -16,7 +16,7 @@ extension LibraryLoader {
     /// Starts a worker for `path` (whose identity the host checked), has it load
     /// the library under `trust` (its report carries the trust warning), and
     /// registers its plugins as worker participants into `target`.
-    func loadInWorker(_ path: String, worker: String, trust: PluginTrust, into target: PluginRegistry) -> LoadReport {
+    func loadInWorker(_ path: String, worker: String, trust: PluginTrust, file: FileStatus, into target: PluginRegistry) -> LoadReport {
         loaded.forgetLost(whileLoading: path)
         let connection: WorkerConnection
         if let prestarted = loaded.takePrestarted(for: path) {
@@ -29,6 +29,7 @@ extension LibraryLoader {
             }
         }
         if let failure = connection.handshake(worker: worker, timeout: workerGrace) { return .failed(path, failure) }
+        connection.noteLoading(file)
         var report = load(path, in: connection, into: target)
         report.sandbox = connection.sandboxSummary
         if let grant = connection.sandbox?.grant, let missing = SandboxSupport.kernel.missingGuard(for: grant) {
@@ -125,7 +126,10 @@ extension LibraryLoader {
 
     /// Starts a new worker for the library of `failed` if it has restarts left, logs what came of it,
     /// and returns the new load's report; nil when there is no restart. The new worker, of the same
-    /// executable, loads the file under the same trust rule: it may have changed since.
+    /// executable, loads the file under the same trust rule, and only while it is the file `failed`
+    /// loaded, unchanged: a restart brings back the version that served. Another version is a live
+    /// change (``PluginHost/reload(libraryAt:)``), with the checks a running host applies to one;
+    /// restarted in its place, it could take the ids of another library's plugins, which withdraws them.
     func restart(_ failed: WorkerConnection) -> LoadReport? {
         let (library, worker) = (failed.library, failed.worker)
         let used = loaded.restarts(of: library)
@@ -137,7 +141,12 @@ extension LibraryLoader {
             return nil
         }
         loaded.countRestart(of: library)
-        let report = loadInWorker(library, worker: worker, trust: failed.trust, into: registry)
+        let report: LoadReport
+        do {
+            report = loadInWorker(library, worker: worker, trust: failed.trust, file: try unchangedFile(of: failed), into: registry)
+        } catch {
+            report = .failed(library, error)
+        }
         let attempt = "restart \(used + 1) of \(restartLimit)"
         let message = report.status == .loaded
             ? "restarted the worker of \(library) (\(attempt)): " + report.plugins.map(\.descriptor.id.rawValue).joined(separator: ", ")
@@ -146,6 +155,17 @@ extension LibraryLoader {
         log(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: report.status == .loaded ? .warning : .error,
                             message: message))
         return report
+    }
+
+    /// The status of the file at the library's path of `connection`, when it is the file the worker
+    /// was asked to load, unchanged (``FileStatus/isSameFile(as:)``); else why not.
+    private func unchangedFile(of connection: WorkerConnection) throws(LoadFailure) -> FileStatus {
+        let now = try FileStatus.ofLibrary(connection.library)
+        guard let loaded = connection.file, now.isSameFile(as: loaded) else {
+            throw LoadFailure(.scan, "the file changed since its worker loaded it, and a restart brings back only the "
+                              + "version that served")
+        }
+        return now
     }
 }
 

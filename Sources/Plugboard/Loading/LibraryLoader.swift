@@ -217,8 +217,9 @@ final class LibraryLoader {
     private enum Admission {
         /// Nothing to load: the report says why (its status, a skip, the trust rule, a remembered crash).
         case settled(LoadReport)
-        /// To load in a worker of the `worker` executable; `key` is its scan cache entry, if any.
-        case worker(String, worker: String, key: ScanCacheKey?)
+        /// To load in a worker of the `worker` executable, the file `status` describes; `key` is its scan
+        /// cache entry, if any.
+        case worker(String, worker: String, status: FileStatus, key: ScanCacheKey?)
         /// To load in this process, with the trust rule's `warnings`; `opening` is how far it got
         /// ahead of its `init`, nil when it is still to check; `remember`: whether the scan cache
         /// is to remember that it passed the checks once it loads.
@@ -304,7 +305,7 @@ final class LibraryLoader {
             return .settled(crash.report(at: path))
         }
         if case .workers(let worker) = placement ?? isolation {
-            return .worker(path, worker: worker, key: key)
+            return .worker(path, worker: worker, status: status, key: key)
         }
         if checkedBefore, let key, valid?.vouchesForContents(of: key) == true {
             return .here(path, status, warnings: warnings, opening: .checked(.success(LoadedLibrary.label(path))), remember: false)
@@ -323,8 +324,8 @@ final class LibraryLoader {
         switch admission {
         case .settled(let settled):
             report = settled
-        case .worker(let path, let worker, let key):
-            report = loadInWorker(path, worker: worker, trust: trust, into: target)
+        case .worker(let path, let worker, let status, let key):
+            report = loadInWorker(path, worker: worker, trust: trust, file: status, into: target)
             if let key, loaded.lostWhileLoading[path] != nil, let failure = report.failure {
                 scanCache?.recordCrash(failure, for: key)
             } else if let key, report.status == .loaded, scanCache?.kind(for: key) == .crashed {

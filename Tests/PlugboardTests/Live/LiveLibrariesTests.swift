@@ -140,6 +140,31 @@ import Testing
         #expect(host.plugins.count == 1, "the new version's worker was restarted")
     }
 
+    /// A restart brings back only the version that served. Its file was replaced by one that also
+    /// registers another library's plugin id; restarted in its place after the crash, that version
+    /// would take the id, which withdraws it from the library that serves it.
+    @Test func aRestartDoesNotLoadAnotherVersion() throws {
+        let directory = try TemporaryDirectory("plugboard-live-restart-version")
+        defer { directory.remove() }
+        let path = directory.file("libhostile.so")
+        let logs = LogCollector()
+        let host = PluginHost(isolation: .workers(worker: TestPaths.worker), restarts: 1) { record in
+            logs.append(source: record.source, plugin: record.plugin, level: record.level.rawValue, message: record.message)
+        }
+        defer { host.shutdown() }
+        try PluginCompiler.hostile("libhostile.so", in: directory.path, ["SEGV_AT=AT_OPEN_URL"])
+        try PluginCompiler.compile(TestPaths.fixtures + "/live_counter.c", to: directory.file("libother.so"))
+        #expect(host.loadPlugins(from: PluginSearchPath(explicit: [directory.path])).map(\.status) == [.loaded, .loaded])
+        let next = try PluginCompiler.compile(TestPaths.fixtures + "/live_counter.c", to: directory.file("next.so"),
+                                              flags: [#"-DLIVE_ID="com.example.hostile""#, #"-DLIVE_SECOND_ID="com.example.live""#])
+        #expect(rename(next, path) == 0)
+        host.open(url: "a")
+        let messages = logs.messages(plugin: nil)
+        #expect(messages.contains("could not restart the worker of \(path) (restart 1 of 1): scan: the file changed since its worker "
+                                  + "loaded it, and a restart brings back only the version that served"), "\(messages)")
+        #expect(host.plugins.map(\.descriptor.id.rawValue) == ["com.example.live"], "\(messages)")
+    }
+
     @Test func reloadCarriesTheStateAndUnloadSavesIt() throws {
         let setting = try Setting(isolation: .workers(worker: TestPaths.worker))
         defer { setting.remove() }

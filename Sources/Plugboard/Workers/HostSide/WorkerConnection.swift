@@ -61,6 +61,7 @@ final class WorkerConnection: Sendable {
         var withdrawn = false
         var stage: LibraryFunction?
         var peerVersion: WorkerProtocolVersion?
+        var file: FileStatus?
     }
 
     /// Starts a worker for `library`, loaded under `trust`, confined by `sandbox` (nil: not confined);
@@ -123,6 +124,15 @@ final class WorkerConnection: Sendable {
             defer { state.reported = true }
             return !state.reported
         }
+    }
+
+    /// The file the worker was asked to load, as the host found it then; nil until a load is asked.
+    /// A restart loads the library again only while the file at its path is this one, unchanged.
+    var file: FileStatus? { state.withLock { $0.file } }
+
+    /// Notes that the worker is to load the file `status` describes (see ``file``).
+    func noteLoading(_ status: FileStatus) {
+        state.withLock { $0.file = status }
     }
 
     /// True the first time it is called: the host withdraws a failed worker's plugins (and restarts it) once.
