@@ -66,6 +66,30 @@ public struct LibraryChange: Sendable, Codable {
         }
     }
 
+    /// Whether the change took the library: it joined, or its new version serves.
+    var tookLibrary: Bool { kind == .joined || kind == .reloaded }
+
+    /// What a pass reports for a library it tried once more (`retry`, a reload of the file this change
+    /// loaded, or a join) after this change. A retry that failed leaves what this change did as it was:
+    /// this change stands, with the retry's failure among its warnings. One that succeeded is this
+    /// change carried on: its kind and old version are this change's, its states and warnings both's.
+    func followed(by retry: LibraryChange) -> LibraryChange {
+        guard tookLibrary else { return retry }
+        guard retry.tookLibrary else {
+            var kept = self
+            kept.warnings.append("tried again: \(retry.sentence)")
+            return kept
+        }
+        var carried = retry
+        carried.kind = kind
+        carried.fromVersion = fromVersion
+        carried.departed = departed.filter { !retry.plugins.contains($0) }
+        carried.states = states + retry.states
+        carried.warnings = warnings + retry.warnings
+        carried.nanoseconds = nanoseconds &+ retry.nanoseconds
+        return carried
+    }
+
     private func names(_ ids: [PluginID]) -> String {
         ids.isEmpty ? "no plugin" : ids.map(\.rawValue).joined(separator: ", ")
     }

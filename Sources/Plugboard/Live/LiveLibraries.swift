@@ -66,7 +66,8 @@ final class LiveLibraries {
                 load.refused.contains { freed.contains($0.id) } || load.sameFileAs.map(left.contains) == true
             }) == true {
                 let path = changes[index].path
-                changes[index] = serving.contains(path) ? reload(path, trust: trust, because: "changed") : join(path, trust: trust)
+                changes[index] = changes[index].followed(by: serving.contains(path) ? reload(path, trust: trust, because: "changed")
+                                                            : join(path, trust: trust))
             }
         }
         return changes.filter { $0.kind != .restartNeeded || firstReport(of: $0.path) }

@@ -311,6 +311,7 @@ import Testing
         try setting.drop(version: "3.0", as: "libb.so", [#"LIVE_ID="com.example.d""#])
         let moved = setting.host.applyChanges(in: setting.searchPath)
         #expect(moved.map(\.kind) == [.reloaded, .reloaded], "\(moved.map(\.sentence))")
+        #expect(moved.first?.fromVersion == "2.0" && moved.first?.toVersion == "3.0", "tried again, and reported from 2.0")
         #expect(setting.host.plugins.map(\.descriptor.id.rawValue).sorted() == ["com.example.b", "com.example.c", "com.example.d"])
     }
 
