@@ -119,7 +119,7 @@ final class LiveLibraries {
         captured.files.removeAll { !departed.contains(PluginID(unchecked: $0.pluginID)) }
         captured.entries.removeAll { !departed.contains($0.plugin) }
         if let store = savedState.store, !departed.isEmpty { change.states.append(savedState.write(captured, to: store)) }
-        change.warnings += end(replaced)
+        change.warnings += loader.retire(replaced)
         return change
     }
 
@@ -139,7 +139,7 @@ final class LiveLibraries {
         if let store = savedState.store { change.states.append(savedState.write(captured, to: store)) }
         let leaving = loader.loaded.workers(loadedFrom: path).filter { $0.ending == nil }
         registry.removeAll(from: .library(path: path))
-        change.warnings = end(leaving)
+        change.warnings = loader.retire(leaving)
         change.nanoseconds = MonotonicClock.now() &- start
         return change
     }
@@ -172,13 +172,6 @@ final class LiveLibraries {
             log(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .error,
                                 message: "\(staged.report.path): \(error.description)"))
         }
-    }
-
-    /// Ends the workers of a version the host no longer uses, each after its `deinit`; returns the
-    /// sentence of each that failed there.
-    private func end(_ connections: [WorkerConnection]) -> [String] {
-        // Their observations end as they close (``WorkerBusRelay/close(_:)``).
-        connections.compactMap { $0.close(timeout: loader.workerGrace) }
     }
 
     /// Restores the staged plugins' states (each from `lookup`) and catches them up with the application,

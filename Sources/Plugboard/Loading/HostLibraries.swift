@@ -83,6 +83,11 @@ struct HostLibraries {
         if !workers.contains(where: { $0 === connection }) { workers.append(connection) }
     }
 
+    /// Stops holding `connections`, closed workers nothing reaches any more (no roster, no call under way).
+    mutating func forget(_ connections: [WorkerConnection]) {
+        workers.removeAll { worker in connections.contains { $0 === worker } }
+    }
+
     /// Holds a worker started ahead for the file at `path`: workers start (exec, runtime)
     /// in parallel while the host loads the files before.
     mutating func prestart(_ connection: WorkerConnection, for path: String) {
@@ -115,8 +120,9 @@ struct HostLibraries {
         restarted[path] = nil
     }
 
-    /// Every worker started for the library at `path` (a restarted one too). They stay held
-    /// until ``removeAll()``, closed or not: a roster being dispatched may still reach them.
+    /// Every worker started for the library at `path` (a restarted one too). They stay held, closed or
+    /// not, until ``removeAll()`` or, for one a live change closed, ``forget(_:)``: a roster being
+    /// dispatched may still reach them.
     func workers(loadedFrom path: String) -> [WorkerConnection] {
         workers.filter { $0.library == path }
     }

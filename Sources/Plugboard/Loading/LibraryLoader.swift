@@ -437,8 +437,7 @@ final class LibraryLoader {
     /// tried again until it changes.
     func drop(_ path: String, connection: WorkerConnection?) {
         if let connection {
-            // Its observations end as it closes (``WorkerBusRelay/close(_:)``).
-            connection.close(timeout: workerGrace)
+            retire([connection])
         } else if let library = loaded.remove(loadedFrom: path) {
             // A library the host also serves from (a join of one it holds) keeps its observations.
             // Otherwise they end after its `deinit`, which may observe too.
@@ -446,6 +445,17 @@ final class LibraryLoader {
             LibraryTable.shared.release(library, owner: owner, calls: libraryCalls)
             if !servesOn { bus.removeObservers(of: library.observerOwner) }
         }
+    }
+
+    /// Closes `connections`, workers of versions the host no longer uses, each after its `deinit` (their
+    /// observations end as they close: ``WorkerBusRelay/close(_:)``), and lets go of them once no
+    /// operation calls plugins (a roster being dispatched may still reach them). Returns the sentence
+    /// of each that failed in `deinit`.
+    @discardableResult
+    func retire(_ connections: [WorkerConnection]) -> [String] {
+        let failures = connections.compactMap { $0.close(timeout: workerGrace) }
+        registry.afterCalls { [weak self] in self?.loaded.forget(connections) }
+        return failures
     }
 
     /// How the worker of the library at `path` ended while it loaded the library or served a call, if it did.

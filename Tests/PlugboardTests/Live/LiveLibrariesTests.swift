@@ -140,6 +140,26 @@ import Testing
         #expect(host.plugins.count == 1, "the new version's worker was restarted")
     }
 
+    /// The host lets go of the workers of versions it no longer uses (replaced, refused, left): a host
+    /// that reloads a library again and again holds one worker for it, not one per version.
+    @Test func replacedAndRefusedVersionsLeaveNoWorkerHeld() throws {
+        let setting = try Setting(isolation: .workers(worker: TestPaths.worker))
+        defer { setting.remove() }
+        let path = try setting.drop(version: "1.0")
+        #expect(setting.host.loadLibrary(at: path).status == .loaded)
+        for version in ["2.0", "3.0", "4.0"] {
+            try setting.drop(version: version)
+            #expect(setting.host.reload(libraryAt: path).kind == .reloaded)
+        }
+        try setting.drop(version: "5.0", ["LIVE_CRASH_IN_RESTORE"])
+        #expect(setting.host.reload(libraryAt: path).kind == .reloadFailed)
+        #expect(setting.host.loader.loaded.workers(loadedFrom: path).count == 1)
+        setting.host.open(url: "a")
+        #expect(setting.counts() == ["count 1 (4.0)"])
+        #expect(setting.host.unload(libraryAt: path)?.kind == .left)
+        #expect(setting.host.loader.loaded.workers(loadedFrom: path).isEmpty)
+    }
+
     /// A restart brings back only the version that served. Its file was replaced by one that also
     /// registers another library's plugin id; restarted in its place after the crash, that version
     /// would take the id, which withdraws it from the library that serves it.
