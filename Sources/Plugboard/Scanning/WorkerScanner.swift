@@ -16,7 +16,11 @@ import Synchronization
 /// was in, and a fresh worker goes on with the next file of the share. A worker that ends
 /// while loading a library that was not its first may have been ended by one before it (a
 /// thread it left running): that library is scanned again, first in a fresh worker, and
-/// only a crash there is its own. Each worker is
+/// only a crash there is its own. The libraries of a share run in one process, so one can also
+/// forge the report of a later one (from a thread it left running): what a listing shows of a
+/// library is what its scanner process said. A load trusts such a report only to skip the ELF
+/// checks of a library it loads in process, where the library that could forge it runs too.
+/// Each worker is
 /// confined as a library's own would be, except that it may read every library of its share
 /// (and what they need): the libraries of one share are taken in listing order, and share
 /// one policy grant. A grant that limits CPU time or memory puts one library in each worker
