@@ -71,11 +71,14 @@ public final class WorkerChannel: Sendable {
 
     /// Sends one message as one frame; frames of concurrent senders never interleave. With
     /// `patience`, this send waits that long (instead of the channel's stall limit) for a peer that
-    /// takes no byte: a peer that reads only between requests is busy while one runs.
+    /// takes no byte: a peer that reads only between requests is busy while one runs. While it
+    /// waits, it asks `interrupted` every ``interruptionCheckInterval``, and gives up when told to.
     ///
     /// Throws `frameTooLarge` or `malformed` (a request id against the kind's
-    /// rule) before writing anything; `closedByPeer` when the peer is gone.
-    public func send(_ message: WorkerMessage, requestID: UInt64 = 0, patience: Duration? = nil) throws(WorkerProtocolError) {
+    /// rule) before writing anything; `closedByPeer` when the peer is gone; `interrupted` when it
+    /// gave up (the channel is then shut down).
+    public func send(_ message: WorkerMessage, requestID: UInt64 = 0, patience: Duration? = nil,
+                     interrupted: () -> Bool = { false }) throws(WorkerProtocolError) {
         try sender.withLock { encoder throws(WorkerProtocolError) in
             guard !closed.load(ordering: .relaxed) else { throw .closedByPeer }
             encoder.removeAll()
@@ -83,7 +86,7 @@ public final class WorkerChannel: Sendable {
                 if encoder.bytes.capacity > Self.retainedSendCapacity { encoder = WireEncoder() }
             }
             try message.encodeFrame(requestID: requestID, into: &encoder)
-            try writeAll(encoder.bytes, stallLimit: stallLimit.map { max($0, patience ?? $0) })
+            try writeAll(encoder.bytes, stallLimit: stallLimit.map { max($0, patience ?? $0) }, interrupted: interrupted)
         }
     }
 
@@ -183,8 +186,17 @@ public final class WorkerChannel: Sendable {
     }
 
     /// Waits, at most `limit`, until the socket takes bytes again; throws `timedOut` when it does not.
-    private func waitUntilWritable(limit: Duration) throws(Errno) {
-        guard try wait(for: POLLOUT, before: ContinuousClock.now + limit) else { throw .timedOut }
+    /// How often a send that waits for the peer asks whether to give up.
+    public static let interruptionCheckInterval: Duration = .milliseconds(100)
+
+    /// Waits until the peer takes bytes again: `timedOut` after `limit`, `canceled` when
+    /// `interrupted` says so (asked every ``interruptionCheckInterval``).
+    private func waitUntilWritable(limit: Duration, interrupted: () -> Bool) throws(Errno) {
+        let deadline = ContinuousClock.now + limit
+        while try !wait(for: POLLOUT, before: min(deadline, ContinuousClock.now + Self.interruptionCheckInterval)) {
+            if ContinuousClock.now >= deadline { throw .timedOut }
+            if interrupted() { throw .canceled }
+        }
     }
 
     /// Whether the socket became ready for `events` (or failed) before `deadline` (nil: waits until it does).
@@ -204,8 +216,9 @@ public final class WorkerChannel: Sendable {
         return Int32(seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
     }
 
-    /// Writes the whole frame, waiting at most `stallLimit` (nil: as long as it takes) each time the peer takes no byte.
-    private func writeAll(_ bytes: [UInt8], stallLimit: Duration?) throws(WorkerProtocolError) {
+    /// Writes the whole frame, waiting at most `stallLimit` (nil: as long as it takes) each time the
+    /// peer takes no byte, and no longer once `interrupted` says so.
+    private func writeAll(_ bytes: [UInt8], stallLimit: Duration?, interrupted: () -> Bool) throws(WorkerProtocolError) {
         let flags = Int32(MSG_NOSIGNAL) | (stallLimit == nil ? 0 : Int32(MSG_DONTWAIT))
         do {
             try bytes.withUnsafeBytes { frame in
@@ -217,7 +230,7 @@ public final class WorkerChannel: Sendable {
                                 Glibc.send(descriptor.rawValue, frame.baseAddress.map { $0 + written }, frame.count - written, flags)
                             }
                         } catch .resourceTemporarilyUnavailable {
-                            try waitUntilWritable(limit: stallLimit ?? .zero)
+                            try waitUntilWritable(limit: stallLimit ?? .zero, interrupted: interrupted)
                         }
                     }
                 }
@@ -228,6 +241,9 @@ public final class WorkerChannel: Sendable {
             gaveUpAfter.store(max(1, limit.nanoseconds), ordering: .releasing)
             _ = Glibc.shutdown(descriptor.rawValue, Int32(SHUT_RDWR))
             throw .stalled(limit)
+        } catch .canceled {
+            _ = Glibc.shutdown(descriptor.rawValue, Int32(SHUT_RDWR))
+            throw .interrupted
         } catch .brokenPipe, .connectionReset {
             throw .closedByPeer
         } catch {

@@ -18,6 +18,8 @@ public enum WorkerProtocolError: Error, Sendable, Equatable, CustomStringConvert
     case incompatibleVersion(peer: WorkerProtocolVersion, own: WorkerProtocolVersion)
     /// The peer took no byte of a frame for this long: it stopped reading; the channel was shut down.
     case stalled(Duration)
+    /// A send gave up waiting for the peer to read, as this side was asked to stop; the channel was shut down.
+    case interrupted
     /// A system call on the channel's descriptor failed.
     case system(call: String, Errno)
 
@@ -55,6 +57,8 @@ public enum WorkerProtocolError: Error, Sendable, Equatable, CustomStringConvert
             "malformed frame: \(field): \(cause)"
         case .incompatibleVersion(let peer, let own):
             "the peer speaks worker protocol \(peer), which this side (\(own)) cannot: the major versions differ"
+        case .interrupted:
+            "a send was given up half way, as this side was asked to stop"
         case .system(let call, let errno):
             "\(call) on the worker channel failed: \(errno)"
         case .stalled(let limit):

@@ -30,4 +30,28 @@ import Testing
         #expect(process.waitForOutput(containing: "memory-warning → delivered", timeout: .seconds(60)),
                 "the run stopped after the stalled worker:\n\(process.output)")
     }
+
+    /// With no call timeout, a send waits for a worker that reads nothing as long as it takes, but not
+    /// past a request to stop: SIGINT ends the run at once. (A frame larger than the socket takes,
+    /// sent to a plugin that took its worker's channel away, waited for it, deaf to the signal.)
+    @Test func aSendToAWorkerThatReadsNothingStopsAtSIGINT() throws {
+        let workspace = try Workspace("worker-mute")
+        defer { workspace.remove() }
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["MUTE_CHANNEL_AT=AT_WILL_FINISH"])
+        let process = try LiveProcess(try CLI.binary(), ["run", "--isolation", "process", "--call-timeout", "0",
+                                                         "--plugin-dir", workspace.plugins, "--container", workspace.root.file("box"),
+                                                         "--events", "-"])
+        defer { process.stop() }
+        try #require(process.waitForOutput(containing: "did-finish-launching → ", timeout: .seconds(60)),
+                     "the launch never finished:\n\(process.output)")
+        // The plugin's thread takes the channel 200 ms after will-finish-launching. A URL of 4 MiB is
+        // more than the socket holds: its send waits for the worker to read.
+        usleep(1_000_000)
+        try process.send(#"{"event":"open-url","url":"myapp://"# + String(repeating: "x", count: 4 << 20) + "\"}\n")
+        usleep(1_000_000)
+        #expect(kill(process.pid, SIGINT) == 0)
+        let exit = process.waitForExit(timeout: .seconds(10))
+        #expect(!exit.timedOut, "still running 10 s after SIGINT:\n\(exit.output.suffix(2000))")
+        #expect(exit.ending == .exit(128 + SIGINT), "ended with \(exit.ending)\n\(exit.output.suffix(2000))")
+    }
 }

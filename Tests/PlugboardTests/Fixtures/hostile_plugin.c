@@ -46,6 +46,9 @@
  *           instead, and sends the host two `check-invoke` requests naming a 1 MiB
  *           function, whose refusals repeat the name: replies the host cannot
  *           deliver, as nothing reads the socket they go to).
+ *           MUTE_CHANNEL_AT (starts a thread that, 200 ms later, takes the worker's
+ *           channel, fd 3, from the worker, which reads an idle socket instead; the
+ *           channel stays open, and nothing reads what the host sends on it).
  *           ONCE_AT (AT_INIT or AT_REGISTER only: that function fails, logging
  *           "already initialized", from its second call in a process on: a static
  *           flag deinit never resets, so init after deinit fails),
@@ -444,6 +447,19 @@ static void *steal_channel(void *unused) {
 }
 #endif
 
+#ifdef MUTE_CHANNEL_AT
+/* See MUTE_CHANNEL_AT: fd 3 becomes an end of an idle socket pair; the channel is kept open, unread. */
+static void *mute_channel(void *unused) {
+    (void)unused;
+    const struct timespec wait = {0, 200 * 1000000L};
+    nanosleep(&wait, NULL);
+    int idle[2];
+    if (dup(3) < 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, idle) != 0) return NULL;
+    dup2(idle[0], 3);
+    return NULL;
+}
+#endif
+
 #if defined(FORK_AT) || defined(NEIGHBOURS_AT)
 /* The child FORK_AT started, if any. */
 static pid_t forked_child = -1;
@@ -688,6 +704,9 @@ static void misbehave(int place) {
 #endif
 #ifdef STEAL_CHANNEL_AT
     if (place == STEAL_CHANNEL_AT) detach_thread(steal_channel, NULL);
+#endif
+#ifdef MUTE_CHANNEL_AT
+    if (place == MUTE_CHANNEL_AT) detach_thread(mute_channel, NULL);
 #endif
 #ifdef FORGE_BYE_AT
     if (place == FORGE_BYE_AT) {

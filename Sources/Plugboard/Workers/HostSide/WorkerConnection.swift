@@ -210,10 +210,13 @@ final class WorkerConnection: Sendable {
                 // behind one that runs, as long as this request may take (no timeout: a year), which
                 // then ends the worker.
                 let readsBetweenRequests = sharesConcurrentChannel.load(ordering: .relaxed)
-                try channel.send(message, requestID: request.id, patience: readsBetweenRequests ? timeout ?? .seconds(365 * 86_400) : nil)
+                try channel.send(message, requestID: request.id, patience: readsBetweenRequests ? timeout ?? .seconds(365 * 86_400) : nil,
+                                 interrupted: interrupted)
             } else {
                 try process.concurrentChannel.send(message, requestID: request.id)
             }
+        } catch .interrupted {
+            end(.interrupted)
         } catch {
             // As when a read fails: a worker that ended first (one that could not confine itself,
             // say) is reported by its own end, not as a broken channel.
