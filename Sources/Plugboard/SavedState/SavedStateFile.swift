@@ -57,7 +57,12 @@ public struct SavedStateFile: Sendable, Equatable {
         let pluginID = try field { () throws(WorkerProtocolError) in try decoder.readString("plugin id") }
         let pluginVersion = try field { () throws(WorkerProtocolError) in try decoder.readString("plugin version") }
         let savedAt = try field { () throws(WorkerProtocolError) in try decoder.readUInt64("save time") }
+        guard pluginVersion.utf8.count <= PluginDescriptor.maximumTextLength else {
+            throw .overLimit(field: "plugin version", bytes: pluginVersion.utf8.count, limit: PluginDescriptor.maximumTextLength)
+        }
         let state = try field { () throws(WorkerProtocolError) in try decoder.readBytes("state") }
+        // A plugin may count on the limit of the ABI (`PB_SAVED_STATE_MAX_SIZE`): no larger state reaches it.
+        guard state.count <= maximumStateSize else { throw .overLimit(field: "state", bytes: state.count, limit: maximumStateSize) }
         let checked = bytes.count - decoder.remaining
         let stored = try field { () throws(WorkerProtocolError) in try decoder.readUInt32("checksum") }
         guard decoder.remaining == 0 else { throw .trailingBytes(decoder.remaining) }
@@ -92,6 +97,8 @@ public enum SavedStateFileError: Error, Sendable, Equatable, CustomStringConvert
     case checksumMismatch(stored: UInt32, computed: UInt32)
     /// A valid file saved for another plugin id.
     case foreign(savedFor: String)
+    /// A field longer than any state file holds: `bytes`, where `limit` is the most.
+    case overLimit(field: String, bytes: Int, limit: Int)
 
     /// The cause, in a few words.
     public var description: String {
@@ -103,6 +110,7 @@ public enum SavedStateFileError: Error, Sendable, Equatable, CustomStringConvert
         case .checksumMismatch(let stored, let computed):
             "checksum mismatch (stored \(hex(stored)), contents give \(hex(computed))): the file is damaged"
         case .foreign(let id): "saved for another plugin, '\(id)'"
+        case .overLimit(let field, let bytes, let limit): "its \(field) is \(bytes) bytes, more than the \(limit) bytes it may have"
         }
     }
 

@@ -17,6 +17,10 @@ final class SavedStateKeeper {
     private let log: PluginHost.LogHandler
     /// Where ``restore(from:)`` took the states from, and where a library that leaves a running host saves them.
     private(set) var store: SavedStateStore?
+    /// The plugins whose state file a restore found unusable: before a state of one is written, that
+    /// file is kept aside (``SavedStateStore/setAside(_:)``), so a file this host could not use, from a
+    /// newer host, damaged or unreadable for now, is not lost to the state of a plugin that started without it.
+    private var unusable: Set<PluginID> = []
 
     /// A keeper of `registry`'s plugins' states, calling them through `callSite` and, in workers, `workers`.
     init(registry: PluginRegistry, callSite: PluginCallSite, workers: WorkerSupervisor, log: @escaping PluginHost.LogHandler) {
@@ -65,6 +69,7 @@ final class SavedStateKeeper {
             switch lookup(id) {
             case .none: continue
             case .unusable(let problem):
+                unusable.insert(id)
                 entries.append(.init(plugin: id, outcome: .noState, bytes: nil, warning: "unusable state file \(problem)"))
                 continue
             case .found(let found): file = found
@@ -107,9 +112,18 @@ final class SavedStateKeeper {
         var entries: [SavedStateReport.Entry] = []
         for file in captured.files {
             let id = PluginID(unchecked: file.pluginID)
+            var setAside: String?
             do {
+                if unusable.contains(id) {
+                    do {
+                        setAside = "the unusable state file it started without was kept as '\(try store.setAside(id))'"
+                    } catch where error.reason == .notFound {
+                        // Gone meanwhile: nothing to keep.
+                    }
+                    unusable.remove(id)
+                }
                 try store.save(file, for: id)
-                entries.append(.init(plugin: id, outcome: .saved, bytes: file.state.count, warning: nil))
+                entries.append(.init(plugin: id, outcome: .saved, bytes: file.state.count, warning: setAside))
             } catch {
                 entries.append(.init(plugin: id, outcome: .kept, bytes: nil,
                                      warning: "cannot write the state file '\(store.path(of: id))': \(error); the previous state is kept"))

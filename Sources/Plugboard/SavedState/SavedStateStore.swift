@@ -33,15 +33,14 @@ public struct SavedStateStore: Sendable {
     public func load(_ id: PluginID) -> SavedStateLookup {
         let bytes: [UInt8]
         do {
-            // No state file is larger than its largest state with the longest header: refuse a huge
-            // file before reading it into memory.
-            if let size = size(of: id), size > SavedStateFile.maximumFileSize {
-                return .unusable(SavedStateProblem(path: path(of: id), cause:
-                    "\(size) bytes, larger than any state file (at most \(SavedStateFile.maximumFileSize))"))
-            }
-            bytes = try facade.readBytes(name(of: id), in: .library)
+            // No state file is larger than its largest state with the longest header: a larger one is
+            // refused as it is read, through the descriptor read (it may grow, or be replaced, meanwhile).
+            bytes = try facade.readBytes(name(of: id), in: .library, atMost: Int(SavedStateFile.maximumFileSize))
         } catch where error.reason == .notFound {
             return .none
+        } catch where error.reason == .tooLarge(limit: Int(SavedStateFile.maximumFileSize)) {
+            return .unusable(SavedStateProblem(path: path(of: id), cause:
+                "larger than any state file (at most \(SavedStateFile.maximumFileSize) bytes)"))
         } catch {
             return .unusable(SavedStateProblem(path: path(of: id), cause: error.description))
         }
@@ -54,15 +53,6 @@ public struct SavedStateStore: Sendable {
         }
     }
 
-    /// The size of `id`'s state file by `lstat`, nil when it cannot be had (the facade's read then
-    /// says why). Only a size: the bytes are read through the facade, which refuses symbolic links;
-    /// the facade's own `attributes` would also look up the owner's name, most of a restore's time.
-    private func size(of id: PluginID) -> UInt64? {
-        var status = stat()
-        guard (try? systemCall { lstat(path(of: id), &status) }) != nil else { return nil }
-        return UInt64(max(0, status.st_size))
-    }
-
     /// Stores `file` for its plugin, replacing the previous one atomically (creating
     /// `Library` and its folder when missing).
     public func save(_ file: SavedStateFile, for id: PluginID) throws(FileFacadeError) {
@@ -73,6 +63,22 @@ public struct SavedStateStore: Sendable {
             try facade.container.createDirectories()
             try facade.writeBytes(bytes, to: name(of: id), in: .library, overwrite: true, createIntermediateDirectories: true)
         }
+    }
+
+    /// The name in `Library` under which ``setAside(_:)`` keeps `id`'s state file.
+    public func asideName(of id: PluginID) -> String {
+        name(of: id) + Self.asideSuffix
+    }
+
+    /// Ends the name of a state file kept aside (not a `*.state` file: no listing or removal takes it).
+    public static let asideSuffix = ".unusable"
+
+    /// Renames `id`'s state file to ``asideName(of:)``, replacing one kept aside before, so that the
+    /// next state saved for `id` destroys nothing that a later host, or a person, could still read
+    /// (a file from a newer host, a damaged one, one this host could not read). Returns its new path.
+    public func setAside(_ id: PluginID) throws(FileFacadeError) -> String {
+        try facade.rename(name(of: id), in: .library, to: id.rawValue + Self.fileExtension + Self.asideSuffix, overwrite: true)
+        return facade.container.path(of: .library) + "/" + asideName(of: id)
     }
 
     /// Removes `id`'s state file; a missing one is an error (`notFound`).

@@ -54,6 +54,21 @@ import Testing
         #expect(throws: SavedStateFileError.unknownFormat(2)) { try SavedStateFile.decode(bytes) }
     }
 
+    /// A file may hold no more than a plugin may save: a plugin that counts on `PB_SAVED_STATE_MAX_SIZE`,
+    /// or on the longest version a descriptor has, never gets more.
+    @Test func aFieldOverItsLimitIsRefused() {
+        let limit = SavedStateFile.maximumStateSize
+        let large = SavedStateFile(pluginID: "a.b", pluginVersion: "1", savedAtNanoseconds: 0, state: [UInt8](repeating: 7, count: limit + 1))
+        #expect(throws: SavedStateFileError.overLimit(field: "state", bytes: limit + 1, limit: limit)) { try SavedStateFile.decode(large.encoded()) }
+        let longest = SavedStateFile(pluginID: "a.b", pluginVersion: String(repeating: "v", count: PluginDescriptor.maximumTextLength),
+                                     savedAtNanoseconds: 0, state: [UInt8](repeating: 7, count: limit))
+        #expect(throws: Never.self) { try SavedStateFile.decode(longest.encoded()) }
+        let version = SavedStateFile(pluginID: "a.b", pluginVersion: String(repeating: "v", count: PluginDescriptor.maximumTextLength + 1),
+                                     savedAtNanoseconds: 0, state: [])
+        #expect(throws: SavedStateFileError.overLimit(field: "plugin version", bytes: PluginDescriptor.maximumTextLength + 1,
+                                                      limit: PluginDescriptor.maximumTextLength)) { try SavedStateFile.decode(version.encoded()) }
+    }
+
     @Test func randomBytesAfterTheMagicNeverCrash() {
         var generator = SystemRandomNumberGenerator()
         let magic = Array("PBSTATE".utf8) + [0]

@@ -150,6 +150,12 @@ import Testing
         #expect(warning.contains(path) && warning.contains(cause), "\(warning)")
         #expect(Self.logs(result, of: Self.counter) == ["count 1"], "started without state: \(result.output)")
         #expect(try Self.shownState(workspace, Self.counter) == "count 1", "the save replaced the unusable file")
+        // The file it could not use was kept aside, as it was, before the new state was written.
+        let aside = path + SavedStateStore.asideSuffix
+        let kept = try Data(contentsOf: URL(fileURLWithPath: aside))
+        #expect(damage == "huge" ? kept.count == 17 * 1024 * 1024 + 1 : [UInt8](kept) == bytes, "\(kept.count) bytes kept aside")
+        let saved = try Self.entries(result, "save").first { $0.plugin.rawValue == Self.counter }
+        #expect(saved?.warning?.contains("was kept as '\(aside)'") == true, "\(result.output)")
     }
 
     /// A valid state file saved for `com.example.other`, written with the format of the host (through a run).
