@@ -62,6 +62,8 @@ final class PluginRegistry {
     /// What waits for the calls to end (``afterCalls(_:)``), in order. Not checked for exclusive
     /// access at run time, as ``callsUnderWay`` is not.
     @exclusivity(unchecked) private var deferred: [() -> Void] = []
+    /// Whether ``finishCalls()`` runs the work that waited (which may start and end calls of its own).
+    private var isFinishing = false
 
     /// Makes room for `count` more plugins, so that adding them grows no table (a load of many
     /// libraries knows about how many come).
@@ -223,14 +225,21 @@ final class PluginRegistry {
         deferred.append(work)
     }
 
-    /// Lets the rosters retired during the calls go and runs the work that waited; out of line, so
-    /// that the events, which inline ``endCalls()``, stay small.
+    /// Lets the rosters retired during the calls go and runs the work that waited, and the work that
+    /// work leaves in turn (its own calls end inside it): one piece after another, never one inside
+    /// another, so a chain of them (a restarted worker restored, which fails and restarts again) takes
+    /// no stack. Out of line, so that the events, which inline ``endCalls()``, stay small.
     @inline(never)
     private func finishCalls() {
         retired = []
-        let work = deferred
-        deferred = []
-        work.forEach { $0() }
+        guard !isFinishing else { return }
+        isFinishing = true
+        defer { isFinishing = false }
+        while !deferred.isEmpty {
+            let work = deferred
+            deferred = []
+            work.forEach { $0() }
+        }
     }
 
     /// What ``prepare()`` does when the plugins changed.

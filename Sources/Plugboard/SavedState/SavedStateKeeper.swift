@@ -39,8 +39,15 @@ final class SavedStateKeeper {
     /// Gives the plugins of a restarted worker their saved state back (a plugin of the saved-state
     /// concern restarts without its memory otherwise, and would save that empty memory over the
     /// state of the previous run at will-terminate); each outcome is one log line. Nothing before
-    /// a ``restore(from:)``.
+    /// a ``restore(from:)``. Once no operation calls plugins (before the next event): a worker that
+    /// failed in a call, `restore_state` among them, is restored after that call, not inside it, so
+    /// a state that makes its plugin fail again and again uses up the restarts one after another.
     func restoreRestarted(_ plugins: Set<PluginID>) {
+        registry.afterCalls { [weak self] in self?.restoreNow(plugins) }
+    }
+
+    /// What ``restoreRestarted(_:)`` does, now.
+    private func restoreNow(_ plugins: Set<PluginID>) {
         guard let store else { return }
         for entry in restore(only: plugins, from: store.load).entries {
             let what = switch entry.outcome {

@@ -68,6 +68,27 @@ import Testing
         #expect(borrowed == nil)
     }
 
+    /// Work that waits for the calls to end and that calls plugins itself (a restarted worker's
+    /// restore) leaves its own waiting work to run after it, not inside it: a chain of them takes no stack.
+    @Test func workThatWaitedRunsOneAfterAnotherNeverInside() {
+        let registry = PluginRegistry()
+        var order: [String] = []
+        func chain(_ step: Int) {
+            order.append("start \(step)")
+            registry.startCalls()
+            if step < 3 { registry.afterCalls { chain(step + 1) } }
+            registry.endCalls()
+            order.append("end \(step)")
+        }
+        registry.startCalls()
+        registry.afterCalls { chain(1) }
+        #expect(order.isEmpty, "waits while a call is under way")
+        registry.endCalls()
+        #expect(order == ["start 1", "end 1", "start 2", "end 2", "start 3", "end 3"])
+        registry.afterCalls { order.append("now") }
+        #expect(order.last == "now", "runs at once when no call is under way")
+    }
+
     @Test func aReportReadsItsCallsAfterItsHostIsGone() throws {
         let log = CallLog()
         var host: PluginHost? = PluginHost()
