@@ -144,6 +144,9 @@ struct RunCommand: ParsableCommand {
                 throw ValidationError("the events file \(quoted: eventsPath) is a directory")
             }
         }
+        let inputs = [("the events file", eventsPath == "-" ? nil : eventsPath), ("the policy file", decorators.policy.path)]
+        try pictures.refuseOverwriting(inputs: inputs.compactMap { what, path in path.map { (what, $0) } },
+                                       pluginFolders: search.searchPath.directories.map(\.path))
         do {
             try JSONSyntax.check(launchOptions, top: .object, refusingDuplicateKeys: true)
         } catch {

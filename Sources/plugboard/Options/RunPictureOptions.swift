@@ -33,7 +33,44 @@ struct RunPictureOptions: ParsableArguments {
             guard stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
                 throw ValidationError("\(option) \(quoted: path): the folder \(quoted: folder) does not exist or is not a folder")
             }
+            if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+                throw ValidationError("\(option) \(quoted: path) is a folder; it takes a file's path")
+            }
         }
+        if let traceFile, let svgFile, Self.place(of: traceFile) == Self.place(of: svgFile)
+            || Self.identity(traceFile).map({ $0 == Self.identity(svgFile) }) == true {
+            throw ValidationError("--trace-file and --svg name the same file, \(quoted: svgFile): one would replace the other")
+        }
+    }
+
+    /// Refuses a picture file that is one of the run's `inputs` (what each is, and its path) or lies
+    /// in one of the `pluginFolders`: written when the run ends, it would replace a file the run read,
+    /// or put a file among the plugins. Compared by device and inode, however the paths are written.
+    func refuseOverwriting(inputs: [(what: String, path: String)], pluginFolders: [String]) throws {
+        for (option, path) in [("--trace-file", traceFile), ("--svg", svgFile)] {
+            guard let path else { continue }
+            if let output = Self.identity(path), let input = inputs.first(where: { Self.identity($0.path) == output }) {
+                throw ValidationError("\(option) \(quoted: path) is \(input.what); the picture would replace it")
+            }
+            let folder = Self.identity(WorkingDirectory.folder(holding: path))
+            if let plugins = pluginFolders.first(where: { Self.identity($0) == folder }) {
+                throw ValidationError("\(option) \(quoted: path) is in the plugin folder \(quoted: plugins); write it elsewhere")
+            }
+        }
+    }
+
+    /// Where `path` names a file: its folder's device and inode and its last component, so two
+    /// spellings of one folder name one place whether the file exists yet or not.
+    private static func place(of path: String) -> String {
+        let folder = WorkingDirectory.folder(holding: path)
+        let leaf = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
+        return (identity(folder).map { "\($0)" } ?? folder) + "/" + leaf
+    }
+
+    /// The device and inode of the file at `path`, links followed; nil when there is none.
+    private static func identity(_ path: String) -> [UInt64]? {
+        var status = stat()
+        return stat(path, &status) == 0 ? [UInt64(status.st_dev), UInt64(status.st_ino)] : nil
     }
 
     /// Writes the pictures of `recording`, a picture asked for on standard output to `standardOutput`

@@ -41,6 +41,14 @@ import Testing
         // A picture's folder is checked before the run, not when the picture is written at its end.
         UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--trace-file", "PLUGINS/missing/t.json"],
                   words: ["--trace-file '", "/missing/t.json': the folder '", "/missing' does not exist or is not a folder"]),
+        // A picture never replaces a file the run reads, lands among the plugins, or replaces the other picture.
+        UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--events", "PLUGINS/app.so", "--trace-file", "PLUGINS/../plugins/app.so"],
+                  words: ["--trace-file '", "app.so' is the events file; the picture would replace it"]),
+        UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--svg", "PLUGINS/launch.svg"],
+                  words: ["--svg '", "launch.svg' is in the plugin folder '", "write it elsewhere"]),
+        UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--trace-file", "PLUGINS/../t.json", "--svg", "PLUGINS/.././t.json"],
+                  words: ["--trace-file and --svg name the same file"]),
+        UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--trace-file", "PLUGINS"], words: ["is a folder; it takes a file's path"]),
         // A negative number is a value to refuse, not an unknown option; one too small to tell from
         // 0 does not turn the timeout off.
         UsageCase(arguments: ["run", "--plugin-dir", "PLUGINS", "--call-timeout", "-1"],

@@ -181,13 +181,14 @@ import Testing
         #expect(result.errorOutput.contains("--trace-file '\(missing)': the folder '\(workspace.root.file("missing"))' does not exist"),
                 "\(result.errorOutput)")
         #expect(!result.output.contains("will-finish-launching"), "\(result.output)")
-        // A directory in the file's place: refused when the run ends, and nothing is left beside it.
+        // A directory in the file's place: refused before anything runs too, and nothing is left beside it.
         let occupied = workspace.root.file("occupied")
         try FileManager.default.createDirectory(atPath: occupied + "/inside", withIntermediateDirectories: true)
         let blocked = try CLI.run(["run", "--isolation", isolation, "--plugin-dir", workspace.plugins,
                                    "--container", workspace.root.file("container"), "--svg", occupied])
-        #expect(blocked.status == 74)
-        #expect(blocked.output.contains("cannot write the SVG file '\(occupied)'"), "\(blocked.output)")
+        #expect(blocked.status == 64)
+        #expect(blocked.errorOutput.contains("--svg '\(occupied)' is a folder; it takes a file's path"), "\(blocked.errorOutput)")
+        #expect(!blocked.output.contains("will-finish-launching"), "\(blocked.output)")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: workspace.root.path).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
