@@ -58,17 +58,36 @@ struct PlugboardCommand: ParsableCommand {
     /// "Unexpected argument"): an option, a command or `help` pass.
     private static func unknownCommand() -> String? {
         guard let first = CommandLine.arguments.dropFirst().first, !first.hasPrefix("-") else { return nil }
+        if first == "help" { return unknownHelpTopic() }
         let names = configuration.subcommands.map { $0.configuration.commandName ?? "" }
-        guard !names.contains(first), first != "help" else { return nil }
+        guard !names.contains(first) else { return nil }
         return "there is no command \(quoted: first); the commands are \(names.joined(separator: ", ")) "
             + "('plugboard help COMMAND' describes one)"
+    }
+
+    /// The usage error for `help` followed by a word that names no command there (ArgumentParser
+    /// shows the help of the command before it, and succeeds).
+    private static func unknownHelpTopic() -> String? {
+        var subcommands = configuration.subcommands
+        var path = "plugboard"
+        for word in CommandLine.arguments.dropFirst(2) where !word.hasPrefix("-") {
+            let names = subcommands.map { $0.configuration.commandName ?? "" }
+            guard let index = names.firstIndex(of: word) else {
+                return names.isEmpty ? "'\(path)' has no commands, so no \(quoted: word)"
+                    : "'\(path)' has no command \(quoted: word); its commands are \(names.joined(separator: ", "))"
+            }
+            subcommands = subcommands[index].configuration.subcommands
+            path += " " + word
+        }
+        return nil
     }
 
     /// The usage error for the first argument that is not UTF-8, if one is not: Swift hands every
     /// argument over as text, its bad bytes repaired with U+FFFD, so such a path would name
     /// another file (or none) and such a value would be silently changed.
     private static func notUTF8Argument() -> String? {
-        for index in 1..<Int(CommandLine.argc) {
+        // A stride, not a range: a process started with no argument at all (argc 0) has none to check.
+        for index in stride(from: 1, to: Int(CommandLine.argc), by: 1) {
             guard let argument = CommandLine.unsafeArgv[index], String(validatingCString: argument) == nil else { continue }
             let shown = String(decoding: UnsafeRawBufferPointer(start: argument, count: strlen(argument)), as: UTF8.self)
             return "argument \(index), \(quoted: shown) (shown with U+FFFD), is not UTF-8: plugboard takes paths and values as UTF-8 text"

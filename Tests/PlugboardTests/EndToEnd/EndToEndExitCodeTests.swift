@@ -68,6 +68,9 @@ import Testing
         UsageCase(arguments: ["list", "--bogus"], words: ["Unknown option", "--bogus"]),
         UsageCase(arguments: ["inspect"], words: ["Missing expected argument"]),
         UsageCase(arguments: ["frobnicate"], words: ["there is no command 'frobnicate'; the commands are run, call, list"]),
+        UsageCase(arguments: ["help", "frobnicate"], words: ["'plugboard' has no command 'frobnicate'; its commands are run, call, list"]),
+        UsageCase(arguments: ["help", "state", "bogus"], words: ["'plugboard state' has no command 'bogus'; its commands are ls"]),
+        UsageCase(arguments: ["help", "run", "bogus"], words: ["'plugboard run' has no commands, so no 'bogus'"]),
     ]
 
     @Test(arguments: usageCases)
