@@ -67,6 +67,10 @@ struct BlameCommand: ParsableCommand {
         } catch {
             throw fail("\(quoted: traceFile) is not a trace written by plugboard run --trace-file: \(Self.explain(error))")
         }
+        if let (index, field) = Self.timeOutOfRange(in: trace) {
+            throw fail("\(quoted: traceFile) is not a trace written by plugboard run --trace-file: traceEvents[\(index)].\(field) is "
+                       + "not a number of microseconds from 0 to \(Self.longestTime) (a century)")
+        }
         let slowestFirst = PluginTimeline.all(in: trace).sorted {
             ($0.totalMicroseconds, $1.plugin) > ($1.totalMicroseconds, $0.plugin)
         }
@@ -85,6 +89,20 @@ struct BlameCommand: ParsableCommand {
                 console.line(ControlCharacters.escaped(line))
             }
         }
+    }
+
+    /// The most microseconds a `ts` or `dur` may say: a century, so that no sum of them overflows.
+    static let longestTime = 3_155_760_000_000_000.0
+
+    /// The index and field of the first event whose `ts` or `dur` is negative, not finite, or longer
+    /// than ``longestTime``; nil when every time is one a run could have.
+    private static func timeOutOfRange(in trace: ChromeTrace) -> (Int, String)? {
+        let inRange = { (time: Double) in time >= 0 && time <= longestTime }
+        for (index, event) in trace.traceEvents.enumerated() {
+            if !inRange(event.ts) { return (index, "ts") }
+            if let duration = event.dur, !inRange(duration) { return (index, "dur") }
+        }
+        return nil
     }
 
     /// The largest trace read, 1 GiB: a pipe without end is refused, not read until memory runs

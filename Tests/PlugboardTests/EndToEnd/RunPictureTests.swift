@@ -162,6 +162,15 @@ import Testing
         let wrong = try CLI.run(["blame", workspace.root.file("wrong.json")])
         #expect(wrong.status == 1 && wrong.errorOutput.contains("at traceEvents[0].name: Expected to decode String but found number"),
                 "\(wrong.errorOutput)")
+        // Times no run has (their sum would be infinite, which no JSON number says) are refused, named.
+        let span = #"{"name": "com.example.x will-finish-launching", "cat": "call", "ph": "X", "ts": 0, "dur": 1e308, "pid": 1, "tid": 2, "#
+            + #""args": {"plugin": "com.example.x", "event": "will-finish-launching"}}"#
+        try workspace.root.write("huge.json", #"{"displayTimeUnit": "ms", "traceEvents": ["# + span + ", " + span + "]}")
+        for arguments in [["blame", workspace.root.file("huge.json")], ["blame", workspace.root.file("huge.json"), "--json"]] {
+            let huge = try CLI.run(arguments)
+            #expect(huge.status == 1 && huge.errorOutput.contains("traceEvents[0].dur is not a number of microseconds from 0 to"),
+                    "\(huge.output)\(huge.errorOutput)")
+        }
         // A device is refused unread (a pipe is read, up to the longest trace).
         let endless = try CLI.run(["blame", "/dev/zero"])
         #expect(endless.status == 1)
