@@ -185,7 +185,6 @@ public final class WorkerChannel: Sendable {
         }
     }
 
-    /// Waits, at most `limit`, until the socket takes bytes again; throws `timedOut` when it does not.
     /// How often a send that waits for the peer asks whether to give up.
     public static let interruptionCheckInterval: Duration = .milliseconds(100)
 

@@ -55,7 +55,7 @@ struct PlugboardCommand: ParsableCommand {
     }
 
     /// The usage error for a first argument that names no command (ArgumentParser's own says
-    /// "Unexpected argument"): an option, a command or `help` pass.
+    /// "Unexpected argument"): an option or a command passes, and `help` with the commands it names.
     private static func unknownCommand() -> String? {
         guard let first = CommandLine.arguments.dropFirst().first, !first.hasPrefix("-") else { return nil }
         if first == "help" { return unknownHelpTopic() }

@@ -70,11 +70,16 @@ public struct LibraryChange: Sendable, Codable {
     var tookLibrary: Bool { kind == .joined || kind == .reloaded }
 
     /// What a pass reports for a library it tried once more (`retry`, a reload of the file this change
-    /// loaded, or a join) after this change. A retry that failed leaves what this change did as it was:
-    /// this change stands, with the retry's failure among its warnings. One that succeeded is this
-    /// change carried on: its kind and old version are this change's, its states and warnings both's.
+    /// loaded, or a join) after this change, taking both tries' time. A retry that failed leaves what
+    /// this change did as it was: this change stands, with the retry's failure among its warnings. One
+    /// that succeeded is this change carried on: its kind and old version are this change's, its
+    /// states and warnings both's. After a change that did not take the library, the retry is what happened.
     func followed(by retry: LibraryChange) -> LibraryChange {
-        guard tookLibrary else { return retry }
+        guard tookLibrary else {
+            var retried = retry
+            retried.nanoseconds = nanoseconds &+ retry.nanoseconds
+            return retried
+        }
         guard retry.tookLibrary else {
             var kept = self
             kept.warnings.append("tried again: \(retry.sentence)")

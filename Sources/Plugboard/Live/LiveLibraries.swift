@@ -108,7 +108,7 @@ final class LiveLibraries {
             change.nanoseconds = MonotonicClock.now() &- start
             return change
         }
-        let replaced = loader.loaded.workers(loadedFrom: path).filter { $0 !== staged.connection && $0.ending == nil }
+        let replaced = loader.loaded.workers(loadedFrom: path).filter { $0 !== staged.connection }
         registry.removeAll(from: .library(path: path))
         switchTo(staged)
         change.plugins = staged.ids
@@ -137,7 +137,7 @@ final class LiveLibraries {
         change.plugins = old.map(\.descriptor.id)
         let captured = savedState.capture(only: Set(change.plugins))
         if let store = savedState.store { change.states.append(savedState.write(captured, to: store)) }
-        let leaving = loader.loaded.workers(loadedFrom: path).filter { $0.ending == nil }
+        let leaving = loader.loaded.workers(loadedFrom: path)
         registry.removeAll(from: .library(path: path))
         change.warnings = loader.retire(leaving)
         change.nanoseconds = MonotonicClock.now() &- start
@@ -165,6 +165,7 @@ final class LiveLibraries {
     /// often as the host allows, whatever an earlier version of the library used.
     private func switchTo(_ staged: StagedLibrary) {
         loader.loaded.forgetRestarts(of: staged.report.path)
+        savedState.noteUnusable(staged.savedState.unusable)
         do {
             try registry.adopt(staged.registry)
         } catch {

@@ -3,7 +3,7 @@
 struct HostLibraries {
     /// The libraries this host holds, in load order.
     private var libraries: [LoadedLibrary] = []
-    /// The workers this host started, in load order, until ``removeAll()``.
+    /// The workers this host started, in load order, until ``removeAll()`` or ``forget(_:)``.
     private var workers: [WorkerConnection] = []
     /// Workers started ahead for the files about to be loaded, by path (see ``prestart(_:for:)``).
     private var prestarted: [String: WorkerConnection] = [:]

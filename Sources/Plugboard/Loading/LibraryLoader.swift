@@ -454,7 +454,11 @@ final class LibraryLoader {
     @discardableResult
     func retire(_ connections: [WorkerConnection]) -> [String] {
         let failures = connections.compactMap { $0.close(timeout: workerGrace) }
-        registry.afterCalls { [weak self] in self?.loaded.forget(connections) }
+        registry.afterCalls { [weak self] in
+            // The rosters are made anew first: no old one, with its unretained reach, outlives them.
+            self?.registry.prepare()
+            self?.loaded.forget(connections)
+        }
         return failures
     }
 

@@ -20,7 +20,7 @@ final class SavedStateKeeper {
     /// The plugins whose state file a restore found unusable: before a state of one is written, that
     /// file is kept aside (``SavedStateStore/setAside(_:)``), so a file this host could not use, from a
     /// newer host, damaged or unreadable for now, is not lost to the state of a plugin that started without it.
-    private var unusable: Set<PluginID> = []
+    private(set) var unusable: Set<PluginID> = []
 
     /// A keeper of `registry`'s plugins' states, calling them through `callSite` and, in workers, `workers`.
     init(registry: PluginRegistry, callSite: PluginCallSite, workers: WorkerSupervisor, log: @escaping PluginHost.LogHandler) {
@@ -34,6 +34,12 @@ final class SavedStateKeeper {
     func restore(from store: SavedStateStore) -> SavedStateReport {
         self.store = store
         return restore(only: nil, from: store.load)
+    }
+
+    /// Takes over `plugins` as plugins whose state file a restore found unusable (a staged library's,
+    /// restored by a keeper of its own, once the host switches to it).
+    func noteUnusable(_ plugins: Set<PluginID>) {
+        unusable.formUnion(plugins)
     }
 
     /// Gives the plugins of a restarted worker their saved state back (a plugin of the saved-state
@@ -124,16 +130,23 @@ final class SavedStateKeeper {
                 if unusable.contains(id) {
                     do {
                         setAside = "the unusable state file it started without was kept as '\(try store.setAside(id))'"
-                    } catch where error.reason == .notFound {
-                        // Gone meanwhile: nothing to keep.
+                    } catch {
+                        switch error.reason {
+                        case .notFound: break  // Gone meanwhile: nothing to keep.
+                        case .invalidName:
+                            // An id so long that no name is left for the copy: the file is replaced, as before.
+                            setAside = "the unusable state file it started without could not be kept aside (\(error)), and was replaced"
+                        default: throw error
+                        }
                     }
                     unusable.remove(id)
                 }
                 try store.save(file, for: id)
                 entries.append(.init(plugin: id, outcome: .saved, bytes: file.state.count, warning: setAside))
             } catch {
+                let kept = setAside.map { "; " + $0 } ?? "; the previous state is kept"
                 entries.append(.init(plugin: id, outcome: .kept, bytes: nil,
-                                     warning: "cannot write the state file '\(store.path(of: id))': \(error); the previous state is kept"))
+                                     warning: "cannot write the state file '\(store.path(of: id))': \(error)" + kept))
             }
         }
         return SavedStateReport(operation: .save, entries: entries + captured.entries)

@@ -37,8 +37,8 @@ struct RunPictureOptions: ParsableArguments {
                 throw ValidationError("\(option) \(quoted: path) is a folder; it takes a file's path")
             }
         }
-        if let traceFile, let svgFile, Self.place(of: traceFile) == Self.place(of: svgFile)
-            || Self.identity(traceFile).map({ $0 == Self.identity(svgFile) }) == true {
+        if let traceFile, let svgFile, Self.replaceable(traceFile),
+           Self.place(of: traceFile) == Self.place(of: svgFile) || Self.identity(traceFile).map({ $0 == Self.identity(svgFile) }) == true {
             throw ValidationError("--trace-file and --svg name the same file, \(quoted: svgFile): one would replace the other")
         }
     }
@@ -48,7 +48,7 @@ struct RunPictureOptions: ParsableArguments {
     /// or put a file among the plugins. Compared by device and inode, however the paths are written.
     func refuseOverwriting(inputs: [(what: String, path: String)], pluginFolders: [String]) throws {
         for (option, path) in [("--trace-file", traceFile), ("--svg", svgFile)] {
-            guard let path else { continue }
+            guard let path, Self.replaceable(path) else { continue }
             if let output = Self.identity(path), let input = inputs.first(where: { Self.identity($0.path) == output }) {
                 throw ValidationError("\(option) \(quoted: path) is \(input.what); the picture would replace it")
             }
@@ -57,6 +57,13 @@ struct RunPictureOptions: ParsableArguments {
                 throw ValidationError("\(option) \(quoted: path) is in the plugin folder \(quoted: plugins); write it elsewhere")
             }
         }
+    }
+
+    /// Whether a picture written to `path` replaces what is there: a regular file, or nothing yet.
+    /// A FIFO, a device or a terminal (`/dev/stdout`) is written through, in place (`OutputFile`).
+    private static func replaceable(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) != 0 || status.st_mode & S_IFMT == S_IFREG
     }
 
     /// Where `path` names a file: its folder's device and inode and its last component, so two

@@ -11,13 +11,8 @@ import Testing
     @Test func aWorkerThatStopsReadingIsEndedAndTheRunGoesOn() throws {
         let workspace = try Workspace("worker-stall")
         defer { workspace.remove() }
-        try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["STEAL_CHANNEL_AT=AT_WILL_FINISH"])
-        let process = try LiveProcess(try CLI.binary(), ["run", "--isolation", "process", "--call-timeout", "60",
-                                                         "--plugin-dir", workspace.plugins, "--container", workspace.root.file("box"),
-                                                         "--events", "-"])
+        let process = try Self.launched(in: workspace, "STEAL_CHANNEL_AT=AT_WILL_FINISH", callTimeout: "60")
         defer { process.stop() }
-        try #require(process.waitForOutput(containing: "did-finish-launching → ", timeout: .seconds(60)),
-                     "the launch never finished:\n\(process.output)")
         // The plugin's thread takes the channels 200 ms after will-finish-launching; the replies stall
         // the concurrent channel within milliseconds of that. The call comes 2 s later, within the stall.
         usleep(2_000_000)
@@ -37,13 +32,8 @@ import Testing
     @Test func aSendToAWorkerThatReadsNothingStopsAtSIGINT() throws {
         let workspace = try Workspace("worker-mute")
         defer { workspace.remove() }
-        try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["MUTE_CHANNEL_AT=AT_WILL_FINISH"])
-        let process = try LiveProcess(try CLI.binary(), ["run", "--isolation", "process", "--call-timeout", "0",
-                                                         "--plugin-dir", workspace.plugins, "--container", workspace.root.file("box"),
-                                                         "--events", "-"])
+        let process = try Self.launched(in: workspace, "MUTE_CHANNEL_AT=AT_WILL_FINISH", callTimeout: "0")
         defer { process.stop() }
-        try #require(process.waitForOutput(containing: "did-finish-launching → ", timeout: .seconds(60)),
-                     "the launch never finished:\n\(process.output)")
         // The plugin's thread takes the channel 200 ms after will-finish-launching. A URL of 4 MiB is
         // more than the socket holds: its send waits for the worker to read.
         usleep(1_000_000)
@@ -53,5 +43,19 @@ import Testing
         let exit = process.waitForExit(timeout: .seconds(10))
         #expect(!exit.timedOut, "still running 10 s after SIGINT:\n\(exit.output.suffix(2000))")
         #expect(exit.ending == .exit(128 + SIGINT), "ended with \(exit.ending)\n\(exit.output.suffix(2000))")
+    }
+
+    /// `plugboard run --events -` with the hostile plugin built with `action`, in a worker, past its
+    /// launch; the caller stops it.
+    private static func launched(in workspace: Workspace, _ action: String, callTimeout: String) throws -> LiveProcess {
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins, [action])
+        let process = try LiveProcess(try CLI.binary(), ["run", "--isolation", "process", "--call-timeout", callTimeout,
+                                                         "--plugin-dir", workspace.plugins, "--container", workspace.root.file("box"),
+                                                         "--events", "-"])
+        guard process.waitForOutput(containing: "did-finish-launching → ", timeout: .seconds(60)) else {
+            process.stop()
+            throw TestFailure("the launch never finished:\n\(process.output)")
+        }
+        return process
     }
 }

@@ -160,6 +160,43 @@ import Testing
         #expect(setting.host.loader.loaded.workers(loadedFrom: path).isEmpty)
     }
 
+    /// A library that joins a running host and finds its state file unusable starts without state;
+    /// at the host's next save, that file is kept aside before the new state is written, as it is for
+    /// a library loaded at the start.
+    @Test func aJoiningLibrarysUnusableStateFileIsKeptAside() throws {
+        let setting = try Setting(isolation: .workers(worker: TestPaths.worker))
+        defer { setting.remove() }
+        _ = setting.host.restoreState(from: setting.store)
+        let file = setting.store.path(of: PluginID(unchecked: "com.example.live"))
+        try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: file).deletingLastPathComponent().path,
+                                                withIntermediateDirectories: true)
+        try Data("not a state".utf8).write(to: URL(fileURLWithPath: file))
+        let path = try setting.drop(version: "1.0")
+        let joined = setting.host.join(libraryAt: path)
+        #expect(joined.kind == .joined && joined.states.first?.entries.first?.outcome == .noState, "\(joined.sentence)")
+        let saved = setting.host.saveState(to: setting.store)
+        #expect(saved.entries.first?.warning?.contains("was kept as '\(file + SavedStateStore.asideSuffix)'") == true, "\(saved.entries)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file + SavedStateStore.asideSuffix)) == Data("not a state".utf8))
+    }
+
+    /// A reload lets go of the workers of the old version that had failed too: crashed and
+    /// restarted, then replaced, a library leaves one worker held, not one per crash.
+    @Test func aReloadLetsGoOfTheWorkersThatFailed() throws {
+        let directory = try TemporaryDirectory("plugboard-live-failed-workers")
+        defer { directory.remove() }
+        let path = directory.file("libhostile.so")
+        let host = PluginHost(isolation: .workers(worker: TestPaths.worker), restarts: 1) { _ in }
+        defer { host.shutdown() }
+        try PluginCompiler.hostile("libhostile.so", in: directory.path, ["SEGV_AT=AT_OPEN_URL"])
+        try #require(host.loadLibrary(at: path).status == .loaded)
+        host.open(url: "a")
+        #expect(host.loader.loaded.workers(loadedFrom: path).count == 2, "the crashed worker and its restart")
+        try PluginCompiler.hostile("next.so", in: directory.path, ["LOG_AT=AT_INIT"])
+        #expect(rename(directory.file("next.so"), path) == 0)
+        #expect(host.reload(libraryAt: path).kind == .reloaded)
+        #expect(host.loader.loaded.workers(loadedFrom: path).count == 1)
+    }
+
     /// A restart brings back only the version that served. Its file was replaced by one that also
     /// registers another library's plugin id; restarted in its place after the crash, that version
     /// would take the id, which withdraws it from the library that serves it.
