@@ -3,10 +3,11 @@ import Glibc
 import Plugboard
 import Testing
 
-/// A plugin that takes its worker's channels between events and asks the host for replies nobody
-/// reads: the host gives the worker up within the stall limit, its next call to it, which the
-/// worker never reads, ends then, well before its timeout, and the run goes on (it waited for
-/// ever on the channel before, and not even SIGTERM ended it).
+/// Plugins that take their worker's channels away, so that nothing reads what the host sends. One
+/// also asks the host for replies nobody reads: the host gives the worker up within the stall limit,
+/// its next call to it ends then, well before its timeout, and the run goes on (it waited for ever on
+/// the channel before, and not even SIGTERM ended it). With no call timeout, a send that waits for
+/// the other still stops at SIGINT.
 @Suite struct WorkerStallTests {
     @Test func aWorkerThatStopsReadingIsEndedAndTheRunGoesOn() throws {
         let workspace = try Workspace("worker-stall")

@@ -121,7 +121,8 @@ import Testing
     }
 
     /// A new version gets its restarts anew: the one restart the host allows was used by the old
-    /// version's crash, and the new version's crash is restarted all the same.
+    /// version's crash, and the new version's crash is restarted all the same. The reload lets go of
+    /// the old version's workers, the one that crashed too.
     @Test func aNewVersionGetsItsRestartsAnew() throws {
         let directory = try TemporaryDirectory("plugboard-live-restarts")
         defer { directory.remove() }
@@ -132,10 +133,12 @@ import Testing
         try #require(host.loadLibrary(at: path).status == .loaded)
         host.open(url: "a")
         #expect(host.plugins.count == 1, "the old version's worker was restarted")
+        #expect(host.loader.loaded.workers(loadedFrom: path).count == 2, "the crashed worker and its restart")
         try PluginCompiler.hostile("next.so", in: directory.path, ["SEGV_AT=AT_OPEN_URL", "LOG_AT=AT_INIT"])
         #expect(rename(directory.file("next.so"), path) == 0)
         let change = host.reload(libraryAt: path)
         #expect(change.kind == .reloaded, "\(change.sentence)")
+        #expect(host.loader.loaded.workers(loadedFrom: path).count == 1, "the new version's worker alone")
         host.open(url: "b")
         #expect(host.plugins.count == 1, "the new version's worker was restarted")
     }
@@ -177,24 +180,6 @@ import Testing
         let saved = setting.host.saveState(to: setting.store)
         #expect(saved.entries.first?.warning?.contains("was kept as '\(file + SavedStateStore.asideSuffix)'") == true, "\(saved.entries)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: file + SavedStateStore.asideSuffix)) == Data("not a state".utf8))
-    }
-
-    /// A reload lets go of the workers of the old version that had failed too: crashed and
-    /// restarted, then replaced, a library leaves one worker held, not one per crash.
-    @Test func aReloadLetsGoOfTheWorkersThatFailed() throws {
-        let directory = try TemporaryDirectory("plugboard-live-failed-workers")
-        defer { directory.remove() }
-        let path = directory.file("libhostile.so")
-        let host = PluginHost(isolation: .workers(worker: TestPaths.worker), restarts: 1) { _ in }
-        defer { host.shutdown() }
-        try PluginCompiler.hostile("libhostile.so", in: directory.path, ["SEGV_AT=AT_OPEN_URL"])
-        try #require(host.loadLibrary(at: path).status == .loaded)
-        host.open(url: "a")
-        #expect(host.loader.loaded.workers(loadedFrom: path).count == 2, "the crashed worker and its restart")
-        try PluginCompiler.hostile("next.so", in: directory.path, ["LOG_AT=AT_INIT"])
-        #expect(rename(directory.file("next.so"), path) == 0)
-        #expect(host.reload(libraryAt: path).kind == .reloaded)
-        #expect(host.loader.loaded.workers(loadedFrom: path).count == 1)
     }
 
     /// A restart brings back only the version that served. Its file was replaced by one that also
