@@ -186,7 +186,7 @@ public final class WorkerChannel: Sendable {
     }
 
     /// How often a send that waits for the peer asks whether to give up.
-    public static let interruptionCheckInterval: Duration = .milliseconds(100)
+    static let interruptionCheckInterval: Duration = .milliseconds(100)
 
     /// Waits until the peer takes bytes again: `timedOut` after `limit`, `canceled` when
     /// `interrupted` says so (asked every ``interruptionCheckInterval``).
