@@ -106,9 +106,14 @@ final class SavedStateKeeper {
         return SavedStateReport(operation: .restore, entries: entries + deniedEntries(denied))
     }
 
-    /// Asks each plugin for its state and writes it to `store`; see ``PluginHost/saveState(to:)``.
+    /// Asks each plugin for its state and writes it to `store` as soon as it is given; see
+    /// ``PluginHost/saveState(to:)``. One state is held at a time, and a save cut short (a second
+    /// signal, which ends the process at once, or a kill while a later plugin takes its time) keeps
+    /// every state written before.
     func save(to store: SavedStateStore) -> SavedStateReport {
-        write(capture(only: nil), to: store)
+        var written: [SavedStateReport.Entry] = []
+        let refused = capture(only: nil) { file in written += self.write(Captured(files: [file]), to: store).entries }
+        return SavedStateReport(operation: .save, entries: written + refused.entries)
     }
 
     /// The states plugins gave (``capture(only:)``): one file per plugin that gave one, and the report's
@@ -152,8 +157,9 @@ final class SavedStateKeeper {
         return SavedStateReport(operation: .save, entries: entries + captured.entries)
     }
 
-    /// Asks the plugins `only` names (nil: every plugin of the concern), in dispatch order, for their states.
-    func capture(only: Set<PluginID>?) -> Captured {
+    /// Asks the plugins `only` names (nil: every plugin of the concern), in dispatch order, for their
+    /// states; each state given goes to `each` at once when there is one, else into the result.
+    func capture(only: Set<PluginID>?, each: ((SavedStateFile) -> Void)? = nil) -> Captured {
         callSite.prepare(registry)
         registry.startCalls()
         defer { registry.endCalls() }
@@ -177,8 +183,9 @@ final class SavedStateKeeper {
                 captured.entries.append(.init(plugin: id, outcome: .kept, bytes: nil, warning:
                     "its state of \(bytes.count) bytes is over the limit of \(SavedStateFile.maximumStateSize); the previous state is kept"))
             case .state(let bytes):
-                captured.files.append(SavedStateFile(pluginID: id.rawValue, pluginVersion: versions[id] ?? "0",
-                                                    savedAtNanoseconds: Self.nanosecondsSince1970(), state: bytes))
+                let file = SavedStateFile(pluginID: id.rawValue, pluginVersion: versions[id] ?? "0",
+                                          savedAtNanoseconds: Self.nanosecondsSince1970(), state: bytes)
+                if let each { each(file) } else { captured.files.append(file) }
             case .restored:
                 captured.entries.append(.init(plugin: id, outcome: .kept, bytes: nil,
                                               warning: "it answered save_state without a state; the previous state is kept"))

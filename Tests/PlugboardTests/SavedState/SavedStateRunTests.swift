@@ -334,6 +334,33 @@ import Testing
         #expect(try Self.shownState(workspace, Self.counter) == "count 2", "the other library saved as usual")
     }
 
+    /// Each state is written as soon as its plugin gives it: a run killed while a later plugin takes
+    /// its time in save_state has written the states before (all were written after the last, before).
+    @Test func aStateIsWrittenBeforeTheNextPluginIsAsked() throws {
+        let workspace = try Self.workspace("written-at-once")
+        defer { workspace.remove() }
+        _ = try Self.run(workspace, "process", urls: 1)
+        try PluginCompiler.hostile("hostile.so", in: workspace.plugins, ["SAVED_STATE", "SPIN_AT=AT_SAVE_STATE", "HOSTILE_PRIORITY=-10"])
+        let mark = LeftoverProcesses.mark()
+        let process = try LiveProcess(try CLI.binary(), ["run", "--isolation", "process", "--call-timeout", "60", "--open-url", "myapp://x",
+                                                         "--plugin-dir", workspace.plugins, "--container", workspace.root.file("container"),
+                                                         "--events", "-"],
+                                      environment: TestPaths.hermeticEnvironment.merging(mark) { _, marked in marked })
+        defer { process.stop() }
+        try #require(process.waitForOutput(containing: "open-url myapp://x → ", timeout: .seconds(60)), "\(process.output)")
+        process.closeInput()
+        // Now the counter saves "count 2", then the hostile plugin spins in save_state for up to 60 s.
+        let deadline = ContinuousClock.now + .seconds(30)
+        var shown = try Self.shownState(workspace, Self.counter)
+        while shown != "count 2" && ContinuousClock.now < deadline {
+            usleep(100_000)
+            shown = try Self.shownState(workspace, Self.counter)
+        }
+        #expect(shown == "count 2", "the counter's state was not written while the next plugin saved:\n\(process.output)")
+        process.stop()
+        #expect(LeftoverProcesses.noneLeft(mark, host: process.pid), "the killed run's workers outlived it")
+    }
+
     @Test func aRestartedWorkersPluginGetsItsSavedStateBack() throws {
         let workspace = try Self.workspace("restarted-worker", counterVersion: nil)
         defer { workspace.remove() }
