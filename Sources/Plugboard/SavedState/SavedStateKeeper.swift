@@ -112,7 +112,7 @@ final class SavedStateKeeper {
     /// every state written before.
     func save(to store: SavedStateStore) -> SavedStateReport {
         var written: [SavedStateReport.Entry] = []
-        let refused = capture(only: nil) { file in written += self.write(Captured(files: [file]), to: store).entries }
+        let refused = capture(only: nil) { file in written.append(self.write(file, to: store)) }
         return SavedStateReport(operation: .save, entries: written + refused.entries)
     }
 
@@ -127,34 +127,35 @@ final class SavedStateKeeper {
 
     /// Writes the states of `captured` to `store`; a file that cannot be written keeps the previous one.
     func write(_ captured: Captured, to store: SavedStateStore) -> SavedStateReport {
-        var entries: [SavedStateReport.Entry] = []
-        for file in captured.files {
-            let id = PluginID(unchecked: file.pluginID)
-            var setAside: String?
-            do {
-                if unusable.contains(id) {
-                    do {
-                        setAside = "the unusable state file it started without was kept as '\(try store.setAside(id))'"
-                    } catch {
-                        switch error.reason {
-                        case .notFound: break  // Gone meanwhile: nothing to keep.
-                        case .invalidName:
-                            // An id so long that no name is left for the copy: the file is replaced, as before.
-                            setAside = "the unusable state file it started without could not be kept aside (\(error)), and was replaced"
-                        default: throw error
-                        }
+        SavedStateReport(operation: .save, entries: captured.files.map { write($0, to: store) } + captured.entries)
+    }
+
+    /// Writes `file` to `store` (keeping aside first a file its plugin found unusable), and says how it went.
+    private func write(_ file: SavedStateFile, to store: SavedStateStore) -> SavedStateReport.Entry {
+        let id = PluginID(unchecked: file.pluginID)
+        var setAside: String?
+        do {
+            if unusable.contains(id) {
+                do {
+                    setAside = "the unusable state file it started without was kept as '\(try store.setAside(id))'"
+                } catch {
+                    switch error.reason {
+                    case .notFound: break  // Gone meanwhile: nothing to keep.
+                    case .invalidName:
+                        // An id so long that no name is left for the copy: the file is replaced, as before.
+                        setAside = "the unusable state file it started without could not be kept aside (\(error)), and was replaced"
+                    default: throw error
                     }
-                    unusable.remove(id)
                 }
-                try store.save(file, for: id)
-                entries.append(.init(plugin: id, outcome: .saved, bytes: file.state.count, warning: setAside))
-            } catch {
-                let kept = setAside.map { "; " + $0 } ?? "; the previous state is kept"
-                entries.append(.init(plugin: id, outcome: .kept, bytes: nil,
-                                     warning: "cannot write the state file '\(store.path(of: id))': \(error)" + kept))
+                unusable.remove(id)
             }
+            try store.save(file, for: id)
+            return .init(plugin: id, outcome: .saved, bytes: file.state.count, warning: setAside)
+        } catch {
+            let kept = setAside.map { "; " + $0 } ?? "; the previous state is kept"
+            return .init(plugin: id, outcome: .kept, bytes: nil,
+                         warning: "cannot write the state file '\(store.path(of: id))': \(error)" + kept)
         }
-        return SavedStateReport(operation: .save, entries: entries + captured.entries)
     }
 
     /// Asks the plugins `only` names (nil: every plugin of the concern), in dispatch order, for their
