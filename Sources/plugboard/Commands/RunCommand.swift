@@ -35,7 +35,8 @@ struct RunCommand: ParsableCommand {
             \(ScriptLine.templates.map { "  " + $0 }.joined(separator: "\n"))
               {"event":"post","name":"com.example.network.status","payload":{"online":true}}
                 (posts a notification on the bus as "plugboard" and delivers it at once)
-            A malformed line, or one longer than 64 MiB, is reported with its line number and skipped.
+            A malformed line, or one longer than 64 MiB, is reported with its line number and skipped; \
+            the other lines run, and the run exits 65.
 
             With --isolation process (the default) each library runs in a worker process of \
             its own: what its plugins print comes back as lines attributed to the library, and \

@@ -22,6 +22,9 @@ enum ExitCodes {
     /// the others ran to the end.
     /// `call`: the function's worker did.
     static let pluginFailed = ExitCode(5)
+    /// `run`: an events line was malformed, not UTF-8 or longer than 64 MiB, and skipped; the
+    /// other lines ran (sysexits' EX_DATAERR).
+    static let eventsLineSkipped = ExitCode(65)
     /// A wrong argument or option (swift-argument-parser's validation exit code).
     static let usage = ExitCode.validationFailure
     /// Every command that prints: its output could not be written (standard output closed or full, or
@@ -36,7 +39,8 @@ enum ExitCodes {
         loaded (run); 4 plugins were asked for and a library or directory among them \
         failed to load, at the start or when it joined or changed during the run, the others ran to the end (run); 5 a plugin's worker crashed, \
         exited or timed out during the run or in deinit at shutdown, the others ran to the end \
-        (run --isolation process; before 4), or during the call (call); 64 usage error; 74 the report \
+        (run --isolation process; before 4 and 65), or during the call (call); 64 usage error; 65 an events line was malformed, \
+        not UTF-8 or too long, and skipped, the other lines ran (run; 4 before it); 74 the report \
         could not be written to standard output (every command that prints, the help too: closed, full or broken; one \
         line on standard error says so), or run's --trace-file or --svg file could not be written; 128+N interrupted by signal N (run, after \
         will-terminate reached every plugin; a second signal ends it at once, with the same code).

@@ -13,13 +13,16 @@ struct RunSession {
     let recording: RunRecording?
     /// Where the plugins' saved states live (the container's `Library/Plugboard State`).
     let states: SavedStateStore
-    /// Whether a library that joined or changed during the run failed to load: the run then
-    /// exits 4, as for one that failed at the start.
-    private let liveLoadFailed = LiveLoadFailure()
+    /// What went wrong along the run without stopping it, which its exit code says.
+    private let mishaps = Mishaps()
 
-    /// A flag the live changes set; a class, as the session's steps do not mutate it.
-    private final class LiveLoadFailure {
-        var happened = false
+    /// Flags the run's steps set; a class, as the session's steps do not mutate it.
+    private final class Mishaps {
+        /// A library that joined or changed during the run failed to load: the run exits 4, as
+        /// for one that failed at the start.
+        var liveLoadFailed = false
+        /// An events line was skipped (malformed, not UTF-8, too long): the run exits 65.
+        var lineSkipped = false
     }
 
     /// Runs load → launch → URLs → events → terminate and returns the exit code (before
@@ -56,10 +59,11 @@ struct RunSession {
             return ExitCodes.noPluginLoaded
         }
         // A library asked for that failed, at the start or when it joined or changed during the run,
-        // makes the run exit 4, after the others ran to the end.
+        // makes the run exit 4, after the others ran to the end; else a skipped events line, 65.
         let asked = searchPath.directories.contains(where: \.isExplicit)
         var codeWhenDone: ExitCode {
-            asked && (reports.contains { $0.status == .failed } || liveLoadFailed.happened) ? ExitCodes.libraryFailed : ExitCodes.success
+            if asked && (reports.contains { $0.status == .failed } || mishaps.liveLoadFailed) { return ExitCodes.libraryFailed }
+            return mishaps.lineSkipped ? ExitCodes.eventsLineSkipped : ExitCodes.success
         }
 
         show(host.restoreState(from: states))
@@ -107,11 +111,12 @@ struct RunSession {
         return codeWhenDone
     }
 
-    /// `code`, or 5 when it says the run went to its end (0, or 4: a library failed to load) and a
-    /// plugin's worker failed during the run or at shutdown, while its library's `deinit` ran.
+    /// `code`, or 5 when it says the run went to its end (0; 4, a library failed to load; 65, an events
+    /// line was skipped) and a plugin's worker failed during the run or at shutdown, while its library's `deinit` ran.
     func exitCode(_ code: ExitCode, failuresAtShutdown: [String]) -> ExitCode {
         let workerFailed = !host.failures.isEmpty || !failuresAtShutdown.isEmpty
-        return workerFailed && (code == ExitCodes.success || code == ExitCodes.libraryFailed) ? ExitCodes.pluginFailed : code
+        let wentToItsEnd = [ExitCodes.success, ExitCodes.libraryFailed, ExitCodes.eventsLineSkipped].contains(code)
+        return workerFailed && wentToItsEnd ? ExitCodes.pluginFailed : code
     }
 
     /// The last line: the exit code and why.
@@ -170,7 +175,7 @@ struct RunSession {
     /// Applies what changed in the plugin folders, and prints and records each change.
     private func apply(_ changes: LiveChanges) {
         for change in host.applyChanges(in: changes.searchPath, trust: changes.trust) {
-            if change.kind == .joinFailed || change.kind == .reloadFailed { liveLoadFailed.happened = true }
+            if change.kind == .joinFailed || change.kind == .reloadFailed { mishaps.liveLoadFailed = true }
             recording?.recordChange(change, end: MonotonicClock.now())
             json ? console.jsonLine(RunLine.change(change)) : console.lines(HumanFormat.change(change))
         }
@@ -277,7 +282,9 @@ struct RunSession {
         json ? console.jsonLine(RunLine.note(message)) : console.line("plugboard: " + message)
     }
 
+    /// Reports an events line that is skipped, and why; the run then exits 65.
     private func inputError(line: Int, _ message: String) {
+        mishaps.lineSkipped = true
         if json {
             console.jsonLine(RunLine.inputError(line: line, message: message))
         } else {

@@ -216,6 +216,32 @@ import Testing
         #expect(json.status == 4 && objects.last?.exitCode == 4, "\(json.output)")
     }
 
+    /// A skipped events line makes a run that went to its end exit 65, so a script with a typo fails;
+    /// a library that failed to load (4) and a worker that failed (5) say more, and take precedence.
+    @Test func aSkippedEventsLineExits65UnlessALibraryOrWorkerFailed() throws {
+        let workspace = try Workspace("exit65")
+        defer { workspace.remove() }
+        try workspace.plugin("good.so", EndToEndRunTests.app)
+        let events = try workspace.events([#"{"event":"memory-warnin"}"#, #"{"event":"did-become-active"}"#])
+        let arguments = ["run", "--plugin-dir", workspace.plugins, "--events", events]
+        let skipped = try CLI.run(arguments)
+        #expect(skipped.status == 65, "exit \(skipped.status)\n\(skipped.output)\n\(skipped.errorOutput)")
+        #expect(CLI.eventNames(skipped.output) == ["will-finish-launching", "did-finish-launching", "did-become-active",
+                                                   "will-terminate"], "\(skipped.output)")
+        let json = try CLI.run(arguments + ["--json"])
+        let objects = try #require(CLI.runLines(json.output), "a line is not a run line:\n\(json.output)")
+        #expect(json.status == 65 && objects.last?.exitCode == 65, "\(json.output)")
+
+        let hostile = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, ["SEGV_AT=AT_TERMINATE"])
+        let crashed = try CLI.run(arguments)
+        #expect(crashed.status == 5, "exit \(crashed.status)\n\(crashed.output)\n\(crashed.errorOutput)")
+
+        try FileManager.default.removeItem(atPath: hostile)
+        try workspace.plugin("major.so", ["FIX_ID=\"com.bad.major\"", "FIX_ABI_MAJOR=2", "FIX_TERMINATE"])
+        let failedLoad = try CLI.run(arguments)
+        #expect(failedLoad.status == 4, "exit \(failedLoad.status)\n\(failedLoad.output)\n\(failedLoad.errorOutput)")
+    }
+
     /// What `files`, `state`, `new` and the help print is never lost silently: a standard output
     /// that is full, or closed, ends the command with exit code 74 and one line naming the cause.
     @Test func aFullOrClosedStandardOutputExits74ForEveryCommandThatPrints() throws {

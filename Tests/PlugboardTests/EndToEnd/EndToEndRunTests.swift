@@ -116,7 +116,7 @@ import Testing
         let events = try workspace.events(Self.malformedScript)
 
         let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--events", events])
-        #expect(result.status == 0, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
+        #expect(result.status == 65, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
         let lines = result.output.split(separator: "\n").map(String.init)
         let errorLines = lines.filter { $0.hasPrefix("events line ") }
         try #require(errorLines.count == Self.malformedErrors.count, "\(result.output)")
@@ -147,7 +147,7 @@ import Testing
         try Data(text).write(to: URL(fileURLWithPath: events))
 
         let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--events", events])
-        #expect(result.status == 0, "exit \(result.status)\n\(result.errorOutput)")
+        #expect(result.status == 65, "exit \(result.status)\n\(result.errorOutput)")
         let errors = result.output.split(separator: "\n").filter { $0.hasPrefix("events line ") }
         #expect(errors == ["events line 2: longer than 64 MiB, the longest line read; skipped"], "\(errors)")
         #expect(CLI.eventNames(result.output) == ["will-finish-launching", "did-finish-launching", "memory-warning",
@@ -168,7 +168,7 @@ import Testing
         try Data(text).write(to: URL(fileURLWithPath: events))
 
         let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--events", events])
-        #expect(result.status == 0, "exit \(result.status)\n\(result.errorOutput)")
+        #expect(result.status == 65, "exit \(result.status)\n\(result.errorOutput)")
         let errors = result.output.split(separator: "\n").filter { $0.hasPrefix("events line ") }
         #expect(errors == ["events line 1: not UTF-8: byte 0x80 at byte 1; skipped",
                            "events line 2: not UTF-8: byte 0xC3 at byte 36; skipped",
@@ -184,7 +184,7 @@ import Testing
 
         let result = try CLI.run(["run", "--plugin-dir", workspace.plugins, "--events", "-", "--json"],
                                  input: Self.malformedScript.joined(separator: "\n"))  // no final newline
-        #expect(result.status == 0, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
+        #expect(result.status == 65, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
         let lines = try #require(CLI.runLines(result.output), "a line is not a run line:\n\(result.output)")
         let errors = lines.compactMap(\.inputError)
         try #require(errors.count == Self.malformedErrors.count, "\(result.output)")
@@ -195,7 +195,7 @@ import Testing
         #expect(lines.eventNames == ["will-finish-launching", "did-finish-launching", "memory-warning", "did-become-active",
                                      "will-terminate"],
                 "\(result.output)")
-        #expect(lines.last?.exitCode == 0)
+        #expect(lines.last?.exitCode == 65)
     }
 
     @Test func willTerminateInTheScriptEndsIt() throws {

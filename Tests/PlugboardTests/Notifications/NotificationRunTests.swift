@@ -70,7 +70,7 @@ import Testing
             #"{"event":"post","name":"com.example.script","payload":[1]}"#,
         ])
         let result = try Self.run(workspace, isolation, ["--events", events])
-        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        #expect(result.status == 65, "exit \(result.status)\n\(result.output)\n\(result.errorOutput)")
         #expect(CLI.pluginLogs(result.output).contains("com.example.listener: received com.example.script {\"k\":1} from plugboard"),
                 "\(result.output)")
         #expect(result.output.contains("    notification com.example.script  plugboard → com.example.listener"), "\(result.output)")
