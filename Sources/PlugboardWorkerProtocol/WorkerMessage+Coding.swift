@@ -81,8 +81,9 @@ extension WorkerMessage {
             encoder.append(version.major)
             encoder.append(version.minor)
             encoder.append(workerPID)
-        case .loaded(let reportJSON):
+        case .loaded(let reportJSON, let file):
             encoder.append(bytes: reportJSON)
+            file?.encode(into: &encoder)
         case .answer(let answer):
             answer.encode(into: &encoder)
         case .log(let pluginID, let level, let message):
@@ -177,7 +178,8 @@ extension WorkerMessage {
                     minor: try decoder.readUInt16("hello-reply.protocol-minor")),
                 workerPID: try decoder.readInt32("hello-reply.worker-pid"))
         case .loaded:
-            return .loaded(reportJSON: try decoder.readBytes("loaded.report"))
+            let report = try decoder.readBytes("loaded.report")
+            return .loaded(reportJSON: report, file: decoder.remaining > 0 ? try FileStamp(from: &decoder) : nil)
         case .answer:
             return .answer(try CallAnswer.decode(from: &decoder))
         case .log:

@@ -37,8 +37,10 @@ public enum WorkerMessage: Sendable, Equatable {
 
     /// Reply to `hello`: the worker's protocol version and process id.
     case helloReply(protocolVersion: WorkerProtocolVersion, workerPID: Int32)
-    /// Reply to `load`: the load report as JSON text (its schema is the host library's).
-    case loaded(reportJSON: [UInt8])
+    /// Reply to `load`: the load report as JSON text (its schema is the host library's), and the
+    /// stamp of the library file the worker checked just before its `dlopen` (since 1.9; nil when it
+    /// found none, or to an older host).
+    case loaded(reportJSON: [UInt8], file: FileStamp?)
     /// Reply to `call`: what the callback answered.
     case answer(CallAnswer)
     /// Notification: a plugin logged (`pluginID` nil for the library itself).

@@ -16,12 +16,15 @@ public struct WorkerProtocolVersion: Sendable, Hashable, CustomStringConvertible
     }
 
     /// The version this module speaks.
-    public static let current = WorkerProtocolVersion(major: 1, minor: 8)
+    public static let current = WorkerProtocolVersion(major: 1, minor: 9)
 
     /// The minor from which the host sends what a worker takes at any time (a function call while
     /// the worker's main thread is busy, the replies to the worker's own requests) on a second
     /// socket, the concurrent channel, when both sides speak it (WORKER-PROTOCOL.md).
     public static let concurrentChannelMinor: UInt16 = 7
+
+    /// The minor from which the worker's `loaded` carries the stamp of the file it checked.
+    public static let loadedFileStampMinor: UInt16 = 9
 
     /// Whether two peers, this one and `peer`, use the concurrent channel: both speak its minor.
     public func sharesConcurrentChannel(with peer: WorkerProtocolVersion) -> Bool {

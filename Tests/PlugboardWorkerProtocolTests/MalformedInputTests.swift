@@ -37,7 +37,7 @@ import Testing
     @Test func sendingAPayloadBeyondTheMaximumIsRefused() {
         let data = [UInt8](repeating: 0, count: WireFormat.maximumPayloadLength)
         let error = #expect(throws: WorkerProtocolError.self) {
-            try WorkerMessage.loaded(reportJSON: data).encodedFrame(requestID: 1)
+            try WorkerMessage.loaded(reportJSON: data, file: nil).encodedFrame(requestID: 1)
         }
         #expect(error == .frameTooLarge(length: WireFormat.maximumPayloadLength + 13, maximum: WireFormat.maximumPayloadLength))
     }
@@ -66,6 +66,9 @@ import Testing
         // completion: the result missing.
         #expect(decodeError(frame(header(0x86, requestID: 0) + [UInt8](repeating: 0, count: 12)))
             == .malformed(field: "completion.result", cause: .runsPastEnd(needed: 4, available: 0)))
+        // loaded: bytes after the report that are not a whole file stamp.
+        #expect(decodeError(frame(header(0x82) + [0, 0, 0, 0, 1, 2, 3]))
+            == .malformed(field: "loaded.file.device", cause: .runsPastEnd(needed: 8, available: 3)))
         // A length near UInt32.max cannot overflow an index.
         #expect(decodeError(frame(header(0x82) + [0xFF, 0xFF, 0xFF, 0xFF]))
             == .malformed(field: "loaded.report", cause: .runsPastEnd(needed: Int(UInt32.max), available: 0)))

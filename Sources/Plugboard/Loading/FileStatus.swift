@@ -1,5 +1,6 @@
 import Glibc
 import PlugboardSystem
+import PlugboardWorkerProtocol
 import SystemPackage
 
 /// What one `stat` of a plugin file or directory tells the loader: its
@@ -37,8 +38,14 @@ struct FileStatus: Sendable {
     /// Whether `other` is the same file, unchanged: same inode, size, modification time, owner and
     /// permissions (which the trust rule checks: a `chmod` that makes a refused file trusted is a change).
     func isSameFile(as other: FileStatus) -> Bool {
-        identity == other.identity && size == other.size && modified == other.modified && owner == other.owner
-            && permissions == other.permissions
+        stamp == other.stamp
+    }
+
+    /// What makes the file the same file, unchanged (``isSameFile(as:)``), as a worker reports it.
+    var stamp: FileStamp {
+        let (seconds, attoseconds) = modified.components
+        return FileStamp(device: identity.device, inode: identity.inode, size: UInt64(clamping: size), modifiedSeconds: seconds,
+                         modifiedNanoseconds: UInt32(clamping: attoseconds / 1_000_000_000), owner: owner, permissions: permissions)
     }
 }
 

@@ -127,7 +127,8 @@ extension LibraryLoader {
     /// Starts a new worker for the library of `failed` if it has restarts left, logs what came of it,
     /// and returns the new load's report; nil when there is no restart. The new worker, of the same
     /// executable, loads the file under the same trust rule, and only while it is the file `failed`
-    /// loaded, unchanged: a restart brings back the version that served. Another version is a live
+    /// loaded, unchanged, both when the host looks and when the new worker does (its `loaded` says
+    /// which file it found): a restart brings back the version that served. Another version is a live
     /// change (``PluginHost/reload(libraryAt:)``), with the checks a running host applies to one;
     /// restarted in its place, it could take the ids of another library's plugins, which withdraws them.
     func restart(_ failed: WorkerConnection) -> LoadReport? {
@@ -230,7 +231,7 @@ extension WorkerConnection {
         var registered: [PluginID] = []
         defer { logs.loaded(registered) }
         switch request(.load(path: path, allowInsecure: trust == .allowInsecure), timeout: timeout, interrupted: interrupted) {
-        case .success(.loaded(let json)):
+        case .success(.loaded(let json, let stamp)):
             guard let report = try? JSONDecoder().decode(LoadReport.self, from: Data(json)) else {
                 abandon("it sent a load report that does not decode")
                 return .broken(LoadFailure(.worker, "the plugin worker sent a load report that does not decode"))
@@ -240,6 +241,19 @@ extension WorkerConnection {
             guard report.path == path, report.plugins.allSatisfy({ $0.source == .library(path: path) }) else {
                 abandon("it sent a load report about another library")
                 return .broken(LoadFailure(.worker, "the plugin worker sent a load report about another library"))
+            }
+            if report.status == .loaded, let checked = file {
+                // The worker looked the path up again after the host did: a file put there meanwhile
+                // (another version dropped in) did not pass the host's checks (a restart's, a live change's).
+                guard let stamp else {
+                    guard let peerVersion, peerVersion.minor >= WorkerProtocolVersion.loadedFileStampMinor else { return .report(report) }
+                    abandon("it sent a load report without the file it loaded")
+                    return .broken(LoadFailure(.worker, "the plugin worker sent a load report without the file it loaded"))
+                }
+                guard stamp == checked.stamp else {
+                    return .report(.failed(path, LoadFailure(.scan, "the file changed while its worker started: the worker "
+                                                             + "found another file at the path than the one the host checked")))
+                }
             }
             registered = report.plugins.map(\.descriptor.id)
             return .report(report)

@@ -79,6 +79,24 @@ import Testing
         #expect(try host.call("com.example.functions.touch_count", []) == .int(0), "a new worker process")
     }
 
+    /// A worker's `loaded` carries the stamp of the file it checked, the file at the path, to a host of
+    /// 1.9; to an older host, which would call the field trailing bytes, nothing more than the report.
+    @Test(arguments: [WorkerProtocolVersion.current, WorkerProtocolVersion(major: 1, minor: 8)])
+    func theLoadedReplyCarriesTheFileTheWorkerChecked(hostVersion: WorkerProtocolVersion) throws {
+        let fixture = try FunctionsFixture()
+        defer { fixture.remove() }
+        let sandbox = try WorkerSandbox.plan(for: [fixture.library], mode: .best, support: .kernel, grant: SandboxGrant())
+        let connection = try WorkerConnection(library: fixture.library, trust: .strict, sandbox: sandbox, worker: TestPaths.worker,
+                                              facade: nil, invoker: nil, bus: nil, log: { _ in }, refusals: nil, output: { _ in })
+        defer { connection.close(timeout: .seconds(10)) }
+        let hello = connection.request(.hello(protocolVersion: hostVersion, hostABIMajor: 1, hostABIMinor: 2), timeout: .seconds(60))
+        guard case .success(.helloReply(.current, _)) = hello else { Issue.record("\(hello)"); return }
+        let load = connection.request(.load(path: fixture.library, allowInsecure: false), timeout: .seconds(60))
+        guard case .success(.loaded(_, let stamp)) = load else { Issue.record("\(load)"); return }
+        let expected = hostVersion.minor >= WorkerProtocolVersion.loadedFileStampMinor ? try FileStatus.of(fixture.library).stamp : nil
+        #expect(stamp == expected)
+    }
+
     /// A `function-call` naming a function the worker does not have is malformed: the worker ends
     /// (exit 71) and the waiting call learns it at once. Also from a host older than the concurrent
     /// channel (1.6), which sends everything on the one channel.

@@ -402,17 +402,41 @@ import Testing
         let report = #"{"path":"\#(other)","status":"loaded","plugins":[{"concerns":["launch"],"descriptor":{"id":"com.example.forged","#
             + #""name":"Forged","priority":0,"version":"1"},"functions":[],"refusedFunctions":[],"source":"\#(other)"}],"#
             + #""refused":[],"warnings":[]}"#
-        // Answers `hello` (request id 1) with a `hello-reply` of protocol 1.8, then the `load` (request id 2)
-        // with `loaded` and the report above, then waits for end of stream.
+        let (result, lines) = try Self.run(workspace, standIn: Self.standIn(answeringLoadWith: report, minor: 8))
+        let load = lines.load(of: library)
+        #expect(load?.status == .failed, "\(result.output)")
+        #expect(load?.failure?.message == "the plugin worker sent a load report about another library", "\(result.output)")
+        #expect(lines.load(of: other) == nil && !result.output.contains("com.example.forged"), "\(result.output)")
+    }
+
+    /// A worker of protocol 1.9 must say which file it loaded: one whose report of a loaded library
+    /// lacks it is ended, and the load fails.
+    @Test func aLoadedReportWithoutItsFileEndsTheWorker() throws {
+        let workspace = try Workspace("worker-no-stamp")
+        defer { workspace.remove() }
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins, [])
+        let report = #"{"path":"\#(library)","status":"loaded","plugins":[{"concerns":["launch"],"descriptor":"#
+            + #"{"id":"com.example.hostile","name":"Hostile","priority":0,"version":"1"},"functions":[],"refusedFunctions":[],"#
+            + #""source":"\#(library)"}],"refused":[],"warnings":[]}"#
+        let (result, lines) = try Self.run(workspace, standIn: Self.standIn(answeringLoadWith: report, minor: 9))
+        let load = lines.load(of: library)
+        #expect(load?.status == .failed, "\(result.output)")
+        #expect(load?.failure?.message == "the plugin worker sent a load report without the file it loaded", "\(result.output)")
+    }
+
+    /// The C source of a stand-in worker that answers `hello` (request id 1) with a `hello-reply` of
+    /// protocol 1.`minor`, then the `load` (request id 2) with `loaded` carrying `report` and nothing
+    /// more, then waits for end of stream.
+    private static func standIn(answeringLoadWith report: String, minor: UInt8) -> String {
         let literal = report.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        let (result, lines) = try Self.run(workspace, standIn: """
+        return """
             #include <stdint.h>
             #include <string.h>
             #include <unistd.h>
             static const char report[] = "\(literal)";
             int main(void) {
                 static unsigned char buffer[65536], frame[65536];
-                static const unsigned char hello[] = {17, 0, 0, 0, 0x81, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 8, 0, 0, 0};
+                static const unsigned char hello[] = {17, 0, 0, 0, 0x81, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, \(minor), 0, 8, 0, 0, 0};
                 if (read(3, buffer, sizeof buffer) <= 0 || write(3, hello, sizeof hello) != (ssize_t)sizeof hello) return 1;
                 if (read(3, buffer, sizeof buffer) <= 0) return 1;
                 uint32_t length = (uint32_t)strlen(report), payload = 1 + 8 + 4 + length;
@@ -425,11 +449,7 @@ import Testing
                 while (read(3, buffer, sizeof buffer) > 0) {}
                 return 0;
             }
-            """)
-        let load = lines.load(of: library)
-        #expect(load?.status == .failed, "\(result.output)")
-        #expect(load?.failure?.message == "the plugin worker sent a load report about another library", "\(result.output)")
-        #expect(lines.load(of: other) == nil && !result.output.contains("com.example.forged"), "\(result.output)")
+            """
     }
 
     /// A library whose worker crashed while loading it is remembered in the scan cache:

@@ -207,6 +207,42 @@ import Testing
         #expect(host.plugins.map(\.descriptor.id.rawValue) == ["com.example.live"], "\(messages)")
     }
 
+    /// The file a restart checked is the file its new worker loads: another version put at the path
+    /// while the worker starts (after the host's check, before the worker's own) is refused, as above.
+    @Test func aFileSwappedWhileARestartedWorkerStartsIsRefused() throws {
+        let directory = try TemporaryDirectory("plugboard-live-restart-swap")
+        defer { directory.remove() }
+        let plugins = directory.file("plugins")
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: false)
+        let path = try PluginCompiler.hostile("libhostile.so", in: plugins, ["SEGV_AT=AT_OPEN_URL"])
+        try PluginCompiler.compile(TestPaths.fixtures + "/live_counter.c", to: plugins + "/libother.so")
+        let next = try PluginCompiler.compile(TestPaths.fixtures + "/live_counter.c", to: directory.file("next.so"),
+                                              flags: [#"-DLIVE_ID="com.example.hostile""#, #"-DLIVE_SECOND_ID="com.example.live""#])
+        // A stand-in for the worker that becomes the worker; at its third start (the restart, after
+        // the two libraries' first), it first puts the new version in place.
+        let (starts, worker) = (directory.file("starts"), directory.file("worker.sh"))
+        try directory.write("worker.sh", """
+            #!/bin/sh
+            echo >> '\(starts)'
+            if [ "$(wc -l < '\(starts)')" -eq 3 ]; then mv '\(next)' '\(path)'; fi
+            exec '\(TestPaths.worker)' "$@"
+            """)
+        #expect(chmod(worker, 0o755) == 0)
+        let logs = LogCollector()
+        let host = PluginHost(isolation: .workers(worker: worker), restarts: 1) { record in
+            logs.append(source: record.source, plugin: record.plugin, level: record.level.rawValue, message: record.message)
+        }
+        defer { host.shutdown() }
+        #expect(host.loadPlugins(from: PluginSearchPath(explicit: [plugins])).map(\.status) == [.loaded, .loaded])
+        host.open(url: "a")
+        let messages = logs.messages(plugin: nil)
+        #expect(messages.contains("could not restart the worker of \(path) (restart 1 of 1): scan: the file changed while its "
+                                  + "worker started: the worker found another file at the path than the one the host checked"),
+                "\(messages)")
+        #expect(host.plugins.map(\.descriptor.id.rawValue) == ["com.example.live"], "\(messages)")
+        #expect(!FileManager.default.fileExists(atPath: next), "the stand-in did not put the new version in place")
+    }
+
     @Test func reloadCarriesTheStateAndUnloadSavesIt() throws {
         let setting = try Setting(isolation: .workers(worker: TestPaths.worker))
         defer { setting.remove() }
