@@ -116,8 +116,11 @@ public struct AccessPolicy: Sendable {
         } catch {
             throw AccessPolicyError(file: source, at: error.keyPath, cause: "is not valid JSON: \(error)")
         }
-        guard let document = try? JSONValue(json: json) else {
-            throw AccessPolicyError(file: source, at: nil, cause: "holds a value this host cannot read")
+        let document: JSONValue
+        do {
+            document = try JSONValue(json: json)
+        } catch {
+            throw AccessPolicyError(file: source, at: nil, cause: "cannot be read: \(error)")
         }
         guard let top = document.asObject else {
             throw AccessPolicyError(file: source, at: nil, cause: "must hold a JSON object with \"default\" and \"plugins\"")

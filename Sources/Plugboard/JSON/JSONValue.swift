@@ -27,10 +27,15 @@ enum JSONValue: Sendable, Equatable {
     /// An object, its members by key.
     case object([String: JSONValue])
 
-    /// The one JSON value `json` holds; a failure is the decoder's. The decoder is not strict (it
-    /// lets a trailing comma through): check the text with ``JSONSyntax`` first.
-    init(json: some Collection<UInt8>) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: Data(json))
+    /// The one JSON value `json` holds. The decoder is not strict (it lets a trailing comma through):
+    /// check the text with ``JSONSyntax`` first, and then the one failure left is a number.
+    init(json: some Collection<UInt8>) throws(JSONValueError) {
+        do {
+            self = try JSONDecoder().decode(JSONValue.self, from: Data(json))
+        } catch {
+            // The decoder's own text says only "The given data was not valid JSON".
+            throw JSONValueError()
+        }
     }
 
     /// The text, when the value is a string.
@@ -70,6 +75,14 @@ enum JSONValue: Sendable, Equatable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Cannot fail: a decoded value holds no infinite or NaN number, the one thing the encoder refuses.
         return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+    }
+}
+
+/// Why JSON text that ``JSONSyntax`` accepts cannot be read as a ``JSONValue``: it holds a number
+/// the decoder cannot hold as a 64-bit floating-point number.
+struct JSONValueError: Error, CustomStringConvertible {
+    var description: String {
+        "it holds a number out of the range of a 64-bit floating-point number (such as 1e400)"
     }
 }
 

@@ -19,9 +19,9 @@ public enum ScriptLine: Sendable, Equatable {
     /// Parses one line, strict JSON (``JSONSyntax``: no key twice, no trailing comma); the error says what is wrong with it.
     public init(jsonLine line: String) throws(ScriptError) {
         do { try JSONSyntax.check(line, refusingDuplicateKeys: true) } catch { throw ScriptError("the line is not valid JSON: \(error)") }
-        guard let object = (try? JSONValue(json: line.utf8))?.asObject else {
-            throw ScriptError("the line is not a JSON object")
-        }
+        let value: JSONValue
+        do { value = try JSONValue(json: line.utf8) } catch { throw ScriptError("the line cannot be read: \(error)") }
+        guard let object = value.asObject else { throw ScriptError("the line is not a JSON object") }
         guard let event = object["event"]?.asString else {
             throw ScriptError("missing \"event\" (a string such as \"open-url\")")
         }

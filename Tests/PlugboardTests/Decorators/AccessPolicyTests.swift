@@ -46,6 +46,8 @@ import Testing
         #expect(error("{\"plugins\": {\"com.example.x\": {\"allow\": [\"files\"], \"deny\": [\"files\"]}}}")
                 == "the policy file 'policy.json': plugins.com.example.x both allows and denies \"files\"")
         #expect(error("[]") == "the policy file 'policy.json' must hold a JSON object with \"default\" and \"plugins\"")
+        #expect(error("{\"default\": {\"deny\": [1e400]}}") == "the policy file 'policy.json' cannot be read: it holds a number out "
+                + "of the range of a 64-bit floating-point number (such as 1e400)")
         let syntax = error("{\"default\": {\"deny\": [\"files\"]},\n  \"plugins\": x }")
         #expect(syntax.hasPrefix("the policy file 'policy.json' is not valid JSON: ") && syntax.contains("line 2, column 14"), "\(syntax)")
     }

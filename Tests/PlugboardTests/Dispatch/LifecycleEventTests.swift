@@ -64,6 +64,13 @@ import Testing
         #expect(throws: ScriptError(#"unknown field "url" for "memory-warning" (it takes no fields)"#)) {
             try ScriptLine(jsonLine: #"{"event":"memory-warning","url":"x://y"}"#)
         }
+        // Valid JSON, but a number no Double holds: said so, not called "not a JSON object".
+        for number in ["1e400", "-1e400"] {
+            #expect(throws: ScriptError("the line cannot be read: it holds a number out of the range of a 64-bit "
+                                        + "floating-point number (such as 1e400)")) {
+                try ScriptLine(jsonLine: #"{"event":"open-url","url":"x://y","deadlineMs":"# + number + "}")
+            }
+        }
     }
 
     @Test func theTracerShowsTheArgumentsTheSlotGets() {
