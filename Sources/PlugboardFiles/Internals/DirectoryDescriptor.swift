@@ -64,6 +64,22 @@ final class DirectoryDescriptor {
         return OpenFile(descriptor: descriptor)
     }
 
+    /// Creates a regular file in this directory that has no name (`O_TMPFILE`) until ``link(_:as:)``
+    /// gives it one: if the process dies first, nothing of it is left. Fails where the file system
+    /// cannot make one (EOPNOTSUPP; EISDIR before Linux 3.11).
+    func openUnnamedFile(mode: mode_t) throws(Errno) -> OpenFile {
+        let descriptor = try systemCall {
+            openat(self.descriptor, ".", LinuxSystemCalls.openUnnamedFile | O_WRONLY | O_CLOEXEC, mode)
+        }
+        return OpenFile(descriptor: descriptor)
+    }
+
+    /// Gives the unnamed `file` (``openUnnamedFile(mode:)``) the name `component` here; EEXIST when
+    /// the name is taken (the kernel decides atomically), ENOENT without a mounted `/proc`.
+    func link(_ file: OpenFile, as component: String) throws(Errno) {
+        try systemCall { linkat(AT_FDCWD, file.procPath, descriptor, component, AT_SYMLINK_FOLLOW) }
+    }
+
     /// Removes the entry `component` (a symbolic link itself, never its target).
     func unlink(_ component: String, isDirectory: Bool = false) throws(Errno) {
         try systemCall { unlinkat(descriptor, component, isDirectory ? AT_REMOVEDIR : 0) }

@@ -16,6 +16,9 @@ final class OpenFile {
         close(descriptor)
     }
 
+    /// The path that names the open file through `/proc`, for `linkat` of a file that has no name yet.
+    var procPath: String { "/proc/self/fd/\(descriptor)" }
+
     /// `fstat` of the open file (a symbolic link itself, for an `O_PATH` descriptor).
     func status() throws(Errno) -> stat {
         var status = stat()
