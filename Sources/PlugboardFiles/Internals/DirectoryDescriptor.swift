@@ -45,10 +45,12 @@ final class DirectoryDescriptor {
     }
 
     /// Creates the subdirectory `component` unless it exists, then opens it
-    /// (refusing a symbolic link, even one that appeared in between).
+    /// (refusing a symbolic link, even one that appeared in between). A new one's
+    /// entry is flushed here, so that what is later written into it survives a crash.
     func makeAndOpenSubdirectory(_ component: String, mode: mode_t) throws(Errno) -> DirectoryDescriptor {
         do {
             try systemCall { mkdirat(descriptor, component, mode) }
+            try synchronize()
         } catch .fileExists {
             // Already there; opening decides whether it is a usable directory.
         }
