@@ -35,17 +35,25 @@ struct FileStatus: Sendable {
         return FileStatus(info)
     }
 
-    /// Whether `other` is the same file, unchanged: same inode, size, modification time, owner and
-    /// permissions (which the trust rule checks: a `chmod` that makes a refused file trusted is a change).
+    /// Whether `other` is the same file, unchanged as a live pass looks: same inode, size, modification
+    /// time, owner and permissions (which the trust rule checks: a `chmod` that makes a refused file
+    /// trusted is a change).
     func isSameFile(as other: FileStatus) -> Bool {
-        stamp == other.stamp
+        identity == other.identity && size == other.size && modified == other.modified && owner == other.owner
+            && permissions == other.permissions
     }
 
-    /// What makes the file the same file, unchanged (``isSameFile(as:)``), as a worker reports it.
+    /// What makes the file the same file, unchanged since it was checked, as a worker reports it: what
+    /// ``isSameFile(as:)`` compares and the change time, which catches a file rewritten in place whose
+    /// modification time was put back (a live pass leaves it out, so that a link made to a serving
+    /// library, or a `chmod` to the mode it has, does not reload it).
     var stamp: FileStamp {
-        let (seconds, attoseconds) = modified.components
-        return FileStamp(device: identity.device, inode: identity.inode, size: UInt64(clamping: size), modifiedSeconds: seconds,
-                         modifiedNanoseconds: UInt32(clamping: attoseconds / 1_000_000_000), owner: owner, permissions: permissions)
+        let (modifiedSeconds, modifiedAttoseconds) = modified.components
+        let (changedSeconds, changedAttoseconds) = changed.components
+        return FileStamp(device: identity.device, inode: identity.inode, size: UInt64(clamping: size),
+                         modifiedSeconds: modifiedSeconds, modifiedNanoseconds: UInt32(clamping: modifiedAttoseconds / 1_000_000_000),
+                         changedSeconds: changedSeconds, changedNanoseconds: UInt32(clamping: changedAttoseconds / 1_000_000_000),
+                         owner: owner, permissions: permissions)
     }
 }
 

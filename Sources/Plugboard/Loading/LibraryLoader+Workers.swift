@@ -159,10 +159,10 @@ extension LibraryLoader {
     }
 
     /// The status of the file at the library's path of `connection`, when it is the file the worker
-    /// was asked to load, unchanged (``FileStatus/isSameFile(as:)``); else why not.
+    /// was asked to load, unchanged (``FileStatus/stamp``); else why not.
     private func unchangedFile(of connection: WorkerConnection) throws(LoadFailure) -> FileStatus {
         let now = try FileStatus.ofLibrary(connection.library)
-        guard let loaded = connection.file, now.isSameFile(as: loaded) else {
+        guard let loaded = connection.file, now.stamp == loaded.stamp else {
             throw LoadFailure(.scan, "the file changed since its worker loaded it, and a restart brings back only the "
                               + "version that served")
         }

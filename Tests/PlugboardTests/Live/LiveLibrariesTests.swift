@@ -207,6 +207,42 @@ import Testing
         #expect(host.plugins.map(\.descriptor.id.rawValue) == ["com.example.live"], "\(messages)")
     }
 
+    /// A file rewritten in place with its size and modification time put back (`cp -p`, `rsync
+    /// --inplace -t`) is a change all the same (its change time is not the same): a restart does not
+    /// bring it back.
+    @Test func aRestartRefusesAFileRewrittenInPlaceWithItsTimesPutBack() throws {
+        let directory = try TemporaryDirectory("plugboard-live-restart-in-place")
+        defer { directory.remove() }
+        let plugins = directory.file("plugins")
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: false)
+        let path = try PluginCompiler.hostile("libhostile.so", in: plugins, ["SEGV_AT=AT_OPEN_URL", #"HOSTILE_VERSION="1.0""#])
+        let next = try PluginCompiler.hostile("next.so", in: directory.path, ["SEGV_AT=AT_OPEN_URL", #"HOSTILE_VERSION="2.0""#])
+        let logs = LogCollector()
+        let host = PluginHost(isolation: .workers(worker: TestPaths.worker), restarts: 1) { record in
+            logs.append(source: record.source, plugin: record.plugin, level: record.level.rawValue, message: record.message)
+        }
+        defer { host.shutdown() }
+        #expect(host.loadPlugins(from: PluginSearchPath(explicit: [plugins])).map(\.status) == [.loaded])
+        var before = stat()
+        try #require(stat(path, &before) == 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: next))
+        try #require(bytes.count == Int(before.st_size), "the two versions differ in size")
+        let file = try #require(FileHandle(forWritingAtPath: path))
+        try file.write(contentsOf: bytes)
+        try file.close()
+        var times = [before.st_atim, before.st_mtim]
+        try #require(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        var after = stat()
+        try #require(stat(path, &after) == 0)
+        try #require(after.st_ino == before.st_ino && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec
+                     && after.st_mtim.tv_sec == before.st_mtim.tv_sec)
+        host.open(url: "a")
+        let messages = logs.messages(plugin: nil)
+        #expect(messages.contains("could not restart the worker of \(path) (restart 1 of 1): scan: the file changed since its worker "
+                                  + "loaded it, and a restart brings back only the version that served"), "\(messages)")
+        #expect(host.plugins.isEmpty, "\(host.plugins.map(\.descriptor.version))")
+    }
+
     /// The file a restart checked is the file its new worker loads: another version put at the path
     /// while the worker starts (after the host's check, before the worker's own) is refused, as above.
     @Test func aFileSwappedWhileARestartedWorkerStartsIsRefused() throws {
