@@ -15,8 +15,10 @@ extension LibraryLoader {
 
     /// Starts a worker for `path` (whose identity the host checked), has it load
     /// the library under `trust` (its report carries the trust warning), and
-    /// registers its plugins as worker participants into `target`.
-    func loadInWorker(_ path: String, worker: String, trust: PluginTrust, file: FileStatus, into target: PluginRegistry) -> LoadReport {
+    /// registers its plugins as worker participants into `target`; a `restart`'s take no id
+    /// another plugin has (``register(_:of:into:in:gate:contesting:add:keep:release:)``).
+    func loadInWorker(_ path: String, worker: String, trust: PluginTrust, file: FileStatus, into target: PluginRegistry,
+                      restart: Bool = false) -> LoadReport {
         loaded.forgetLost(whileLoading: path)
         let connection: WorkerConnection
         if let prestarted = loaded.takePrestarted(for: path) {
@@ -30,7 +32,7 @@ extension LibraryLoader {
         }
         if let failure = connection.handshake(worker: worker, timeout: workerGrace) { return .failed(path, failure) }
         connection.noteLoading(file)
-        var report = load(path, in: connection, into: target)
+        var report = load(path, in: connection, into: target, contesting: !restart)
         report.sandbox = connection.sandboxSummary
         if let grant = connection.sandbox?.grant, let missing = SandboxSupport.kernel.missingGuard(for: grant) {
             report.warnings.append("sandbox: this kernel lacks \(missing), so a process the library starts may outlive its "
@@ -58,8 +60,9 @@ extension LibraryLoader {
     }
 
     /// Has the worker of `connection`, past its handshake, load the library at `path`, and
-    /// registers its plugins as worker participants into `target`; the loader keeps the worker while one is registered.
-    func load(_ path: String, in connection: WorkerConnection, into target: PluginRegistry) -> LoadReport {
+    /// registers its plugins as worker participants into `target` (`contesting` as
+    /// ``register(_:of:into:in:gate:contesting:add:keep:release:)`` says); the loader keeps the worker while one is registered.
+    func load(_ path: String, in connection: WorkerConnection, into target: PluginRegistry, contesting: Bool = true) -> LoadReport {
         // Until the library has registered its plugins, the policy's default rule is its rule.
         if let accessPolicy { connection.gate.apply(accessPolicy, library: path, plugins: nil) }
         // Asked to stop (a signal): the libraries left are not loaded, and not remembered as crashed.
@@ -82,7 +85,8 @@ extension LibraryLoader {
             return report
         }
         let summaries = report.plugins
-        let registered = register(summaries, of: path, into: report, in: target, gate: connection.gate) { (index) throws(LoadFailure) in
+        let registered = register(summaries, of: path, into: report, in: target, gate: connection.gate,
+                                  contesting: contesting) { (index) throws(LoadFailure) in
             try target.add(WorkerPlugin(connection: .passUnretained(connection), index: UInt32(index)), summaries[index])
         } keep: { plugins in
             // A staged library's ids are admitted once those a serving plugin has are refused (StagedLibrary).
@@ -144,7 +148,8 @@ extension LibraryLoader {
         loaded.countRestart(of: library)
         let report: LoadReport
         do {
-            report = loadInWorker(library, worker: worker, trust: failed.trust, file: try unchangedFile(of: failed), into: registry)
+            report = loadInWorker(library, worker: worker, trust: failed.trust, file: try unchangedFile(of: failed), into: registry,
+                                  restart: true)
         } catch {
             report = .failed(library, error)
         }
@@ -159,8 +164,11 @@ extension LibraryLoader {
     }
 
     /// The status of the file at the library's path of `connection`, when it is the file the worker
-    /// was asked to load, unchanged (``FileStatus/stamp``); else why not.
+    /// was asked to load, unchanged (``FileStatus/stamp``), in folders that pass the trust rule
+    /// (``PluginTrust/admitFolder(holding:)``: one made writable by others since could hold another
+    /// file by the time the worker opens it); else why not.
     private func unchangedFile(of connection: WorkerConnection) throws(LoadFailure) -> FileStatus {
+        _ = try connection.trust.admitFolder(holding: connection.library)
         let now = try FileStatus.ofLibrary(connection.library)
         guard let loaded = connection.file, now.stamp == loaded.stamp else {
             throw LoadFailure(.scan, "the file changed since its worker loaded it, and a restart brings back only the "

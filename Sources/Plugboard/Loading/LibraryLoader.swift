@@ -379,18 +379,22 @@ final class LibraryLoader {
     }
 
     /// The end of every load, in process or in a worker: registers each plugin the library
-    /// registered into `target` (`add` with its index; an id claimed twice is refused, see ``claim(_:path:in:register:)``),
-    /// then either applies the policy to the library's `gate` and `keep`s the library, given the plugins
-    /// registered, or, with none registered, `release`s it and fails the report.
+    /// registered into `target` (`add` with its index; an id claimed twice is refused, see
+    /// ``claim(_:path:in:contesting:register:)``), then either applies the policy to the library's `gate` and
+    /// `keep`s the library, given the plugins registered, or, with none registered, `release`s it and
+    /// fails the report. Not `contesting` (a restarted worker's library), an id another plugin has
+    /// stays that plugin's: the restarted library registered it only now, while the other served.
     func register(_ summaries: [PluginSummary], of path: String, into report: consuming LoadReport, in target: PluginRegistry,
-                  gate: ServiceGate, add: (Int) throws(LoadFailure) -> Void, keep: ([PluginSummary]) -> Void,
-                  release: () -> Void) -> LoadReport {
+                  gate: ServiceGate, contesting: Bool = true, add: (Int) throws(LoadFailure) -> Void,
+                  keep: ([PluginSummary]) -> Void, release: () -> Void) -> LoadReport {
         // The list itself when every plugin registers, as nearly always: no list made per library.
         report.plugins = summaries
         var removed = 0
         for (index, summary) in summaries.enumerated() {
             do throws(LoadFailure) {
-                try claim(summary.descriptor.id, path: path, in: target) { () throws(LoadFailure) in try add(index) }
+                try claim(summary.descriptor.id, path: path, in: target, contesting: contesting) { () throws(LoadFailure) in
+                    try add(index)
+                }
             } catch {
                 report.plugins.remove(at: index - removed)
                 removed += 1
@@ -409,11 +413,16 @@ final class LibraryLoader {
 
     /// Registers one plugin of a library. An id another library registered
     /// first is withdrawn from that library too, and refused for every library
-    /// from then on; a built-in plugin's id is refused for the library only.
-    /// `register` adds it to `target` once the id is free.
-    private func claim(_ id: PluginID, path: String, in target: PluginRegistry,
+    /// from then on (not `contesting`: refused for this library only); a built-in
+    /// plugin's id is refused for the library only. `register` adds it to `target`
+    /// once the id is free.
+    private func claim(_ id: PluginID, path: String, in target: PluginRegistry, contesting: Bool,
                        register: () throws(LoadFailure) -> Void) throws(LoadFailure) {
         if case .library(let first)? = target.source(of: id) {
+            guard contesting else {
+                throw LoadFailure(.register, "plugin id '\(id)' is registered by \(first), which serves it; a restarted "
+                                  + "library cannot take it")
+            }
             let refusal = LoadFailure.contested(id, first: first, second: path)
             target.withdraw(id, refusal: refusal)
             releaseIfUnused(first, in: target)

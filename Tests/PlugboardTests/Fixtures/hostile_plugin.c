@@ -124,7 +124,9 @@
  *           restore_state logs "restored: <the text>"; each runs the
  *           misbehaviours of its place first.
  * Identity: HOSTILE_ID (default "com.example.hostile"), HOSTILE_NAME,
- *           HOSTILE_VERSION, HOSTILE_PRIORITY.
+ *           HOSTILE_VERSION, HOSTILE_PRIORITY. With ID_FROM_ENVIRONMENT, the plugin
+ *           registers the id in $HOSTILE_ID_NOW instead, when it is set: the same
+ *           file registering another id in another process (a restarted worker).
  * Marker:   LOAD_MARKER "path" (a constructor appends the line "loaded PID" to
  *           that file each time the library is loaded, before any of its functions
  *           runs: a test counts the dlopens, e.g. none on a scan cache hit, and the
@@ -974,6 +976,9 @@ static bool register_plugins(const pb_registrar_t *registrar) {
     plugin.struct_size = sizeof plugin;
     plugin.priority = HOSTILE_PRIORITY;
     plugin.id = HOSTILE_ID;
+#ifdef ID_FROM_ENVIRONMENT
+    if (getenv("HOSTILE_ID_NOW")) plugin.id = getenv("HOSTILE_ID_NOW");
+#endif
     plugin.name = HOSTILE_NAME;
     plugin.version = HOSTILE_VERSION;
     plugin.launch = &launch;

@@ -207,6 +207,65 @@ import Testing
         #expect(host.plugins.map(\.descriptor.id.rawValue) == ["com.example.live"], "\(messages)")
     }
 
+    /// A restarted library that registers an id another library serves (the same file, another id
+    /// in a new process) is refused that id; the other library's plugin keeps it and serves on, where
+    /// the load rule for two claims would have withdrawn it for good.
+    @Test func aRestartedLibraryCannotTakeAnIdAnotherServes() throws {
+        let directory = try TemporaryDirectory("plugboard-live-restart-id")
+        defer { directory.remove() }
+        let plugins = directory.file("plugins")
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: false)
+        let path = try PluginCompiler.hostile("libhostile.so", in: plugins, ["SEGV_AT=AT_OPEN_URL", "ID_FROM_ENVIRONMENT"])
+        try PluginCompiler.compile(TestPaths.fixtures + "/live_counter.c", to: plugins + "/libother.so")
+        // A stand-in for the worker that becomes the worker; from its third start (the restart, after
+        // the two libraries' first) the library registers the other's id.
+        let starts = directory.file("starts")
+        try directory.write("worker.sh", """
+            #!/bin/sh
+            echo >> '\(starts)'
+            if [ "$(wc -l < '\(starts)')" -ge 3 ]; then export HOSTILE_ID_NOW=com.example.live; fi
+            exec '\(TestPaths.worker)' "$@"
+            """)
+        #expect(chmod(directory.file("worker.sh"), 0o755) == 0)
+        let logs = LogCollector()
+        let host = PluginHost(isolation: .workers(worker: directory.file("worker.sh")), restarts: 1) { record in
+            logs.append(source: record.source, plugin: record.plugin, level: record.level.rawValue, message: record.message)
+        }
+        defer { host.shutdown() }
+        #expect(host.loadPlugins(from: PluginSearchPath(explicit: [plugins])).map(\.status) == [.loaded, .loaded])
+        host.open(url: "a")
+        let messages = logs.messages(plugin: nil)
+        #expect(messages.contains("could not restart the worker of \(path) (restart 1 of 1): register: no plugin of the library "
+                                  + "could be registered: plugin id 'com.example.live' is registered by \(plugins)/libother.so, "
+                                  + "which serves it; a restarted library cannot take it"), "\(messages)")
+        #expect(host.plugins.map(\.descriptor.id.rawValue) == ["com.example.live"], "\(messages)")
+        host.open(url: "b")
+        #expect(logs.messages(plugin: "com.example.live").filter { $0.hasPrefix("count") }.count == 2, "\(logs.messages(plugin: "com.example.live"))")
+    }
+
+    /// A restart applies the trust rule to the library's folder again: one made writable by others
+    /// since the library loaded is refused.
+    @Test func aRestartRefusesAFolderOthersMayWriteNow() throws {
+        let directory = try TemporaryDirectory("plugboard-live-restart-folder")
+        defer { directory.remove() }
+        let plugins = directory.file("plugins")
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: false)
+        let path = try PluginCompiler.hostile("libhostile.so", in: plugins, ["SEGV_AT=AT_OPEN_URL"])
+        let logs = LogCollector()
+        let host = PluginHost(isolation: .workers(worker: TestPaths.worker), restarts: 1) { record in
+            logs.append(source: record.source, plugin: record.plugin, level: record.level.rawValue, message: record.message)
+        }
+        defer { host.shutdown() }
+        #expect(host.loadPlugins(from: PluginSearchPath(explicit: [plugins])).map(\.status) == [.loaded])
+        #expect(chmod(plugins, 0o777) == 0)
+        host.open(url: "a")
+        let messages = logs.messages(plugin: nil)
+        let refusal = messages.first { $0.hasPrefix("could not restart the worker of \(path) (restart 1 of 1): trust: ") }
+        #expect(refusal?.contains("plugboard-live-restart-folder-") == true, "\(messages)")
+        #expect(refusal?.contains("/plugins' of the plugin file is writable by group and others (mode 0777)") == true, "\(messages)")
+        #expect(host.plugins.isEmpty)
+    }
+
     /// A file rewritten in place with its size and modification time put back (`cp -p`, `rsync
     /// --inplace -t`) is a change all the same (its change time is not the same): a restart does not
     /// bring it back.
