@@ -37,12 +37,16 @@ public struct SandboxDenial: Sendable, Equatable {
     }
 
     /// "sandbox: com.example.x tried to open an IPv4 socket in open_url; grant "network" in the policy to allow it".
-    public func sentence(library: String) -> String {
+    /// A `who` for which `isOwn` says false (neither `library` nor one of its plugins) is not believed:
+    /// the report comes from the worker, where plugin code can write one naming any plugin. The
+    /// library is named instead, and the name the report gave is quoted.
+    public func sentence(library: String, isOwn: (String) -> Bool = { _ in true }) -> String {
         let place = callback.map { " in \($0)" } ?? ""
         let fileName = library.split(separator: "/").last.map(String.init) ?? library
         let remedy = grant.map { "grant \"\($0)\" to \(fileName) in the policy's \"libraries\" to allow it" }
             ?? "no grant allows it"
-        return Self.logPrefix + "\(who ?? library) tried to \(operation)\(place); \(remedy)"
+        let named = who.map { $0 == library || isOwn($0) ? $0 : "\(library) (its report named '\($0)', no plugin of the library)" }
+        return Self.logPrefix + "\(named ?? library) tried to \(operation)\(place); \(remedy)"
     }
 
     private static func text<Tuple>(_ tuple: Tuple) -> String? {

@@ -409,6 +409,26 @@ import Testing
         #expect(lines.load(of: other) == nil && !result.output.contains("com.example.forged"), "\(result.output)")
     }
 
+    /// A sandbox denial record that plugin code writes itself where the worker reports them is
+    /// about a plugin only when that plugin is the library's: one naming another is reported as the
+    /// library's, with the name it gave quoted, and about no plugin.
+    @Test(arguments: [("com.example.victim", false), ("com.example.hostile", true)])
+    func aDenialRecordNamesOnlyAPluginOfItsLibrary(named: String, own: Bool) throws {
+        let workspace = try Workspace("worker-forged-denial")
+        defer { workspace.remove() }
+        let library = try PluginCompiler.hostile("libhostile.so", in: workspace.plugins,
+                                                 ["FORGE_DENIAL_AT=AT_OPEN_URL", "HOSTILE_FORGED_WHO=\"\(named)\""])
+        let mark = LeftoverProcesses.mark()
+        let result = try Self.run(workspace, mark: mark)
+        let lines = try #require(CLI.runLines(result.output), "not run lines:\n\(result.output)")
+        let reports = lines.compactMap(\.log).filter { $0.message.hasPrefix("sandbox: ") }
+        let who = own ? named : "\(library) (its report named '\(named)', no plugin of the library)"
+        #expect(reports.map(\.message) == ["sandbox: \(who) tried to trace a process (ptrace) in open_url; no grant allows it"],
+                "\(result.output)")
+        #expect(reports.map(\.plugin) == [own ? named : nil], "\(result.output)")
+        #expect(LeftoverProcesses.noneLeft(mark, host: result.pid))
+    }
+
     /// A worker of protocol 1.9 must say which file it loaded: one whose report of a loaded library
     /// lacks it is ended, and the load fails.
     @Test func aLoadedReportWithoutItsFileEndsTheWorker() throws {

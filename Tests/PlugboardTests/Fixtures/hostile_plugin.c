@@ -49,6 +49,9 @@
  *           MUTE_CHANNEL_AT (starts a thread that, 200 ms later, takes the worker's
  *           channel, fd 3, from the worker, which reads an idle socket instead; the
  *           channel stays open, and nothing reads what the host sends on it).
+ *           FORGE_DENIAL_AT (writes a sandbox denial record on fd 4, where a confined
+ *           worker reports them, as the worker writes one: ptrace refused to the plugin
+ *           HOSTILE_FORGED_WHO, default "com.example.victim", in open_url).
  *           ONCE_AT (AT_INIT or AT_REGISTER only: that function fails, logging
  *           "already initialized", from its second call in a process on: a static
  *           flag deinit never resets, so init after deinit fails),
@@ -462,6 +465,26 @@ static void *mute_channel(void *unused) {
 }
 #endif
 
+#ifdef FORGE_DENIAL_AT
+#ifndef HOSTILE_FORGED_WHO
+#define HOSTILE_FORGED_WHO "com.example.victim"
+#endif
+/* See FORGE_DENIAL_AT: the record's layout is the worker's (pbs_denial_t). */
+static void forge_denial(void) {
+    struct {
+        int32_t call;
+        uint64_t arguments[3];
+        char who[96];
+        char callback[32];
+    } record;
+    memset(&record, 0, sizeof record);
+    record.call = SYS_ptrace;
+    strncpy(record.who, HOSTILE_FORGED_WHO, sizeof record.who - 1);
+    strncpy(record.callback, "open_url", sizeof record.callback - 1);
+    if (write(4, &record, sizeof record) != (ssize_t)sizeof record) return;
+}
+#endif
+
 #if defined(FORK_AT) || defined(NEIGHBOURS_AT)
 /* The child FORK_AT started, if any. */
 static pid_t forked_child = -1;
@@ -709,6 +732,9 @@ static void misbehave(int place) {
 #endif
 #ifdef MUTE_CHANNEL_AT
     if (place == MUTE_CHANNEL_AT) detach_thread(mute_channel, NULL);
+#endif
+#ifdef FORGE_DENIAL_AT
+    if (place == FORGE_DENIAL_AT) forge_denial();
 #endif
 #ifdef FORGE_BYE_AT
     if (place == FORGE_BYE_AT) {

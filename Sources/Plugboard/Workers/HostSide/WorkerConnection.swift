@@ -76,15 +76,16 @@ final class WorkerConnection: Sendable {
         // its backtracer is a program the worker would exec.
         own["SWIFT_BACKTRACE"] = sandbox == nil ? host["SWIFT_BACKTRACE"] ?? "enable=no" : "enable=no"
         let environment = sandbox.map { $0.environment(from: host, own: own) } ?? host.merging(own) { _, mine in mine }
+        let logs = WorkerLogCheck(deliver: log)
         process = try WorkerProcess(worker: worker, library: library, environment: environment, output: output,
-                                    denials: sandbox?.seccomp == true ? Self.denialReporter(library: library, log: log) : nil)
+                                    denials: sandbox?.seccomp == true ? Self.denialReporter(library: library, logs: logs, log: log) : nil)
         reader = ChannelReader(process.channel)
         self.library = library
         self.trust = trust
         self.worker = worker
         self.sandbox = sandbox
         self.log = log
-        logs = WorkerLogCheck(deliver: log)
+        self.logs = logs
         self.refusals = refusals
         let gate = ServiceGate(log: log)
         self.gate = gate
@@ -107,14 +108,17 @@ final class WorkerConnection: Sendable {
     }
 
     /// Logs the first denial of each kind (``SandboxDenial/kind``) of `library`'s worker, for at most
-    /// ``SandboxDenial/kindsReported`` kinds (the reports come from the worker: a plugin can forge them).
-    private static func denialReporter(library: String, log: @escaping PluginHost.LogHandler) -> @Sendable (SandboxDenial) -> Void {
+    /// ``SandboxDenial/kindsReported`` kinds. The reports come from the worker, where a plugin can forge
+    /// them: one is about a plugin only when `logs` knows the library registered it.
+    private static func denialReporter(library: String, logs: WorkerLogCheck,
+                                       log: @escaping PluginHost.LogHandler) -> @Sendable (SandboxDenial) -> Void {
         let reported = Mutex(Set<String>())
         return { denial in
             guard reported.withLock({ kinds in
                 kinds.count < SandboxDenial.kindsReported && kinds.insert(denial.kind).inserted
             }) else { return }
-            log(.host(.warning, about: denial.who, in: library, denial.sentence(library: library)))
+            let who = denial.who.flatMap { logs.knows($0) ? $0 : nil }
+            log(.host(.warning, about: who, in: library, denial.sentence(library: library, isOwn: logs.knows)))
         }
     }
 

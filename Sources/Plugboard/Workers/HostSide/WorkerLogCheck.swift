@@ -64,6 +64,11 @@ final class WorkerLogCheck: Sendable {
         }
     }
 
+    /// Whether the worker's libraries registered the plugin `id` (as their load reports name them).
+    func knows(_ id: String) -> Bool {
+        state.withLock { $0.registered.contains(id) }
+    }
+
     /// `record`, marked when the plugin it names is not in `registered`.
     private static func checked(_ record: PluginLogRecord, _ registered: Set<String>) -> PluginLogRecord {
         guard let plugin = record.plugin, !registered.contains(plugin) else { return record }
