@@ -23,7 +23,14 @@ enum NotificationService {
             guard let name else { throw NotificationRefusal(PB_ERR_INVALID_ARGUMENT, "post: the name is NULL") }
             let text = String(cString: name)
             try NotificationRefusal.check(name: text, call: "post")
-            let payloadText = payload.map { String(cString: $0) } ?? "{}"
+            var payloadText = "{}"
+            if let payload {
+                // Not repaired into U+FFFD and delivered: a payload is UTF-8 text, or refused.
+                guard let valid = String(validatingCString: payload) else {
+                    throw NotificationRefusal(PB_ERR_INVALID_ARGUMENT, "post \(text): the payload is not UTF-8")
+                }
+                payloadText = valid
+            }
             try NotificationRefusal.check(payload: payloadText, name: text)
             guard bus.post(text, payload: payloadText, sender: plugin) else {
                 throw NotificationRefusal(PB_ERR_UNAVAILABLE, "post \(text): \(NotificationBus.queueLimit) notifications wait for "

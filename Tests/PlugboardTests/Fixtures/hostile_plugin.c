@@ -99,7 +99,8 @@
  *           starts and joins: a post during a delivery from another thread),
  *           STRAY_POST_THREAD_AT (starts a thread that posts "com.example.stray" every
  *           10 ms, or STRAY_POST_INTERVAL_NS, and never stops: it posts after deinit), BAD_BUS_CALLS_AT (calls the
- *           bus wrongly: a malformed name, a payload that is not an object, a NULL and
+ *           bus wrongly: a malformed name, a payload that is not an object, one that is
+ *           not UTF-8, a NULL and
  *           an unknown plugin id, a NULL callback, a NULL token pointer, an unknown
  *           token; logs "bus CALL: STATUS" for each; with BAD_BUS_REPEAT=N, then posts the
  *           malformed name N times more and logs "bad posts repeated"; with BAD_STOPS_FIRST=N,
@@ -569,6 +570,7 @@ static void misbehave(int place) {
 #endif
         report_bus("post bad name", bus->post(host, HOSTILE_ID, "no dots here", "{}"));
         report_bus("post array payload", bus->post(host, HOSTILE_ID, "com.example.x", "[1, 2]"));
+        report_bus("post payload not UTF-8", bus->post(host, HOSTILE_ID, "com.example.x", "{\"a\":\"\xff\xfe\"}"));
         report_bus("post NULL id", bus->post(host, NULL, "com.example.x", "{}"));
         report_bus("post unknown id", bus->post(host, "com.example.stranger", "com.example.x", "{}"));
         report_bus("observe NULL callback", bus->observe(host, HOSTILE_ID, "com.example.x", NULL, NULL, &token));

@@ -26,8 +26,9 @@ import Testing
         let refusals = refused.withLock { $0 }
         #expect(refusals.count == RefusalLogBudget.limit, "\(refusals)")
         #expect(refusals.allSatisfy { $0.library == library })
-        let calls = refusals.prefix(7).map { "\($0.call.rawValue) \($0.plugin ?? "-") \($0.name ?? "-")" }
-        #expect(calls == ["post com.example.hostile no dots here", "post com.example.hostile com.example.x", "post - com.example.x",
+        let calls = refusals.prefix(8).map { "\($0.call.rawValue) \($0.plugin ?? "-") \($0.name ?? "-")" }
+        #expect(calls == ["post com.example.hostile no dots here", "post com.example.hostile com.example.x",
+                          "post com.example.hostile com.example.x", "post - com.example.x",
                           "post com.example.stranger com.example.x", "observe com.example.hostile com.example.x",
                           "observe com.example.hostile com.example.x", "stop_observing - -"])
         #expect(refusals.first?.reason.hasPrefix("post: the notification name 'no dots here' is not valid") == true,

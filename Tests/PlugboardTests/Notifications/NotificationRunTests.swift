@@ -156,12 +156,13 @@ import Testing
         let result = try Self.run(workspace, isolation, ["--open-url", "myapp://x"])
         #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
         let logs = CLI.pluginLogs(result.output)
-        for expected in ["bus post bad name: -1", "bus post array payload: -1", "bus post NULL id: -1", "bus post unknown id: -1",
+        for expected in ["bus post bad name: -1", "bus post array payload: -1", "bus post payload not UTF-8: -1",
+                         "bus post NULL id: -1", "bus post unknown id: -1",
                          "bus observe NULL callback: -1", "bus observe NULL token: -1", "bus stop unknown token: -4"] {
             #expect(logs.contains("com.example.hostile: " + expected), "\(expected): \(result.output)")
         }
         for cause in ["the notification name 'no dots here' is not valid: the name contains \" \"",
-                      "post com.example.x: the payload is not a JSON object: [1, 2]",
+                      "post com.example.x: the payload is not a JSON object: [1, 2]", "post com.example.x: the payload is not UTF-8",
                       "post: the plugin id is NULL", "'com.example.stranger' is not a plugin of",
                       "observe com.example.x: the callback is NULL", "observe com.example.x: the token pointer is NULL",
                       "stop_observing: ", "has no observation with token 424242"] {
@@ -178,7 +179,7 @@ import Testing
         #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
         #expect(CLI.pluginLogs(result.output).contains("com.example.hostile: bad posts repeated"), "\(result.output)")
         let refusals = result.output.split(separator: "\n").filter { $0.contains("; refused") }
-        #expect(refusals.count == 16, "7 wrong calls, then 9 of the 1000 repeats: \(result.output)")
+        #expect(refusals.count == 16, "8 wrong calls, then 8 of the 1000 repeats: \(result.output)")
         #expect(refusals.last?.contains("later refused notification calls of this library are not logged") == true,
                 "\(refusals.last ?? "")")
     }
