@@ -39,6 +39,8 @@ final class PendingRequests: Sendable {
         var nextFunctionCall: UInt64 = 1 << 63
         var entries: [UInt64: Entry] = [:]
         var ending: WorkerEnding?
+        /// Whether no request waited when the channel ended: the worker ended between calls.
+        var endedIdle = false
     }
 
     private let table = Mutex(Table())
@@ -48,6 +50,10 @@ final class PendingRequests: Sendable {
 
     /// How the channel ended (the worker, or for a worker its host), once it did.
     var ending: WorkerEnding? { table.withLock { $0.ending } }
+
+    /// Whether the channel ended by itself while no request waited (a plugin's own thread crashed the
+    /// worker between calls, say): the request that finds it ended did not end it.
+    var endedIdle: Bool { table.withLock { $0.endedIdle } }
 
     /// The request id the dispatch thread's next request takes.
     var nextRequestID: UInt64 { table.withLock { $0.nextRequest } }
@@ -88,10 +94,11 @@ final class PendingRequests: Sendable {
     }
 
     /// Records how the channel ended (the first reason wins, returned) and wakes every waiting request.
+    /// `byThePeer`: the channel ended by itself (the worker died), not because a request ended it.
     @discardableResult
-    func end(_ reason: WorkerEnding) -> WorkerEnding {
+    func end(_ reason: WorkerEnding, byThePeer: Bool = false) -> WorkerEnding {
         let (first, signals) = table.withLock { table in
-            if table.ending == nil { table.ending = reason }
+            if table.ending == nil { (table.ending, table.endedIdle) = (reason, byThePeer && table.entries.isEmpty) }
             return (table.ending ?? reason, table.entries.values.map(\.signal))
         }
         answers.add(1, ordering: .releasing)

@@ -26,6 +26,22 @@ import Testing
         #expect(report.calls.count == 3 && report.calls.allSatisfy { $0.answer == .returned }, "\(report.calls)")
     }
 
+    /// A worker that dies while it is asked nothing (a plugin's own thread crashed it between two
+    /// events) is reported so at the next call, not as if that callback had crashed it.
+    @Test func aCrashBetweenCallsIsNamedSo() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let library = try PluginCompiler.hostile("libhostile.so", in: directory.path, ["LATE_SEGV_AT=AT_WILL_FINISH"])
+        let host = PluginHost(isolation: .workers(worker: TestPaths.worker)) { _ in }
+        defer { host.shutdown() }
+        #expect(host.loadLibrary(at: library).status == .loaded)
+        #expect(host.willFinishLaunching().failures.isEmpty)
+        Thread.sleep(forTimeInterval: 1)
+        let report = host.open(url: "myapp://x")
+        #expect(report.failures.map(\.message) == ["com.example.hostile crashed with SIGSEGV between calls (\(library))"],
+                "\(report.failures)")
+    }
+
     /// A host killed with SIGKILL while its worker spins in a callback takes the worker with it, though
     /// the plugin tried to clear the worker's death signal first: the sandbox refuses that, and says so.
     @Test func aWorkerBusyInACallbackEndsWithAKilledHost() throws {

@@ -168,6 +168,9 @@ final class WorkerConnection: Sendable {
     /// Whether the worker still serves calls.
     var ending: WorkerEnding? { pending.ending }
 
+    /// Whether the worker ended while the host asked it nothing (``PendingRequests/endedIdle``).
+    var endedIdle: Bool { pending.endedIdle }
+
     /// Sends `message` and waits for its reply, at most `timeout` (nil: as long as it takes),
     /// and only while `interrupted` says false (asked every tenth of a second).
     /// A worker that ends, breaks the channel, does not answer in time or is waited for
@@ -289,11 +292,12 @@ final class WorkerConnection: Sendable {
         return ending
     }
 
-    /// Records how the worker ended (the first reason wins), stops and reaps it (a worker
-    /// that ended by itself is only reaped), and fails every waiting request.
+    /// Records how the worker ended (the first reason wins; `byTheWorker` when the channel ended by
+    /// itself), stops and reaps it (a worker that ended by itself is only reaped), and fails every
+    /// waiting request.
     @discardableResult
-    private func end(_ reason: WorkerEnding) -> WorkerEnding {
-        let first = pending.end(reason)
+    private func end(_ reason: WorkerEnding, byTheWorker: Bool = false) -> WorkerEnding {
+        let first = pending.end(reason, byThePeer: byTheWorker)
         process.stop()
         return first
     }
@@ -311,7 +315,7 @@ final class WorkerConnection: Sendable {
 
     /// The channel failed (`error`): the worker ended, or broke it.
     private func lost(_ error: WorkerProtocolError) {
-        end(process.ending(after: error))
+        end(process.ending(after: error), byTheWorker: true)
     }
 
     /// Sends `reply` to the worker's request `id`, on its concurrent channel once the handshake said

@@ -16,15 +16,16 @@ public enum WorkerEnding: Error, Sendable, Equatable {
 
     /// "crashed with SIGSEGV", "exited with status 0", "did not return from … within 10 s"; `library`,
     /// when given and not `who`, is named after the callback.
-    func sentence(who: String, callback: String, library: String?) -> String {
+    func sentence(who: String, callback: String?, library: String?) -> String {
         let place = PluginLogRecord.place(of: who, in: library)
+        let during = callback.map { "in \($0)" } ?? "between calls"
         return switch self {
-        case .crashed(let signal): "\(who) crashed with \(Self.name(of: signal)) in \(callback)\(place)"
-        case .exited(let status): "\(who) exited with status \(status) in \(callback)\(place)"
+        case .crashed(let signal): "\(who) crashed with \(Self.name(of: signal)) \(during)\(place)"
+        case .exited(let status): "\(who) exited with status \(status) \(during)\(place)"
         case .timedOut(let limit):
-            "\(who) did not return from \(callback) within \(limit.secondsText)\(place); its worker was stopped"
-        case .lost(let cause): "\(who) lost its worker in \(callback)\(place): \(cause); the worker was stopped"
-        case .interrupted: "\(who) was still in \(callback)\(place) when the host was asked to stop; its worker was stopped"
+            "\(who) did not return from \(callback ?? "a call") within \(limit.secondsText)\(place); its worker was stopped"
+        case .lost(let cause): "\(who) lost its worker \(during)\(place): \(cause); the worker was stopped"
+        case .interrupted: "\(who) was still in \(callback ?? "a call")\(place) when the host was asked to stop; its worker was stopped"
         }
     }
 

@@ -59,10 +59,11 @@ final class WorkerSupervisor {
         return .failure(failed(connection, ending, who: who, callback: callback()))
     }
 
-    /// Reports `ending` (once per worker), naming `who` and `callback`, and withdraws the worker's
-    /// plugins (``withdraw(_:failure:)``); returns the failure.
+    /// Reports `ending` (once per worker), naming `who` and `callback` (or "between calls" when the
+    /// worker ended while it was asked nothing, before this call), and withdraws the worker's plugins
+    /// (``withdraw(_:failure:)``); returns the failure.
     private func failed(_ connection: WorkerConnection, _ ending: WorkerEnding, who: String, callback: String) -> PluginFailure {
-        let sentence = ending.sentence(who: who, callback: callback, library: connection.library)
+        let sentence = ending.sentence(who: who, callback: connection.endedIdle ? nil : callback, library: connection.library)
         if connection.markReported() {
             log(.host(.error, about: who, in: connection.library, sentence))
         }
