@@ -8,6 +8,9 @@ public struct LibraryChange: Sendable, Codable {
         case joined
         /// A new library could not join (``LibraryChange/failure`` says why); nothing of it takes part.
         case joinFailed = "join-failed"
+        /// A new name for a file the host loaded already (a link, a folder reached twice): skipped as
+        /// at the start, no failure (``LibraryChange/load``'s `sameFileAs` names the library it is).
+        case skipped
         /// A changed library's new version replaced the old one, its plugins' states handed over.
         case reloaded
         /// A changed library's new version could not replace the old one, which keeps serving.
@@ -58,6 +61,7 @@ public struct LibraryChange: Sendable, Codable {
         return switch kind {
         case .joined: "joined \(path) \(toVersion ?? "?") in \(took): " + names(plugins)
         case .joinFailed: "\(path) could not join: \(failure ?? "unknown cause")"
+        case .skipped: "skipped \(path): the same file as \(load?.sameFileAs ?? "a library loaded already")"
         case .reloaded: "reloaded \(path) \(fromVersion ?? "?") → \(toVersion ?? "?") in \(took)"
             + (departed.isEmpty ? "" : "; left: " + names(departed))
         case .reloadFailed: "reload of \(path) failed: \(failure ?? "unknown cause"); \(fromVersion ?? "the previous version") kept"

@@ -82,6 +82,8 @@ final class LiveLibraries {
         if bringUp(staged, into: &change, failing: .joinFailed, from: { savedState.store?.load($0) ?? .none }) {
             switchTo(staged)
             change.plugins = staged.ids
+        } else if staged.report.status == .skipped {
+            (change.kind, change.failure) = (.skipped, nil)
         }
         change.nanoseconds = MonotonicClock.now() &- start
         return change

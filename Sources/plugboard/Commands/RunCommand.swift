@@ -49,7 +49,7 @@ struct RunCommand: ParsableCommand {
 
             With --json, every load report, log message, printed line, event report and input \
             error is one JSON object per line, with a "type" of load, policy, log, output, event, \
-            post, state, note, input-error, joined, join-failed, reloaded, reload-failed, left, \
+            post, state, note, input-error, joined, join-failed, skipped, reloaded, reload-failed, left, \
             restart-needed or exit.
 
             Live plugins: SIGHUP makes the run look at its plugin folders again between events, and \

@@ -23,7 +23,7 @@ enum RunLine: Codable {
     /// An events line that was skipped, and why.
     case inputError(line: Int, message: String)
     /// A library that joined, reloaded or left the running host, or could not; its `type` is the
-    /// change's kind (joined, join-failed, reloaded, reload-failed, left, restart-needed).
+    /// change's kind (joined, join-failed, skipped, reloaded, reload-failed, left, restart-needed).
     case change(LibraryChange)
     /// The exit code; the last line.
     case exit(code: Int)

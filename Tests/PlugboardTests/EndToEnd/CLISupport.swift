@@ -75,7 +75,7 @@ enum CLI {
 
     /// The documented `type`s of `run --json` lines (README and `run --help`).
     static let documentedLineTypes: Set<String> = ["load", "policy", "log", "output", "event", "post", "state", "note", "input-error",
-                                                   "joined", "join-failed", "reloaded", "reload-failed", "left", "restart-needed", "exit"]
+                                                   "joined", "join-failed", "skipped", "reloaded", "reload-failed", "left", "restart-needed", "exit"]
 }
 
 extension [String: Any] {
