@@ -9,7 +9,7 @@ struct ApplicationPhase {
     /// will-enter-foreground): the state the application is in.
     private var state: LifecycleEvent?
     /// Whether will-terminate was dispatched.
-    private var terminated = false
+    private(set) var terminated = false
 
     /// Notes an event of the launch, app-state or termination concern as it is dispatched.
     /// Always inlined: for an event of another concern, known where it is dispatched, it is nothing.

@@ -137,6 +137,7 @@ public final class PluginHost {
         notifications = NotificationDeliverer(bus: bus, registry: registry, callSite: callSite, workers: workers)
         dispatcher = EventDispatcher(registry: registry, callSite: callSite, workers: workers, notifications: notifications,
                                      timing: timing, log: logHandler)
+        workers.dispatcher = dispatcher
         live = LiveLibraries(loader: loader, callSite: callSite, workers: workers, savedState: savedState,
                              dispatcher: dispatcher, log: logHandler)
     }

@@ -42,6 +42,24 @@ import Testing
                 "\(report.failures)")
     }
 
+    /// A worker that fails once the application ended (in will-terminate) is not started again,
+    /// whatever restarts its library has left: its plugins would run after the end for nothing.
+    @Test func aWorkerThatFailsInWillTerminateIsNotRestarted() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let library = try PluginCompiler.hostile("libhostile.so", in: directory.path, ["SEGV_AT=AT_TERMINATE"])
+        let logs = LogCollector()
+        let host = PluginHost(isolation: .workers(worker: TestPaths.worker), restarts: 3) { record in
+            logs.append(source: record.source, plugin: record.plugin, level: record.level.rawValue, message: record.message)
+        }
+        defer { host.shutdown() }
+        #expect(host.loadLibrary(at: library).status == .loaded)
+        let report = host.willTerminate()
+        #expect(report.failures.map(\.message) == ["com.example.hostile crashed with SIGSEGV in will_terminate (\(library))"])
+        #expect(logs.messages(plugin: nil).filter { $0.contains("restart") }.isEmpty, "\(logs.messages(plugin: nil))")
+        #expect(host.plugins.isEmpty)
+    }
+
     /// A host killed with SIGKILL while its worker spins in a callback takes the worker with it, though
     /// the plugin tried to clear the worker's death signal first: the sandbox refuses that, and says so.
     @Test func aWorkerBusyInACallbackEndsWithAKilledHost() throws {

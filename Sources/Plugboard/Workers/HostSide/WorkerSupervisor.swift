@@ -24,6 +24,9 @@ final class WorkerSupervisor {
     /// Gives a restarted worker's plugins their saved state back; it reaches workers through this
     /// supervisor, so it is not held here.
     weak var savedState: SavedStateKeeper?
+    /// Says where the application is: once will-terminate was dispatched, a failed worker is not
+    /// started again (its plugins would run, and get their state, after the application ended).
+    weak var dispatcher: EventDispatcher?
 
     /// Whether a failed worker is started again (while its library has restarts left).
     private let restarts: Bool
@@ -81,7 +84,7 @@ final class WorkerSupervisor {
         guard connection.markWithdrawn() else { return }
         bus.removeObservers(of: ObjectIdentifier(connection))
         registry.removeAll(from: .library(path: connection.library))
-        if restarts, let report = loader.restart(connection), report.status == .loaded {
+        if restarts, dispatcher?.phase.terminated != true, let report = loader.restart(connection), report.status == .loaded {
             savedState?.restoreRestarted(Set(report.plugins.map(\.descriptor.id)))
         }
     }
