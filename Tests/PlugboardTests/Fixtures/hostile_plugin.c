@@ -16,7 +16,8 @@
  *           (closes fd 1 and 2), IGNORE_SIGNALS_AT (SIGINT/SIGTERM to SIG_IGN),
  *           BLOCK_SIGNALS_AT (blocks them in the calling thread),
  *           HANDLE_SIGNALS_AT (installs a handler that does nothing),
- *           CHDIR_AT (chdir("/")), LOG_AT (logs HOSTILE_MESSAGE),
+ *           CHDIR_AT (chdir("/")), LOG_AT (logs HOSTILE_MESSAGE), HUGE_LOG_AT (logs
+ *           70 MiB of "x", more than one message to a host carries),
  *           RAISE_SIGTERM_AT (raise(SIGTERM): the host's own signal, mid-callback),
  *           FAIL_AT (AT_INIT or AT_REGISTER only: that function returns false),
  *           LOG_THREAD_AT (starts a thread that logs HOSTILE_MESSAGE every
@@ -654,6 +655,18 @@ static void misbehave(int place) {
 #endif
 #ifdef LOG_AT
     if (place == LOG_AT) host->log(host, HOSTILE_ID, PB_LOG_INFO, HOSTILE_MESSAGE);
+#endif
+#ifdef HUGE_LOG_AT
+    if (place == HUGE_LOG_AT) {
+        size_t size = (size_t)70 << 20;
+        char *huge = malloc(size + 1);
+        if (huge) {
+            memset(huge, 'x', size);
+            huge[size] = 0;
+            host->log(host, HOSTILE_ID, PB_LOG_INFO, huge);
+            free(huge);
+        }
+    }
 #endif
 #ifdef INVOKE_AT
 #ifndef HOSTILE_INVOKE

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PlugboardWorkerProtocol
 import Testing
 @testable import Plugboard
 
@@ -58,6 +59,26 @@ import Testing
         #expect(report.failures.map(\.message) == ["com.example.hostile crashed with SIGSEGV in will_terminate (\(library))"])
         #expect(logs.messages(plugin: nil).filter { $0.contains("restart") }.isEmpty, "\(logs.messages(plugin: nil))")
         #expect(host.plugins.isEmpty)
+    }
+
+    /// A log message longer than one frame to the host carries comes cut, and says so, where it was lost.
+    @Test func aLogMessageLongerThanAFrameComesCut() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let library = try PluginCompiler.hostile("libhostile.so", in: directory.path, ["HUGE_LOG_AT=AT_OPEN_URL"])
+        let logs = LogCollector()
+        let host = PluginHost(isolation: .workers(worker: TestPaths.worker)) { record in
+            logs.append(source: record.source, plugin: record.plugin, level: record.level.rawValue, message: record.message)
+        }
+        defer { host.shutdown() }
+        #expect(host.loadLibrary(at: library).status == .loaded)
+        #expect(host.open(url: "myapp://x").failures.isEmpty)
+        let huge = logs.messages(plugin: "com.example.hostile").filter { $0.hasPrefix("xxxx") }
+        let cut = (70 << 20) - WorkerSession.longestLogMessage
+        #expect(huge.count == 1)
+        #expect(huge.first?.hasSuffix("x… (\(cut) more bytes cut: longer than one message to the host carries)") == true,
+                "\(huge.first?.suffix(100) ?? "nothing")")
+        #expect(huge.first.map { $0.utf8.count < WireFormat.maximumPayloadLength } == true)
     }
 
     /// A host killed with SIGKILL while its worker spins in a callback takes the worker with it, though

@@ -155,11 +155,23 @@ final class WorkerSession {
     /// The protocol minor the host spoke in its `hello`: the worker sends nothing it does not know.
     private var hostMinor: UInt16 = 0
 
+    /// The most bytes of a log message sent to the host: a frame's, less room for its other fields.
+    static let longestLogMessage = WireFormat.maximumPayloadLength - (64 << 10)
+
+    /// `message`, cut to ``longestLogMessage`` bytes and saying so when longer: one frame carries it,
+    /// where a longer one was refused whole, and lost.
+    static func fitting(_ message: String) -> String {
+        let size = message.utf8.count
+        guard size > longestLogMessage else { return message }
+        return String(decoding: message.utf8.prefix(longestLogMessage), as: UTF8.self)
+            + "… (\(size - longestLogMessage) more bytes cut: longer than one message to the host carries)"
+    }
+
     init(channel: WorkerChannel, files: HostFilesProxy?, invoke: HostInvokeProxy) {
         self.channel = channel
         self.invoke = invoke
         let log: PluginHost.LogHandler = { record in
-            try? channel.send(.log(pluginID: record.plugin, level: record.level.abiValue, message: record.message))
+            try? channel.send(.log(pluginID: record.plugin, level: record.level.abiValue, message: Self.fitting(record.message)))
         }
         let callSite = PluginCallSite(record: CallRecord(), decorators: CallDecorators([], log: log))
         let registry = PluginRegistry()
