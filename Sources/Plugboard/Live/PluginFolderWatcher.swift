@@ -19,8 +19,9 @@ public final class PluginFolderWatcher {
     private let paths: [String]
     /// The folder each watch of a folder is for.
     private var folderWatches: [Int32: String] = [:]
-    /// For each watch of a folder's parent, the names in it that are search-path folders: a folder
-    /// created, removed, or swapped (a symbolic link replaced) there is watched again.
+    /// For each watch of a folder's parent, the names in it that are search-path folders, or folders a
+    /// search-path folder's symbolic link leads to: a folder created, removed, or swapped (a symbolic
+    /// link replaced) there is watched again.
     private var parentWatches: [Int32: Set<String>] = [:]
 
     /// A file written in place ends with IN_CLOSE_WRITE; one renamed into place is IN_MOVED_TO.
@@ -37,12 +38,34 @@ public final class PluginFolderWatcher {
     public init(_ searchPath: PluginSearchPath) throws(Errno) {
         descriptor = try systemCall { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
         paths = searchPath.directories.map(\.path)
-        for path in paths {
-            let parent = Self.split(path)
-            let watch = inotify_add_watch(descriptor, parent.folder, Self.parentEvents)
-            if watch >= 0 { parentWatches[watch, default: []].insert(parent.name) }
-        }
+        for path in paths { watchParent(of: path) }
         rearm()
+    }
+
+    /// Watches the folder holding `path` for its name, and so, when `path` is a symbolic link, the
+    /// folder holding what it leads to: a link whose folder was removed and made again leads to it again.
+    private func watchParent(of path: String) {
+        let parent = Self.split(path)
+        let watch = inotify_add_watch(descriptor, parent.folder, Self.parentEvents)
+        if watch >= 0 { parentWatches[watch, default: []].insert(parent.name) }
+        if let target = Self.linkTarget(of: path) { watchParent(ofTarget: target) }
+    }
+
+    /// Watches the folder holding `target`, a link's, for its name (one level of link: a target that is
+    /// a link itself is watched when the first is followed again, at a ``rearm()``).
+    private func watchParent(ofTarget target: String) {
+        let parent = Self.split(target)
+        let watch = inotify_add_watch(descriptor, parent.folder, Self.parentEvents)
+        if watch >= 0 { parentWatches[watch, default: []].insert(parent.name) }
+    }
+
+    /// Where the symbolic link `path` leads, made absolute against its folder; nil when it is no link.
+    private static func linkTarget(of path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        let target = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return target.hasPrefix("/") ? target : split(path).folder + "/" + target
     }
 
     deinit { close(descriptor) }
@@ -90,6 +113,7 @@ public final class PluginFolderWatcher {
     private func rearm() {
         var current: [Int32: String] = [:]
         for path in paths {
+            if let target = Self.linkTarget(of: path) { watchParent(ofTarget: target) }
             let watch = inotify_add_watch(descriptor, path, Self.folderEvents)
             if watch >= 0 { current[watch] = path }
         }

@@ -583,6 +583,13 @@ import Testing
         #expect(changed() && watcher.folders == [directory.file("current"), later])
         #expect(FileManager.default.createFile(atPath: later + "/lib.so", contents: Data([1])))
         #expect(changed(), "a folder made later is watched")
+        // The folder the link leads to, removed and made again: the link leads to it again.
+        #expect((try? FileManager.default.removeItem(atPath: directory.file("two"))) != nil)
+        #expect(changed() && watcher.folders == [later], "\(watcher.folders)")
+        #expect(mkdir(directory.file("two"), 0o755) == 0)
+        #expect(changed() && watcher.folders == [directory.file("current"), later], "\(watcher.folders)")
+        #expect(FileManager.default.createFile(atPath: directory.file("two/again.so"), contents: Data([1])))
+        #expect(changed(), "the folder made again is watched")
     }
 
     @Test func aFileOpenForWritingIsNotComplete() throws {
