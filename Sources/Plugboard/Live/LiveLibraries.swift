@@ -17,6 +17,9 @@ final class LiveLibraries {
     /// The in-process libraries reported as needing a restart, with the file they were reported for
     /// (nil: removed): each change is reported once.
     private var restartReported: [String: FileStatus?] = [:]
+    /// The folders or files a pass found refused (a folder that fails the trust rule now, a name that is
+    /// not UTF-8), with why: each is logged once, until it changes or passes again.
+    private var refusalsLogged: [String: String] = [:]
 
     /// The live changes of the host whose parts these are.
     init(loader: LibraryLoader, callSite: PluginCallSite, workers: WorkerSupervisor, savedState: SavedStateKeeper,
@@ -38,7 +41,9 @@ final class LiveLibraries {
         var changes: [LibraryChange] = []
         var present: Set<String> = []
         let held = heldPaths
-        for case .file(let path, _, _) in LoadCandidate.all(in: searchPath, trust: trust) {
+        let candidates = LoadCandidate.all(in: searchPath, trust: trust)
+        logRefusals(candidates)
+        for case .file(let path, _, _) in candidates {
             guard let status = try? FileStatus.ofLibrary(path) else {
                 // A name that leads to no regular file (a dangling or looping link) is no library: a
                 // held one leaves. Another failure (a folder briefly unreadable) changes nothing.
@@ -193,6 +198,20 @@ final class LiveLibraries {
         change.kind = kind
         change.failure = failure
         return false
+    }
+
+    /// Logs, once each until it changes or passes again, a folder or file `candidates` refuse: its
+    /// libraries' changes are not applied meanwhile, and nothing else would say so.
+    private func logRefusals(_ candidates: [LoadCandidate]) {
+        var refused: [String: String] = [:]
+        for case .refused(let report) in candidates {
+            refused[report.path] = report.failure?.description ?? "refused"
+        }
+        for (path, cause) in refused.sorted(by: { $0.key < $1.key }) where refusalsLogged[path] != cause {
+            log(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .warning,
+                                message: "\(path) is refused (\(cause)): what changes in it is not applied until it passes"))
+        }
+        refusalsLogged = refused
     }
 
     /// The report that an in-process library `what` (changed, was removed) and cannot follow.

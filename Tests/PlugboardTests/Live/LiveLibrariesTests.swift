@@ -382,6 +382,24 @@ import Testing
         #expect(setting.logs.messages(plugin: "com.example.bus").filter { $0.hasPrefix("received") }.count == 1)
     }
 
+    /// A plugin folder that fails the trust rule now is said so once, and its changes wait until it
+    /// passes again; then they are applied.
+    @Test func aFolderThatFailsTheTrustRuleNowIsSaidSoOnce() throws {
+        let setting = try Setting(isolation: .workers(worker: TestPaths.worker))
+        defer { setting.remove() }
+        try setting.drop(version: "1.0")
+        #expect(setting.host.loadPlugins(from: setting.searchPath).map(\.status) == [.loaded])
+        #expect(chmod(setting.plugins, 0o777) == 0)
+        try setting.drop(version: "2.0")
+        #expect(setting.host.applyChanges(in: setting.searchPath).isEmpty)
+        #expect(setting.host.applyChanges(in: setting.searchPath).isEmpty)
+        let warnings = setting.logs.messages(plugin: nil).filter { $0.contains("what changes in it is not applied") }
+        #expect(warnings.count == 1, "\(warnings)")
+        #expect(warnings.first?.hasPrefix("\(setting.plugins) is refused (trust: ") == true, "\(warnings)")
+        #expect(chmod(setting.plugins, 0o755) == 0)
+        #expect(setting.host.applyChanges(in: setting.searchPath).map(\.kind) == [.reloaded])
+    }
+
     /// A function handle resolved before a reload calls the new version (the old worker is gone).
     @Test func aFunctionHandleResolvesToTheNewVersion() throws {
         let setting = try Setting(isolation: .workers(worker: TestPaths.worker))
