@@ -12,9 +12,9 @@ struct ReceiveBuffer {
     /// Past this size, an emptied buffer goes back to `initialSize`, so one
     /// large frame does not pin its memory for the channel's life.
     private static let retainedSize = 1 << 20
-    /// How far past the bytes buffered the storage grows for a frame in progress: a large frame's
-    /// memory follows the bytes that came, not the length its prefix announced (which a peer may
-    /// announce and never send).
+    /// How far past the bytes buffered the storage must reach for a frame in progress: a large frame's
+    /// memory follows the bytes that came (at most twice them and this step, as it grows by doubling),
+    /// not the length its prefix announced (which a peer may announce and never send).
     private static let growthStep = 1 << 20
 
     /// The socket's receive timeout (`SO_RCVTIMEO`) as ``WorkerChannel/receive(idleLimit:)`` last
@@ -112,7 +112,7 @@ struct ReceiveBuffer {
     }
 
     /// Moves the buffered bytes to the front and grows the storage toward a frame of `frameSize`
-    /// bytes, at most ``growthStep`` past what is buffered, leaving room to read.
+    /// bytes, to ``growthStep`` past what is buffered or twice its size, within the frame, leaving room to read.
     private mutating func makeRoom(for frameSize: Int) {
         if start > 0 && storage.count - start < max(frameSize, Self.initialSize) {
             storage.withUnsafeMutableBytes { buffer in

@@ -62,7 +62,10 @@ public final class PluginFolderWatcher {
     /// Where the symbolic link `path` leads, made absolute against its folder; nil when it is no link.
     private static func linkTarget(of path: String) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink(path, &buffer, buffer.count - 1)
+        // `readlink` of "link/" fails: the name without its trailing slashes is the link.
+        var name = Substring(path)
+        while name.count > 1, name.hasSuffix("/") { name = name.dropLast() }
+        let count = readlink(String(name), &buffer, buffer.count - 1)
         guard count > 0 else { return nil }
         let target = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return target.hasPrefix("/") ? target : split(path).folder + "/" + target

@@ -95,6 +95,7 @@ extension LibraryLoader {
         } release: {
             connection.close(timeout: workerGrace)
         }
+        connection.registered(registered.plugins.map(\.descriptor.id))
         // A forged bus call its plugins made while it loaded, found when they were admitted, ended
         // the worker: the load failed.
         guard registered.status == .loaded, let ending = connection.ending else { return registered }
@@ -171,7 +172,11 @@ extension LibraryLoader {
         _ = try connection.trust.admitFolder(holding: connection.library)
         let now = try FileStatus.ofLibrary(connection.library)
         guard let loaded = connection.file, now.stamp == loaded.stamp else {
-            throw LoadFailure(.scan, "the file changed since its worker loaded it, and a restart brings back only the "
+            // Only the change time differs: a rewrite in place with its times put back, or a link or a
+            // chmod, which a live pass does not count as a change: said, as nothing else would.
+            let how = connection.file.map(now.isSameFile) == true ? " (its change time: rewritten in place, linked or its "
+                + "mode set again)" : ""
+            throw LoadFailure(.scan, "the file changed since its worker loaded it\(how), and a restart brings back only the "
                               + "version that served")
         }
         return now
@@ -236,8 +241,10 @@ extension WorkerConnection {
     /// `timeout` and while `interrupted` says false.
     func load(_ path: String, timeout: Duration?, interrupted: () -> Bool = { false }) -> LoadAnswer {
         logs.loading()
-        var registered: [PluginID] = []
-        defer { logs.loaded(registered) }
+        // A library loaded: its log lines stay held until the host registered its plugins
+        // (``registered(_:)``), which are not always the ones its report claims.
+        var loaded = false
+        defer { if !loaded { logs.loaded([]) } }
         switch request(.load(path: path, allowInsecure: trust == .allowInsecure), timeout: timeout, interrupted: interrupted) {
         case .success(.loaded(let json, let stamp)):
             guard let report = try? JSONDecoder().decode(LoadReport.self, from: Data(json)) else {
@@ -253,17 +260,16 @@ extension WorkerConnection {
             if report.status == .loaded, let checked = file {
                 // The worker looked the path up again after the host did: a file put there meanwhile
                 // (another version dropped in) did not pass the host's checks (a restart's, a live change's).
-                guard let stamp else {
-                    guard let peerVersion, peerVersion.minor >= WorkerProtocolVersion.loadedFileStampMinor else { return .report(report) }
+                if stamp == nil, let peerVersion, peerVersion.minor >= WorkerProtocolVersion.loadedFileStampMinor {
                     abandon("it sent a load report without the file it loaded")
                     return .broken(LoadFailure(.worker, "the plugin worker sent a load report without the file it loaded"))
                 }
-                guard stamp == checked.stamp else {
+                if let stamp, stamp != checked.stamp {
                     return .report(.failed(path, LoadFailure(.scan, "the file changed while its worker started: the worker "
                                                              + "found another file at the path than the one the host checked")))
                 }
             }
-            registered = report.plugins.map(\.descriptor.id)
+            loaded = report.status == .loaded
             return .report(report)
         case .success(let other):
             abandon("it answered the load with \(other.kind)")
@@ -272,6 +278,13 @@ extension WorkerConnection {
             close(timeout: .zero)
             return .lost(ending)
         }
+    }
+
+    /// Ends the hold of a load that loaded (``load(_:timeout:interrupted:)``): the host registered
+    /// `plugins` of the library (none when it refused them all). Its log lines, and the sandbox's
+    /// reports, are about these plugins only.
+    func registered(_ plugins: [PluginID]) {
+        logs.loaded(plugins)
     }
 
     /// How the worker is confined, as a load report says it.

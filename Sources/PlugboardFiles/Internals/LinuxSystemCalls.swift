@@ -9,7 +9,7 @@ enum LinuxSystemCalls {
     /// `open` flag: a descriptor that names a file (even a symbolic link) without opening it for I/O.
     static let openPathOnly: CInt = 0o10_000_000
     /// `open` flag: an unnamed regular file in the directory given (`O_TMPFILE`, which includes `O_DIRECTORY`).
-    static let openUnnamedFile: CInt = 0o20_200_000
+    static let openUnnamedFile: CInt = 0o20_000_000 | O_DIRECTORY
     /// `statx` flag: describe the descriptor itself rather than a path below it.
     static let atEmptyPath: CInt = 0x1000
     /// `statx` mask bit for the birth (creation) time.

@@ -298,7 +298,8 @@ import Testing
         host.open(url: "a")
         let messages = logs.messages(plugin: nil)
         #expect(messages.contains("could not restart the worker of \(path) (restart 1 of 1): scan: the file changed since its worker "
-                                  + "loaded it, and a restart brings back only the version that served"), "\(messages)")
+                                  + "loaded it (its change time: rewritten in place, linked or its mode set again), and a "
+                                  + "restart brings back only the version that served"), "\(messages)")
         #expect(host.plugins.isEmpty, "\(host.plugins.map(\.descriptor.version))")
     }
 

@@ -327,7 +327,7 @@ final class WorkerConnection: Sendable {
             try (sharesConcurrentChannel.load(ordering: .relaxed) ? process.concurrentChannel : channel).send(reply, requestID: id)
             return true
         } catch {
-            end(process.ending(after: error))
+            end(process.ending(after: error), byTheWorker: true)
             return false
         }
     }
@@ -353,12 +353,12 @@ final class WorkerConnection: Sendable {
             invocations.check(function, arguments: arguments) { send(reply: .invokeReply($0), to: received.requestID) }
         case .post, .observe, .stopObserving:
             if let forged = bus.take(received.message, from: self) {
-                end(.lost(forged))
+                end(.lost(forged), byTheWorker: true)
                 return false
             }
         case .refused(let plugin, let call, let name, let reason):
             guard let call = BusRefusal.Call(rawValue: call) else {
-                end(.lost("it sent a refusal of \(call.debugDescription), which is not a notification-bus call"))
+                end(.lost("it sent a refusal of \(call.debugDescription), which is not a notification-bus call"), byTheWorker: true)
                 return false
             }
             if refusalBudget.spend() != nil {
@@ -369,7 +369,7 @@ final class WorkerConnection: Sendable {
         default:
             // A reply; the first one settles its request: a second one with its id is awaited by nothing.
             guard pending.answer(received.requestID, with: received.message) else {
-                end(.lost("it sent \(received.message.kind) with request id \(received.requestID), which nothing awaited"))
+                end(.lost("it sent \(received.message.kind) with request id \(received.requestID), which nothing awaited"), byTheWorker: true)
                 return false
             }
         }

@@ -15,7 +15,8 @@ public enum WorkerEnding: Error, Sendable, Equatable {
     case lost(String)
 
     /// "crashed with SIGSEGV", "exited with status 0", "did not return from … within 10 s"; `library`,
-    /// when given and not `who`, is named after the callback.
+    /// when given and not `who`, is named after the callback. A nil `callback`: the worker ended
+    /// between calls.
     func sentence(who: String, callback: String?, library: String?) -> String {
         let place = PluginLogRecord.place(of: who, in: library)
         let during = callback.map { "in \($0)" } ?? "between calls"
