@@ -42,19 +42,11 @@ public final class PluginFolderWatcher {
         rearm()
     }
 
-    /// Watches the folder holding `path` for its name, and so, when `path` is a symbolic link, the
-    /// folder holding what it leads to: a link whose folder was removed and made again leads to it again.
+    /// Watches the folder holding `path` for its name: a search-path folder, or the folder a
+    /// search-path folder's symbolic link leads to (``rearm()``: a link whose folder was removed and
+    /// made again leads to it again; one level of link).
     private func watchParent(of path: String) {
         let parent = Self.split(path)
-        let watch = inotify_add_watch(descriptor, parent.folder, Self.parentEvents)
-        if watch >= 0 { parentWatches[watch, default: []].insert(parent.name) }
-        if let target = Self.linkTarget(of: path) { watchParent(ofTarget: target) }
-    }
-
-    /// Watches the folder holding `target`, a link's, for its name (one level of link: a target that is
-    /// a link itself is watched when the first is followed again, at a ``rearm()``).
-    private func watchParent(ofTarget target: String) {
-        let parent = Self.split(target)
         let watch = inotify_add_watch(descriptor, parent.folder, Self.parentEvents)
         if watch >= 0 { parentWatches[watch, default: []].insert(parent.name) }
     }
@@ -116,7 +108,7 @@ public final class PluginFolderWatcher {
     private func rearm() {
         var current: [Int32: String] = [:]
         for path in paths {
-            if let target = Self.linkTarget(of: path) { watchParent(ofTarget: target) }
+            if let target = Self.linkTarget(of: path) { watchParent(of: target) }
             let watch = inotify_add_watch(descriptor, path, Self.folderEvents)
             if watch >= 0 { current[watch] = path }
         }

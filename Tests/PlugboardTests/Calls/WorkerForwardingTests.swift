@@ -85,9 +85,7 @@ import Testing
     func theLoadedReplyCarriesTheFileTheWorkerChecked(hostVersion: WorkerProtocolVersion) throws {
         let fixture = try FunctionsFixture()
         defer { fixture.remove() }
-        let sandbox = try WorkerSandbox.plan(for: [fixture.library], mode: .best, support: .kernel, grant: SandboxGrant())
-        let connection = try WorkerConnection(library: fixture.library, trust: .strict, sandbox: sandbox, worker: TestPaths.worker,
-                                              facade: nil, invoker: nil, bus: nil, log: { _ in }, refusals: nil, output: { _ in })
+        let connection = try Self.worker(of: fixture.library)
         defer { connection.close(timeout: .seconds(10)) }
         let hello = connection.request(.hello(protocolVersion: hostVersion, hostABIMajor: 1, hostABIMinor: 2), timeout: .seconds(60))
         guard case .success(.helloReply(.current, _)) = hello else { Issue.record("\(hello)"); return }
@@ -104,9 +102,7 @@ import Testing
     func aFunctionCallTheWorkerCannotRunEndsIt(hostVersion: WorkerProtocolVersion) throws {
         let fixture = try FunctionsFixture()
         defer { fixture.remove() }
-        let sandbox = try WorkerSandbox.plan(for: [fixture.library], mode: .best, support: .kernel, grant: SandboxGrant())
-        let connection = try WorkerConnection(library: fixture.library, trust: .strict, sandbox: sandbox, worker: TestPaths.worker,
-                                              facade: nil, invoker: nil, bus: nil, log: { _ in }, refusals: nil, output: { _ in })
+        let connection = try Self.worker(of: fixture.library)
         defer { connection.close(timeout: .seconds(10)) }
         let hello = connection.request(.hello(protocolVersion: hostVersion, hostABIMajor: 1, hostABIMinor: 2), timeout: .seconds(60))
         guard case .success(.helloReply(.current, _)) = hello else { Issue.record("\(hello)"); return }
@@ -126,9 +122,7 @@ import Testing
         let directory = try TemporaryDirectory("plugboard-forwarding")
         defer { directory.remove() }
         let library = try InvocationTests.Pair.build("a", peer: "b", in: directory)
-        let sandbox = try WorkerSandbox.plan(for: [library], mode: .best, support: .kernel, grant: SandboxGrant())
-        let connection = try WorkerConnection(library: library, trust: .strict, sandbox: sandbox, worker: TestPaths.worker,
-                                              facade: nil, invoker: nil, bus: nil, log: { _ in }, refusals: nil, output: { _ in })
+        let connection = try Self.worker(of: library)
         defer { connection.close(timeout: .seconds(10)) }
         let hello = connection.request(.hello(protocolVersion: hostVersion, hostABIMajor: 1, hostABIMinor: 4), timeout: .seconds(60))
         guard case .success(.helloReply(.current, _)) = hello else { Issue.record("\(hello)"); return }
@@ -137,5 +131,12 @@ import Testing
         // Function 12 is `unknown`: it invokes com.example.nobody.twice and returns the status.
         let outcome = connection.callFunction(.functionCall(plugin: 0, function: 12, depth: 0, arguments: []), timeout: .seconds(60))
         #expect(outcome == .success(.value(.int(Int64(PB_ERR_UNAVAILABLE)))))
+    }
+
+    /// A confined worker for `library`, started, not yet greeted.
+    private static func worker(of library: String) throws -> WorkerConnection {
+        let sandbox = try WorkerSandbox.plan(for: [library], mode: .best, support: .kernel, grant: SandboxGrant())
+        return try WorkerConnection(library: library, trust: .strict, sandbox: sandbox, worker: TestPaths.worker,
+                                    facade: nil, invoker: nil, bus: nil, log: { _ in }, refusals: nil, output: { _ in })
     }
 }

@@ -189,10 +189,7 @@ import Testing
         let directory = try TemporaryDirectory("plugboard-live-restart-version")
         defer { directory.remove() }
         let path = directory.file("libhostile.so")
-        let logs = LogCollector()
-        let host = PluginHost(isolation: .workers(worker: TestPaths.worker), restarts: 1) { record in
-            logs.append(source: record.source, plugin: record.plugin, level: record.level.rawValue, message: record.message)
-        }
+        let (host, logs) = Self.restartingHost(worker: TestPaths.worker)
         defer { host.shutdown() }
         try PluginCompiler.hostile("libhostile.so", in: directory.path, ["SEGV_AT=AT_OPEN_URL"])
         try PluginCompiler.compile(TestPaths.fixtures + "/live_counter.c", to: directory.file("libother.so"))
@@ -227,10 +224,7 @@ import Testing
             exec '\(TestPaths.worker)' "$@"
             """)
         #expect(chmod(directory.file("worker.sh"), 0o755) == 0)
-        let logs = LogCollector()
-        let host = PluginHost(isolation: .workers(worker: directory.file("worker.sh")), restarts: 1) { record in
-            logs.append(source: record.source, plugin: record.plugin, level: record.level.rawValue, message: record.message)
-        }
+        let (host, logs) = Self.restartingHost(worker: directory.file("worker.sh"))
         defer { host.shutdown() }
         #expect(host.loadPlugins(from: PluginSearchPath(explicit: [plugins])).map(\.status) == [.loaded, .loaded])
         host.open(url: "a")
@@ -251,10 +245,7 @@ import Testing
         let plugins = directory.file("plugins")
         try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: false)
         let path = try PluginCompiler.hostile("libhostile.so", in: plugins, ["SEGV_AT=AT_OPEN_URL"])
-        let logs = LogCollector()
-        let host = PluginHost(isolation: .workers(worker: TestPaths.worker), restarts: 1) { record in
-            logs.append(source: record.source, plugin: record.plugin, level: record.level.rawValue, message: record.message)
-        }
+        let (host, logs) = Self.restartingHost(worker: TestPaths.worker)
         defer { host.shutdown() }
         #expect(host.loadPlugins(from: PluginSearchPath(explicit: [plugins])).map(\.status) == [.loaded])
         #expect(chmod(plugins, 0o777) == 0)
@@ -276,10 +267,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: false)
         let path = try PluginCompiler.hostile("libhostile.so", in: plugins, ["SEGV_AT=AT_OPEN_URL", #"HOSTILE_VERSION="1.0""#])
         let next = try PluginCompiler.hostile("next.so", in: directory.path, ["SEGV_AT=AT_OPEN_URL", #"HOSTILE_VERSION="2.0""#])
-        let logs = LogCollector()
-        let host = PluginHost(isolation: .workers(worker: TestPaths.worker), restarts: 1) { record in
-            logs.append(source: record.source, plugin: record.plugin, level: record.level.rawValue, message: record.message)
-        }
+        let (host, logs) = Self.restartingHost(worker: TestPaths.worker)
         defer { host.shutdown() }
         #expect(host.loadPlugins(from: PluginSearchPath(explicit: [plugins])).map(\.status) == [.loaded])
         var before = stat()
@@ -324,10 +312,7 @@ import Testing
             exec '\(TestPaths.worker)' "$@"
             """)
         #expect(chmod(worker, 0o755) == 0)
-        let logs = LogCollector()
-        let host = PluginHost(isolation: .workers(worker: worker), restarts: 1) { record in
-            logs.append(source: record.source, plugin: record.plugin, level: record.level.rawValue, message: record.message)
-        }
+        let (host, logs) = Self.restartingHost(worker: worker)
         defer { host.shutdown() }
         #expect(host.loadPlugins(from: PluginSearchPath(explicit: [plugins])).map(\.status) == [.loaded, .loaded])
         host.open(url: "a")
@@ -381,6 +366,15 @@ import Testing
         #expect(delivered.deliveries.map(\.receiver) == ["com.example.bus"] && delivered.deliveries.allSatisfy { $0.failure == nil },
                 "\(delivered)")
         #expect(setting.logs.messages(plugin: "com.example.bus").filter { $0.hasPrefix("received") }.count == 1)
+    }
+
+    /// A host whose workers, of `worker`, restart once, and the log lines it gives.
+    static func restartingHost(worker: String) -> (PluginHost, LogCollector) {
+        let logs = LogCollector()
+        let host = PluginHost(isolation: .workers(worker: worker), restarts: 1) { record in
+            logs.append(source: record.source, plugin: record.plugin, level: record.level.rawValue, message: record.message)
+        }
+        return (host, logs)
     }
 
     /// A plugin folder that fails the trust rule now is said so once, and its changes wait until it

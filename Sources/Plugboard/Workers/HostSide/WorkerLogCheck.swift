@@ -11,7 +11,7 @@ import Synchronization
 /// ``heldBytesLimit``, checked against what is known.
 final class WorkerLogCheck: Sendable {
     private struct State {
-        /// The ids the worker's libraries registered, as their load reports name them.
+        /// The ids of the worker's libraries' plugins the host registered.
         var registered: Set<String> = []
         /// The lines held while a load is under way; nil when none is.
         var held: [PluginLogRecord]?
@@ -37,8 +37,8 @@ final class WorkerLogCheck: Sendable {
         state.withLock { $0.held = $0.held ?? [] }
     }
 
-    /// The load ended; its library registered `plugins` (none when it failed). The lines held are
-    /// delivered, each checked.
+    /// The load ended; the host registered `plugins` of its library (none when it failed, or refused
+    /// them all). The lines held are delivered, each checked.
     func loaded(_ plugins: [PluginID]) {
         state.withLock { state in
             state.registered.formUnion(plugins.map(\.rawValue))
@@ -64,7 +64,7 @@ final class WorkerLogCheck: Sendable {
         }
     }
 
-    /// Whether the worker's libraries registered the plugin `id` (as their load reports name them).
+    /// Whether the plugin `id` is one of the worker's the host registered.
     func knows(_ id: String) -> Bool {
         state.withLock { $0.registered.contains(id) }
     }
