@@ -87,9 +87,7 @@ import Testing
         defer { fixture.remove() }
         let connection = try Self.worker(of: fixture.library)
         defer { connection.close(timeout: .seconds(10)) }
-        let hello = connection.request(.hello(protocolVersion: hostVersion, hostABIMajor: 1, hostABIMinor: 2), timeout: .seconds(60))
-        guard case .success(.helloReply(.current, _)) = hello else { Issue.record("\(hello)"); return }
-        let load = connection.request(.load(path: fixture.library, allowInsecure: false), timeout: .seconds(60))
+        guard let load = Self.greetAndLoad(connection, fixture.library, as: hostVersion) else { return }
         guard case .success(.loaded(_, let stamp)) = load else { Issue.record("\(load)"); return }
         let expected = hostVersion.minor >= WorkerProtocolVersion.loadedFileStampMinor ? try FileStatus.of(fixture.library).stamp : nil
         #expect(stamp == expected)
@@ -104,9 +102,7 @@ import Testing
         defer { fixture.remove() }
         let connection = try Self.worker(of: fixture.library)
         defer { connection.close(timeout: .seconds(10)) }
-        let hello = connection.request(.hello(protocolVersion: hostVersion, hostABIMajor: 1, hostABIMinor: 2), timeout: .seconds(60))
-        guard case .success(.helloReply(.current, _)) = hello else { Issue.record("\(hello)"); return }
-        let load = connection.request(.load(path: fixture.library, allowInsecure: false), timeout: .seconds(60))
+        guard let load = Self.greetAndLoad(connection, fixture.library, as: hostVersion) else { return }
         guard case .success(.loaded) = load else { Issue.record("\(load)"); return }
         let valid = connection.callFunction(.functionCall(plugin: 0, function: 0, depth: 0, arguments: [.bool(false)]), timeout: .seconds(60))
         #expect(valid == .success(.value(.bool(true))), "flip(false), function 0 of plugin 0")
@@ -124,13 +120,23 @@ import Testing
         let library = try InvocationTests.Pair.build("a", peer: "b", in: directory)
         let connection = try Self.worker(of: library)
         defer { connection.close(timeout: .seconds(10)) }
-        let hello = connection.request(.hello(protocolVersion: hostVersion, hostABIMajor: 1, hostABIMinor: 4), timeout: .seconds(60))
-        guard case .success(.helloReply(.current, _)) = hello else { Issue.record("\(hello)"); return }
-        let load = connection.request(.load(path: library, allowInsecure: false), timeout: .seconds(60))
+        guard let load = Self.greetAndLoad(connection, library, as: hostVersion, abiMinor: 4) else { return }
         guard case .success(.loaded) = load else { Issue.record("\(load)"); return }
         // Function 12 is `unknown`: it invokes com.example.nobody.twice and returns the status.
         let outcome = connection.callFunction(.functionCall(plugin: 0, function: 12, depth: 0, arguments: []), timeout: .seconds(60))
         #expect(outcome == .success(.value(.int(Int64(PB_ERR_UNAVAILABLE)))))
+    }
+
+    /// Greets `connection`'s worker as a host of `hostVersion` and C ABI 1.`abiMinor`, and has it load
+    /// `library`: the worker's reply; nil, with an issue recorded, when the greeting failed.
+    private static func greetAndLoad(_ connection: WorkerConnection, _ library: String, as hostVersion: WorkerProtocolVersion,
+                                     abiMinor: UInt32 = 2) -> Result<WorkerMessage, WorkerEnding>? {
+        let hello = connection.request(.hello(protocolVersion: hostVersion, hostABIMajor: 1, hostABIMinor: abiMinor), timeout: .seconds(60))
+        guard case .success(.helloReply(.current, _)) = hello else {
+            Issue.record("\(hello)")
+            return nil
+        }
+        return connection.request(.load(path: library, allowInsecure: false), timeout: .seconds(60))
     }
 
     /// A confined worker for `library`, started, not yet greeted.

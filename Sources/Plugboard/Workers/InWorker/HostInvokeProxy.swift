@@ -21,6 +21,9 @@ final class HostInvokeProxy: Sendable {
         hostMinor.store(minor, ordering: .relaxed)
     }
 
+    /// The host's protocol minor, as its `hello` said (0 before it).
+    var hostProtocolMinor: UInt16 { hostMinor.load(ordering: .relaxed) }
+
     /// Invokes `address` in the host, `depth` invocations deep, and waits for the answer.
     func invoke(_ address: FunctionAddress, _ arguments: [PluginValue], depth: UInt32) -> Result<PluginValue, InvokeFailure> {
         if let refusal = Self.refusal(of: arguments, for: address) { return .failure(refusal) }
@@ -31,7 +34,7 @@ final class HostInvokeProxy: Sendable {
     /// protocol 1.6 checks each call only).
     func check(_ address: FunctionAddress, _ arguments: [PluginValue]) -> Result<Void, InvokeFailure> {
         if let refusal = Self.refusal(of: arguments, for: address) { return .failure(refusal) }
-        guard hostMinor.load(ordering: .relaxed) >= WorkerMessage.Kind.checkInvoke.introducedInMinor else { return .success(()) }
+        guard hostProtocolMinor >= WorkerMessage.Kind.checkInvoke.introducedInMinor else { return .success(()) }
         return answer(requests.send(.checkInvoke(function: address.description, arguments: arguments)), address).map { _ in }
     }
 

@@ -152,8 +152,6 @@ final class WorkerSession {
     let functionCalls: WorkerFunctionCalls
     /// Carries invocations of plugins this worker does not hold to the host.
     private let invoke: HostInvokeProxy
-    /// The protocol minor the host spoke in its `hello`: the worker sends nothing it does not know.
-    private var hostMinor: UInt16 = 0
 
     /// The most bytes of a log message sent to the host: a frame's, less room for its other fields.
     static let longestLogMessage = WireFormat.maximumPayloadLength - (64 << 10)
@@ -193,7 +191,6 @@ final class WorkerSession {
         case .hello(let version, _, _):
             try channel.send(.helloReply(protocolVersion: .current, workerPID: getpid()), requestID: id)
             invoke.hostSpeaks(minor: version.minor)
-            hostMinor = version.minor
             // Set before any load: each library's refusals go where the handler said when it loaded.
             if version.minor >= WorkerMessage.Kind.refused.introducedInMinor {
                 let channel = channel
@@ -218,7 +215,7 @@ final class WorkerSession {
             var json = JSONWriter()
             report.writeJSON(into: &json)
             // The file checked before the `dlopen`, so the host can tell whether it is the one it checked itself.
-            let file = hostMinor >= WorkerProtocolVersion.loadedFileStampMinor ? loader.loaded.triedStatus[path]?.stamp : nil
+            let file = invoke.hostProtocolMinor >= WorkerProtocolVersion.loadedFileStampMinor ? loader.loaded.triedStatus[path]?.stamp : nil
             try channel.send(.loaded(reportJSON: json.bytes, file: file), requestID: id)
         case .call(let plugin, let request):
             guard Int(plugin) < plugins.count else {
