@@ -275,8 +275,7 @@ final class FunctionInvoker: Sendable {
             case .success(.error(let json)):
                 return .failure(Self.workerError(json, calling: address))
             case .failure(let ending):
-                let sentence = ending.sentence(who: address.plugin.rawValue, callback: "function \(address.function)",
-                                               library: connection.library)
+                let sentence = connection.blame(ending, who: address.plugin.rawValue, callback: "function \(address.function)").sentence
                 if connection.markReported() {
                     log(PluginLogRecord(source: HostIdentity.name, plugin: nil, level: .error, message: sentence))
                 }

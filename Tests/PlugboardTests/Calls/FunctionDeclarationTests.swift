@@ -10,7 +10,7 @@ import Testing
         defer { fixture.remove() }
         let plugin = try #require(fixture.report.plugins.first { $0.descriptor.id.rawValue == "com.example.functions" })
         #expect(plugin.refusedFunctions.isEmpty, "\(plugin.refusedFunctions)")
-        #expect(plugin.functions.count == 40)
+        #expect(plugin.functions.count == 41)
         #expect(plugin.functions.first { $0.name == "weigh" }
             == FunctionDeclaration(name: "weigh", signature: "double (int32, double, string)", doc: "count * each + the label's length in bytes."))
         #expect(plugin.functions.first { $0.name == "truth" }?.signature == "bool ()", "the canonical form of \" bool\\t( ) \"")

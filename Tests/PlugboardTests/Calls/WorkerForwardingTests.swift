@@ -79,6 +79,27 @@ import Testing
         #expect(try host.call("com.example.functions.touch_count", []) == .int(0), "a new worker process")
     }
 
+    /// A function call that finds its worker ended while it was asked nothing (a thread of the
+    /// library crashed it after the call before returned) names the library and "between calls", as
+    /// an event does, not the function called now.
+    @Test func aFunctionCallThatFindsItsWorkerEndedBetweenCallsSaysSo() throws {
+        let directory = try TemporaryDirectory("plugboard-functions-crash")
+        defer { directory.remove() }
+        let library = try PluginCompiler.compile(TestPaths.fixtures + "/functions_plugin.c", to: directory.file("libfunctions.so"))
+        let host = PluginHost(isolation: .workers(worker: TestPaths.worker)) { _ in }
+        defer { host.shutdown() }
+        try #require(host.loadLibrary(at: library).status == .loaded)
+        _ = try host.call("com.example.functions.crash_soon", [])
+        let worker = try #require(host.loader.loaded.workers(loadedFrom: library).first)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while worker.ending == nil && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let sentence = "\(library) crashed with SIGSEGV between calls"
+        #expect(throws: PluginCallError.workerEnded(try FunctionAddress(parsing: "com.example.functions.touch"), sentence: sentence)) {
+            try host.call("com.example.functions.touch", [])
+        }
+        #expect(host.failures.map(\.message) == [sentence])
+    }
+
     /// A worker's `loaded` carries the stamp of the file it checked, the file at the path, to a host of
     /// 1.9; to an older host, which would call the field trailing bytes, nothing more than the report.
     @Test(arguments: [WorkerProtocolVersion.current, WorkerProtocolVersion(major: 1, minor: 8)])

@@ -4,7 +4,8 @@
  *   com.example.functions     one function per type in and out (each returns its
  *                             argument), narrow results with the high bits set
  *                             (the ffi_arg trap), many mixed arguments, strings and
- *                             buffers with and without `release`, and `crash`.
+ *                             buffers with and without `release`, `crash`, and
+ *                             `crash_soon` (a thread's crash after it returned).
  *   com.example.badfunctions  one good function, `ok`, and a corpus of bad
  *                             declarations, each refused alone.
  *   com.example.oldfunctions  declares a function but a 1.1 struct_size: the host
@@ -19,10 +20,12 @@
 #include <plugboard.h>
 
 #include <poll.h>
+#include <pthread.h>
 
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static bool flip(bool value) { return !value; }
 static int8_t echo_int8(int8_t value) { return value; }
@@ -115,6 +118,23 @@ static void crash(void) {
     *nowhere = 1;
 }
 
+/* 0, read when used: the compiler cannot drop a write through it as it may one through NULL. */
+static volatile uintptr_t null_address;
+
+static void *crash_later(void *unused) {
+    (void)unused;
+    struct timespec pause = {0, 100000000};
+    nanosleep(&pause, NULL);
+    *(volatile int *)null_address = 1;
+    return NULL;
+}
+
+/* Returns at once; a thread of its own crashes the process 100 ms later, between calls. */
+static void crash_soon(void) {
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, crash_later, NULL) == 0) pthread_detach(thread);
+}
+
 /* Results that break the rules. */
 static const char *null_string(void) { return NULL; }
 static const char *bad_utf8(void) { return "\xff\xfe"; }
@@ -191,6 +211,7 @@ static const pb_function_t functions[] = {
     FUNCTION(length_after_log, "uint64 (string)", "Logs, then measures its argument."),
     FUNCTION(wait_readable, "bool (int32)", "Waits until the file descriptor is readable."),
     FUNCTION(crash, "void ()", "Writes through NULL."),
+    FUNCTION(crash_soon, "void ()", "Writes through NULL on a thread of its own, 100 ms later."),
     FUNCTION(null_string, "string ()", NULL),
     FUNCTION(bad_utf8, "string ()", NULL),
     FUNCTION(null_bytes_with_size, "bytes ()", NULL),

@@ -171,6 +171,14 @@ final class WorkerConnection: Sendable {
     /// Whether the worker ended while the host asked it nothing (``PendingRequests/endedIdle``).
     var endedIdle: Bool { pending.endedIdle }
 
+    /// Whom a call of `who`'s `callback` that found the worker ended with `ending` blames, and what it
+    /// says: `who`, in `callback`; or, when the worker ended while it was asked nothing (``endedIdle``),
+    /// no plugin, and the library "between calls": the call that found it ended did not end it.
+    func blame(_ ending: WorkerEnding, who: String, callback: String) -> (plugin: String?, sentence: String) {
+        guard endedIdle else { return (who, ending.sentence(who: who, callback: callback, library: library)) }
+        return (nil, ending.sentence(who: library, callback: nil, library: library))
+    }
+
     /// Sends `message` and waits for its reply, at most `timeout` (nil: as long as it takes),
     /// and only while `interrupted` says false (asked every tenth of a second).
     /// A worker that ends, breaks the channel, does not answer in time or is waited for

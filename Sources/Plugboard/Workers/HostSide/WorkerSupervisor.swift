@@ -62,15 +62,13 @@ final class WorkerSupervisor {
         return .failure(failed(connection, ending, who: who, callback: callback()))
     }
 
-    /// Reports `ending` (once per worker), naming `who` and `callback` (or the library, "between calls",
-    /// when the worker ended by itself while it was asked nothing: the plugin called now did not end
-    /// it), and withdraws the worker's plugins (``withdraw(_:failure:)``); returns the failure.
+    /// Reports `ending` (once per worker), naming `who` and `callback` (or the library, "between calls":
+    /// ``WorkerConnection/blame(_:who:callback:)``), and withdraws the worker's plugins
+    /// (``withdraw(_:failure:)``); returns the failure.
     private func failed(_ connection: WorkerConnection, _ ending: WorkerEnding, who: String, callback: String) -> PluginFailure {
-        let idle = connection.endedIdle
-        let sentence = ending.sentence(who: idle ? connection.library : who, callback: idle ? nil : callback,
-                                       library: connection.library)
+        let (blamed, sentence) = connection.blame(ending, who: who, callback: callback)
         if connection.markReported() {
-            log(.host(.error, about: idle ? nil : who, in: connection.library, sentence))
+            log(.host(.error, about: blamed, in: connection.library, sentence))
         }
         let failure = PluginFailure(plugin: PluginID(unchecked: who), message: sentence)
         withdraw(connection, failure: failure)
