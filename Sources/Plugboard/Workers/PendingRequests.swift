@@ -94,11 +94,15 @@ final class PendingRequests: Sendable {
     }
 
     /// Records how the channel ended (the first reason wins, returned) and wakes every waiting request.
-    /// `byThePeer`: the channel ended by itself (the worker died), not because a request ended it.
+    /// `byThePeer`: the channel ended by itself (the worker died), not because a request ended it;
+    /// `unsent`: a request that found it ended as it was sent, which the worker never received.
     @discardableResult
-    func end(_ reason: WorkerEnding, byThePeer: Bool = false) -> WorkerEnding {
+    func end(_ reason: WorkerEnding, byThePeer: Bool = false, unsent: Request? = nil) -> WorkerEnding {
         let (first, signals) = table.withLock { table in
-            if table.ending == nil { (table.ending, table.endedIdle) = (reason, byThePeer && table.entries.isEmpty) }
+            if table.ending == nil {
+                let idle = table.entries.keys.allSatisfy { $0 == unsent?.id }
+                (table.ending, table.endedIdle) = (reason, byThePeer && idle)
+            }
             return (table.ending ?? reason, table.entries.values.map(\.signal))
         }
         answers.add(1, ordering: .releasing)

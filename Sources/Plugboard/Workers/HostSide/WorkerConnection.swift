@@ -234,8 +234,9 @@ final class WorkerConnection: Sendable {
             end(.interrupted)
         } catch {
             // As when a read fails: a worker that ended first (one that could not confine itself,
-            // say) is reported by its own end, not as a broken channel.
-            end(process.ending(after: error))
+            // say) is reported by its own end, not as a broken channel. One whose channel was closed
+            // before it received this request ended by itself, and not in this request.
+            end(process.ending(after: error), byTheWorker: error == .closedByPeer, unsent: request)
         }
         let outcome = pending.wait(for: request, timeout: timeout, interrupted: interrupted,
                                    readReady: { reader.readReady(handle, ended: lost) }, stop: { end($0) })
@@ -301,11 +302,11 @@ final class WorkerConnection: Sendable {
     }
 
     /// Records how the worker ended (the first reason wins; `byTheWorker` when the channel ended by
-    /// itself), stops and reaps it (a worker that ended by itself is only reaped), and fails every
-    /// waiting request.
+    /// itself; `unsent`: the request that found it so as it was sent), stops and reaps it (a worker
+    /// that ended by itself is only reaped), and fails every waiting request.
     @discardableResult
-    private func end(_ reason: WorkerEnding, byTheWorker: Bool = false) -> WorkerEnding {
-        let first = pending.end(reason, byThePeer: byTheWorker)
+    private func end(_ reason: WorkerEnding, byTheWorker: Bool = false, unsent: PendingRequests.Request? = nil) -> WorkerEnding {
+        let first = pending.end(reason, byThePeer: byTheWorker, unsent: unsent)
         process.stop()
         return first
     }
