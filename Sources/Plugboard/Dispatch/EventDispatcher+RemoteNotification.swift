@@ -49,11 +49,14 @@ extension EventDispatcher {
                     }
                 case .worker(let plugin):
                     let completion = confinement.map { answer.queued(on: $0) } ?? answer
-                    let connection = plugin.connection.takeUnretainedValue()
-                    let request = connection.nextRequestID
-                    connection.expectCompletion(of: request, from: plugin.index, id: participants.ids[index], completion)
-                    aggregation.whenFinished { connection.forgetCompletion(of: request) }
-                    switch plugin.call(.event(event), id: participants.ids[index], workers) {
+                    let id = participants.ids[index]
+                    let called = plugin.call(.event(event), id: id, workers) { reached in
+                        let connection = reached.connection.takeUnretainedValue()
+                        let request = connection.nextRequestID
+                        connection.expectCompletion(of: request, from: reached.index, id: id, completion)
+                        aggregation.whenFinished { connection.forgetCompletion(of: request) }
+                    }
+                    switch called {
                     case .success(.pending): break
                     case .success: completion.abstain()
                     case .failure(let failure):

@@ -45,6 +45,33 @@ import Testing
         #expect(report.failures.map(\.message) == ["\(library) crashed with SIGSEGV between calls"], "\(report.failures)")
     }
 
+    /// A worker that died between calls never received the event that finds it so: restarted, its
+    /// plugin gets that event in the new worker and answers it, a remote notification's completion
+    /// included. The crash is still reported, once, between calls.
+    @Test(arguments: [false, true])
+    func anEventThatFindsItsWorkerEndedBetweenCallsReachesTheRestartedWorker(remoteNotification: Bool) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let library = try PluginCompiler.hostile("libhostile.so", in: directory.path, ["LATE_SEGV_AT=AT_WILL_FINISH", "COMPLETE_AT=0"])
+        let logs = LogCollector()
+        let host = PluginHost(isolation: .workers(worker: TestPaths.worker), restarts: 1) { record in
+            logs.append(source: record.source, plugin: record.plugin, level: record.level.rawValue, message: record.message)
+        }
+        defer { host.shutdown() }
+        #expect(host.loadLibrary(at: library).status == .loaded)
+        #expect(host.willFinishLaunching().failures.isEmpty)
+        let worker = try #require(host.loader.loaded.workers(loadedFrom: library).first)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while worker.ending == nil && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let report = remoteNotification ? host.didReceiveRemoteNotification(userInfo: "{}") : host.open(url: "myapp://x")
+        #expect(report.failures.isEmpty, "\(report.failures)")
+        #expect(report.answer == (remoteNotification ? .fetch(.newData) : .bool(true)))
+        #expect(host.failures.map(\.message) == ["\(library) crashed with SIGSEGV between calls"])
+        let said = logs.messages(plugin: "com.example.hostile")
+        #expect(said.filter { $0 == (remoteNotification ? "remote-notification" : "open-url") }.count == 1, "\(said)")
+        #expect(host.loader.loaded.workers(loadedFrom: library).contains { $0 !== worker && $0.ending == nil }, "a new worker serves")
+    }
+
     /// A worker that fails once the application ended (in will-terminate) is not started again,
     /// whatever restarts its library has left: its plugins would run after the end for nothing.
     @Test func aWorkerThatFailsInWillTerminateIsNotRestarted() throws {

@@ -11,19 +11,29 @@ struct WorkerPlugin {
 
     /// Calls the plugin, `id`, in its worker with `request` through `workers`, which waits at most the
     /// call timeout; a worker that speaks a protocol older than the request needs answers `refused`.
+    /// `prepare` runs just before the request is sent, given the plugin it goes to.
+    ///
     /// When the worker fails, its plugins take no further part: `workers` logs the failure once, as
-    /// one line naming the plugin, the callback and the library, and withdraws them.
-    func call(_ request: CallRequest, id: PluginID, _ workers: WorkerSupervisor) -> Result<CallAnswer, PluginFailure> {
+    /// one line naming the plugin, the callback and the library, and withdraws them. A worker that had
+    /// ended between calls never received the request: when `workers` restarted it, the plugin `id` of
+    /// the new worker is called instead, and answers.
+    func call(_ request: CallRequest, id: PluginID, _ workers: WorkerSupervisor,
+              prepare: (WorkerPlugin) -> Void = { _ in }) -> Result<CallAnswer, PluginFailure> {
         workers.record.leave()
         let callback = request.callbackName
         let connection = connection.takeUnretainedValue()
         if let refusal = connection.refusal(needing: request.introducedInMinor, for: callback.description) {
             return .success(.refused(refusal))
         }
-        return workers.request(.call(plugin: index, request: request), to: connection, purpose: "a call", who: id.rawValue,
-                               callback: callback.description) { reply in
+        prepare(self)
+        let outcome = workers.request(.call(plugin: index, request: request), to: connection, purpose: "a call", who: id.rawValue,
+                                      callback: callback.description) { reply in
             if case .answer(let answer) = reply { answer } else { nil }
         }
+        guard case .failure = outcome, connection.endedIdle, let replacement = workers.replacement(of: id, for: connection) else {
+            return outcome
+        }
+        return replacement.call(request, id: id, workers, prepare: prepare)
     }
 }
 

@@ -75,6 +75,13 @@ final class WorkerSupervisor {
         return failure
     }
 
+    /// The plugin `id` of the worker that replaced `failed` (restarted when it failed), if one serves it.
+    func replacement(of id: PluginID, for failed: WorkerConnection) -> WorkerPlugin? {
+        guard case .worker(let plugin)? = registry.entry(id)?.implementation else { return nil }
+        let connection = plugin.connection.takeUnretainedValue()
+        return connection !== failed && connection.library == failed.library ? plugin : nil
+    }
+
     /// Records `failure` and, the first time for `connection`, withdraws the worker's plugins and
     /// restarts it while the library has restarts left. A worker that failed in a plugin's
     /// `invoke` on another thread was reported there; it is withdrawn here, on the dispatch
