@@ -90,9 +90,7 @@ import Testing
         defer { host.shutdown() }
         try #require(host.loadLibrary(at: library).status == .loaded)
         _ = try host.call("com.example.functions.crash_soon", [])
-        let worker = try #require(host.loader.loaded.workers(loadedFrom: library).first)
-        let deadline = ContinuousClock.now + .seconds(60)
-        while worker.ending == nil && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        _ = try host.workerEndedByItself(of: library)
         let sentence = "\(library) crashed with SIGSEGV between calls"
         #expect(throws: PluginCallError.workerEnded(try FunctionAddress(parsing: "com.example.functions.touch"), sentence: sentence)) {
             try host.call("com.example.functions.touch", [])
